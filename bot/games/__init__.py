@@ -1,0 +1,76 @@
+"""The registry of games: ``GAMES[key]`` gives a game's engine, renderer and AI.
+
+Each game package ``bot/games/<package>/__init__.py`` exports:
+
+* ``RULES`` — an object following :class:`bot.games.base.Rules`;
+* ``render(view, *, names=None, events=(), clocks=None) -> PIL.Image.Image``;
+* ``choose(state, seat, rng, level) -> move`` (only games with AI levels);
+* optionally ``animate(view_before, events, view_after, *, names=None, speed="normal")
+  -> list[tuple[Image, int]]`` (frames with their durations in ms).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from types import ModuleType
+from typing import Any
+
+from bot.games.base import GameSpec, Rules
+
+PACKAGES: dict[str, str] = {
+    "pylon": "pylon",
+    "fireandice": "fire_and_ice",
+    "eggcarton": "egg_carton",
+    "eof": "eof",
+    "nomic": "nomic",
+}
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game, imported on first use."""
+
+    key: str
+    package: str
+
+    @cached_property
+    def module(self) -> ModuleType:
+        return importlib.import_module(f"bot.games.{self.package}")
+
+    @property
+    def rules(self) -> Rules[Any, Any]:
+        return self.module.RULES  # type: ignore[no-any-return]
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.rules.spec
+
+    @property
+    def render(self) -> Callable[..., Any]:
+        return self.module.render  # type: ignore[no-any-return]
+
+    @property
+    def choose(self) -> Callable[..., Any] | None:
+        return getattr(self.module, "choose", None)
+
+    @property
+    def animate(self) -> Callable[..., Any] | None:
+        return getattr(self.module, "animate", None)
+
+
+GAMES: dict[str, Game] = {key: Game(key, pkg) for key, pkg in PACKAGES.items()}
+
+
+def available() -> dict[str, Game]:
+    """The games whose packages import (all five once they are built)."""
+    out = {}
+    for key, game in GAMES.items():
+        try:
+            game.module  # noqa: B018
+        except ImportError:
+            continue
+        out[key] = game
+    return out
