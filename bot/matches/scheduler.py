@@ -1,0 +1,76 @@
+"""One task that wakes at the earliest stored deadline and hands expiries to the cogs.
+
+Deadlines live in the database, so a restart simply reads them again: turn
+timers and tournament clocks resume where they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.matches.service import MatchService, Result
+
+log = logging.getLogger(__name__)
+
+MAX_SLEEP = 60.0
+
+
+class Scheduler:
+    def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]]) -> None:
+        self.service = service
+        self.on_result = on_result
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        service.on_deadline_change = self.poke
+
+    def poke(self) -> None:
+        """A deadline may have changed: recompute when to wake."""
+        self._wake.set()
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="parlor-scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._task = None
+
+    async def run_due(self) -> list[Result]:
+        """Expire everything due now; returns what happened (also handed to ``on_result``)."""
+        results = []
+        for match_id in await self.service.store.due_matches(self.service.clock()):
+            try:
+                result = await self.service.expire(match_id)
+            except Exception:
+                log.exception("expiring match %s failed", match_id)
+                continue
+            if result is None:
+                continue
+            results.append(result)
+            try:
+                await self.on_result(result)
+            except Exception:
+                log.exception("presenting the expiry of match %s failed", match_id)
+        return results
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_due()
+                nxt = await self.service.store.next_deadline()
+            except Exception:
+                log.exception("scheduler pass failed")
+                nxt = None
+            delay = MAX_SLEEP if nxt is None else min(MAX_SLEEP, max(0.0, nxt - self.service.clock()))
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)
+            except TimeoutError:
+                pass

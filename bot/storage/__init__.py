@@ -1,0 +1,180 @@
+"""Storage: records and the :class:`Store` interface the rest of the bot uses.
+
+Callers never write SQL; they call intent-named methods. The SQLite backend
+(``bot.storage.sqlite``) is the default; a PostgreSQL backend can implement
+the same protocol later without touching cogs. Storage knows JSON, not games.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+JSON = Any
+
+
+class Status(enum.StrEnum):
+    """Where a match is in its life."""
+
+    CHALLENGE = "challenge"   # waiting for the named opponent to accept
+    LOBBY = "lobby"           # open for players to join
+    RUNNING = "running"
+    FINISHED = "finished"
+    DECLINED = "declined"     # the opponent declined the challenge
+    CANCELLED = "cancelled"   # the host withdrew before it started
+    EXPIRED = "expired"       # a challenge or lobby nobody took up in time
+    ABORTED = "aborted"       # stopped by an admin; unrated
+
+    @property
+    def is_open(self) -> bool:
+        return self in (Status.CHALLENGE, Status.LOBBY)
+
+    @property
+    def is_active(self) -> bool:
+        return self in (Status.CHALLENGE, Status.LOBBY, Status.RUNNING)
+
+
+ACTIVE = (Status.CHALLENGE.value, Status.LOBBY.value, Status.RUNNING.value)
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    user_id: int          # the bot's own user id for a computer seat
+    name: str
+    ai_level: str | None = None
+    data: dict[str, JSON] = field(default_factory=dict)
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclass
+class MoveRecord:
+    ply: int
+    seat: int
+    user_id: int | None
+    notation: str
+    created_at: float
+
+
+@dataclass
+class MatchRecord:
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    status: Status
+    options: dict[str, str]
+    state: dict[str, JSON] | None
+    version: int
+    seed: str
+    host_id: int
+    rated: bool
+    turn_limit: int
+    deadline: float | None
+    clocks: dict[str, JSON] | None
+    outcome: dict[str, JSON] | None
+    ui: dict[str, JSON]
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    seats: list[SeatRecord] = field(default_factory=list)
+
+    @property
+    def place_id(self) -> int:
+        """The channel where the match is played (its thread if it has one)."""
+        return self.thread_id or self.channel_id
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id and not s.is_ai:
+                return s.seat
+        return None
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    use_threads: bool = True
+    turn_limit: int = 86400
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    guild_id: int
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating shown on leaderboards (mu − 3σ)."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    user_id: int
+    rank: int
+    before: RatingRow
+    after: RatingRow
+
+
+class VersionConflict(Exception):
+    """Someone else changed the match first (a double click or another shard)."""
+
+
+class Store(Protocol):
+    """What the bot needs from a database."""
+
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+    async def save_guild_settings(self, settings: GuildSettings) -> None: ...
+
+    async def create_match(self, match: MatchRecord) -> int: ...
+    async def load_match(self, match_id: int) -> MatchRecord | None: ...
+    async def save_match(self, match: MatchRecord, expected_version: int, *,
+                         new_moves: Sequence[MoveRecord] = (), ratings: Sequence[RatingChange] = (),
+                         counters: Sequence[tuple[int, str, int]] = ()) -> None: ...
+    async def set_place(self, match_id: int, *, thread_id: int | None = None,
+                        message_id: int | None = None) -> None: ...
+    async def moves(self, match_id: int) -> list[MoveRecord]: ...
+    async def active_matches(self, *, guild_id: int | None = None) -> list[MatchRecord]: ...
+    async def matches_in_place(self, place_id: int) -> list[MatchRecord]: ...
+    async def active_ids_with_components(self) -> list[int]: ...
+    async def next_deadline(self) -> float | None: ...
+    async def due_matches(self, now: float) -> list[int]: ...
+
+    async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, RatingRow]: ...
+    async def top_ratings(self, guild_id: int, game: str, limit: int = 10) -> list[RatingRow]: ...
+    async def rating_rank(self, guild_id: int, game: str, user_id: int) -> tuple[int, int] | None: ...
+    async def user_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]: ...
+    async def rating_history(self, guild_id: int, game: str, user_id: int) -> list[tuple[float, float]]: ...
+    async def reset_ratings(self, guild_id: int, game: str | None = None) -> int: ...
+    async def counters(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]: ...
+
+
+def open_store(url: str) -> Store:
+    """The backend for a ``PARLOR_DATABASE`` URL."""
+    if url.startswith("sqlite:///"):
+        from bot.storage.sqlite import SqliteStore
+
+        return SqliteStore(url.removeprefix("sqlite:///"))
+    if url.startswith(("postgresql://", "postgres://")):
+        raise NotImplementedError(
+            "PARLOR_DATABASE: the PostgreSQL backend is not built yet; use sqlite:///path (the default)."
+        )
+    raise ValueError(f"unsupported database URL: {url}")

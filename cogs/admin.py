@@ -1,0 +1,100 @@
+"""``/parlor settings``: per-server options (Manage Server only), leaderboard reset with confirmation."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES
+from cogs._game import TURN_LIMITS, human_seconds
+
+if TYPE_CHECKING:
+    from bot.app import ParlorBot
+
+REFUSAL = "Only members with the **Manage Server** permission can change Parlor's settings."
+RESET_CHOICES = [app_commands.Choice(name="all games", value="all")] + [
+    app_commands.Choice(name=g.spec.title, value=k) for k, g in GAMES.items() if k != "nomic"
+]
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"adm:reset:(?P<game>[a-z]+):(?P<uid>\d+)"):
+    """The confirm button of a leaderboard reset; only the admin who asked may press it."""
+
+    def __init__(self, game: str, uid: int) -> None:
+        super().__init__(discord.ui.Button(label="Yes, reset", style=discord.ButtonStyle.danger,
+                                           custom_id=f"adm:reset:{game}:{uid}"))
+        self.game, self.uid = game, uid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str], /) -> ResetConfirm:
+        return cls(match["game"], int(match["uid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.uid or not can_manage(interaction):
+            await interaction.response.send_message(REFUSAL, ephemeral=True)
+            return
+        bot: ParlorBot = interaction.client  # type: ignore[assignment]
+        n = await bot.store.reset_ratings(interaction.guild_id or 0, None if self.game == "all" else self.game)
+        what = "all games" if self.game == "all" else GAMES[self.game].spec.title
+        await interaction.response.edit_message(content=f"Leaderboard reset for {what} ({n} ratings removed).",
+                                                view=None)
+
+
+class Admin(commands.GroupCog, group_name="parlor", group_description="Parlor server settings"):
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+        bot.add_dynamic_items(ResetConfirm)
+        super().__init__()
+
+    @app_commands.command(name="settings", description="Show or change this server's Parlor settings")
+    @app_commands.describe(threads="Play each match in its own thread", turn_limit="Default time per turn",
+                           reset_leaderboard="Reset ratings (asks to confirm)")
+    @app_commands.choices(turn_limit=TURN_LIMITS, reset_leaderboard=RESET_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(self, interaction: discord.Interaction, threads: bool | None = None,
+                       turn_limit: app_commands.Choice[int] | None = None,
+                       reset_leaderboard: app_commands.Choice[str] | None = None) -> None:
+        if not can_manage(interaction):
+            await interaction.response.send_message(REFUSAL, ephemeral=True)
+            return
+        gid = interaction.guild_id or 0
+        current = await self.bot.store.guild_settings(gid)
+        new = current
+        if threads is not None:
+            new = replace(new, use_threads=threads)
+        if turn_limit is not None:
+            new = replace(new, turn_limit=turn_limit.value)
+        if new != current:
+            await self.bot.store.save_guild_settings(new)
+        embed = discord.Embed(title="Parlor settings", colour=discord.Colour.blurple())
+        embed.add_field(name="Threads", value="one thread per match" if new.use_threads else "off (play in channel)")
+        embed.add_field(name="Default turn limit", value=human_seconds(new.turn_limit))
+        if new != current:
+            embed.set_footer(text="Saved.")
+        view = None
+        if reset_leaderboard is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(ResetConfirm(reset_leaderboard.value, interaction.user.id))
+            embed.description = (f"Reset the leaderboard for **{reset_leaderboard.name}**? Ratings and their "
+                                 "history are deleted; this cannot be undone.")
+        if view is not None:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: ParlorBot) -> None:
+    await bot.add_cog(Admin(bot))

@@ -1,0 +1,71 @@
+"""One place that turns errors into short ephemeral replies (and logs the unexpected)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import ParlorError
+from bot.games.base import GameError
+
+if TYPE_CHECKING:
+    from bot.app import ParlorBot
+
+log = logging.getLogger(__name__)
+
+UNEXPECTED = "Something went wrong on my side; the match is unchanged. Please try again."
+
+
+def user_message(error: BaseException) -> str | None:
+    """The text to show for an expected error, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError | commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, GameError):
+        return error.user_text()
+    if isinstance(error, ParlorError):
+        return str(error)
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Server permission for that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "That only works in a server."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use that here."
+    if isinstance(error, app_commands.TransformerError):
+        return f"I could not read {error.value!r}."
+    return None
+
+
+async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
+    text = user_message(error)
+    if text is None:
+        original = getattr(error, "original", error)
+        log.error("unhandled error in %s by %s", getattr(interaction.command, "qualified_name", "component"),
+                  interaction.user.id, exc_info=original)
+        text = UNEXPECTED
+    text = text[:1900]
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(text, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not tell the user about an error", exc_info=True)
+
+
+class Errors(commands.Cog):
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+        bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        await reply_error(interaction, error)
+
+
+async def setup(bot: ParlorBot) -> None:
+    await bot.add_cog(Errors(bot))

@@ -1,0 +1,58 @@
+"""``/help``: the games and how to start one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES
+
+if TYPE_CHECKING:
+    from bot.app import ParlorBot
+
+BLURBS = {
+    "pylon": "Place pyramids on a 6×5 board, then stack them; own the most pyramids under your tops.",
+    "fireandice": "Move on seven islands; every move leaves an enemy piece behind. Three islands in a line win.",
+    "eggcarton": "A relay-sowing marble game: empty your side of the carton first.",
+    "eof": "2–4 players write secret five-instruction programs that edit a shared file of pyramids.",
+    "nomic": "Nomic World: roll and roam a map, and change the rules of the game by unanimous vote.",
+}
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="The games I host and how to start one")
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(
+            title="Parlor: board games in your server",
+            description=("Start a match with `/<game> new` — pick an `opponent` to challenge someone (or pick me "
+                         "to play the computer), or leave it empty to open a lobby anyone can join. Each match gets "
+                         "its own thread; play with the buttons under the board or type moves with "
+                         "`/<game> move`."),
+            colour=discord.Colour.blurple(),
+        )
+        for key, game in GAMES.items():
+            spec = game.spec
+            seats = f"{spec.min_seats}" + (f"–{spec.max_seats}" if spec.max_seats != spec.min_seats else "")
+            if spec.max_seats is None:
+                seats = f"{spec.min_seats}+"
+            ai = " · computer opponent" if spec.ai_levels else ""
+            embed.add_field(name=f"{spec.title} — `/{key}`", value=f"{BLURBS.get(key, '')}\n{seats} players{ai}",
+                            inline=False)
+        embed.add_field(
+            name="Every game",
+            value=("`new` start · `move` play a move · `board` show the board · `resign` · `rules` how to play · "
+                   "`history` the moves so far\n`/matches` active matches here · `/leaderboard` · `/stats` · "
+                   "`/parlor settings` (admins)"),
+            inline=False,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: ParlorBot) -> None:
+    await bot.add_cog(Help(bot))

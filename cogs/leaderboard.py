@@ -1,0 +1,110 @@
+"""``/leaderboard`` and ``/stats``: per-server ratings (OpenSkill, conservative mu − 3σ)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image, ImageDraw
+
+from bot.games import GAMES
+from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
+
+if TYPE_CHECKING:
+    from bot.app import ParlorBot
+
+RATED_GAMES = [app_commands.Choice(name=g.spec.title, value=k) for k, g in GAMES.items() if k != "nomic"]
+
+
+def history_chart(points: list[tuple[float, float]], title: str) -> bytes:
+    """A small line chart of the conservative rating after each rated match."""
+    w, h, pad = 520, 220, 40
+    img = Image.new("RGB", (w, h), CARD)
+    d = ImageDraw.Draw(img)
+    d.text((pad, 10), title, font=font(16, bold=True), fill=INK)
+    values = [0.0] + [p[1] for p in points]
+    lo, hi = min(values), max(values)
+    if hi - lo < 1:
+        hi, lo = hi + 1, lo - 1
+    x0, y0, x1, y1 = pad, 40, w - 20, h - 30
+    d.rectangle((x0, y0, x1, y1), outline=MUTED)
+    d.text((6, y0), f"{hi:.0f}", font=font(12), fill=MUTED)
+    d.text((6, y1 - 12), f"{lo:.0f}", font=font(12), fill=MUTED)
+    n = len(values)
+    pts = [(x0 + (x1 - x0) * i / max(1, n - 1), y1 - (y1 - y0) * (val - lo) / (hi - lo))
+           for i, val in enumerate(values)]
+    if len(pts) > 1:
+        d.line(pts, fill=ACCENT, width=3)
+    for p in pts:
+        d.ellipse((p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3), fill=ACCENT)
+    d.text((x0, y1 + 6), f"{n - 1} rated matches", font=font(12), fill=MUTED)
+    return png_bytes(img)
+
+
+class Leaderboard(commands.Cog):
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="The top 10 players of a game in this server")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=RATED_GAMES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        gid = interaction.guild_id or 0
+        rows = await self.bot.store.top_ratings(gid, game.value, 10)
+        title = GAMES[game.value].spec.title
+        if not rows:
+            await interaction.response.send_message(f"Nobody has a {title} rating here yet: finish a rated match "
+                                                    "against another member.", ephemeral=True)
+            return
+        lines = []
+        for i, r in enumerate(rows, 1):
+            lines.append(f"**{i}.** <@{r.user_id}> — {r.ordinal:.1f} · {r.wins}W {r.losses}L {r.draws}D")
+        mine = await self.bot.store.rating_rank(gid, game.value, interaction.user.id)
+        footer = (f"Your rank: {mine[0]} of {mine[1]}" if mine else "You have no rating in this game yet.")
+        embed = discord.Embed(title=f"{title} leaderboard", description="\n".join(lines),
+                              colour=discord.Colour.gold())
+        embed.set_footer(text=f"{footer} · rating = μ − 3σ (OpenSkill)")
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="stats", description="Ratings and records of a player in this server")
+    @app_commands.describe(user="Whose stats (default: yours)", game="Chart the rating history of one game")
+    @app_commands.choices(game=RATED_GAMES)
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
+                    game: app_commands.Choice[str] | None = None) -> None:
+        target = user or interaction.user
+        gid = interaction.guild_id or 0
+        rows = await self.bot.store.user_ratings(gid, target.id)
+        counters = await self.bot.store.counters(gid, target.id)
+        embed = discord.Embed(title=f"Stats: {target.display_name}", colour=discord.Colour.blurple())
+        for r in rows:
+            rank = await self.bot.store.rating_rank(gid, r.game, target.id)
+            rank_txt = f" · rank {rank[0]}/{rank[1]}" if rank else ""
+            embed.add_field(name=GAMES[r.game].spec.title if r.game in GAMES else r.game,
+                            value=f"{r.ordinal:.1f} (μ {r.mu:.1f}, σ {r.sigma:.1f}){rank_txt}\n"
+                                  f"{r.games} games · {r.wins}W {r.losses}L {r.draws}D")
+        made, adopted = counters.get(("nomic", "proposals"), 0), counters.get(("nomic", "adopted"), 0)
+        if made or adopted:
+            embed.add_field(name="Nomic World", value=f"{made} proposals made · {adopted} adopted")
+        if not embed.fields:
+            embed.description = "No rated matches in this server yet."
+        chart_game = game.value if game else (max(rows, key=lambda r: r.games).game if rows else None)
+        files = []
+        if chart_game:
+            points = await self.bot.store.rating_history(gid, chart_game, target.id)
+            if points:
+                data = await asyncio.to_thread(history_chart, points,
+                                               f"{GAMES[chart_game].spec.title} rating: {target.display_name}")
+                files.append(discord.File(io.BytesIO(data), filename="history.png"))
+                embed.set_image(url="attachment://history.png")
+        await interaction.response.send_message(embed=embed, files=files,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: ParlorBot) -> None:
+    await bot.add_cog(Leaderboard(bot))
