@@ -33,10 +33,6 @@ EXTENSIONS = (
     "cogs.leaderboard",
     "cogs.admin",
     "cogs.pylon",
-    "cogs.fire_and_ice",
-    "cogs.egg_carton",
-    "cogs.eof",
-    "cogs.nomic",
 )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from bot import ratings as rating_math
 from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games import GAMES, Game
-from bot.games.base import CHANCE, Chance, Event, Outcome, Reason, Seat
+from bot.games.base import CHANCE, Chance, Event, GameError, Outcome, Reason, Seat
 from bot.storage import (
     GuildSettings,
     MatchRecord,
@@ -387,10 +387,15 @@ class MatchService:
                 seat = m.seat_of(user_id)
                 if seat is None:
                     raise NotAPlayer("You are not playing in this match.")
-            to_act = m.to_act()
-            move = m.rules.parse(text, m.state, seat)
-            if seat not in to_act and not m.rules.out_of_turn(m.state, seat, move):
-                raise NotYourTurn(self._whose_turn(m))
+            if seat in m.to_act():
+                move = m.rules.parse(text, m.state, seat)
+            else:  # only moves the rules allow out of turn (agree to end, votes, joins)
+                try:
+                    move = m.rules.parse(text, m.state, seat)
+                except GameError:
+                    raise NotYourTurn(self._whose_turn(m)) from None
+                if not m.rules.out_of_turn(m.state, seat, move):
+                    raise NotYourTurn(self._whose_turn(m))
             if self._clock_ran_out(m, seat):
                 return await self._timeout_locked(m)
             return await self._apply(m, seat, move, m.version, user_id=user_id)

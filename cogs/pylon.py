@@ -1,0 +1,137 @@
+"""``/pylon``: place pyramids, then stack them.
+
+Board components (all within Discord's limits):
+* placement: three size buttons (with how many are left); after a size, one or
+  two selects of the empty squares (≤ 25 options each) — picking a square plays;
+* stacking: one or two selects of the stacks that can move; after a source,
+  the four direction buttons (only legal ones enabled) and Back;
+* "Agree to end" for either player during stacking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import NotYourTurn, StaleBoard
+from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
+from bot.matches.service import Match
+from cogs import _views as v
+from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
+
+ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
+WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard")]
+
+
+def _chunks(items: list[Any], size: int = 25) -> list[list[Any]]:
+    n = max(1, -(-len(items) // size))
+    per = -(-len(items) // n)
+    return [items[i:i + per] for i in range(0, len(items), per)]
+
+
+def stack_text(stack: tuple[tuple[int, int], ...], seat_names: tuple[str, ...]) -> str:
+    owner, size = stack[-1]
+    return f"{seat_names[owner]} {SIZE_WORDS[size]} on top, height {len(stack)}"
+
+
+class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramids, then stack them"):
+    game_key = "pylon"
+
+    @app_commands.command(name="new", description="Start a Pylon match (no opponent: open a lobby)")
+    @app_commands.describe(opponent="Who to challenge (pick me to play the computer)",
+                           first="Who places the first pyramid", turn_limit="Time per move",
+                           level="Computer strength (when playing me)")
+    @app_commands.choices(first=FIRST_CHOICES, turn_limit=TURN_LIMITS, level=LEVELS)
+    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
+                  first: app_commands.Choice[str] | None = None,
+                  turn_limit: app_commands.Choice[int] | None = None,
+                  level: app_commands.Choice[str] | None = None) -> None:
+        options = {"first": first.value if first else "challenger"}
+        await self.create_match(interaction, opponent=opponent, level=level.value if level else None,
+                                options=options, turn_limit=turn_limit.value if turn_limit else None)
+
+    # ------------------------------------------------------------ components
+
+    def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
+        view = match.view(None)
+        mid, ver = match.id, match.version
+        items: list[discord.ui.Item[Any]] = []
+        if view.phase == "placement":
+            chosen = int(state[1:]) if state.startswith("z") else None
+            stash = view.stash[view.to_move]
+            for size in (1, 2, 3):
+                left = stash[size - 1]
+                style = discord.ButtonStyle.primary if size == chosen else discord.ButtonStyle.secondary
+                items.append(v.button(mid, ver, f"z{size}", label=f"{SIZE_WORDS[size].capitalize()} ({left} left)",
+                                      style=style, disabled=left == 0, row=0))
+            if chosen is not None:
+                empty = [SQUARE_NAMES[sq] for sq in view.empty]
+                for i, part in enumerate(_chunks(empty)):
+                    opts = [discord.SelectOption(label=f"{SIZE_LETTERS[chosen]} {name}", value=name)
+                            for name in part]
+                    items.append(v.select(mid, ver, f"pl{chosen}.{i}", opts,
+                                          placeholder=f"Place the {SIZE_WORDS[chosen]} pyramid on… "
+                                                      f"({part[0]}–{part[-1]})", row=1 + i))
+            return items
+        if view.phase != "stacking":
+            return items
+        if state.startswith("src"):
+            source = parse_square(state[3:])
+            legal = dict(view.directions).get(source, ())
+            for d in ("N", "E", "S", "W"):
+                target = step(source, d)
+                label = f"{WORDS[d]}" + (f" → {SQUARE_NAMES[target]}" if target is not None else "")
+                items.append(v.button(mid, ver, f"m:{SQUARE_NAMES[source]}-{SQUARE_NAMES[target]}"
+                                      if target is not None else f"off{d}", label=label, emoji=ARROWS[d],
+                                      style=discord.ButtonStyle.primary, disabled=d not in legal, row=1))
+            items.append(v.button(mid, ver, "back", label="Back", row=1))
+        else:
+            sources = [sq for sq, _ in view.directions]
+            for i, part in enumerate(_chunks(sources)):
+                opts = [discord.SelectOption(label=SQUARE_NAMES[sq],
+                                             description=stack_text(view.board[sq], view.seat_names)[:100],
+                                             value=SQUARE_NAMES[sq]) for sq in part]
+                items.append(v.select(mid, ver, f"src.{i}", opts,
+                                      placeholder=f"Move the stack on… ({SQUARE_NAMES[part[0]]}–"
+                                                  f"{SQUARE_NAMES[part[-1]]})", row=1 + i))
+        agreed = [match.seats[s].name for s in (0, 1) if view.agreed[s]]
+        label = "Agree to end" + (f" ({', '.join(agreed)} agreed)" if agreed else "")
+        items.append(v.button(mid, ver, "m:agree", label=label[:80], style=discord.ButtonStyle.danger, row=0))
+        return items
+
+    async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
+                        action: str, values: list[str]) -> None:
+        if version is not None and version != match.version:
+            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+        seat = match.seat_of(interaction.user.id)
+        if seat is None or seat not in match.to_act():
+            raise NotYourTurn("It is not your turn." if seat is not None else "You are not playing in this match.")
+        if action.startswith("z"):
+            await self.edit_board(interaction, match, action)
+        elif action.startswith("pl") and values:
+            size = int(action[2])
+            await self.play_from_component(interaction, match.id, version, f"{SIZE_LETTERS[size]} {values[0]}")
+        elif action.startswith("src") and values:
+            await self.edit_board(interaction, match, f"src{values[0]}")
+        elif action == "back":
+            await self.edit_board(interaction, match, "")
+        else:
+            raise StaleBoard("That button does nothing any more.")
+
+    def extra_lines(self, match: Match, result: Any) -> list[str]:
+        view = match.view(None)
+        names = [self.seat_label(match, s) for s in (0, 1)]
+        lines = [f"Score: {names[0]} {view.scores[0]} – {view.scores[1]} {names[1]}"]
+        if view.phase == "placement":
+            lines.append(f"Placement: {view.to_place} pyramids still to place.")
+        elif view.phase == "stacking" and any(view.agreed):
+            who = ", ".join(match.seats[s].name for s in (0, 1) if view.agreed[s])
+            lines.append(f"Agreed to end: {who} (the game ends when both agree).")
+        return lines
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(Pylon(bot))

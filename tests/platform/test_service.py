@@ -1,0 +1,189 @@
+"""The match service: lifecycle, turn checks, version checks, time, ratings — on real SQLite."""
+
+import pytest
+
+from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoard
+from bot.games.base import IllegalMove, InvalidNotation
+from bot.matches.service import MatchService, Player
+from bot.storage import Status
+from bot.storage.sqlite import SqliteStore
+
+ALICE, BOB, CAROL = Player(1, "alice"), Player(2, "bob"), Player(3, "carol")
+
+
+class Clock:
+    def __init__(self):
+        self.t = 1_000_000.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+async def env(tmp_path):
+    store = SqliteStore(str(tmp_path / "p.sqlite3"))
+    await store.open()
+    clock = Clock()
+    svc = MatchService(store, clock=clock)
+    yield svc, clock, tmp_path
+    await store.close()
+
+
+async def challenge(svc, **opts):
+    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB,
+                         options={"first": "challenger", **opts}, turn_limit=60)
+    return (await svc.accept(m.id, BOB.user_id)).match
+
+
+async def test_challenge_accept_starts_with_challenger_first(env):
+    svc, _, _ = env
+    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
+    assert m.status == Status.CHALLENGE
+    with pytest.raises(NotAPlayer):
+        await svc.accept(m.id, CAROL.user_id)
+    with pytest.raises(NotAPlayer):
+        await svc.accept(m.id, ALICE.user_id)
+    r = await svc.accept(m.id, BOB.user_id)
+    assert r.started and r.match.status == Status.RUNNING
+    assert r.match.to_act() == {0} and r.match.seats[0].user_id == ALICE.user_id
+
+
+async def test_first_opponent_swaps_seats(env):
+    svc, _, _ = env
+    m = await challenge(svc, first="opponent")
+    assert m.seats[0].user_id == BOB.user_id
+
+
+async def test_decline_and_cancel(env):
+    svc, _, _ = env
+    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
+    with pytest.raises(NotAPlayer):
+        await svc.cancel(m.id, BOB.user_id)
+    assert (await svc.decline(m.id, BOB.user_id)).match.status == Status.DECLINED
+    with pytest.raises(LobbyError):
+        await svc.accept(m.id, BOB.user_id)
+    m2 = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
+    assert (await svc.cancel(m2.id, ALICE.user_id)).match.status == Status.CANCELLED
+
+
+async def test_lobby_join_leave_start(env):
+    svc, _, _ = env
+    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=None, options={}, turn_limit=60)
+    with pytest.raises(LobbyError, match="at least 2"):
+        await svc.start(m.id, ALICE.user_id)
+    await svc.join(m.id, BOB)
+    with pytest.raises(LobbyError, match="already"):
+        await svc.join(m.id, BOB)
+    with pytest.raises(LobbyError, match="full"):
+        await svc.join(m.id, CAROL)
+    await svc.leave(m.id, BOB.user_id)
+    await svc.join(m.id, CAROL)
+    with pytest.raises(NotAPlayer, match="host"):
+        await svc.start(m.id, CAROL.user_id)
+    r = await svc.start(m.id, ALICE.user_id)
+    assert [s.name for s in r.match.seats] == ["alice", "carol"]
+
+
+async def test_turn_checks_and_illegal_moves_change_nothing(env):
+    svc, _, _ = env
+    m = await challenge(svc)
+    with pytest.raises(NotYourTurn, match="alice"):
+        await svc.play(m.id, BOB.user_id, "L a1")
+    with pytest.raises(NotAPlayer):
+        await svc.play(m.id, CAROL.user_id, "L a1")
+    with pytest.raises(InvalidNotation):
+        await svc.play(m.id, ALICE.user_id, "Lz9")
+    r = await svc.play(m.id, ALICE.user_id, "L a1")
+    with pytest.raises(IllegalMove):
+        await svc.play(m.id, BOB.user_id, "S a1")
+    after = await svc.get(m.id)
+    assert after.version == r.match.version
+    assert [mv.notation for mv in await svc.history(m.id)] == ["L a1"]
+
+
+async def test_stale_version_is_refused(env):
+    svc, _, _ = env
+    m = await challenge(svc)
+    v = m.version
+    await svc.play(m.id, ALICE.user_id, "L a1", expected_version=v)
+    with pytest.raises(StaleBoard, match="out of date"):
+        await svc.play(m.id, BOB.user_id, "L a2", expected_version=v)
+
+
+async def test_double_click_applies_once(env):
+    import asyncio
+
+    svc, _, _ = env
+    m = await challenge(svc)
+    results = await asyncio.gather(*(svc.play(m.id, ALICE.user_id, "L a1", expected_version=m.version)
+                                     for _ in range(2)), return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert any(isinstance(r, StaleBoard) for r in results)
+    assert len(await svc.history(m.id)) == 1
+
+
+async def test_resign_rates_the_leaver_last_once(env):
+    svc, _, _ = env
+    m = await challenge(svc)
+    r = await svc.resign(m.id, ALICE.user_id)
+    assert r.finished and r.match.outcome.winners == {1}
+    top = await svc.store.top_ratings(9, "pylon")
+    assert [row.user_id for row in top] == [BOB.user_id, ALICE.user_id]
+    with pytest.raises(MatchOver):
+        await svc.resign(m.id, BOB.user_id)
+    assert (await svc.store.ratings(9, "pylon", [BOB.user_id]))[BOB.user_id].games == 1
+
+
+async def test_turn_limit_forfeits_the_player_to_move(env):
+    svc, clock, _ = env
+    m = await challenge(svc)
+    await svc.play(m.id, ALICE.user_id, "L a1")
+    clock.t += 30
+    assert await svc.expire(m.id) is None  # not due yet
+    clock.t += 31
+    r = await svc.expire(m.id)
+    assert r.finished and r.match.outcome.winners == {0}
+    assert "bob did not move" in r.match.outcome.detail
+
+
+async def test_challenge_expires(env):
+    svc, clock, _ = env
+    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
+    clock.t += 61
+    assert await svc.store.due_matches(clock()) == [m.id]
+    r = await svc.expire(m.id)
+    assert r.match.status == Status.EXPIRED
+
+
+async def test_against_the_bot_starts_at_once_and_is_unrated(env):
+    svc, _, _ = env
+    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE,
+                         opponent=Player(99, "Parlor (easy)", "easy"), options={}, turn_limit=60)
+    assert m.status == Status.RUNNING and not m.rec.rated
+    await svc.play(m.id, ALICE.user_id, "L a1")
+    r = await svc.ai_move(m.id)
+    assert r is not None and r.actor == 1
+    assert len(await svc.history(m.id)) == 2
+
+
+async def test_restart_continues_from_the_database(env):
+    svc, clock, tmp = env
+    m = await challenge(svc)
+    await svc.play(m.id, ALICE.user_id, "L a1")
+    other = SqliteStore(str(tmp / "p.sqlite3"))
+    await other.open()
+    svc2 = MatchService(other, clock=clock)
+    r = await svc2.play(m.id, BOB.user_id, "S b1")
+    assert r.match.version == m.version + 2
+    replayed = await svc2.replay(m.id)
+    assert replayed == r.match.state
+    await other.close()
+
+
+async def test_bad_turn_limit_and_self_challenge(env):
+    svc, _, _ = env
+    with pytest.raises(LobbyError, match="turn limit"):
+        await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=5)
+    with pytest.raises(LobbyError, match="yourself"):
+        await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=ALICE, options={},
+                         turn_limit=60)
