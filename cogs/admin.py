@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import GAMES
+from bot.games import GAMES, RATED, TITLES
 from cogs._game import TURN_LIMITS, human_seconds
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 REFUSAL = "Only members with the **Manage Server** permission can change Parlor's settings."
 RESET_CHOICES = [app_commands.Choice(name="all games", value="all")] + [
-    app_commands.Choice(name=g.spec.title, value=k) for k, g in GAMES.items() if k != "nomic"
+    app_commands.Choice(name=TITLES[k], value=k) for k in RATED
 ]
 
 
@@ -47,7 +47,7 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return
         bot: ParlorBot = interaction.client  # type: ignore[assignment]
         n = await bot.store.reset_ratings(interaction.guild_id or 0, None if self.game == "all" else self.game)
-        what = "all games" if self.game == "all" else GAMES[self.game].spec.title
+        what = "all games" if self.game == "all" else TITLES[self.game]
         await interaction.response.edit_message(content=f"Leaderboard reset for {what} ({n} ratings removed).",
                                                 view=None)
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import GAMES
+from bot.games import available
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -36,7 +36,7 @@ class Help(commands.Cog):
                          "`/<game> move`."),
             colour=discord.Colour.blurple(),
         )
-        for key, game in GAMES.items():
+        for key, game in available().items():
             spec = game.spec
             seats = f"{spec.min_seats}" + (f"–{spec.max_seats}" if spec.max_seats != spec.min_seats else "")
             if spec.max_seats is None:

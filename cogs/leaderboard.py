@@ -11,13 +11,13 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image, ImageDraw
 
-from bot.games import GAMES
+from bot.games import GAMES, RATED, TITLES
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
 
-RATED_GAMES = [app_commands.Choice(name=g.spec.title, value=k) for k, g in GAMES.items() if k != "nomic"]
+RATED_GAMES = [app_commands.Choice(name=TITLES[k], value=k) for k in RATED]
 
 
 def history_chart(points: list[tuple[float, float]], title: str) -> bytes:
@@ -56,7 +56,7 @@ class Leaderboard(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         gid = interaction.guild_id or 0
         rows = await self.bot.store.top_ratings(gid, game.value, 10)
-        title = GAMES[game.value].spec.title
+        title = TITLES[game.value]
         if not rows:
             await interaction.response.send_message(f"Nobody has a {title} rating here yet: finish a rated match "
                                                     "against another member.", ephemeral=True)
@@ -85,7 +85,7 @@ class Leaderboard(commands.Cog):
         for r in rows:
             rank = await self.bot.store.rating_rank(gid, r.game, target.id)
             rank_txt = f" · rank {rank[0]}/{rank[1]}" if rank else ""
-            embed.add_field(name=GAMES[r.game].spec.title if r.game in GAMES else r.game,
+            embed.add_field(name=TITLES.get(r.game, r.game),
                             value=f"{r.ordinal:.1f} (μ {r.mu:.1f}, σ {r.sigma:.1f}){rank_txt}\n"
                                   f"{r.games} games · {r.wins}W {r.losses}L {r.draws}D")
         made, adopted = counters.get(("nomic", "proposals"), 0), counters.get(("nomic", "adopted"), 0)
@@ -99,7 +99,7 @@ class Leaderboard(commands.Cog):
             points = await self.bot.store.rating_history(gid, chart_game, target.id)
             if points:
                 data = await asyncio.to_thread(history_chart, points,
-                                               f"{GAMES[chart_game].spec.title} rating: {target.display_name}")
+                                               f"{TITLES[chart_game]} rating: {target.display_name}")
                 files.append(discord.File(io.BytesIO(data), filename="history.png"))
                 embed.set_image(url="attachment://history.png")
         await interaction.response.send_message(embed=embed, files=files,

@@ -28,6 +28,16 @@ PACKAGES: dict[str, str] = {
     "nomic": "nomic",
 }
 
+TITLES: dict[str, str] = {
+    "pylon": "Pylon",
+    "fireandice": "Fire and Ice",
+    "eggcarton": "The Egg Carton Game",
+    "eof": "EOF",
+    "nomic": "Nomic World",
+}
+"""Titles without importing the engines (for command choices built at import time)."""
+RATED = ("pylon", "fireandice", "eggcarton", "eof")
+
 
 @dataclass(frozen=True)
 class Game:
