@@ -33,6 +33,7 @@ EXTENSIONS = (
     "cogs.leaderboard",
     "cogs.admin",
     "cogs.pylon",
+    "cogs.fire_and_ice",
 )
 
 

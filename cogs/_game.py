@@ -359,6 +359,12 @@ class GameCog(commands.GroupCog):
         if action.startswith("m:"):
             await self.play_from_component(interaction, match.id, version, action[2:])
             return
+        if action.startswith("cf:"):  # confirmed from an ephemeral warning: the board is another message
+            result = await self.service.play(match.id, interaction.user.id, action[3:], expected_version=version)
+            await interaction.response.edit_message(content=f"Played `{action[3:]}`.", view=None)
+            await self.refresh_board(result.match, result)
+            await self.after_result(result.match, result)
+            return
         if action == "mv" and values:
             await self.play_from_component(interaction, match.id, version, values[0])
             return
@@ -492,6 +498,16 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(notation="Your move, e.g. as shown in /rules")
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:
         match = await self.match_here(interaction)
+        seat = match.seat_of(interaction.user.id)
+        if seat is not None and seat in match.to_act():
+            move = match.rules.parse(notation, match.state, seat)
+            canonical = match.rules.format(move, match.state)
+            warning = self.confirm_text(match, canonical)
+            if warning:
+                view = v.view_of(v.button(match.id, match.version, f"cf:{canonical}", label=f"Yes, play {canonical}",
+                                          style=discord.ButtonStyle.danger))
+                await interaction.response.send_message(warning, view=view, ephemeral=True)
+                return
         old_message = match.rec.message_id
         result = await self.service.play(match.id, interaction.user.id, notation)
         kwargs = await self.board_kwargs(result.match, result)
@@ -517,6 +533,10 @@ class GameCog(commands.GroupCog):
         if seat is None or seat not in match.to_act():
             return []
         return [app_commands.Choice(name=s, value=s) for s in self.suggestions(match, seat, current)[:25]]
+
+    def confirm_text(self, match: Match, notation: str) -> str | None:
+        """A warning to confirm before playing ``notation`` (Fire and Ice: it hands the opponent the win)."""
+        return None
 
     def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
         moves = match.rules.legal_moves(match.state, seat)

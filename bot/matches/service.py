@@ -36,6 +36,12 @@ from bot.storage import (
 MIN_TURN_LIMIT = 30
 MAX_TURN_LIMIT = 14 * 86400
 CLOCKS = {"1m": 60_000, "3m": 180_000, "5m": 300_000, "10m": 600_000}
+PLATFORM_OPTIONS = frozenset({"first", "clock", "speed"})
+"""Match options the platform handles itself (seating, tournament clock, animation); the rest go to the engine."""
+
+
+def engine_options(options: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in options.items() if k not in PLATFORM_OPTIONS}
 
 
 @dataclass(frozen=True)
@@ -195,7 +201,7 @@ class MatchService:
             if spec.min_seats > 2:
                 raise LobbyError(f"{spec.title} needs at least {spec.min_seats} players: open a lobby instead.")
         # validate the engine options now, so a bad option never creates a match
-        engine_opts = {k: v for k, v in options.items() if k not in ("first", "clock")}
+        engine_opts = engine_options(options)
         try:
             g.rules.initial(engine_opts, max(spec.min_seats, 2))
         except ValueError as exc:
@@ -344,7 +350,7 @@ class MatchService:
         for i, s in enumerate(seats):
             s.seat = i
         m.rec.seats = seats
-        engine_opts = {k: v for k, v in m.options.items() if k not in ("first", "clock")}
+        engine_opts = engine_options(m.options)
         setup = getattr(m.game.module, "setup_options", None)
         if setup is not None:  # games that need the seats in their options (EOF colours, Nomic names)
             engine_opts = setup(engine_opts, m.rec.seats)
@@ -620,7 +626,7 @@ class MatchService:
     async def replay(self, match_id: int) -> Any:
         """Rebuild the state from the move log (the log is the truth; the stored state a cache)."""
         m = await self.get(match_id)
-        engine_opts = {k: v for k, v in m.options.items() if k not in ("first", "clock")}
+        engine_opts = engine_options(m.options)
         setup = getattr(m.game.module, "setup_options", None)
         seats = int(m.rec.ui.get("start_seats", len(m.seats)))
         if setup is not None:

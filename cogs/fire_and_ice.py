@@ -1,0 +1,138 @@
+"""``/fireandice``: move on seven islands; three controlled islands in a line win.
+
+Board components: a select of your movable pieces; after one is chosen, a
+select of its legal destinations (moves that hand the opponent the win are
+marked and need a confirmation click; winning moves are marked too) and Back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import NotYourTurn, StaleBoard
+from bot.matches.service import Match
+from cogs import _views as v
+from cogs._game import TURN_LIMITS, GameCog
+
+SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),
+         app_commands.Choice(name="Ice", value="ice"),
+         app_commands.Choice(name="random", value="random")]
+HANDICAPS = [app_commands.Choice(name="none", value=0)] + [
+    app_commands.Choice(name=f"{n} extra Fire piece{'s' if n > 1 else ''}", value=n) for n in range(1, 7)]
+LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard")]
+SIDE_NAMES = ("Fire", "Ice")
+
+
+def _chunks(items: list[Any], size: int = 25) -> list[list[Any]]:
+    n = max(1, -(-len(items) // size))
+    per = -(-len(items) // n)
+    return [items[i:i + per] for i in range(0, len(items), per)]
+
+
+class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and Ice: islands, lines and a twist"):
+    game_key = "fireandice"
+
+    @app_commands.command(name="new", description="Start a Fire and Ice match (no opponent: open a lobby)")
+    @app_commands.describe(opponent="Who to challenge (pick me to play the computer)",
+                           side="Your side (against me: random unless you choose)",
+                           handicap="Extra Fire pieces placed at random before the start",
+                           turn_limit="Time per move", level="Computer strength (when playing me)")
+    @app_commands.choices(side=SIDES, handicap=HANDICAPS, turn_limit=TURN_LIMITS, level=LEVELS)
+    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
+                  side: app_commands.Choice[str] | None = None, handicap: app_commands.Choice[int] | None = None,
+                  turn_limit: app_commands.Choice[int] | None = None,
+                  level: app_commands.Choice[str] | None = None) -> None:
+        vs_bot = opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id
+        chosen = side.value if side else ("random" if vs_bot else "fire")
+        first = {"fire": "challenger", "ice": "opponent", "random": "random"}[chosen]
+        options = {"first": first, "handicap": str(handicap.value if handicap else 0)}
+        await self.create_match(interaction, opponent=opponent, level=level.value if level else None,
+                                options=options, turn_limit=turn_limit.value if turn_limit else None)
+
+    def confirm_text(self, match: Match, notation: str) -> str | None:
+        view = match.view(None)
+        if view.to_move is not None and view.is_losing(notation):
+            other = SIDE_NAMES[1 - view.to_move]
+            return (f"⚠️ `{notation}` hands {other} the win: the {other} piece left on the vacated point completes "
+                    f"their line of islands. Play it anyway?")
+        return None
+
+    def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
+        view = match.view(None)
+        mid, ver = match.id, match.version
+        if view.to_move is None:
+            return []
+        if view.must_pass:
+            return [v.button(mid, ver, "m:pass", label="Pass (no legal move)", style=discord.ButtonStyle.primary)]
+        items: list[discord.ui.Item[Any]] = []
+        if state.startswith("cf"):
+            move = state[2:]
+            other = SIDE_NAMES[1 - view.to_move]
+            items.append(v.button(mid, ver, f"m:{move}", label=f"Yes, play {move} ({other} wins)",
+                                  style=discord.ButtonStyle.danger))
+            items.append(v.button(mid, ver, "back", label="Back"))
+            return items
+        if state.startswith("src"):
+            src = state[3:]
+            opts = []
+            for dst in view.destinations(src):
+                move = f"{src}-{dst}"
+                if view.is_losing(move):
+                    desc = f"⚠ hands {SIDE_NAMES[1 - view.to_move]} the win"
+                elif move in view.winning_moves:
+                    desc = "🏆 wins the game"
+                else:
+                    desc = None
+                opts.append(discord.SelectOption(label=move, value=move, description=desc))
+            items.append(v.select(mid, ver, "dst", opts, placeholder=f"Move {src} to…", row=0))
+            items.append(v.button(mid, ver, "back", label="Back", row=1))
+            return items
+        pieces = list(view.movable)
+        for i, part in enumerate(_chunks(pieces)):
+            opts = [discord.SelectOption(label=p, value=p, description=f"{len(view.destinations(p))} destinations")
+                    for p in part]
+            items.append(v.select(mid, ver, f"src.{i}", opts,
+                                  placeholder=f"Choose a {SIDE_NAMES[view.to_move]} piece to move"
+                                              + (f" ({part[0]}–{part[-1]})" if len(pieces) > 25 else ""),
+                                  row=i))
+        return items
+
+    async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
+                        action: str, values: list[str]) -> None:
+        if version is not None and version != match.version:
+            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+        seat = match.seat_of(interaction.user.id)
+        if seat is None or seat not in match.to_act():
+            raise NotYourTurn("It is not your turn." if seat is not None else "You are not playing in this match.")
+        if action.startswith("src") and values:
+            await self.edit_board(interaction, match, f"src{values[0]}")
+        elif action == "dst" and values:
+            move = values[0]
+            if self.confirm_text(match, move):
+                await self.edit_board(interaction, match, f"cf{move}")
+            else:
+                await self.play_from_component(interaction, match.id, version, move)
+        elif action == "back":
+            await self.edit_board(interaction, match, "")
+        else:
+            raise StaleBoard("That button does nothing any more.")
+
+    def extra_lines(self, match: Match, result: Any) -> list[str]:
+        view = match.view(None)
+        lines = [f"Pieces left to add: Fire {view.supply[0]} · Ice {view.supply[1]}"]
+        owned = {0: [], 1: []}  # type: dict[int, list[str]]
+        for island, who in zip("ABCDEFG", view.controllers, strict=True):
+            if who in (0, 1):
+                owned[who].append(island)
+        if owned[0] or owned[1]:
+            lines.append("Islands: " + " · ".join(f"{SIDE_NAMES[s]} {', '.join(owned[s]) or '—'}" for s in (0, 1)))
+        if view.to_move is not None and view.handing_win:
+            lines.append(f"⚠️ {len(view.handing_win)} of your moves would hand the opponent the win.")
+        return lines
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(FireAndIce(bot))
