@@ -353,6 +353,10 @@ class GameCog(commands.GroupCog):
         if action in ("accept", "decline", "cancel", "join", "leave", "start"):
             await self.on_lobby_action(interaction, match, action)
             return
+        if action.startswith("pv:"):
+            _, seat, key = action.split(":", 2)
+            await self.show_private(interaction, match, int(seat), key)
+            return
         if action == "resign!":
             await self.do_resign(interaction, match)
             return
@@ -491,6 +495,62 @@ class GameCog(commands.GroupCog):
             return
         await self.refresh_board(match, result)
         await self.after_result(match, result)
+
+    # ---------------------------------------------------------------- private channels
+
+    def jump_url(self, match: Match) -> str:
+        url = f"https://discord.com/channels/{match.rec.guild_id or '@me'}/{match.rec.place_id}"
+        return url + (f"/{match.rec.message_id}" if match.rec.message_id else "")
+
+    async def private_payload(self, match: Match, seat: int, key: str) -> dict[str, Any]:
+        """What a private message (DM or its ephemeral fallback) shows; games override."""
+        return {"content": "Nothing private here."}
+
+    async def send_private(self, match: Match, seat: int, key: str, *, notice: str = "") -> bool:
+        """DM a player (``key`` names what: "hand", "program", "permission"...).
+
+        Every DM names its match and links back to it. When the player's DMs are
+        closed (Discord error 50007) the match's place gets a message asking them
+        to press a button that shows the same content ephemerally. Returns
+        whether the DM went through.
+        """
+        rec = match.seats[seat]
+        payload = await self.private_payload(match, seat, key)
+        header = f"**{self.spec.title} #{match.id}** · [back to the match]({self.jump_url(match)})"
+        payload["content"] = (header + ("\n" + payload["content"] if payload.get("content") else ""))[:2000]
+        try:
+            user = self.bot.get_user(rec.user_id) or await self.bot.fetch_user(rec.user_id)
+            await user.send(**payload, allowed_mentions=NO_MENTIONS)
+            return True
+        except discord.Forbidden:
+            place = await self.place_of(match)
+            if place is None:
+                return False
+            view = v.view_of(v.button(match.id, None, f"pv:{seat}:{key}", label="Show privately",
+                                      style=discord.ButtonStyle.primary, emoji="🔒"))
+            text = (f"<@{rec.user_id}>, I cannot DM you (your DMs are closed). "
+                    f"{notice or 'Press the button to see it privately here.'}")
+            await place.send(text[:2000], view=view,
+                             allowed_mentions=discord.AllowedMentions(users=[discord.Object(rec.user_id)]))
+            return False
+        except discord.HTTPException:
+            log.warning("DM to %s for match %s failed", rec.user_id, match.id, exc_info=True)
+            return False
+
+    async def show_private(self, interaction: discord.Interaction, match: Match, seat: int, key: str) -> None:
+        """The ephemeral fallback of :meth:`send_private` (only for that player)."""
+        if match.seat_of(interaction.user.id) != seat:
+            raise NotAPlayer("That button is for another player.")
+        payload = await self.private_payload(match, seat, key)
+        await interaction.response.send_message(**payload, ephemeral=True)
+
+    async def dms_open(self, user: discord.abc.User, text: str) -> bool:
+        """Try a DM now (on joining a game that uses DMs) and tell whether it went through."""
+        try:
+            await user.send(text[:2000], allowed_mentions=NO_MENTIONS)
+            return True
+        except discord.Forbidden:
+            return False
 
     # ---------------------------------------------------------------- shared subcommands
 

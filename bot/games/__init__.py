@@ -79,7 +79,8 @@ def available() -> dict[str, Game]:
     out = {}
     for key, game in GAMES.items():
         try:
-            game.module  # noqa: B018
+            if not hasattr(game.module, "RULES"):
+                continue
         except ImportError:
             continue
         out[key] = game

@@ -1,0 +1,103 @@
+"""``/eggcarton``: relay sowing; empty your side first.
+
+One button per own slot (label = letter and count, disabled when empty) — six
+slots in two rows of three, because Discord allows at most five buttons in a
+row. A pick under rule A is simply the same player's next click. The sowing is
+shown as an animated GIF (``speed`` option; ``off`` = a still picture), and in
+tournament mode each player's clock is drawn on the board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.matches.service import Match, Result
+from bot.render import gif_bytes, png_bytes
+from bot.storage import Status
+from cogs import _views as v
+from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
+
+LEVELS = [app_commands.Choice(name=x, value=x) for x in ("novice", "beginner", "intermediate", "expert")]
+MARBLES = [app_commands.Choice(name=f"{n} per slot", value=n) for n in range(1, 7)]
+CLOCKS = [app_commands.Choice(name="off", value="off")] + [
+    app_commands.Choice(name=f"{n} minute{'s' if n > 1 else ''} each", value=f"{n}m") for n in (1, 3, 5, 10)]
+SPEEDS = [app_commands.Choice(name=x, value=x) for x in ("slow", "normal", "fast", "off")]
+
+
+class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Carton Game: relay sowing"):
+    game_key = "eggcarton"
+
+    @app_commands.command(name="new", description="Start an Egg Carton match (no opponent: open a lobby)")
+    @app_commands.describe(opponent="Who to challenge (pick me to play the computer)",
+                           marbles="Marbles in each slot at the start", level="Computer strength (when playing me)",
+                           clock="Tournament clock: a time bank per player", speed="Animation of the sowing",
+                           first="Who picks first (against me: random unless you choose)",
+                           turn_limit="Time per move")
+    @app_commands.choices(marbles=MARBLES, level=LEVELS, clock=CLOCKS, speed=SPEEDS, first=FIRST_CHOICES,
+                          turn_limit=TURN_LIMITS)
+    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
+                  marbles: app_commands.Choice[int] | None = None, level: app_commands.Choice[str] | None = None,
+                  clock: app_commands.Choice[str] | None = None, speed: app_commands.Choice[str] | None = None,
+                  first: app_commands.Choice[str] | None = None,
+                  turn_limit: app_commands.Choice[int] | None = None) -> None:
+        vs_bot = opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id
+        options = {
+            "marbles": str(marbles.value if marbles else 3),
+            "first": first.value if first else ("random" if vs_bot else "challenger"),
+            "speed": speed.value if speed else "normal",
+        }
+        if clock and clock.value != "off":
+            options["clock"] = clock.value
+        await self.create_match(interaction, opponent=opponent, level=level.value if level else None,
+                                options=options, turn_limit=turn_limit.value if turn_limit else None)
+
+    def default_level(self) -> str:
+        return "beginner"
+
+    def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
+        view = match.view(None)
+        if view.to_move is None:
+            return []
+        items: list[discord.ui.Item[Any]] = []
+        for i, (letter, count) in enumerate(view.side(view.to_move)):
+            items.append(v.button(match.id, match.version, f"m:{letter}", label=f"{letter} · {count}",
+                                  style=discord.ButtonStyle.primary, disabled=count == 0, row=i // 3))
+        return items
+
+    def _animated(self, match: Match, result: Result | None) -> bool:
+        return (match.options.get("speed", "normal") != "off" and result is not None and result.before is not None
+                and any(e.kind in ("sow", "drop", "pickup", "off") for e in result.events)
+                and self.game.animate is not None)
+
+    def picture_name(self, match: Match, result: Result | None) -> str:
+        return "sowing.gif" if self._animated(match, result) else "board.png"
+
+    def render_picture(self, match: Match, result: Result | None) -> bytes:
+        names = match.names()
+        clocks = match.clocks_ms(self.service.clock())
+        if result is not None and self._animated(match, result):
+            before = match.rules.view(result.before, None)
+            frames = self.game.animate(before, result.events, match.view(None), names=names,
+                                       speed=match.options.get("speed", "normal"), clocks=clocks)
+            return gif_bytes([f for f, _ in frames], [d for _, d in frames])
+        img = self.game.render(match.view(None), names=names, events=result.events if result else (),
+                               clocks=clocks)
+        return png_bytes(img)
+
+    def extra_lines(self, match: Match, result: Any) -> list[str]:
+        view = match.view(None)
+        lines = []
+        if view.again and match.status == Status.RUNNING and view.to_move is not None:
+            lines.append(f"**{match.seats[view.to_move].name} picks again** (the last marble went off the board).")
+        clocks = match.clocks_ms(self.service.clock())
+        if clocks:
+            lines.append("Clocks: " + " · ".join(f"{s.name} {ms // 60000}:{ms // 1000 % 60:02d}"
+                                                 for s, ms in zip(match.seats, clocks, strict=True)))
+        return lines
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(EggCarton(bot))
