@@ -1,0 +1,602 @@
+"""Draw EOF pictures from views: the board, a player's hand, the execution animation.
+
+The board is a dark card 880 px wide: a header (round, phase, the current
+instruction or what the game waits for), the file as rows of pyramids seen
+from the side in their colours and sizes between a BOF and an EOF marker,
+record numbers, one pointer lane per player (a small triangle in the player's
+colour under the record it points at), and two panels: the players (score so
+far, each round's points, hand/program status, the instructions revealed by
+execution, the last round's configurations) and the data pool (counts by
+colour and size). Records touched by the last instruction are outlined in
+amber; after a round is scored each player's configurations are underlined
+in their colour.
+
+:func:`render_hand` draws the DM picture of a player's hand and the program
+being built; :func:`animate` makes one frame per execution step plus a final
+still. Geometry helpers (:func:`position_box`, :func:`piece_point`,
+:func:`pointer_point`) are public so tests can check pixels at known places.
+Nothing here encodes images (``bot.render`` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Final
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.games.base import Event
+from bot.games.eof.notation import read_instruction
+from bot.games.eof.pieces import COLOUR_NAMES, DOWN, LEFT, RIGHT, SIZE_LETTERS, UP, Instruction, Piece
+from bot.games.eof.rules import EofView, PlayerView, Step
+from bot.games.eof.scoring import Configuration
+from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font
+
+RGB = tuple[int, int, int]
+
+PIECE_COLOURS: Final[tuple[RGB, ...]] = (
+    PLAYER_COLOURS[0],  # red
+    PLAYER_COLOURS[3],  # yellow
+    PLAYER_COLOURS[2],  # green
+    PLAYER_COLOURS[1],  # blue
+)
+"""Fill of each EOF colour (R, Y, G, B), from the shared palette."""
+CRASH: Final[RGB] = (237, 66, 69)
+STRIP: Final[RGB] = (54, 57, 63)
+"""Background of the file strip and the panels."""
+OUTLINE: Final[RGB] = (20, 21, 24)
+
+WIDTH: Final = 880
+SLOT: Final = 48
+PER_ROW: Final = 17
+FILE_X: Final = (WIDTH - SLOT * PER_ROW) // 2
+HEADER_H: Final = 96
+PYR_H: Final = 60
+NUM_H: Final = 18
+CFG_H: Final = 10
+LANE_H: Final = 18
+ROW_GAP: Final = 14
+PANEL_GAP: Final = 14
+PIECE_W: Final = {1: 20, 2: 30, 3: 40}
+PIECE_H: Final = {1: 26, 2: 40, 3: 54}
+
+SPEEDS: Final = {"slow": 1800, "normal": 1100, "fast": 600, "off": 0}
+FINAL_MS: Final = 4000
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """``t`` of ``a`` and ``1 - t`` of ``b``."""
+    return tuple(round(x * t + y * (1 - t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def shade(colour: RGB, factor: float) -> RGB:
+    """``colour`` darkened (factor < 1) or brightened toward white (factor > 1)."""
+    if factor >= 1:
+        return tuple(round(c + (255 - c) * (factor - 1)) for c in colour)  # type: ignore[return-value]
+    return tuple(round(c * factor) for c in colour)  # type: ignore[return-value]
+
+
+# --- geometry ------------------------------------------------------------------------------------------
+
+def positions(view: EofView) -> int:
+    """Positions drawn: BOF, the records, EOF (one shared marker for an empty file)."""
+    return len(view.file) + 2 if view.file else 1
+
+
+def row_height(seats: int) -> int:
+    return PYR_H + NUM_H + CFG_H + seats * LANE_H + ROW_GAP
+
+
+def file_rows(view: EofView) -> int:
+    return (positions(view) + PER_ROW - 1) // PER_ROW
+
+
+def position_box(view: EofView, pos: int) -> tuple[int, int, int, int]:
+    """The pixel box of position ``pos`` (0 = BOF, 1..n records, n+1 EOF): pyramid area only."""
+    row, col = divmod(pos, PER_ROW)
+    x0 = FILE_X + col * SLOT
+    y0 = HEADER_H + row * row_height(view.seats)
+    return x0, y0, x0 + SLOT, y0 + PYR_H
+
+
+def piece_point(view: EofView, record: int) -> tuple[int, int]:
+    """A pixel inside the lit (left) face of the pyramid of 0-based ``record``: its exact colour."""
+    x0, _, x1, y1 = position_box(view, record + 1)
+    size = view.file[record].size
+    cx = (x0 + x1) // 2
+    return cx - PIECE_W[size] // 6 - 1, y1 - 4 - PIECE_H[size] // 4
+
+
+def pointer_point(view: EofView, seat: int) -> tuple[int, int]:
+    """The centre of ``seat``'s pointer triangle."""
+    x0, _, x1, y1 = position_box(view, view.players[seat].pointer)
+    y = y1 + NUM_H + CFG_H + seat * LANE_H + LANE_H // 2 + 2
+    return (x0 + x1) // 2, y
+
+
+def board_height(view: EofView) -> int:
+    return HEADER_H + file_rows(view) * row_height(view.seats) + _panels_height(view) + 16
+
+
+def _panels_height(view: EofView) -> int:
+    players = 34 + view.seats * _player_row_h(view)
+    return max(players, 34 + 4 * 34)
+
+
+def _player_row_h(view: EofView) -> int:
+    return 66 if view.last_round is not None else 48
+
+
+def _panels_top(view: EofView) -> int:
+    return HEADER_H + file_rows(view) * row_height(view.seats)
+
+
+# --- drawing primitives -------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def _stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
+    """The antialiased mask of ``text`` and its offset from the anchor point (cached: labels repeat
+    from frame to frame, and FreeType rendering is most of a frame's cost)."""
+    left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor)
+    return mask, int(left), int(top)
+
+
+class _Draw(ImageDraw.ImageDraw):
+    """``ImageDraw`` whose ``text`` pastes cached glyph masks (same pixels, a fraction of the time)."""
+
+    def __init__(self, im: Image.Image) -> None:
+        super().__init__(im)
+        self.target = im
+
+    def text(self, xy: tuple[float, float], text: str, fill: object = None,  # type: ignore[override]
+             font: ImageFont.FreeTypeFont | None = None, anchor: str | None = None, **kw: object) -> None:
+        if kw or font is None or not isinstance(fill, tuple) or not text:
+            super().text(xy, text, fill=fill, font=font, anchor=anchor, **kw)  # type: ignore[arg-type]
+            return
+        mask, left, top = _stamp(text, font, anchor or "la")
+        self.target.paste(fill, (int(xy[0]) + left, int(xy[1]) + top), mask)  # type: ignore[arg-type]
+
+def draw_pyramid(d: ImageDraw.ImageDraw, cx: int, base_y: int, piece: Piece, *, scale: float = 1.0,
+                 dim: bool = False) -> None:
+    """A pyramid seen from the side: lit left face, shaded right face, dark outline."""
+    w = PIECE_W[piece.size] * scale
+    h = PIECE_H[piece.size] * scale
+    colour = PIECE_COLOURS[piece.colour]
+    if dim:
+        colour = mix(colour, STRIP, 0.35)
+    left = [(cx - w / 2, base_y), (cx, base_y - h), (cx, base_y)]
+    right = [(cx, base_y), (cx, base_y - h), (cx + w / 2, base_y)]
+    d.polygon(left, fill=colour)
+    d.polygon(right, fill=shade(colour, 0.72))
+    d.polygon([(cx - w / 2, base_y), (cx, base_y - h), (cx + w / 2, base_y)], outline=OUTLINE)
+
+
+def draw_instruction(d: ImageDraw.ImageDraw, cx: int, cy: int, ins: Instruction, size: int = 40) -> None:
+    """An instruction seen from above: a lying pyramid points its way, a standing one is a crossed square."""
+    colour = PIECE_COLOURS[ins.colour]
+    r = size / 2 * (0.55 + 0.15 * ins.size)
+    if ins.orient in (UP, DOWN, LEFT, RIGHT):
+        if ins.orient == UP:
+            pts = [(cx, cy - r), (cx + r * 0.8, cy + r), (cx - r * 0.8, cy + r)]
+        elif ins.orient == DOWN:
+            pts = [(cx, cy + r), (cx - r * 0.8, cy - r), (cx + r * 0.8, cy - r)]
+        elif ins.orient == LEFT:
+            pts = [(cx - r, cy), (cx + r, cy - r * 0.8), (cx + r, cy + r * 0.8)]
+        else:
+            pts = [(cx + r, cy), (cx - r, cy + r * 0.8), (cx - r, cy - r * 0.8)]
+        d.polygon(pts, fill=colour, outline=OUTLINE)
+        mid = ((pts[1][0] + pts[2][0]) / 2, (pts[1][1] + pts[2][1]) / 2)
+        d.line([pts[0], mid], fill=shade(colour, 0.6), width=2)
+    else:
+        q = r * 0.8
+        d.rectangle([cx - q, cy - q, cx + q, cy + q], fill=colour, outline=OUTLINE)
+        d.line([(cx - q, cy - q), (cx + q, cy + q)], fill=shade(colour, 0.6), width=2)
+        d.line([(cx - q, cy + q), (cx + q, cy - q)], fill=shade(colour, 0.6), width=2)
+
+
+def _marker(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str) -> None:
+    x0, y0, x1, y1 = box
+    cx = (x0 + x1) // 2
+    top = y1 - 40
+    d.rounded_rectangle([x0 + 3, top, x1 - 3, y1 - 4], radius=6, fill=CARD_LIGHT)
+    if "/" in label:
+        a, b = label.split("/")
+        d.text((cx, top + 10), a, font=font(12, True), fill=INK_DARK, anchor="mm")
+        d.text((cx, top + 26), b, font=font(12, True), fill=INK_DARK, anchor="mm")
+    else:
+        d.text((cx, top + 18), label, font=font(14, True), fill=INK_DARK, anchor="mm")
+
+
+def _fit(text: str, fnt_size: int, width: int, bold: bool = False) -> str:
+    f = font(fnt_size, bold)
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _name(view: EofView, names: Sequence[str] | None, seat: int) -> str:
+    if names and seat < len(names) and names[seat]:
+        return str(names[seat])
+    return view.players[seat].name
+
+
+# --- what to highlight ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Marks:
+    touched: tuple[int, ...] = ()
+    actor: int | None = None
+    crash: bool = False
+    configs: tuple[tuple[Configuration, ...], ...] | None = None
+    scored_round: int | None = None
+
+
+def _marks(view: EofView, events: Sequence[Event]) -> _Marks:
+    steps = [e for e in events if e.kind == "step"]
+    scored = [e for e in events if e.kind == "score"]
+    touched: tuple[int, ...] = ()
+    actor = None
+    crash = False
+    if steps:
+        data = steps[-1].data
+        touched = tuple(int(t) for t in data.get("touched", ()))
+        actor = int(data["seat"])
+        crash = bool(data.get("crash"))
+    elif view.pending is not None:
+        touched, actor = (view.pending.record,), view.pending.seat  # the record asked about
+    elif view.current is not None:
+        touched, actor, crash = view.current.touched, view.current.seat, bool(view.current.crash)
+    if scored and view.last_round is not None:
+        return _Marks((), None, False, view.last_round.configurations, view.last_round.round)
+    return _Marks(touched, actor, crash)
+
+
+def _status(view: EofView, names: Sequence[str] | None, marks: _Marks) -> tuple[str, RGB]:
+    nm = lambda t: _name(view, names, t)  # noqa: E731
+    if marks.scored_round is not None and view.last_round is not None:
+        pts = ", ".join(f"{nm(t)} {p:+d}" for t, p in enumerate(view.last_round.points))
+        head = f"Round {marks.scored_round} scored: {pts}"
+        return head, ACCENT
+    if view.pending is not None:
+        pd = view.pending
+        waiting = [nm(t) for t in pd.asked if t not in pd.allowed]
+        return (f"{nm(pd.seat)} {pd.instruction} wants to delete record {pd.record + 1}: "
+                f"waiting for {', '.join(waiting)} to allow or deny"), ACCENT
+    if view.current is not None and view.phase in ("program", "permission", "execute"):
+        st = view.current
+        if st.crash:
+            return f"{nm(st.seat)} {st.instruction}: CRASH, {st.crash}", CRASH
+        return f"{nm(st.seat)} {st.instruction}: {st.text}", ACCENT
+    if view.finished:
+        best = max(view.scores) if view.scores else 0
+        win = [nm(t) for t, s in enumerate(view.scores) if s == best]
+        return f"Game over: {' and '.join(win)} {'wins' if len(win) == 1 else 'win'} with {best}", ACCENT
+    if view.phase == "first":
+        return "Drawing a piece to decide who plays first", INK
+    if view.phase == "deal" and view.drawing is not None:
+        t = view.drawing
+        k = len(view.players[t].draws)
+        bag = ""
+        if view.bag_sizes is not None:
+            bag = " · bag " + " ".join(f"{SIZE_LETTERS[i]} {n}" for i, n in enumerate(view.bag_sizes))
+        return f"{nm(t)} draws ({k}/9){bag}", INK
+    if view.phase == "program":
+        waiting = [nm(t) for t in view.to_act]
+        if waiting:
+            return f"Programming: waiting for {', '.join(waiting)}", INK
+    return "", INK
+
+
+# --- the board -----------------------------------------------------------------------------------------
+
+def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
+           clocks: Sequence[int | None] | Mapping[int, int] | None = None) -> Image.Image:
+    """The board picture for ``view`` (the channel's or a player's; it shows no hand).
+
+    ``names`` are display names per seat (default: colour names), ``events``
+    the last move's events (the last ``step`` is highlighted, a ``score``
+    event underlines the configurations), ``clocks`` remaining ms per seat.
+    """
+    marks = _marks(view, events)
+    img = Image.new("RGB", (WIDTH, board_height(view)), CARD)
+    d = _Draw(img)
+    _draw_header(d, view, names, marks)
+    _draw_file(d, view, marks)
+    _draw_players(d, view, names, marks, clocks)
+    _draw_pool(d, view)
+    return img
+
+
+def _draw_header(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks) -> None:
+    phase = {"first": "Deal", "deal": "Deal", "program": "Programming", "permission": "Execution",
+             "execute": "Execution", "over": "Final"}.get(view.phase, view.phase)
+    if view.current is not None and view.phase == "program" and view.steps:
+        phase = "Execution"
+    title = "EOF" if view.finished else f"EOF · Round {view.round} of {view.rounds} · {phase}"
+    d.text((24, 14), title, font=font(26, True), fill=INK)
+    opts = []
+    if view.locking != "none":
+        opts.append(view.locking)
+    if view.crash_penalty:
+        opts.append("crash penalty")
+    if opts:
+        d.text((WIDTH - 24, 20), " · ".join(opts), font=font(15), fill=MUTED, anchor="ra")
+    text, colour = _status(view, names, marks)
+    d.text((24, 54), _fit(text, 19, WIDTH - 48), font=font(19), fill=colour)
+
+
+def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
+    n = len(view.file)
+    total = positions(view)
+    rows = file_rows(view)
+    rh = row_height(view.seats)
+    for r in range(rows):
+        y0 = HEADER_H + r * rh
+        cols = min(PER_ROW, total - r * PER_ROW)
+        d.rounded_rectangle([FILE_X - 6, y0 - 4, FILE_X + cols * SLOT + 6, y0 + rh - ROW_GAP + 2], radius=8,
+                            fill=STRIP)
+    if n == 0:
+        _marker(d, position_box(view, 0), "BOF/EOF")
+    else:
+        _marker(d, position_box(view, 0), "BOF")
+        _marker(d, position_box(view, n + 1), "EOF")
+    touched = set(marks.touched)
+    for i, piece in enumerate(view.file):
+        x0, y0, x1, y1 = position_box(view, i + 1)
+        if i in touched:
+            d.rounded_rectangle([x0 + 1, y0 - 2, x1 - 1, y1 + NUM_H - 2], radius=6, outline=ACCENT, width=3)
+        draw_pyramid(d, (x0 + x1) // 2, y1 - 4, piece)
+        d.text(((x0 + x1) // 2, y1 + NUM_H // 2), str(i + 1), font=font(13), fill=MUTED, anchor="mm")
+    if marks.configs is not None:
+        for seat, cfgs in enumerate(marks.configs):
+            colour = PIECE_COLOURS[view.players[seat].colour]
+            for cfg in cfgs:
+                for rec in cfg.records:
+                    if rec >= n:
+                        continue
+                    x0, _, x1, y1 = position_box(view, rec + 1)
+                    joined = cfg.kind != "spread" and rec + 1 in cfg.records
+                    right = x1 + 1 if joined else x1 - 4
+                    d.rectangle([x0 + 4, y1 + NUM_H, right, y1 + NUM_H + 5], fill=colour)
+    for seat, pl in enumerate(view.players):
+        cx, cy = pointer_point(view, seat)
+        colour = PIECE_COLOURS[pl.colour]
+        if marks.actor == seat:
+            d.ellipse([cx - 11, cy - 10, cx + 11, cy + 10], fill=CRASH if marks.crash else ACCENT)
+        d.polygon([(cx, cy - 7), (cx + 8, cy + 6), (cx - 8, cy + 6)], fill=colour, outline=OUTLINE)
+
+
+def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks,
+                  clocks: Sequence[int | None] | Mapping[int, int] | None) -> None:
+    top = _panels_top(view)
+    x0, x1 = 24, 560
+    d.rounded_rectangle([x0, top, x1, top + _panels_height(view)], radius=10, fill=STRIP)
+    d.text((x0 + 14, top + 8), "Players", font=font(16, True), fill=MUTED)
+    d.text((x1 - 14, top + 8), "score", font=font(15), fill=MUTED, anchor="ra")
+    rh = _player_row_h(view)
+    for seat, pl in enumerate(view.players):
+        y = top + 34 + seat * rh
+        colour = PIECE_COLOURS[pl.colour]
+        draw_pyramid(d, x0 + 26, y + 30, Piece(pl.colour, 2), scale=0.8)
+        first = " ▸" if view.first == seat and view.phase not in ("first", "over") else ""
+        d.text((x0 + 48, y + 4), _fit(_name(view, names, seat) + first, 18, 200, True), font=font(18, True),
+               fill=colour)
+        d.text((x1 - 14, y + 2), str(pl.score), font=font(22, True), fill=INK, anchor="ra")
+        rounds = " ".join(f"{p:+d}" for p in pl.round_scores)
+        if rounds:
+            d.text((x1 - 60, y + 6), rounds, font=font(15), fill=MUTED, anchor="ra")
+        d.text((x0 + 48, y + 26), _fit(_player_status(view, pl, clocks), 15, x1 - x0 - 70), font=font(15),
+               fill=CRASH if pl.crashed else INK)
+        if view.last_round is not None:
+            lr = view.last_round
+            if lr.skipped[seat]:
+                cfg = "no program"
+            elif lr.crashed[seat]:
+                cfg = "crashed"
+            else:
+                cfg = ", ".join(c.describe() for c in lr.configurations[seat]) or "no configuration"
+            line = _fit(f"Round {lr.round}: {lr.points[seat]:+d} · {cfg}", 14, x1 - x0 - 70)
+            d.text((x0 + 48, y + 45), line, font=font(14), fill=MUTED)
+
+
+def _clock_text(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    sec = max(0, ms) // 1000
+    h, rem = divmod(sec, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d} left" if h else f"{m}:{s:02d} left"
+
+
+Clocks = Sequence[int | None] | Mapping[int, int] | None
+
+
+def _player_status(view: EofView, pl: PlayerView, clocks: Clocks) -> str:
+    parts: list[str] = []
+    if view.phase == "deal" or view.phase == "first":
+        parts.append(f"drew {len(pl.draws)}: " + " ".join(map(str, pl.draws)) if pl.draws else "no draws yet")
+    elif view.phase == "program" and not view.steps:
+        parts.append(f"hand {len(pl.draws)} · " + ("✓ program in" if pl.submitted else "programming…"))
+    elif view.phase in ("program", "permission", "execute"):
+        shown = " ".join(map(str, pl.revealed))
+        left = pl.program_length - len(pl.revealed)
+        if pl.skipped:
+            parts.append("no program")
+        elif pl.crashed:
+            parts.append(f"{shown} ✗ crashed: {pl.crash_reason}")
+        else:
+            parts.append((shown + " " if shown else "") + "▢ " * max(0, left))
+    elif view.phase == "over":
+        parts.append("final score")
+    if clocks is not None:
+        ms = clocks.get(pl.seat) if isinstance(clocks, Mapping) else (
+            clocks[pl.seat] if pl.seat < len(clocks) else None)
+        c = _clock_text(ms)
+        if c:
+            parts.append(c)
+    return " · ".join(p.strip() for p in parts if p.strip())
+
+
+def _draw_pool(d: ImageDraw.ImageDraw, view: EofView) -> None:
+    top = _panels_top(view)
+    x0, x1 = 576, WIDTH - 24
+    d.rounded_rectangle([x0, top, x1, top + _panels_height(view)], radius=10, fill=STRIP)
+    d.text((x0 + 14, top + 8), f"Data pool · {sum(view.pool)}", font=font(16, True), fill=MUTED)
+    for c in range(4):
+        y = top + 36 + c * 34
+        for size in (1, 2, 3):
+            cx = x0 + 34 + (size - 1) * 90
+            n = view.pool[c * 3 + size - 1]
+            piece = Piece(c, size)
+            draw_pyramid(d, cx, y + 26, piece, scale=0.55, dim=n == 0)
+            d.text((cx + 16, y + 14), f"×{n}", font=font(16, n > 0), fill=INK if n else MUTED, anchor="lm")
+
+
+# --- the DM hand picture -------------------------------------------------------------------------------
+
+def render_hand(view: EofView, *, names: Sequence[str] | None = None,
+                program: Sequence[Instruction] = ()) -> Image.Image:
+    """The viewer's hand (pieces used by ``program`` dimmed) and the program being built.
+
+    ``program`` is the draft from the DM builder; without it the submitted
+    program, if any, is shown. Invalid orientations are marked.
+
+    Raises:
+        ValueError: the view is the public one (it has no hand).
+    """
+    if view.seat is None or view.hand is None:
+        raise ValueError("render_hand needs a player's view (the public view has no hand)")
+    seat = view.seat
+    pl = view.players[seat]
+    draft = tuple(program) if program else (view.program.instructions if view.program else ())
+    pieces = list(view.hand) if not view.program else [i.piece for i in view.program.instructions]
+    used = list(draft) if not view.program else []
+    width = 640
+    img = Image.new("RGB", (width, 330), CARD)
+    d = _Draw(img)
+    colour = PIECE_COLOURS[pl.colour]
+    title = _fit(f"{_name(view, names, seat)} · your hand · round {view.round}", 22, width - 48, True)
+    d.text((24, 14), title, font=font(22, True), fill=colour)
+    d.rounded_rectangle([16, 50, width - 16, 156], radius=10, fill=STRIP)
+    remaining = [i.piece for i in used]
+    n = max(1, len(pieces))
+    slot = min(64, (width - 48) // n)
+    for k, piece in enumerate(sorted(pieces)):
+        cx = 24 + slot // 2 + k * slot
+        dim = piece in remaining
+        if dim:
+            remaining.remove(piece)
+        draw_pyramid(d, cx, 124, piece, dim=dim)
+        d.text((cx, 142), str(piece), font=font(15, not dim), fill=MUTED if dim else INK, anchor="mm")
+    if not pieces:
+        d.text((width // 2, 103), "no pieces", font=font(18), fill=MUTED, anchor="mm")
+    need = view.program_length
+    label = "Program (submitted)" if view.program else f"Program {len(draft)}/{need}"
+    d.text((24, 168), label, font=font(18, True), fill=INK)
+    d.rounded_rectangle([16, 196, width - 16, 300], radius=10, fill=STRIP)
+    for k in range(max(need, len(draft))):
+        cx = 24 + 52 + k * 110
+        if k < len(draft):
+            ins = draft[k]
+            draw_instruction(d, cx, 236, ins, 44)
+            ok = ins.is_valid
+            d.text((cx, 280), f"{ins}" + ("" if ok else " ✗"), font=font(16, True),
+                   fill=INK if ok else CRASH, anchor="mm")
+        else:
+            d.rounded_rectangle([cx - 24, 212, cx + 24, 260], radius=6, outline=MUTED, width=2)
+            d.text((cx, 280), f"{k + 1}", font=font(16), fill=MUTED, anchor="mm")
+    own = [view.pool[pl.colour * 3 + s - 1] for s in (1, 2, 3)]
+    pool = " ".join(f"{SIZE_LETTERS[i]}×{c}" for i, c in enumerate(own))
+    d.text((24, 308), f"Pool has {COLOUR_NAMES[pl.colour]}: {pool} (for yellow inserts and blue updates)",
+           font=font(14), fill=MUTED)
+    return img
+
+
+# --- the execution animation ---------------------------------------------------------------------------
+
+def _frame_view(base: EofView, steps: tuple[Step, ...], snap: Mapping[str, object]) -> EofView:
+    file = tuple(Piece.parse(p) for p in snap["file"])  # type: ignore[attr-defined, union-attr]
+    pointers = tuple(int(p) for p in snap["pointers"])  # type: ignore[attr-defined, union-attr]
+    pool = tuple(int(p) for p in snap["pool"])  # type: ignore[attr-defined, union-attr]
+    players = []
+    for pl in base.players:
+        mine = tuple(st for st in steps if st.seat == pl.seat)
+        crash = next((st.crash for st in mine if st.crash), "")
+        players.append(replace(pl, pointer=pointers[pl.seat], revealed=tuple(st.instruction for st in mine),
+                               crashed=bool(crash), crash_reason=crash, hand_size=0, submitted=True))
+    return replace(base, phase="execute", file=file, pool=pool, players=tuple(players), steps=steps,
+                   current=steps[-1], pending=None, to_act=(), pointers=pointers)
+
+
+def _step_of(e: Event) -> Step:
+    data = e.data
+    return Step(int(data["seat"]), int(data["index"]), read_instruction(str(data["instruction"])),
+                str(data.get("result", "")), str(data.get("crash", "")),
+                tuple(int(t) for t in data.get("touched", ())))
+
+
+@lru_cache(maxsize=1)
+def gif_palette() -> Image.Image:
+    """A fixed 256-colour palette for the frames: the UI colours and ramps from the card to each of them."""
+    keys: list[RGB] = [CARD, STRIP, CARD_LIGHT, INK, INK_DARK, MUTED, ACCENT, OUTLINE, CRASH]
+    for c in PIECE_COLOURS:
+        dim = mix(c, STRIP, 0.35)
+        keys += [c, shade(c, 0.72), shade(c, 0.6), dim, shade(dim, 0.72)]
+    cols: list[RGB] = []
+    for k in keys:
+        if k not in cols:
+            cols.append(k)
+    bases = (CARD, STRIP, CARD_LIGHT)
+    for bg in bases:
+        for k in keys:
+            if k in bases:
+                continue
+            for t in (0.2, 0.4, 0.6, 0.8):
+                m = mix(k, bg, t)
+                if m not in cols:
+                    cols.append(m)
+    cols = cols[:256]
+    flat = [v for c in cols for v in c] + [0] * (768 - 3 * len(cols))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat)
+    return pal
+
+
+def to_palette(img: Image.Image) -> Image.Image:
+    """``img`` mapped onto :func:`gif_palette` (no dithering): fast, stable GIF frames."""
+    return img.quantize(palette=gif_palette(), dither=Image.Dither.NONE)
+
+
+def animate(view_before: EofView, events: Sequence[Event], view_after: EofView, *,
+            names: Sequence[str] | None = None, speed: str = "normal") -> list[tuple[Image.Image, int]]:
+    """One frame per executed instruction in ``events``, then a final still of ``view_after``.
+
+    Frames are palette images (``bot.render.gif_bytes`` uses them as they
+    are); ``speed`` is ``slow``/``normal``/``fast`` or ``off`` (final still only).
+
+    Raises:
+        ValueError: unknown speed.
+    """
+    if speed not in SPEEDS:
+        raise ValueError(f"speed must be one of {', '.join(SPEEDS)}")
+    per = SPEEDS[speed]
+    frames: list[tuple[Image.Image, int]] = []
+    steps = tuple(view_before.steps)  # non-empty when execution resumes after a permission answer
+    if per:
+        for e in events:
+            if e.kind != "step":
+                continue
+            steps = (*steps, _step_of(e))
+            fv = _frame_view(view_before, steps, e.data)
+            frames.append((to_palette(render(fv, names=names, events=(e,))), per))
+    frames.append((to_palette(render(view_after, names=names, events=events)), FINAL_MS))
+    return frames
+
+
+__all__ = ["animate", "board_height", "piece_point", "pointer_point", "position_box", "render", "render_hand"]

@@ -1,0 +1,227 @@
+"""Golden-image checks: real pixels at known places of the EOF pictures."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from bot.games.base import Event
+from bot.games.eof.pieces import Instruction
+from bot.games.eof.render import (
+    CRASH,
+    FINAL_MS,
+    NUM_H,
+    PIECE_COLOURS,
+    STRIP,
+    WIDTH,
+    animate,
+    board_height,
+    piece_point,
+    pointer_point,
+    position_box,
+    render,
+    render_hand,
+)
+from bot.games.eof.rules import RULES, EofState, EofView
+from bot.render import ACCENT, CARD, CARD_LIGHT, gif_bytes, png_bytes
+from tests.games.eof.helpers import program_state, run, steps
+
+pytestmark = pytest.mark.golden
+
+RED, YELLOW, GREEN, BLUE = PIECE_COLOURS
+
+
+def px(img: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    return img.convert("RGB").getpixel(xy)  # type: ignore[return-value]
+
+
+def board_state() -> EofState:
+    return program_state("R1 R2 R3 Y2 Y1", colours="red,yellow", pointers=(2, 6),
+                         hands={0: "B1 G2 Y3", 1: "G1 G1"})
+
+
+def test_board_shows_pyramids_in_their_colours_markers_and_pointers() -> None:
+    v = RULES.view(board_state(), None)
+    img = render(v)
+    assert img.size == (WIDTH, board_height(v)) and img.mode == "RGB"
+    assert px(img, piece_point(v, 0)) == RED
+    assert px(img, piece_point(v, 2)) == RED
+    assert px(img, piece_point(v, 3)) == YELLOW
+    assert px(img, pointer_point(v, 0)) == RED      # red pointer under record 2
+    assert px(img, pointer_point(v, 1)) == YELLOW   # yellow pointer under EOF
+    x0, y0, x1, y1 = position_box(v, 0)
+    assert px(img, (x0 + 8, y1 - 10)) == CARD_LIGHT  # BOF marker
+    x0, y0, x1, y1 = position_box(v, 6)
+    assert px(img, (x0 + 8, y1 - 10)) == CARD_LIGHT  # EOF marker
+    x0, y0, x1, y1 = position_box(v, 1)
+    assert px(img, (x0 + 4, y0 + 4)) == STRIP  # above a small pyramid: the file strip
+    x0, y0, x1, y1 = position_box(v, 9)
+    assert px(img, ((x0 + x1) // 2, (y0 + y1) // 2)) == CARD  # past EOF: nothing drawn
+    assert pointer_point(v, 1)[0] == (position_box(v, 6)[0] + position_box(v, 6)[2]) // 2
+
+
+def test_bigger_pyramids_are_taller() -> None:
+    v = RULES.view(board_state(), None)
+    img = render(v)
+    for rec, size in ((0, 1), (1, 2), (2, 3)):
+        x0, y0, x1, y1 = position_box(v, rec + 1)
+        cx = (x0 + x1) // 2 - 1
+        tall = {1: 26, 2: 40, 3: 54}[size]
+        assert px(img, (cx, y1 - 4 - tall + 6)) in (RED, tuple(round(c * 0.72) for c in RED))
+        assert px(img, (cx, y1 - 4 - tall - 3)) == STRIP
+
+
+def test_empty_file_has_one_bof_eof_marker() -> None:
+    v = RULES.view(program_state("", hands={0: "G1"}), None)
+    img = render(v)
+    x0, y0, x1, y1 = position_box(v, 0)
+    assert px(img, (x0 + 6, y1 - 8)) == CARD_LIGHT
+    x0, y0, x1, y1 = position_box(v, 1)
+    assert px(img, ((x0 + x1) // 2, y1 - 10)) == CARD  # no second marker
+
+
+def test_last_step_is_outlined_and_its_pointer_marked() -> None:
+    s = program_state("R1 R2 Y1", pointers=(2, 0), hands={0: "Y3", 1: "G1 G2"})
+    s2, ev = run(s, {0: "Y3R", 1: "G1U G2D"})
+    first = steps(ev)[0]  # red inserts R3 after record 2 -> record 3
+    assert first.data["touched"] == [2]
+    v = RULES.view(s2, None)
+    img = render(v, events=(first,))
+    x0, y0, x1, y1 = position_box(v, 3)
+    assert px(img, (x0 + 2, (y0 + y1) // 2)) == ACCENT
+    x0, y0, x1, y1 = position_box(v, 1)
+    assert px(img, (x0 + 2, (y0 + y1) // 2)) == STRIP  # untouched record
+    cx, cy = pointer_point(v, 0)
+    assert px(img, (cx + 9, cy)) == ACCENT
+
+
+def test_crash_marks_the_pointer_red() -> None:
+    s = program_state("Y1", pointers=(0, 0), hands={0: "R1", 1: "G1"})
+    s2, ev = run(s, {0: "R1R", 1: "G1U"})
+    crash = steps(ev)[0]
+    assert crash.data["crash"]
+    v = RULES.view(s2, None)
+    cx, cy = pointer_point(v, 0)
+    assert px(render(v, events=(crash,)), (cx + 9, cy)) == CRASH
+
+
+def test_scored_round_underlines_configurations_in_the_players_colour() -> None:
+    s = program_state("R1 R2 Y1 Y1 Y1", pointers=(2, 0), hands={0: "Y3", 1: "G1"})
+    s2, ev = run(s, {0: "Y3R", 1: "G1U"})
+    v = RULES.view(s2, None)
+    img = render(v, events=ev)
+    for rec, colour in ((0, RED), (2, RED), (3, YELLOW), (5, YELLOW)):
+        x0, _, x1, y1 = position_box(v, rec + 1)
+        assert px(img, ((x0 + x1) // 2, y1 + NUM_H + 2)) == colour
+    x0, _, x1, y1 = position_box(v, 7)  # EOF: no bar
+    assert px(img, ((x0 + x1) // 2, y1 + NUM_H + 2)) == STRIP
+
+
+def test_long_file_wraps_into_rows() -> None:
+    file = " ".join(["R2", "Y2", "G2", "B2", "R3", "Y3", "G3", "B3"] * 5)
+    s = program_state(file, colours="red,yellow,green,blue", pointers=(40, 41, 0, 17), hands={0: "G1"})
+    v = RULES.view(s, None)
+    img = render(v)
+    assert position_box(v, 20)[1] > position_box(v, 10)[1]
+    assert px(img, piece_point(v, 39)) == BLUE
+    assert px(img, piece_point(v, 17)) == YELLOW
+    assert px(img, pointer_point(v, 3)) == BLUE
+    assert img.height == board_height(v)
+
+
+def test_names_and_clocks_are_accepted() -> None:
+    v = RULES.view(board_state(), None)
+    img = render(v, names=["Alice", "Bob with a very long display name indeed"], clocks=[61_000, None])
+    assert img.size[0] == WIDTH
+
+
+def test_hand_picture_shows_pieces_and_the_draft_program() -> None:
+    s = board_state()
+    v = RULES.view(s, 0)
+    img = render_hand(v, program=[Instruction(3, 1, 4)])  # B1 standing
+    assert img.mode == "RGB"
+    # pieces sorted: Y3 G2 B1 at slots 0, 1, 2 (slot 64 px from x=24); B1 is used -> dimmed
+    assert px(img, (24 + 32 + 64 - 3, 124 - 8)) == GREEN
+    assert px(img, (24 + 32 - 3, 124 - 8)) == YELLOW
+    assert px(img, (24 + 32 + 128 - 3, 124 - 6)) not in (BLUE, STRIP)
+    assert px(img, (76 - 12, 236 - 3)) == BLUE  # the standing instruction square
+    with pytest.raises(ValueError, match="public view"):
+        render_hand(RULES.view(s, None))
+
+
+def test_hand_picture_after_submission_shows_the_program() -> None:
+    s = board_state()
+    s, _ = RULES.apply(s, 0, RULES.parse("Y3R G2U B1S", s, 0))
+    img = render_hand(RULES.view(s, 0))
+    assert px(img, (76 - 6, 236 + 6)) == YELLOW  # Y3R: a yellow triangle pointing right
+
+
+def _round() -> tuple[EofView, list[Event], EofView]:
+    s = program_state("R1 R2 Y1", pointers=(2, 0), hands={0: "Y3 G1", 1: "G1 G2"})
+    s, _ = RULES.apply(s, 0, RULES.parse("Y3R G1U", s, 0))
+    before = RULES.view(s, None)
+    s2, ev = RULES.apply(s, 1, RULES.parse("G1U G2D", s, 1))
+    return before, ev, RULES.view(s2, None)
+
+
+def test_animation_has_a_frame_per_step_and_a_final_still() -> None:
+    before, ev, after = _round()
+    frames = animate(before, ev, after)
+    assert len(frames) == len(steps(ev)) + 1 == 5
+    assert [ms for _, ms in frames] == [1100] * 4 + [FINAL_MS]
+    assert all(f.mode == "P" for f, _ in frames)
+    first = frames[0][0].convert("RGB")
+    # frame 1: red inserted R3 as record 3 (outlined) before yellow moved
+    fv = RULES.view(program_state("R1 R2 R3 Y1", pointers=(3, 0), hands={0: "G1"}), None)
+    x0, y0, x1, y1 = position_box(fv, 3)
+    assert first.getpixel((x0 + 2, (y0 + y1) // 2)) == ACCENT
+    assert first.getpixel(piece_point(fv, 2)) == RED
+    assert animate(before, ev, after, speed="off")[0][1] == FINAL_MS
+    assert len(animate(before, ev, after, speed="off")) == 1
+    with pytest.raises(ValueError):
+        animate(before, ev, after, speed="warp")
+    data = gif_bytes([f for f, _ in frames], [ms for _, ms in frames])
+    assert data[:6] == b"GIF89a"
+
+
+def test_png_encoding_of_the_board() -> None:
+    assert png_bytes(render(RULES.view(board_state(), None)))[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_views_at_every_phase_render(tmp_path: object) -> None:
+    import random
+
+    from tests.games.eof.helpers import pick
+    rng = random.Random(3)
+    s = RULES.initial({"locking": "permission-crash"}, 3)
+    seen = set()
+    while RULES.outcome(s) is None:
+        seat, move = pick(rng, s)
+        s, ev = RULES.apply(s, seat, move)  # type: ignore[arg-type]
+        if s.phase not in seen or ev and ev[-1].kind == "score":
+            seen.add(s.phase)
+            render(RULES.view(s, None), events=ev)
+            if s.phase.value == "program" and RULES.to_act(s):
+                render_hand(RULES.view(s, min(RULES.to_act(s))))  # type: ignore[type-var]
+    render(RULES.view(s, None))
+    assert len(seen) >= 4
+
+
+def test_permission_wait_outlines_the_record_asked_about() -> None:
+    s = program_state("Y1 Y2 Y3", pointers=(1, 2), hands={0: "R2", 1: "G1"}, locking="permission-crash")
+    s, _ = run(s, {0: "R2R", 1: "G1L"})
+    v = RULES.view(s, None)
+    assert v.pending is not None and v.pending.record == 0  # Y1 went, Y2 (yellow's) is now record 1
+    img = render(v)
+    x0, y0, x1, y1 = position_box(v, 1)
+    assert px(img, (x0 + 2, (y0 + y1) // 2)) == ACCENT
+
+
+def test_animation_resumes_after_a_permission_answer() -> None:
+    s = program_state("Y1 Y2 Y3", pointers=(1, 1), hands={0: "R1 G1", 1: "G2"}, locking="permission-crash")
+    s, _ = run(s, {0: "R1R G1U", 1: "G2R"})
+    before = RULES.view(s, None)
+    s2, ev = RULES.apply(s, 1, RULES.parse("allow", s, 1))
+    frames = animate(before, ev, RULES.view(s2, None), speed="fast")
+    assert [ms for _, ms in frames] == [600] * len(steps(ev)) + [FINAL_MS]
+    assert len(steps(ev)) == 3  # red's delete, yellow's move, red's move
