@@ -93,7 +93,10 @@ class GameCog(commands.GroupCog):
     async def match_here(self, interaction: discord.Interaction, *, running: bool = True) -> Match:
         """The caller's match in this thread/channel (their own first)."""
         place = interaction.channel_id or 0
-        found = await self.service.find_here(place, interaction.user.id, game=self.game_key)
+        if interaction.guild_id is None:  # in a DM: the caller's own match of this game
+            found = await self.service.find_for_user(interaction.user.id, game=self.game_key)
+        else:
+            found = await self.service.find_here(place, interaction.user.id, game=self.game_key)
         if running:
             found = [m for m in found if m.status == Status.RUNNING]
         if not found:

@@ -620,6 +620,10 @@ class MatchService:
             out.sort(key=lambda m: (m.seat_of(user_id) is None, m.rec.status != Status.RUNNING, -m.id))
         return out
 
+    async def find_for_user(self, user_id: int, *, game: str | None = None) -> list[Match]:
+        """The user's active matches anywhere (for commands and buttons used in DMs)."""
+        return [Match(r) for r in await self.store.active_matches_of_user(user_id, game)]
+
     async def history(self, match_id: int) -> list[MoveRecord]:
         return await self.store.moves(match_id)
 

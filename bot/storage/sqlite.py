@@ -275,6 +275,16 @@ class SqliteStore:
             return await self._select_matches(f"status IN ({marks}) ORDER BY id", ACTIVE)
         return await self._select_matches(f"status IN ({marks}) AND guild_id = ? ORDER BY id", (*ACTIVE, guild_id))
 
+    async def active_matches_of_user(self, user_id: int, game: str | None = None) -> list[MatchRecord]:
+        """Active matches where ``user_id`` holds a seat (newest first): for commands used in DMs."""
+        marks = ",".join("?" * len(ACTIVE))
+        where = f"status IN ({marks}) AND id IN (SELECT match_id FROM seats WHERE user_id = ?)"
+        params: list[Any] = [*ACTIVE, user_id]
+        if game is not None:
+            where += " AND game = ?"
+            params.append(game)
+        return await self._select_matches(where + " ORDER BY id DESC", params)
+
     async def matches_in_place(self, place_id: int) -> list[MatchRecord]:
         """Active matches played in a thread, or directly in a channel, newest first."""
         marks = ",".join("?" * len(ACTIVE))

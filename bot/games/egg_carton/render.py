@@ -1,0 +1,349 @@
+"""Pictures of the egg carton: a static board and the animated sowing.
+
+The carton is drawn as the original program showed it: the top row is
+player 2's ``N`` … ``I`` (left to right), the bottom row player 1's ``A`` …
+``F``, with an end zone at each end for the marbles that went off the board
+(right: passed between ``F`` and ``I``; left: between ``N`` and ``A``).
+Marbles are drawn as marbles (up to 13 per cup; the count is always printed
+beside the slot letter too). The strip above the carton belongs to player 2,
+the one below to player 1; the player to move is lit in their colour, with
+their clock when the tournament clock is on.
+
+:func:`render` and :func:`animate` are pure functions of their arguments;
+encoding happens in :mod:`bot.render`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.games.base import Event, Seat
+from bot.games.egg_carton.notation import SLOT_NAMES, side_name
+from bot.games.egg_carton.rules import PLAYER_NAMES, EggCartonView
+from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, text_center
+
+WIDTH, HEIGHT = 840, 440
+CARTON = (196, 172, 132)        # cardboard
+CARTON_EDGE = (150, 126, 90)
+CUP = (168, 142, 102)           # an empty cup
+END_ZONE = (46, 125, 50)        # the football-field end zones
+END_ZONE_LINE = (232, 245, 233)
+MARBLE = (38, 166, 154)         # teal glass
+MARBLE_SHINE = (200, 240, 236)
+MARBLE_RIM = (20, 96, 88)
+DIM = (70, 73, 80)              # strip of the player not to move
+HAND = (255, 255, 255)
+
+CUP_R = 44
+MARBLE_R = 9
+COL_X = tuple(170 + 100 * i for i in range(6))
+TOP_Y, BOTTOM_Y = 170, 272
+ZONE_BOXES = ((730, 116, 822, 326), (18, 116, 110, 326))    # RIGHT, LEFT
+STRIP_TOP, STRIP_BOTTOM = (18, 8, 822, 52), (18, 386, 822, 430)
+CARTON_BOX = (116, 110, 724, 332)
+
+SPEEDS: dict[str, int] = {"slow": 420, "normal": 220, "fast": 110}
+"""Milliseconds per dropped marble for each animation speed."""
+MAX_FRAMES = 44
+"""Frames per GIF at most: longer relays drop several marbles per frame."""
+
+
+def slot_centre(slot: int) -> tuple[int, int]:
+    """Pixel centre of slot index ``slot`` (0–5 = A–F bottom, 6–11 = I–N top, I on the right)."""
+    if slot < 6:
+        return COL_X[slot], BOTTOM_Y
+    return COL_X[11 - slot], TOP_Y
+
+
+def zone_centre(zone: int) -> tuple[int, int]:
+    """Pixel centre of end zone 0 (right) or 1 (left)."""
+    x0, y0, x1, y1 = ZONE_BOXES[zone]
+    return (x0 + x1) // 2, (y0 + y1) // 2
+
+
+def _marble_offsets() -> tuple[tuple[int, int], ...]:
+    """Marble positions inside a cup: centre, a ring of 6, then 6 more between them."""
+    import math
+
+    pts = [(0, 0)]
+    pts += [(round(19 * math.cos(a)), round(19 * math.sin(a)))
+            for a in (math.radians(90 + 60 * k) for k in range(6))]
+    pts += [(round(33 * math.cos(a)), round(33 * math.sin(a)))
+            for a in (math.radians(120 + 60 * k) for k in range(6))]
+    return tuple(pts)
+
+
+OFFSETS = _marble_offsets()
+DRAWN_PER_CUP = len(OFFSETS)
+
+
+@lru_cache(maxsize=1)
+def _marble_sprite() -> Image.Image:
+    """An antialiased marble (RGBA), drawn at 4x and scaled down."""
+    k, r = 4, MARBLE_R
+    big = Image.new("RGBA", (2 * r * k + 4, 2 * r * k + 4), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    d.ellipse((2, 2, 2 + 2 * r * k, 2 + 2 * r * k), fill=MARBLE + (255,), outline=MARBLE_RIM + (255,), width=k)
+    d.ellipse((2 + int(0.45 * r * k), 2 + int(0.35 * r * k), 2 + int(0.95 * r * k), 2 + int(0.85 * r * k)),
+              fill=MARBLE_SHINE + (255,))
+    return big.resize((2 * r + 1, 2 * r + 1), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The empty carton, cups and end zones (no marbles, labels or strips)."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), CARD)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle(CARTON_BOX, radius=26, fill=CARTON, outline=CARTON_EDGE, width=4)
+    for slot in range(12):
+        x, y = slot_centre(slot)
+        d.ellipse((x - CUP_R, y - CUP_R, x + CUP_R, y + CUP_R), fill=CUP, outline=CARTON_EDGE, width=2)
+    for box in ZONE_BOXES:
+        d.rounded_rectangle(box, radius=16, fill=END_ZONE, outline=END_ZONE_LINE, width=3)
+    return img
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """What one picture shows (a view, or a moment in the middle of a sowing)."""
+
+    slots: tuple[int, ...]
+    off: tuple[int, int]
+    to_move: Seat | None
+    winner: Seat | None
+    status: str
+    origin: int | None = None          # slot picked by the player (thin ring)
+    current: int | None = None         # slot (0–11) or end zone (12 + zone) just reached
+    flash: bool = False                # current drawn as the flashing last slot
+    hand: int = 0                      # marbles still in hand
+    hand_at: int | None = None         # where the hand is (slot or 12 + zone)
+
+
+def _draw(frame: _Frame, names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> Image.Image:
+    img = _background().copy()
+    d = ImageDraw.Draw(img)
+    sprite = _marble_sprite()
+    letter_font, count_font = font(26, True), font(22)
+    for slot, n in enumerate(frame.slots):
+        x, y = slot_centre(slot)
+        if frame.current == slot:
+            if frame.flash:
+                d.ellipse((x - CUP_R, y - CUP_R, x + CUP_R, y + CUP_R), fill=ACCENT)
+            d.ellipse((x - CUP_R - 5, y - CUP_R - 5, x + CUP_R + 5, y + CUP_R + 5), outline=ACCENT, width=6)
+        elif frame.origin == slot:
+            d.ellipse((x - CUP_R - 4, y - CUP_R - 4, x + CUP_R + 4, y + CUP_R + 4), outline=INK, width=3)
+        for ox, oy in OFFSETS[:min(n, DRAWN_PER_CUP)]:
+            img.paste(sprite, (x + ox - MARBLE_R, y + oy - MARBLE_R), sprite)
+        if n > DRAWN_PER_CUP:
+            d.rounded_rectangle((x - 22, y - 15, x + 22, y + 15), radius=8, fill=CARD)
+            text_center(d, (x, y), str(n), count_font, INK)
+        label_y = y - CUP_R - 36 if slot >= 6 else y + CUP_R + 36
+        text_center(d, (x - 14, label_y), SLOT_NAMES[slot], letter_font, INK)
+        text_center(d, (x + 16, label_y), str(n), count_font, MUTED if n == 0 else INK)
+    for zone, n in enumerate(frame.off):
+        cx, cy = zone_centre(zone)
+        x0, y0, x1, _ = ZONE_BOXES[zone]
+        if frame.current == 12 + zone:
+            d.rounded_rectangle(ZONE_BOXES[zone], radius=16, fill=ACCENT if frame.flash else END_ZONE,
+                                outline=ACCENT, width=6)
+        for k in range(min(n, 24)):      # marbles in rows of 3 at the bottom of the zone
+            mx = x0 + 22 + (k % 3) * 24
+            my = ZONE_BOXES[zone][3] - 22 - (k // 3) * 18
+            img.paste(sprite, (mx - MARBLE_R, my - MARBLE_R), sprite)
+        d.rounded_rectangle((cx - 30, y0 + 14, cx + 30, y0 + 50), radius=10, fill=CARD)
+        text_center(d, (cx, y0 + 32), str(n), font(24, True), INK)
+        text_center(d, (cx, y0 + 66), "off", font(16), END_ZONE_LINE)
+    if frame.hand and frame.hand_at is not None:
+        hx, hy = slot_centre(frame.hand_at) if frame.hand_at < 12 else zone_centre(frame.hand_at - 12)
+        d.rounded_rectangle((hx - 34, hy - CUP_R - 6, hx + 34, hy - CUP_R + 22), radius=10, fill=HAND,
+                            outline=ACCENT, width=3)
+        text_center(d, (hx, hy - CUP_R + 8), f"✋{frame.hand}", font(18, True), CARD)
+    for seat, box in ((1, STRIP_TOP), (0, STRIP_BOTTOM)):
+        _strip(d, seat, box, frame, names, clocks)
+    return img
+
+
+def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], frame: _Frame,
+           names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> None:
+    """The band naming a player, lit when they are to move or have won, with status and clock."""
+    colour = PLAYER_COLOURS[seat]
+    live = frame.to_move == seat or frame.winner == seat
+    d.rounded_rectangle(box, radius=12, fill=colour if live else DIM)
+    x0, y0, x1, y1 = box
+    cy = (y0 + y1) // 2
+    name = _name(seat, names)
+    text = f"{name} ({side_name(seat)})"
+    if live:
+        text += f"  ·  {frame.status}"
+    d.text((x0 + 14, cy), _fit(text, 54), font=font(21, True), fill=INK if live or seat else INK, anchor="lm")
+    if clocks is not None and seat < len(clocks) and clocks[seat] is not None:
+        ms = clocks[seat] or 0
+        d.rounded_rectangle((x1 - 110, y0 + 5, x1 - 6, y1 - 5), radius=9, fill=CARD)
+        text_center(d, (x1 - 58, cy), clock_text(ms), font(22, True), ACCENT if ms <= 0 else INK)
+
+
+def _name(seat: Seat, names: Sequence[str] | None) -> str:
+    if names is not None and seat < len(names) and names[seat]:
+        return _fit(str(names[seat]), 24)
+    return PLAYER_NAMES[seat]
+
+
+def _fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clock_text(ms: int) -> str:
+    """``m:ss`` for a remaining time; tenths under ten seconds; never negative.
+
+    >>> clock_text(272_000), clock_text(9_450), clock_text(-5)
+    ('4:32', '0:09.4', '0:00')
+    """
+    ms = max(0, ms)
+    if ms < 10_000:
+        return f"0:{ms // 1000:02d}.{ms % 1000 // 100}" if ms else "0:00"
+    s = ms // 1000
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _status(view: EggCartonView) -> str:
+    if view.winner is not None:
+        return "wins!"
+    if view.again:
+        return "picks again"
+    return "to pick"
+
+
+def _last_pick(events: Sequence[Event]) -> tuple[int | None, int | None]:
+    """(slot picked by the player, where the last marble went) in the events of one move."""
+    origin = last = None
+    for e in events:
+        if e.kind == "pick":
+            origin = SLOT_NAMES.index(e.data["slot"])
+        elif e.kind == "drop":
+            last = SLOT_NAMES.index(e.data["slot"])
+        elif e.kind == "off":
+            last = 12 + (0 if e.data["zone"] == "right" else 1)
+    return origin, last
+
+
+def render(view: EggCartonView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
+           clocks: Sequence[int | None] | Mapping[int, int | None] | None = None) -> Image.Image:
+    """The board for ``view`` (RGB, 840×440), highlighting the last pick from ``events``.
+
+    ``names`` are display names per seat, ``clocks`` remaining milliseconds per
+    seat (tournament clock) or ``None``.
+    """
+    origin, last = _last_pick(events)
+    frame = _Frame(view.slots, view.off, view.to_move, view.winner, _status(view), origin=origin, current=last)
+    return _draw(frame, names, _clock_list(clocks))
+
+
+def _clock_list(clocks: Sequence[int | None] | Mapping[int, int | None] | None) -> list[int | None] | None:
+    if clocks is None:
+        return None
+    if isinstance(clocks, Mapping):
+        return [clocks.get(0), clocks.get(1)]
+    return list(clocks)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """One GIF palette for every frame, taken from a busy sample board."""
+    sample = _Frame(tuple(range(1, 13)), (5, 9), 0, None, "to pick", origin=1, current=2, flash=True,
+                    hand=3, hand_at=4)
+    img = _draw(sample, None, [60_000, 5_000])
+    strip = _draw(_Frame((1,) * 12, (0, 0), 1, None, "picks again", current=12, flash=True), None, None)
+    both = Image.new("RGB", (WIDTH, 2 * HEIGHT))
+    both.paste(img, (0, 0))
+    both.paste(strip, (0, HEIGHT))
+    return both.quantize(colors=96, method=Image.Quantize.MEDIANCUT)
+
+
+def animate(view_before: EggCartonView, events: Sequence[Event], view_after: EggCartonView, *,
+            names: Sequence[str] | None = None, speed: str = "normal",
+            clocks: Sequence[int | None] | Mapping[int, int | None] | None = None) -> list[tuple[Image.Image, int]]:
+    """Frames (palette images) and durations in ms showing one pick's sowing.
+
+    The first frame is the board before the pick; each pickup (the pick and
+    every relay) empties its slot into the hand; each marble then drops in
+    turn (several per frame when the sowing is long, so at most
+    :data:`MAX_FRAMES` frames); the slot or end zone that received the last
+    marble flashes; the last frame is ``view_after``, held longest.
+
+    Raises:
+        ValueError: ``speed`` is not slow, normal or fast.
+    """
+    if speed not in SPEEDS:
+        raise ValueError(f"Unknown animation speed '{speed}': use slow, normal or fast.")
+    step = SPEEDS[speed]
+    clock_list = _clock_list(clocks)
+    mover = view_before.to_move
+    slots, off = list(view_before.slots), list(view_before.off)
+    origin, last = _last_pick(events)
+    moments: list[tuple[_Frame, int, bool]] = []    # frame, duration, droppable (may be merged)
+
+    def snap(current: int | None, hand: int, hand_at: int | None, duration: int, droppable: bool) -> None:
+        moments.append((_Frame(tuple(slots), (off[0], off[1]), mover, None, "sowing…", origin=origin,
+                               current=current, hand=hand, hand_at=hand_at), duration, droppable))
+
+    snap(None, 0, None, step * 2, False)
+    hand, at = 0, None
+    for e in events:
+        if e.kind in ("pick", "relay"):
+            at = SLOT_NAMES.index(e.data["slot"])
+            hand = e.data["count"]
+            slots[at] = 0
+            snap(at, hand, at, int(step * 1.5), False)
+        elif e.kind == "drop":
+            at = SLOT_NAMES.index(e.data["slot"])
+            slots[at] = e.data["count"]
+            hand -= 1
+            snap(at, hand, at, step, True)
+        elif e.kind == "off":
+            zone = 0 if e.data["zone"] == "right" else 1
+            off[zone] = e.data["count"]
+            hand -= 1
+            at = 12 + zone
+            snap(at, hand, at, step, True)
+    moments = _merge(moments, MAX_FRAMES - 6)
+    frames = [(_draw(f, names, clock_list), ms) for f, ms, _ in moments]
+    if last is not None:
+        base = moments[-1][0]
+        lit = _Frame(base.slots, base.off, mover, None, base.status, origin=origin, current=last, flash=True)
+        dark = _Frame(base.slots, base.off, mover, None, base.status, origin=origin, current=last)
+        on, off_img = _draw(lit, names, clock_list), _draw(dark, names, clock_list)
+        blink = max(120, step)
+        frames += [(on, blink), (off_img, blink), (on, blink), (off_img, blink)]
+    frames.append((render(view_after, names=names, events=events, clocks=clocks), max(2500, step * 8)))
+    pal = _palette()
+    return [(img.quantize(palette=pal, dither=Image.Dither.NONE), ms) for img, ms in frames]
+
+
+def _merge(moments: list[tuple[_Frame, int, bool]], limit: int) -> list[tuple[_Frame, int, bool]]:
+    """Drop intermediate drop frames evenly until at most ``limit`` remain.
+
+    A dropped frame's duration is added to the frame kept after it, so the
+    animation keeps its pace; pickups and the final drop are always kept.
+    """
+    if len(moments) <= limit:
+        return moments
+    droppable = [i for i, (_, _, ok) in enumerate(moments[:-1]) if ok]
+    excess = len(moments) - limit
+    if excess >= len(droppable):
+        remove = set(droppable)
+    else:
+        stride = len(droppable) / excess
+        remove = {droppable[int(k * stride)] for k in range(excess)}
+    out: list[tuple[_Frame, int, bool]] = []
+    carry = 0
+    for i, (f, ms, ok) in enumerate(moments):
+        if i in remove:
+            carry += ms
+            continue
+        out.append((f, min(ms + carry, 3 * ms) if carry else ms, ok))
+        carry = 0
+    return out[:limit] if len(out) > limit else out

@@ -1,0 +1,324 @@
+"""Draw a Fire and Ice board from a :class:`~bot.games.fire_and_ice.rules.FireIceView`.
+
+The seven triangular islands sit in the board's own pattern (A top; B, C; D in
+the middle; E, F, G at the bottom), joined by the faint lines of islands (and
+the circle B-C-F). Each island shows its seven points (numbered) and its own
+lines; pieces are Fire (orange-red) and Ice (pale blue) discs. A controlled
+island is tinted with its controller's colour and its controlling line drawn;
+a winning line of islands is drawn thick; the last move is an amber arrow. The
+header shows each side's pieces on the board and in supply, and whose turn it is.
+
+:func:`point_xy` and :func:`island_centre` give the geometry (tests sample
+pixels there).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.games.base import Event
+from bot.games.fire_and_ice.geometry import (
+    EMPTY,
+    FIRE,
+    ICE,
+    ISLAND_LINES,
+    ISLANDS,
+    LINES,
+    N_ISLANDS,
+    N_POINTS,
+    RING,
+    SIDE_NAMES,
+)
+from bot.games.fire_and_ice.rules import FireIceView, Move
+from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font
+
+WIDTH = 900
+HEIGHT = 1000
+HEADER = 84
+
+FIRE_COLOUR = (240, 98, 46)
+ICE_COLOUR = (140, 206, 246)
+SIDE_COLOURS = (FIRE_COLOUR, ICE_COLOUR)
+ISLAND_FILL = (58, 61, 68)
+ISLAND_EDGE = (96, 101, 110)
+INNER_LINE = (80, 84, 93)
+SEA_LINE = (84, 88, 97)
+
+DISC_R = 16
+"""Radius of a point's disc in pixels."""
+_POINT_TRI = 140.0                      # side of the triangle of points 1, 5, 7
+_OFFSET = 21.0                          # island outline beyond the outer points
+_ISLAND_SIDE = _POINT_TRI + 2 * math.sqrt(3) * _OFFSET
+_ISLAND_H = _ISLAND_SIDE * math.sqrt(3) / 2
+_BIG_W = 640.0                          # distance E-G between island centres
+_BIG_H = 680.0                          # vertical distance A to E/G
+_TOP = HEADER + 14 + 2 * _ISLAND_H / 3  # y of island A's centre
+
+
+def _tint(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
+    r, g, b = ISLAND_FILL
+    return (round(r + (colour[0] - r) * amount), round(g + (colour[1] - g) * amount),
+            round(b + (colour[2] - b) * amount))
+
+
+TINTS = tuple(_tint(c, 0.38) for c in SIDE_COLOURS)
+"""Island fill when controlled by Fire / Ice."""
+
+
+def island_centre(island: int) -> tuple[float, float]:
+    """Pixel centre (centroid) of island 0–6 (A–G)."""
+    cx = WIDTH / 2
+    a = (cx, _TOP)
+    e = (cx - _BIG_W / 2, _TOP + _BIG_H)
+    g = (cx + _BIG_W / 2, _TOP + _BIG_H)
+
+    def mid(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float]:
+        return ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+
+    d = ((a[0] + e[0] + g[0]) / 3, (a[1] + e[1] + g[1]) / 3)
+    return (a, mid(a, e), mid(a, g), d, e, mid(e, g), g)[island]
+
+
+def _unit_points() -> tuple[tuple[float, float], ...]:
+    t = _POINT_TRI
+    top = (0.0, -t / math.sqrt(3))
+    bl = (-t / 2, t / (2 * math.sqrt(3)))
+    br = (t / 2, t / (2 * math.sqrt(3)))
+
+    def mid(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float]:
+        return ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+
+    return (top, mid(top, bl), mid(top, br), (0.0, 0.0), bl, mid(bl, br), br)
+
+
+_UNIT = _unit_points()
+
+
+def point_xy(p: int) -> tuple[int, int]:
+    """Pixel centre of point ``p`` (0–48)."""
+    cx, cy = island_centre(p // 7)
+    dx, dy = _UNIT[p % 7]
+    return round(cx + dx), round(cy + dy)
+
+
+def _island_polygon(island: int) -> list[tuple[float, float]]:
+    cx, cy = island_centre(island)
+    s = _ISLAND_SIDE
+    return [(cx, cy - s / math.sqrt(3)), (cx + s / 2, cy + s / (2 * math.sqrt(3))),
+            (cx - s / 2, cy + s / (2 * math.sqrt(3)))]
+
+
+def _ring_box(island: int) -> tuple[float, float, float, float]:
+    cx, cy = island_centre(island)
+    r = _POINT_TRI / (2 * math.sqrt(3))
+    return (cx - r, cy - r, cx + r, cy + r)
+
+
+def _sea_circle() -> tuple[tuple[float, float], float]:
+    """The circle through the centres of B, C and F."""
+    (x1, y1), (x2, y2), (x3, y3) = island_centre(1), island_centre(2), island_centre(5)
+    d = 2 * (x1 * (y2 - y3) + x2 * (y3 - y1) + x3 * (y1 - y2))
+    s1, s2, s3 = x1 * x1 + y1 * y1, x2 * x2 + y2 * y2, x3 * x3 + y3 * y3
+    ux = (s1 * (y2 - y3) + s2 * (y3 - y1) + s3 * (y1 - y2)) / d
+    uy = (s1 * (x3 - x2) + s2 * (x1 - x3) + s3 * (x2 - x1)) / d
+    return (ux, uy), math.hypot(x1 - ux, y1 - uy)
+
+
+def _dotted_line(draw: ImageDraw.ImageDraw, p: tuple[float, float], q: tuple[float, float],
+                 fill: tuple[int, int, int], dot: float = 3, gap: float = 9) -> None:
+    length = math.hypot(q[0] - p[0], q[1] - p[1])
+    n = max(1, int(length // gap))
+    for i in range(n + 1):
+        t = i / n
+        x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+        draw.ellipse((x - dot / 2, y - dot / 2, x + dot / 2, y + dot / 2), fill=fill)
+
+
+def _dotted_circle(draw: ImageDraw.ImageDraw, c: tuple[float, float], r: float,
+                   fill: tuple[int, int, int], dot: float = 3, gap: float = 9) -> None:
+    n = max(8, int(2 * math.pi * r // gap))
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        x, y = c[0] + r * math.cos(a), c[1] + r * math.sin(a)
+        draw.ellipse((x - dot / 2, y - dot / 2, x + dot / 2, y + dot / 2), fill=fill)
+
+
+def _draw_island_lines(draw: ImageDraw.ImageDraw, island: int, fill: tuple[int, int, int]) -> None:
+    pts = [point_xy(island * 7 + i) for i in range(7)]
+    for i, line in enumerate(LINES):
+        if i == RING:
+            continue
+        a, _, c = sorted(line, key=lambda q: (pts[q][0], pts[q][1]))
+        draw.line([pts[a], pts[c]], fill=fill, width=2)
+    draw.ellipse(_ring_box(island), outline=fill, width=2)
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The parts that never change: card, sea lines, neutral islands, their inner lines, labels."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), CARD)
+    draw = ImageDraw.Draw(img)
+    for a, _, c in ISLAND_LINES:
+        if (a, c) == (1, 5):
+            continue
+        _dotted_line(draw, island_centre(a), island_centre(c), SEA_LINE)
+    centre, r = _sea_circle()
+    _dotted_circle(draw, centre, r, SEA_LINE)
+    label = font(24, bold=True)
+    for k in range(N_ISLANDS):
+        draw.polygon(_island_polygon(k), fill=ISLAND_FILL, outline=ISLAND_EDGE, width=2)
+        _draw_island_lines(draw, k, INNER_LINE)
+        cx, cy = island_centre(k)
+        draw.text((cx, cy + _ISLAND_SIDE / (2 * math.sqrt(3)) + 17), ISLANDS[k], font=label, fill=INK,
+                  anchor="mm")
+    return img
+
+
+def _arrow(draw: ImageDraw.ImageDraw, p: tuple[int, int], q: tuple[int, int],
+           colour: tuple[int, int, int]) -> None:
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    start = (p[0] + ux * (DISC_R + 3), p[1] + uy * (DISC_R + 3))
+    tip = (q[0] - ux * (DISC_R + 4), q[1] - uy * (DISC_R + 4))
+    head = 16.0
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    draw.line([start, base], fill=colour, width=5)
+    left = (base[0] - uy * 9, base[1] + ux * 9)
+    right = (base[0] + uy * 9, base[1] - ux * 9)
+    draw.polygon([tip, left, right], fill=colour)
+
+
+def _clock_text(ms: int) -> str:
+    secs = max(0, ms) // 1000
+    if secs >= 3600:
+        return f"{secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
+    return f"{secs // 60}:{secs % 60:02d}"
+
+
+def _header(draw: ImageDraw.ImageDraw, view: FireIceView, names: Sequence[str] | None,
+            clocks: Sequence[int] | None) -> None:
+    big = font(24, bold=True)
+    small = font(18)
+    for seat in (FIRE, ICE):
+        name = SIDE_NAMES[seat]
+        if names is not None and seat < len(names) and names[seat]:
+            shown = names[seat] if len(names[seat]) <= 18 else names[seat][:17] + "…"
+            name = f"{name} · {shown}"
+        line2 = f"{view.on_board[seat]} on board · {view.supply[seat]} left"
+        if clocks is not None and seat < len(clocks):
+            line2 += f" · {_clock_text(clocks[seat])}"
+        x_disc = 30 if seat == FIRE else WIDTH - 30
+        y = 32
+        if view.to_move == seat:
+            left = 8 if seat == FIRE else WIDTH - 8 - 330
+            box = (left, 8, left + 330, HEADER - 10)
+            draw.rounded_rectangle(box, radius=10, outline=ACCENT, width=3)
+        draw.ellipse((x_disc - 13, y - 13, x_disc + 13, y + 13), fill=SIDE_COLOURS[seat])
+        if seat == FIRE:
+            draw.text((x_disc + 22, y), name, font=big, fill=INK, anchor="lm")
+            draw.text((x_disc - 12, y + 32), line2, font=small, fill=MUTED, anchor="lm")
+        else:
+            draw.text((x_disc - 22, y), name, font=big, fill=INK, anchor="rm")
+            draw.text((x_disc + 12, y + 32), line2, font=small, fill=MUTED, anchor="rm")
+    if view.is_over:
+        status = "Draw" if view.is_draw or view.winner is None else f"{SIDE_NAMES[view.winner]} wins!"
+        colour = INK if view.winner is None else SIDE_COLOURS[view.winner]
+    elif view.to_move is None:
+        status = "Handicap set-up"
+        colour = MUTED
+    else:
+        status = f"{SIDE_NAMES[view.to_move]} to move"
+        colour = SIDE_COLOURS[view.to_move]
+    draw.text((WIDTH / 2, 30), status, font=big, fill=colour, anchor="mm")
+    sub = f"turn {view.ply + 1}" if view.to_move is not None else view.detail
+    draw.text((WIDTH / 2, 62), sub, font=small, fill=MUTED, anchor="mm")
+
+
+def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
+           clocks: Sequence[int] | None = None) -> Image.Image:
+    """Draw ``view`` (900×1000 RGB); ``events`` of the last move add highlights.
+
+    ``names`` are optional display names per seat, ``clocks`` remaining
+    milliseconds per seat. The last move (from the view) is drawn as an amber
+    arrow; islands taken by the last move (``control`` events) get an amber rim.
+    """
+    img = _background().copy()
+    draw = ImageDraw.Draw(img)
+
+    # The winning line of islands, drawn in the sea (the islands on it are drawn over it).
+    winning: tuple[int, ...] = ()
+    if view.winner is not None and view.winning_line is not None:
+        colour = SIDE_COLOURS[view.winner]
+        winning = ISLAND_LINES[view.winning_line]
+        a, _, c = winning
+        if winning == (1, 2, 5):
+            centre, r = _sea_circle()
+            box = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
+            draw.ellipse(box, outline=colour, width=10)
+        else:
+            draw.line([island_centre(a), island_centre(c)], fill=colour, width=10)
+
+    # Controlled islands: tint, rim and the controlling line.
+    for k in range(N_ISLANDS):
+        owner = view.controllers[k]
+        if owner == EMPTY:
+            continue
+        draw.polygon(_island_polygon(k), fill=TINTS[owner], outline=SIDE_COLOURS[owner],
+                     width=7 if k in winning else 3)
+        _draw_island_lines(draw, k, _tint(SIDE_COLOURS[owner], 0.55))
+        line = view.control_lines[k]
+        if line is not None:
+            if line == RING:
+                draw.ellipse(_ring_box(k), outline=SIDE_COLOURS[owner], width=6)
+            else:
+                pts = sorted((point_xy(k * 7 + q) for q in LINES[line]))
+                draw.line([pts[0], pts[2]], fill=SIDE_COLOURS[owner], width=6)
+
+    taken = {str(e.data.get("island")) for e in events
+             if e.kind == "control" and e.data.get("seat") is not None}
+    for k in range(N_ISLANDS):
+        if ISLANDS[k] in taken:
+            draw.polygon(_island_polygon(k), outline=ACCENT, width=4)
+
+    # Points and pieces.
+    num = font(15, bold=True)
+    for p in range(N_POINTS):
+        x, y = point_xy(p)
+        box = (x - DISC_R, y - DISC_R, x + DISC_R, y + DISC_R)
+        v = view.board[p]
+        label = str(p % 7 + 1)
+        if v == EMPTY:
+            owner = view.controllers[p // 7]
+            fill = ISLAND_FILL if owner == EMPTY else TINTS[owner]
+            draw.ellipse(box, fill=fill, outline=MUTED, width=2)
+            draw.text((x, y), label, font=num, fill=MUTED, anchor="mm")
+        else:
+            colour = SIDE_COLOURS[v]
+            draw.ellipse(box, fill=colour, outline=CARD, width=2)
+            draw.text((x, y), label, font=num, fill=(255, 255, 255) if v == FIRE else INK_DARK, anchor="mm")
+
+    # The last move.
+    last = view.last_move
+    if isinstance(last, Move):
+        src, dst = point_xy(last.src), point_xy(last.dst)
+        r = DISC_R + 5
+        draw.ellipse((dst[0] - r, dst[1] - r, dst[0] + r, dst[1] + r), outline=ACCENT, width=4)
+        draw.ellipse((src[0] - r, src[1] - r, src[0] + r, src[1] + r), outline=ACCENT, width=2)
+        _arrow(draw, src, dst, ACCENT)
+
+    _header(draw, view, names, clocks)
+    return img
+
+
+def legend() -> Mapping[str, tuple[int, int, int]]:
+    """The colours used, by meaning (for tests and help text)."""
+    return {"fire": FIRE_COLOUR, "ice": ICE_COLOUR, "island": ISLAND_FILL, "fire_island": TINTS[FIRE],
+            "ice_island": TINTS[ICE], "last_move": ACCENT}
+
+
+__all__ = ["DISC_R", "HEIGHT", "WIDTH", "island_centre", "legend", "point_xy", "render"]

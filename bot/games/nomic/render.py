@@ -1,0 +1,301 @@
+"""The Nomic World map: a pure picture of a :class:`~bot.games.nomic.view.NomicView`.
+
+The map shows the spaces around everybody (with a margin), north up:
+unknown spaces in slate, revealed ones in their resource's colour and letter
+(Wood, Metal, Water, Food), the origin marked, the last path as an amber line
+from its start to its landing space, and each player's token with their
+name. A header says whose turn and phase it is; a legend lists the
+resources and every player with their colour, position and clock. The
+rulebook is not drawn: the cog shows it in embeds (:mod:`.rulebook`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.games.base import Event, Seat
+from bot.games.nomic.moves import Point
+from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font, text_center
+from bot.games.nomic.view import NomicView
+
+UNKNOWN = (64, 68, 75)
+"""Fill of a space whose resource is still unknown."""
+GRID = (86, 90, 98)
+ORIGIN_FILL = CARD_LIGHT
+RESOURCE_COLOURS: dict[str, tuple[int, int, int]] = {
+    "Wood": (146, 96, 48),
+    "Metal": (176, 184, 196),
+    "Water": (48, 128, 224),
+    "Food": (92, 178, 74),
+}
+TOKEN_COLOURS: tuple[tuple[int, int, int], ...] = (*PLAYER_COLOURS,
+    (255, 140, 26), (235, 69, 158), (26, 200, 214), (155, 89, 220),
+    (190, 230, 60), (255, 160, 190), (26, 188, 140), (225, 225, 225))
+"""Token colours by seat (cycled after twelve players)."""
+
+MAP_SIZE = 720        # the map's longer side, at most, in pixels
+MIN_CELL, MAX_CELL = 14, 88
+MIN_HALF_SPAN = 3     # the map always shows at least -3..3 around what it contains
+PAD = 24
+AXIS = 34             # room for the coordinate labels
+HEADER = 70
+LEGEND_ROW = 30
+
+
+def token_colour(seat: Seat) -> tuple[int, int, int]:
+    """The colour of ``seat``'s token (also used for its legend swatch)."""
+    return TOKEN_COLOURS[seat % len(TOKEN_COLOURS)]
+
+
+def _bounds(view: NomicView) -> tuple[int, int, int, int]:
+    pts: list[Point] = [(0, 0), *view.path, *(p for p, _ in view.revealed)]
+    pts += [p.pos for p in view.players if p.status != "left" and p.pos is not None]
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    x0, x1 = min(x0, cx - MIN_HALF_SPAN), max(x1, cx + MIN_HALF_SPAN)
+    y0, y1 = min(y0, cy - MIN_HALF_SPAN), max(y1, cy + MIN_HALF_SPAN)
+    return x0, x1, y0, y1
+
+
+def _header(view: NomicView, names: Sequence[str]) -> tuple[str, str]:
+    if view.status == "lobby":
+        n = sum(p.status == "active" for p in view.players)
+        return "Nomic World \u00b7 lobby", f"{n} player{'s' * (n != 1)} waiting to start"
+    if view.status == "over":
+        return "Nomic World \u00b7 game over", view.result or "The game has ended."
+    who = names[view.current] if view.current is not None else "?"
+    title = f"Nomic World \u00b7 round {view.round}, turn {view.turn}"
+    if view.question is not None:
+        return title, f"Judgment: {names[view.question.judge]} must rule"
+    phase = {
+        "roll": f"{who} rolls the d{view.die}",
+        "move": f"{who} rolled {view.roll}: choose a path",
+        "reveal": f"{who} is landing",
+        "propose": f"{who} proposes a rule-change",
+        "vote": f"Vote on {view.proposal.number}" if view.proposal else "Vote",
+    }.get(view.phase, who)
+    return title, phase
+
+
+def _clock(ms: int) -> str:
+    sec = max(0, ms // 1000)
+    if sec >= 3600:
+        return f"{sec // 3600}h {sec % 3600 // 60:02d}m"
+    return f"{sec // 60}:{sec % 60:02d}"
+
+
+_TREE = (40, 90, 40)
+_GRAIN = (240, 220, 120)
+
+
+def _icon(d: ImageDraw.ImageDraw, res: str, cx: float, cy: float, r: float) -> None:
+    """A small pictogram of a resource centred on (cx, cy) within radius ``r``."""
+    dark = INK_DARK
+    if res == "Wood":  # a fir tree
+        d.polygon([(cx, cy - r), (cx + r * 0.8, cy + r * 0.5), (cx - r * 0.8, cy + r * 0.5)], fill=_TREE)
+        d.rectangle((cx - r * 0.15, cy + r * 0.5, cx + r * 0.15, cy + r), fill=dark)
+    elif res == "Metal":  # an ingot
+        d.polygon([(cx - r * 0.6, cy - r * 0.4), (cx + r * 0.6, cy - r * 0.4), (cx + r, cy + r * 0.5),
+                   (cx - r, cy + r * 0.5)], fill=(110, 116, 128), outline=dark)
+    elif res == "Water":  # a drop
+        d.ellipse((cx - r * 0.6, cy - r * 0.1, cx + r * 0.6, cy + r * 0.9), fill=(225, 240, 255))
+        d.polygon([(cx, cy - r), (cx + r * 0.55, cy + r * 0.25), (cx - r * 0.55, cy + r * 0.25)],
+                  fill=(225, 240, 255))
+    else:  # Food: an ear of grain
+        d.line((cx, cy - r, cx, cy + r), fill=dark, width=max(1, int(r / 5)))
+        for k in (-0.6, -0.1, 0.4):
+            top, bottom = cy + r * (k - 0.2), cy + r * (k + 0.2)
+            d.ellipse((cx - r * 0.55, top, cx - r * 0.05, bottom), fill=_GRAIN)
+            d.ellipse((cx + r * 0.05, top, cx + r * 0.55, bottom), fill=_GRAIN)
+
+
+def _fit(d: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont, room: float) -> str:
+    """``text``, shortened with an ellipsis to fit ``room`` pixels."""
+    if d.textlength(text, font=fnt) <= room:
+        return text
+    while text and d.textlength(text + "\u2026", font=fnt) > room:
+        text = text[:-1]
+    return text + "\u2026"
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where things go on the picture of a view (also used by tests to find pixels)."""
+
+    x0: int
+    x1: int
+    y0: int
+    y1: int
+    cell: int
+    left: int
+    top: int
+    width: int
+    height: int
+    legend_top: int
+
+    @property
+    def cols(self) -> int:
+        return self.x1 - self.x0 + 1
+
+    @property
+    def rows(self) -> int:
+        return self.y1 - self.y0 + 1
+
+    def box(self, p: Point) -> tuple[int, int, int, int]:
+        """The pixel box (left, top, right, bottom; right/bottom exclusive) of space ``p``."""
+        left = self.left + (p[0] - self.x0) * self.cell
+        top = self.top + (self.y1 - p[1]) * self.cell
+        return left, top, left + self.cell, top + self.cell
+
+    def centre(self, p: Point) -> tuple[float, float]:
+        left, top, _, _ = self.box(p)
+        return left + self.cell / 2, top + self.cell / 2
+
+
+def geometry(view: NomicView) -> Geometry:
+    """The layout of ``view``'s picture: the spaces shown, their size and place."""
+    x0, x1, y0, y1 = _bounds(view)
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    cell = max(MIN_CELL, min(MAX_CELL, MAP_SIZE // max(cols, rows)))
+    map_w, map_h = cols * cell, rows * cell
+    on_map = sum(p.status != "left" for p in view.players)
+    legend_rows = 1 + (on_map + 1) // 2
+    width = max(PAD * 2 + AXIS + map_w, 640)
+    height = HEADER + map_h + AXIS + PAD + legend_rows * LEGEND_ROW + PAD
+    left = PAD + AXIS + (width - PAD * 2 - AXIS - map_w) // 2
+    return Geometry(x0, x1, y0, y1, cell, left, HEADER, width, height, HEADER + map_h + AXIS + PAD // 2)
+
+
+def render(view: NomicView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
+           clocks: Mapping[Seat, int] | Sequence[int] | None = None) -> Image.Image:
+    """Draw the map of ``view``.
+
+    ``names`` overrides the display names per seat; ``events`` (the last
+    move's) outline the space just landed on; ``clocks`` (remaining
+    milliseconds per seat) are shown in the legend.
+    """
+    shown = [names[i] if names is not None and i < len(names) and names[i] else p.name
+             for i, p in enumerate(view.players)]
+    g = geometry(view)
+    x0, x1, y0, y1, cell = g.x0, g.x1, g.y0, g.y1, g.cell
+    cols, rows = g.cols, g.rows
+    map_w, map_h = cols * cell, rows * cell
+    on_map = [p for p in view.players if p.status != "left"]
+    width = g.width
+    img = Image.new("RGB", (g.width, g.height), CARD)
+    d = ImageDraw.Draw(img)
+
+    title, sub = _header(view, shown)
+    d.text((PAD, 14), title, font=font(24, bold=True), fill=INK)
+    d.text((PAD, 44), sub, font=font(18), fill=ACCENT if view.status == "running" else MUTED)
+
+    mx, my = g.left, g.top
+    box, centre = g.box, g.centre
+
+    # Spaces: unknown everywhere, then the revealed ones, the origin, the grid.
+    d.rectangle((mx, my, mx + map_w - 1, my + map_h - 1), fill=UNKNOWN)
+    for p, res in view.revealed:
+        if x0 <= p[0] <= x1 and y0 <= p[1] <= y1:
+            left, top, right, bottom = box(p)
+            d.rectangle((left, top, right - 1, bottom - 1), fill=RESOURCE_COLOURS[res])
+            if cell >= 22:
+                _icon(d, res, left + cell / 2, top + cell / 2, cell * 0.3)
+    left, top, right, bottom = box((0, 0))
+    d.rectangle((left, top, right - 1, bottom - 1), fill=ORIGIN_FILL)
+    c = cell // 4
+    d.line((left + c, top + c, right - c, bottom - c), fill=INK_DARK, width=max(2, cell // 12))
+    d.line((left + c, bottom - c, right - c, top + c), fill=INK_DARK, width=max(2, cell // 12))
+    for i in range(cols + 1):
+        d.line((mx + i * cell, my, mx + i * cell, my + map_h), fill=GRID, width=1)
+    for j in range(rows + 1):
+        d.line((mx, my + j * cell, mx + map_w, my + j * cell), fill=GRID, width=1)
+
+    # Coordinates: every space when there is room, else every 5th (or 10th).
+    step = 1 if cell >= 30 else (5 if cell * 5 >= 40 else 10)
+    axis_font = font(14)
+    for x in range(x0, x1 + 1):
+        if x % step == 0:
+            text_center(d, (mx + (x - x0) * cell + cell / 2, my + map_h + AXIS / 2), str(x), axis_font, MUTED)
+    for y in range(y0, y1 + 1):
+        if y % step == 0:
+            d.text((mx - 6, my + (y1 - y) * cell + cell / 2), str(y), font=axis_font, fill=MUTED, anchor="rm")
+    d.text((mx + map_w, my - 4), "N \u2191", font=font(14, bold=True), fill=MUTED, anchor="rb")
+
+    # The last path, and the space just landed on when this move made it.
+    if len(view.path) >= 2:
+        pts = [centre(p) for p in view.path]
+        w = max(3, cell // 6)
+        d.line(pts, fill=ACCENT, width=w, joint="curve")
+        r = max(3, cell // 7)
+        sx, sy = pts[0]
+        d.ellipse((sx - r, sy - r, sx + r, sy + r), outline=ACCENT, width=max(2, w // 2))
+    if any(e.kind in ("move", "land", "reveal") for e in events) and view.path:
+        left, top, right, bottom = box(view.path[-1])
+        d.rectangle((left, top, right - 1, bottom - 1), outline=ACCENT, width=max(3, cell // 8))
+
+    # Tokens: players sharing a space sit side by side in it.
+    by_space: dict[Point, list[int]] = {}
+    for p in on_map:
+        if p.pos is not None and p.status == "active":
+            by_space.setdefault(p.pos, []).append(p.seat)
+    name_font = font(max(13, min(18, cell // 2)), bold=True)
+    for pos, seats in by_space.items():
+        k = len(seats)
+        per_row = 1 if k == 1 else 2 if k <= 4 else 3
+        size = cell / per_row
+        rad = max(4.0, size * 0.38)
+        left, top, _, _ = box(pos)
+        rows_used = min(per_row, -(-k // per_row))
+        y_off = (cell - rows_used * size) / 2
+        for n, seat in enumerate(seats):
+            cx = left + (n % per_row + 0.5) * size
+            cy = top + y_off + (n // per_row % per_row + 0.5) * size
+            d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=token_colour(seat), outline=INK_DARK,
+                      width=2 if rad >= 6 else 1)
+            if rad >= 9:
+                text_center(d, (cx, cy), shown[seat][:1].upper(), font(int(rad * 1.1), bold=True), INK_DARK)
+        label = ", ".join(shown[s] for s in seats)
+        if left + cell + 3 + d.textlength(label, font=name_font) <= width - 4:
+            spot, anchor = (left + cell + 3, top + cell / 2), "lm"
+        else:  # no room on the right: put the name on the left of the space
+            spot, anchor = (left - 3, top + cell / 2), "rm"
+        d.text(spot, label, font=name_font, fill=INK, anchor=anchor, stroke_width=3, stroke_fill=CARD)
+
+    # Legend: resources, then players (colour, name, where, clock).
+    ly = g.legend_top
+    lx = PAD
+    small = font(16)
+    for res, colour in RESOURCE_COLOURS.items():
+        d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=colour, outline=GRID)
+        d.text((lx + 24, ly + 13), res, font=small, fill=INK, anchor="lm")
+        lx += 24 + int(d.textlength(res, font=small)) + 18
+    d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=UNKNOWN, outline=GRID)
+    d.text((lx + 24, ly + 13), "unknown", font=small, fill=INK, anchor="lm")
+    clock_of: Mapping[int, int] | None = (dict(enumerate(clocks)) if isinstance(clocks, Sequence)
+                                          else clocks)
+    col_w = (width - PAD * 2) // 2
+    for n, p in enumerate(on_map):
+        row, col = divmod(n, 2)
+        px = PAD + col * col_w
+        py = ly + LEGEND_ROW * (row + 1)
+        d.ellipse((px, py + 4, px + 18, py + 22), fill=token_colour(p.seat), outline=INK_DARK)
+        if p.status == "pending":
+            where = "joins next round"
+        elif p.pos is None:
+            where = "in movement"
+        else:
+            where = f"({p.pos[0]}, {p.pos[1]})"
+        mark = "\u25b6 " if p.seat == view.current else ""
+        tail = f"  {where}"
+        if clock_of is not None and p.seat in clock_of:
+            tail += f" \u00b7 {_clock(clock_of[p.seat])} left"
+        room = col_w - 34 - d.textlength(mark + tail, font=small)
+        text = mark + _fit(d, shown[p.seat], small, room) + tail
+        fill = ACCENT if p.seat == view.current else INK
+        d.text((px + 26, py + 13), text, font=small, fill=fill, anchor="lm")
+    return img

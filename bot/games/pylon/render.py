@@ -1,0 +1,246 @@
+"""Draw a Pylon board as a PNG-ready image from a :class:`PylonView`.
+
+The picture is a dark card 720 px wide: a status line, the 6×5 board with
+coordinates, and one panel per player (name, colour marker, score, pyramids
+left to place, agree-to-end mark, clock). Each stack is drawn as its pyramids
+seen from above: nested squares (large, medium, small) with shaded faces in
+the owner's colour, so the top pyramid's size and colour read at a glance and
+larger pyramids lower down show as rings. The top pyramid carries its owner's
+marker (Red: a dot, Blue: a diamond) so the colours never have to be told
+apart by hue alone; a badge in the corner gives the height of a stack of two
+or more. The last move is outlined in amber (a stacking also gets an arrow).
+
+Geometry helpers (:func:`square_box`, :func:`square_center`) are public so
+tests can check pixels at known places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from bot.games.base import Event
+from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
+from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
+from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font
+
+CELL: Final = 104
+MARGIN_X: Final = 48
+HEADER: Final = 60
+BOARD_TOP: Final = HEADER
+BOARD_W: Final = CELL * COLUMNS
+BOARD_H: Final = CELL * ROWS
+LABEL_H: Final = 34
+PANEL_TOP: Final = BOARD_TOP + BOARD_H + LABEL_H
+PANEL_H: Final = 132
+WIDTH: Final = MARGIN_X * 2 + BOARD_W
+HEIGHT: Final = PANEL_TOP + PANEL_H + 16
+
+SQUARE_FILL: Final = (62, 66, 74)
+"""An empty square."""
+GRID: Final = (30, 31, 34)
+PANEL_FILL: Final = (54, 57, 63)
+SEAT_COLOURS: Final = (PLAYER_COLOURS[0], PLAYER_COLOURS[1])
+MARKER_FILL: Final = (250, 250, 250)
+OUTLINE: Final = (24, 25, 28)
+BADGE_FILL: Final = (250, 250, 250)
+BADGE_INK: Final = (20, 20, 22)
+
+PIECE_SIDE: Final = {3: 88, 2: 66, 1: 44}
+"""Side in pixels of a pyramid's square footprint, by size."""
+FACE_SHADE: Final = {"N": 1.18, "W": 1.0, "E": 0.84, "S": 0.70}
+"""Brightness of each face relative to the owner's colour (light from the north-west)."""
+
+
+def square_box(square: int) -> tuple[int, int, int, int]:
+    """The pixel box ``(x0, y0, x1, y1)`` of a square (row 5 at the top)."""
+    col, row = square % COLUMNS, square // COLUMNS
+    x0 = MARGIN_X + col * CELL
+    y0 = BOARD_TOP + (ROWS - 1 - row) * CELL
+    return x0, y0, x0 + CELL, y0 + CELL
+
+
+def square_center(square: int) -> tuple[int, int]:
+    x0, y0, x1, y1 = square_box(square)
+    return (x0 + x1) // 2, (y0 + y1) // 2
+
+
+def shade(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
+    """``colour`` brightened (factor > 1, towards white) or darkened (factor < 1)."""
+    if factor >= 1:
+        return tuple(round(c + (255 - c) * (factor - 1)) for c in colour)  # type: ignore[return-value]
+    return tuple(round(c * factor) for c in colour)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=2)
+def _background() -> Image.Image:
+    """The card, empty board, grid and coordinates (drawn once, copied per render)."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), CARD)
+    d = ImageDraw.Draw(img)
+    d.rectangle((MARGIN_X - 2, BOARD_TOP - 2, MARGIN_X + BOARD_W + 1, BOARD_TOP + BOARD_H + 1), fill=GRID)
+    for sq in range(COLUMNS * ROWS):
+        x0, y0, x1, y1 = square_box(sq)
+        d.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), fill=SQUARE_FILL)
+    f = font(22, bold=True)
+    for c in range(COLUMNS):
+        x = MARGIN_X + c * CELL + CELL // 2
+        d.text((x, BOARD_TOP + BOARD_H + LABEL_H // 2 + 2), COLUMN_LETTERS[c], font=f, fill=MUTED, anchor="mm")
+    for r in range(ROWS):
+        y = BOARD_TOP + (ROWS - 1 - r) * CELL + CELL // 2
+        d.text((MARGIN_X // 2, y), str(r + 1), font=f, fill=MUTED, anchor="mm")
+        d.text((WIDTH - MARGIN_X // 2, y), str(r + 1), font=f, fill=MUTED, anchor="mm")
+    return img
+
+
+def _pyramid(d: ImageDraw.ImageDraw, cx: int, cy: int, side: int, colour: tuple[int, int, int]) -> None:
+    """A pyramid seen from above: four shaded triangular faces meeting at the apex."""
+    h = side // 2
+    nw, ne, se, sw = (cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)
+    apex = (cx, cy)
+    d.polygon((nw, ne, apex), fill=shade(colour, FACE_SHADE["N"]))
+    d.polygon((ne, se, apex), fill=shade(colour, FACE_SHADE["E"]))
+    d.polygon((se, sw, apex), fill=shade(colour, FACE_SHADE["S"]))
+    d.polygon((sw, nw, apex), fill=shade(colour, FACE_SHADE["W"]))
+    d.rectangle((cx - h, cy - h, cx + h, cy + h), outline=OUTLINE, width=2)
+
+
+def _marker(d: ImageDraw.ImageDraw, cx: int, cy: int, owner: int, r: int) -> None:
+    """The owner's marker at the apex: Red a dot, Blue a diamond (white with a dark rim)."""
+    if owner == 0:
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MARKER_FILL, outline=OUTLINE, width=2)
+    else:
+        r += 2
+        d.polygon(((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)), fill=MARKER_FILL, outline=OUTLINE,
+                  width=2)
+
+
+def _stack(d: ImageDraw.ImageDraw, square: int, stack: Stack) -> None:
+    cx, cy = square_center(square)
+    for owner, size in stack:
+        _pyramid(d, cx, cy, PIECE_SIDE[size], SEAT_COLOURS[owner])
+    owner, size = stack[-1]
+    _marker(d, cx, cy, owner, 6 if size == 1 else 7)
+    if len(stack) > 1:
+        x0, y0, x1, y1 = square_box(square)
+        bx, by, br = x1 - 22, y0 + 22, 15
+        d.ellipse((bx - br, by - br, bx + br, by + br), fill=BADGE_FILL, outline=OUTLINE, width=2)
+        d.text((bx, by + 1), str(len(stack)), font=font(19, bold=True), fill=BADGE_INK, anchor="mm")
+
+
+def _last_move_squares(view: PylonView, events: Sequence[Event]) -> tuple[int, ...]:
+    for e in reversed(events):
+        data: Mapping[str, object] = e.data
+        if e.kind == "place" and isinstance(data.get("square"), str):
+            return (parse_square(str(data["square"])),)
+        if e.kind == "stack" and isinstance(data.get("from"), str) and isinstance(data.get("to"), str):
+            return parse_square(str(data["from"])), parse_square(str(data["to"]))
+    return view.last_squares
+
+
+def _highlight(d: ImageDraw.ImageDraw, squares: tuple[int, ...]) -> None:
+    if not squares:
+        return
+    if len(squares) == 2:
+        src, dst = squares
+        x0, y0, x1, y1 = square_box(src)
+        d.rectangle((x0 + 3, y0 + 3, x1 - 4, y1 - 4), outline=ACCENT, width=3)
+        (sx, sy), (tx, ty) = square_center(src), square_center(dst)
+        # arrow from the vacated square to the edge of the target square
+        ex, ey = (sx + tx) // 2, (sy + ty) // 2
+        d.line((sx, sy, ex, ey), fill=ACCENT, width=8)
+        dx, dy = (tx - sx) // CELL, (ty - sy) // CELL
+        head = 16
+        tip = (ex + dx * 6, ey + dy * 6)
+        left = (ex - dx * head + dy * head, ey - dy * head + dx * head)
+        right = (ex - dx * head - dy * head, ey - dy * head - dx * head)
+        d.polygon((tip, left, right), fill=ACCENT)
+        squares = (dst,)
+    x0, y0, x1, y1 = square_box(squares[0])
+    d.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=ACCENT, width=6)
+
+
+def _clock_text(ms: int) -> str:
+    secs = max(0, ms) // 1000
+    if secs >= 3600:
+        return f"{secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
+    return f"{secs // 60}:{secs % 60:02d}"
+
+
+def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock: int | None) -> None:
+    gap = 16
+    w = (BOARD_W - gap) // 2
+    x0 = MARGIN_X + seat * (w + gap)
+    y0 = PANEL_TOP
+    x1, y1 = x0 + w, y0 + PANEL_H
+    active = view.to_move == seat
+    d.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=PANEL_FILL,
+                        outline=ACCENT if active else PANEL_FILL, width=4)
+    colour = SEAT_COLOURS[seat]
+    # colour chip: a small pyramid with the seat's marker
+    _pyramid(d, x0 + 34, y0 + 34, 36, colour)
+    _marker(d, x0 + 34, y0 + 34, seat, 5)
+    label = name if len(name) <= 16 else name[:15] + "…"
+    d.text((x0 + 62, y0 + 34), label, font=font(24, bold=True), fill=INK, anchor="lm")
+    d.text((x1 - 18, y0 + 34), str(view.scores[seat]), font=font(40, bold=True), fill=INK, anchor="rm")
+    line_y = y0 + 84
+    if view.phase == PLACEMENT:
+        x = x0 + 20
+        for size in (1, 2, 3):
+            n = view.stash[seat][size - 1]
+            side = {1: 18, 2: 24, 3: 30}[size]
+            _pyramid(d, x + 15, line_y, side, colour if n else MUTED)  # type: ignore[arg-type]
+            d.text((x + 34, line_y), f"{SIZE_LETTERS[size]}×{n}", font=font(22), fill=INK if n else MUTED,
+                   anchor="lm")
+            x += 98
+    else:
+        status = ""
+        if view.agreed[seat]:
+            status = "✓ agreed to end"
+        elif view.phase == OVER and view.outcome is not None and seat in view.outcome.winners:
+            status = "winner"
+        d.text((x0 + 20, line_y), status, font=font(21, bold=bool(status == "winner")),
+               fill=ACCENT if status else INK, anchor="lm")
+    if clock is not None:
+        d.text((x1 - 18, y1 - 22), _clock_text(clock), font=font(20), fill=MUTED, anchor="rm")
+
+
+def _status(view: PylonView, names: Sequence[str]) -> str:
+    if view.phase == OVER:
+        oc = view.outcome
+        a, b = view.scores
+        agreed = " (ended by agreement)" if all(view.agreed) else ""
+        if oc is None or oc.is_draw:
+            return f"Draw {a}–{b}{agreed}"
+        w = min(oc.winners)
+        return f"{names[w]} wins {max(a, b)}–{min(a, b)}{agreed}"
+    assert view.to_move is not None
+    who = names[view.to_move]
+    if view.phase == PLACEMENT:
+        return f"{who} to place · {view.to_place} pyramids left"
+    return f"{who} to stack"
+
+
+def render(view: PylonView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
+           clocks: Sequence[int | None] | None = None) -> Image.Image:
+    """The board picture for ``view``.
+
+    ``names`` are display names per seat (default: the seat colours),
+    ``events`` the events of the last move (to highlight it; without them the
+    view's last move is highlighted), ``clocks`` the remaining milliseconds per
+    seat (``None`` entries are not shown).
+    """
+    seat_names = tuple(names) if names else view.seat_names
+    img = _background().copy()
+    d = ImageDraw.Draw(img)
+    d.text((MARGIN_X, HEADER // 2), _status(view, seat_names), font=font(28, bold=True), fill=INK, anchor="lm")
+    _highlight(d, _last_move_squares(view, events))
+    for sq, st in enumerate(view.board):
+        if st:
+            _stack(d, sq, st)
+    for seat in (0, 1):
+        clock = clocks[seat] if clocks is not None and seat < len(clocks) else None
+        _panel(d, view, seat, seat_names[seat], clock)
+    return img

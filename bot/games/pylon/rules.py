@@ -1,0 +1,560 @@
+"""Pylon: the pure state machine (placement, stacking, agree-to-end, scores).
+
+Two players each own a stash of 15 pyramids (5 small, 5 medium, 5 large) and
+share a 6×5 board (columns a–f, rows 1–5).
+
+*Placement phase.* Seat 0 places first; the players alternate putting one
+pyramid of their own stash on any empty square until all 30 are placed, so
+seat 1 places the last one.
+
+*Stacking phase.* Seat 1 (who placed last) moves first, then the players
+alternate. A move takes a whole stack (one pyramid or more, any colour) and
+puts it on top of the stack on an orthogonally adjacent square. The target
+must be occupied (a vacated square stays empty for good) and the moving
+stack's bottom pyramid may be no larger than the target's top pyramid
+(equal is fine). Both players choose from the same moves. Because of that
+rule every stack is ordered large-to-small from bottom to top.
+
+*End.* The game ends right after a stacking that leaves no legal stacking, or
+once both players have played ``agree`` since the last stacking (either may
+agree when it is not their turn). A player scores the pyramids in the stacks
+whose top pyramid is theirs; the two scores always sum to 30, and 15–15 is a
+draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Final, TypeAlias
+
+from bot.games.base import (
+    JSON,
+    Event,
+    GameSpec,
+    IllegalMove,
+    InvalidNotation,
+    Outcome,
+    Reason,
+    RulesBase,
+    Seat,
+)
+from bot.games.pylon.notation import (
+    AGREE,
+    DIRECTIONS,
+    NEIGHBOURS,
+    SIZE_WORDS,
+    SQUARE_NAMES,
+    SQUARES,
+    Agree,
+    Move,
+    Placement,
+    Stacking,
+    parse_square,
+    read,
+    step,
+)
+
+Piece: TypeAlias = tuple[int, int]
+"""``(owner seat, size)`` with size 1 (small), 2 (medium) or 3 (large)."""
+Stack: TypeAlias = tuple[Piece, ...]
+"""The pyramids on one square, bottom first; ``()`` for an empty square."""
+Stash: TypeAlias = tuple[int, int, int]
+"""How many small, medium and large pyramids a player has left to place."""
+
+PER_SIZE: Final = 5
+PIECES: Final = 30
+SEAT_NAMES: Final = ("Red", "Blue")
+
+PLACEMENT: Final = "placement"
+STACKING: Final = "stacking"
+OVER: Final = "over"
+
+# Every move object exists once: legal-move generation only filters these.
+_PLACEMENTS: Final = {(size, sq): Placement(size, sq) for size in (1, 2, 3) for sq in range(SQUARES)}
+_PAIRS: Final = tuple((src, dst, Stacking(src, dst)) for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
+
+
+@dataclass(frozen=True)
+class PylonState:
+    """A Pylon position: the board, both stashes, agreements and the last move.
+
+    Whose turn it is and the phase follow from the board (see :attr:`to_move`),
+    so they are not stored.
+    """
+
+    board: tuple[Stack, ...]
+    stash: tuple[Stash, Stash]
+    agreed: tuple[bool, bool] = (False, False)
+    last: Move | None = None
+
+    @property
+    def placed(self) -> int:
+        """Pyramids on the board."""
+        return PIECES - sum(self.stash[0]) - sum(self.stash[1])
+
+    @property
+    def is_placement(self) -> bool:
+        return self.placed < PIECES
+
+    @property
+    def to_move(self) -> Seat:
+        """The seat whose turn it is (also meaningful once the game is over).
+
+        Placement alternates from seat 0; stacking starts with seat 1 (who
+        placed the 30th pyramid) and every stacking removes one stack.
+        """
+        if self.is_placement:
+            return self.placed % 2
+        stacks = sum(1 for st in self.board if st)
+        return (1 + PIECES - stacks) % 2
+
+
+def initial_state() -> PylonState:
+    """The empty board with two full stashes."""
+    return PylonState(board=((),) * SQUARES, stash=((PER_SIZE,) * 3, (PER_SIZE,) * 3))  # type: ignore[arg-type]
+
+
+# --- queries the engine, the AI and the Discord UI share ---------------------------------------------
+
+def scores(s: PylonState) -> tuple[int, int]:
+    """Pyramids under each player's tops (a placed but unstacked pyramid counts for its owner)."""
+    sc = [0, 0]
+    for st in s.board:
+        if st:
+            sc[st[-1][0]] += len(st)
+    return sc[0], sc[1]
+
+
+def can_stack(board: Sequence[Stack], source: int, target: int) -> bool:
+    """Whether the stack on ``source`` may move onto ``target`` (adjacency assumed)."""
+    a, b = board[source], board[target]
+    return bool(a) and bool(b) and a[0][1] <= b[-1][1]
+
+
+def stackings(s: PylonState) -> list[Stacking]:
+    """All legal stackings on the board, sorted (the same for both players)."""
+    b = s.board
+    return [m for src, dst, m in _PAIRS if b[src] and b[dst] and b[src][0][1] <= b[dst][-1][1]]
+
+
+def _has_stacking(board: tuple[Stack, ...]) -> bool:
+    return any(board[src] and board[dst] and board[src][0][1] <= board[dst][-1][1] for src, dst, _ in _PAIRS)
+
+
+def is_over(s: PylonState) -> bool:
+    """Whether the game has ended (both agreed, or no stacking left after placement)."""
+    if s.is_placement:
+        return False
+    return all(s.agreed) or not _has_stacking(s.board)
+
+
+def phase(s: PylonState) -> str:
+    """``"placement"``, ``"stacking"`` or ``"over"``."""
+    if s.is_placement:
+        return PLACEMENT
+    return OVER if is_over(s) else STACKING
+
+
+def legal_directions(s: PylonState, square: int) -> tuple[str, ...]:
+    """The directions (``N``/``E``/``S``/``W``) the stack on ``square`` may move in now."""
+    if s.is_placement or is_over(s):
+        return ()
+    out = []
+    for d in DIRECTIONS:
+        target = step(square, d)
+        if target is not None and can_stack(s.board, square, target):
+            out.append(d)
+    return tuple(out)
+
+
+def movable_squares(s: PylonState) -> tuple[int, ...]:
+    """Squares whose stack has at least one legal stacking now (sorted)."""
+    if s.is_placement or is_over(s):
+        return ()
+    return tuple(sorted({m.source for m in stackings(s)}))
+
+
+def empty_squares(s: PylonState) -> tuple[int, ...]:
+    """Empty squares (during placement: where a pyramid may go)."""
+    return tuple(i for i, st in enumerate(s.board) if not st)
+
+
+def sizes_left(s: PylonState, seat: Seat) -> tuple[int, ...]:
+    """Sizes (1, 2, 3) the seat still has in its stash."""
+    return tuple(size for size in (1, 2, 3) if s.stash[seat][size - 1] > 0)
+
+
+def can_agree(s: PylonState, seat: Seat) -> bool:
+    """Whether ``seat`` may play ``agree`` now (stacking phase, not yet agreed since the last stacking)."""
+    return not s.is_placement and not is_over(s) and not s.agreed[seat]
+
+
+def _seat_name(seat: Seat) -> str:
+    return SEAT_NAMES[seat]
+
+
+def _describe_stack(st: Stack) -> str:
+    if not st:
+        return "empty"
+    owner, size = st[-1]
+    if len(st) == 1:
+        return f"a {SIZE_WORDS[size]} {_seat_name(owner)} pyramid"
+    return f"a stack of {len(st)} topped by a {SIZE_WORDS[size]} {_seat_name(owner)} pyramid"
+
+
+def _legal_texts(s: PylonState, seat: Seat) -> tuple[str, ...]:
+    return tuple(str(m) for m in Pylon.legal_moves(RULES, s, seat))
+
+
+def check(s: PylonState, seat: Seat, move: Move) -> None:
+    """Raise :class:`IllegalMove` if ``seat`` may not play ``move`` in ``s``.
+
+    Raises:
+        IllegalMove: with a sentence naming the move and the rule it breaks.
+    """
+    if seat not in (0, 1):
+        raise IllegalMove(f"Seat {seat} does not play Pylon (seats are 0 and 1).")
+    if is_over(s):
+        raise IllegalMove(f"{move}: the game is over.")
+    if isinstance(move, Agree):
+        if s.is_placement:
+            raise IllegalMove("agree: the players can only agree to end the game during the stacking phase.")
+        if s.agreed[seat]:
+            other = _seat_name(1 - seat)
+            raise IllegalMove(f"agree: {_seat_name(seat)} has already agreed to end; waiting for {other}.")
+        return
+    if seat != s.to_move:
+        raise IllegalMove(f"{move}: it is {_seat_name(s.to_move)}'s turn, not {_seat_name(seat)}'s.")
+    if isinstance(move, Placement):
+        if not s.is_placement:
+            raise IllegalMove(f"{move}: all 30 pyramids are placed; now move a stack onto a neighbour, "
+                              "e.g. c3-c4.", legal=_legal_texts(s, seat))
+        if move.size not in (1, 2, 3) or not 0 <= move.square < SQUARES:
+            raise IllegalMove(f"{move}: no such pyramid or square.")
+        if s.stash[seat][move.size - 1] == 0:
+            left = ", ".join(SIZE_WORDS[z] for z in sizes_left(s, seat))
+            raise IllegalMove(f"{move}: you have no {SIZE_WORDS[move.size]} pyramids left "
+                              f"(you still have: {left}).")
+        if s.board[move.square]:
+            raise IllegalMove(f"{move}: {SQUARE_NAMES[move.square]} is taken by "
+                              f"{_describe_stack(s.board[move.square])}; place on an empty square.")
+        return
+    if isinstance(move, Stacking):
+        if s.is_placement:
+            left = PIECES - s.placed
+            raise IllegalMove(f"{move}: stacking starts once all 30 pyramids are placed "
+                              f"({left} still to place).", legal=_legal_texts(s, seat))
+        src, dst = move.source, move.target
+        if not (0 <= src < SQUARES and 0 <= dst < SQUARES):
+            raise IllegalMove(f"{move}: no such square.")
+        a, b = s.board[src], s.board[dst]
+        if not a:
+            raise IllegalMove(f"{move}: {SQUARE_NAMES[src]} is empty, so there is no stack to move.",
+                              legal=_legal_texts(s, seat))
+        if dst not in NEIGHBOURS[src]:
+            raise IllegalMove(f"{move}: a stack moves only onto an orthogonally adjacent square "
+                              f"(N, E, S or W of {SQUARE_NAMES[src]}).", legal=_legal_texts(s, seat))
+        if not b:
+            raise IllegalMove(f"{move}: {SQUARE_NAMES[dst]} is empty, and a stack may never move to an "
+                              "empty square.", legal=_legal_texts(s, seat))
+        if a[0][1] > b[-1][1]:
+            raise IllegalMove(f"{move}: a stack cannot move onto a smaller pyramid: bottom {a[0][1]} > "
+                              f"top {b[-1][1]}.", legal=_legal_texts(s, seat))
+        return
+    raise IllegalMove(f"{move!r} is not a Pylon move.")
+
+
+def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]]:
+    """Apply a move already known to be legal (no checks: for search and replays of checked logs)."""
+    name = _seat_name(seat)
+    events: list[Event] = []
+    if isinstance(move, Agree):
+        agreed = (True, s.agreed[1]) if seat == 0 else (s.agreed[0], True)
+        ns = PylonState(s.board, s.stash, agreed, s.last)  # type: ignore[arg-type]
+        if all(agreed):
+            events.append(Event("agree", f"{name} agrees to end the game.", {"seat": seat}))
+        else:
+            events.append(Event("agree", f"{name} offers to end the game now; it ends if "
+                                         f"{_seat_name(1 - seat)} agrees before the next stacking.",
+                                {"seat": seat}))
+    elif isinstance(move, Placement):
+        board = list(s.board)
+        board[move.square] = ((seat, move.size),)
+        stash = list(s.stash)
+        counts = list(stash[seat])
+        counts[move.size - 1] -= 1
+        stash[seat] = (counts[0], counts[1], counts[2])
+        ns = PylonState(tuple(board), (stash[0], stash[1]), (False, False), move)
+        events.append(Event("place", f"{name} places a {SIZE_WORDS[move.size]} pyramid on "
+                                     f"{SQUARE_NAMES[move.square]}.",
+                            {"seat": seat, "size": move.size, "square": SQUARE_NAMES[move.square],
+                             "move": str(move)}))
+        if not ns.is_placement:
+            events.append(Event("phase", f"All 30 pyramids are placed. Stacking begins: "
+                                         f"{_seat_name(ns.to_move)} moves first.",
+                                {"phase": STACKING, "to_move": ns.to_move}))
+    else:
+        board = list(s.board)
+        a, b = board[move.source], board[move.target]
+        board[move.source] = ()
+        board[move.target] = b + a
+        ns = PylonState(tuple(board), s.stash, (False, False), move)
+        top_owner = a[-1][0]
+        captured = len(b) if b[-1][0] != top_owner else 0
+        text = f"{name} moves {SQUARE_NAMES[move.source]} onto {SQUARE_NAMES[move.target]}"
+        text += f": {_describe_stack(b + a)}"
+        if captured:
+            text += f" ({_seat_name(top_owner)} takes {captured} from {_seat_name(1 - top_owner)})"
+        events.append(Event("stack", text + ".",
+                            {"seat": seat, "from": SQUARE_NAMES[move.source], "to": SQUARE_NAMES[move.target],
+                             "height": len(a) + len(b), "captured": captured, "top": list(a[-1]),
+                             "move": str(move)}))
+    if is_over(ns):
+        sc = scores(ns)
+        how = "Both players agreed to end" if all(ns.agreed) else "No stacking is left"
+        events.append(Event("end", f"{how}: {_result_text(sc)}", {"scores": list(sc)}))
+    return ns, events
+
+
+def _result_text(sc: tuple[int, int]) -> str:
+    line = f"{SEAT_NAMES[0]} {sc[0]} – {SEAT_NAMES[1]} {sc[1]}"
+    if sc[0] == sc[1]:
+        return f"{line}, a draw."
+    return f"{line}; {SEAT_NAMES[0] if sc[0] > sc[1] else SEAT_NAMES[1]} wins."
+
+
+@dataclass(frozen=True)
+class PylonView:
+    """What the channel (or a seat) sees of a Pylon game; Pylon hides nothing.
+
+    ``board[square]`` is the stack on that square, bottom first, as
+    ``(owner, size)`` pairs (square index: ``row * 6 + column``, ``a1`` = 0).
+    The legal-move fields describe the seat to move (``to_move``):
+
+    * ``sizes_left`` — sizes it may still place; ``empty`` — where (placement);
+    * ``directions`` — ``(source, ("N", "E", ...))`` per stack that can move
+      (stacking), and ``legal`` — every legal move in notation, sorted;
+    * ``can_agree[seat]`` — whether that seat may press "agree to end" now.
+    """
+
+    seat: Seat | None
+    board: tuple[Stack, ...]
+    stash: tuple[Stash, Stash]
+    phase: str
+    to_move: Seat | None
+    scores: tuple[int, int]
+    agreed: tuple[bool, bool]
+    last: str | None
+    last_squares: tuple[int, ...]
+    legal: tuple[str, ...]
+    sizes_left: tuple[int, ...]
+    empty: tuple[int, ...]
+    directions: tuple[tuple[int, tuple[str, ...]], ...]
+    can_agree: tuple[bool, bool]
+    outcome: Outcome | None
+    seat_names: tuple[str, str] = SEAT_NAMES
+
+    @property
+    def to_place(self) -> int:
+        """Pyramids still to place (0 once stacking has begun)."""
+        return sum(self.stash[0]) + sum(self.stash[1])
+
+
+def _last_squares(move: Move | None) -> tuple[int, ...]:
+    if isinstance(move, Placement):
+        return (move.square,)
+    if isinstance(move, Stacking):
+        return (move.source, move.target)
+    return ()
+
+
+class Pylon(RulesBase):
+    """The Pylon engine (see the module docstring for the rules)."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        key="pylon",
+        title="Pylon",
+        min_seats=2,
+        max_seats=2,
+        ai_levels=("easy", "medium", "hard"),
+        hidden_information=False,
+        options=(),
+        seat_names=SEAT_NAMES,
+    )
+
+    def initial(self, options: Mapping[str, str], seats: int) -> PylonState:
+        """The start position.
+
+        Raises:
+            ValueError: ``seats`` is not 2, or an option is given (Pylon has none).
+        """
+        if seats != 2:
+            raise ValueError(f"Pylon is for exactly 2 players, not {seats}.")
+        if options:
+            names = ", ".join(sorted(options))
+            raise ValueError(f"Pylon has no options (got: {names}).")
+        return initial_state()
+
+    def to_act(self, s: PylonState) -> frozenset[Seat] | None:
+        if is_over(s):
+            return None
+        return frozenset((s.to_move,))
+
+    def legal_moves(self, s: PylonState, seat: Seat) -> list[Move]:
+        """The seat's legal moves, sorted: placements by size then square; stackings by
+        source then target, then ``agree`` if allowed. ``[]`` when it is not the seat's turn
+        (``agree`` out of turn goes through :meth:`out_of_turn`)."""
+        if is_over(s) or seat != s.to_move:
+            return []
+        if s.is_placement:
+            st = s.stash[seat]
+            empty = [i for i, x in enumerate(s.board) if not x]
+            return [_PLACEMENTS[size, sq] for size in (1, 2, 3) if st[size - 1] for sq in empty]
+        moves: list[Move] = list(stackings(s))
+        if not s.agreed[seat]:
+            moves.append(AGREE)
+        return moves
+
+    def apply(self, s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]]:
+        """Play ``move`` for ``seat``; returns the new state and what happened.
+
+        Raises:
+            IllegalMove: the move breaks a rule (the message says which).
+        """
+        check(s, seat, move)
+        return play(s, seat, move)
+
+    def outcome(self, s: PylonState) -> Outcome | None:
+        if not is_over(s):
+            return None
+        sc = scores(s)
+        reason = Reason.AGREEMENT if all(s.agreed) else Reason.NORMAL
+        return Outcome.from_scores(sc, reason, detail=_result_text(sc))
+
+    def out_of_turn(self, s: PylonState, seat: Seat, move: Move) -> bool:
+        """``agree`` may be played by the seat not to move (stacking phase)."""
+        return isinstance(move, Agree) and seat in (0, 1) and can_agree(s, seat)
+
+    def view(self, s: PylonState, seat: Seat | None) -> PylonView:
+        over = is_over(s)
+        mover = None if over else s.to_move
+        legal = tuple(str(m) for m in self.legal_moves(s, mover)) if mover is not None else ()
+        placement = s.is_placement
+        dirs: list[tuple[int, tuple[str, ...]]] = []
+        if not placement and not over:
+            by_source: dict[int, list[str]] = {}
+            for m in stackings(s):
+                by_source.setdefault(m.source, []).append(m.direction or "")
+            dirs = [(src, tuple(d for d in DIRECTIONS if d in ds)) for src, ds in sorted(by_source.items())]
+        return PylonView(
+            seat=seat,
+            board=s.board,
+            stash=s.stash,
+            phase=OVER if over else (PLACEMENT if placement else STACKING),
+            to_move=mover,
+            scores=scores(s),
+            agreed=s.agreed,
+            last=str(s.last) if s.last is not None else None,
+            last_squares=_last_squares(s.last),
+            legal=legal,
+            sizes_left=sizes_left(s, mover) if placement and mover is not None else (),
+            empty=empty_squares(s) if placement else (),
+            directions=tuple(dirs),
+            can_agree=(can_agree(s, 0), can_agree(s, 1)),
+            outcome=self.outcome(s),
+        )
+
+    def dump(self, s: PylonState) -> dict[str, JSON]:
+        """Plain JSON: occupied squares by name (stacks bottom first as ``[owner, size]``), stashes
+        as ``[small, medium, large]``, agreements, and the last move's notation."""
+        return {
+            "v": 1,
+            "board": {SQUARE_NAMES[i]: [list(p) for p in st] for i, st in enumerate(s.board) if st},
+            "stash": [list(s.stash[0]), list(s.stash[1])],
+            "agreed": list(s.agreed),
+            "last": str(s.last) if s.last is not None else None,
+        }
+
+    def load(self, d: Mapping[str, JSON]) -> PylonState:
+        """Rebuild a state from :meth:`dump`'s JSON, checking that it is a reachable-looking position.
+
+        Raises:
+            ValueError: wrong version, malformed fields, pyramids not conserved, a stack that is
+                not large-to-small, stacks during placement, or agreements during placement.
+        """
+        if not isinstance(d, Mapping) or d.get("v") != 1:
+            raise ValueError("Pylon state: expected a JSON object with \"v\": 1.")
+        raw_board = d.get("board")
+        if not isinstance(raw_board, Mapping):
+            raise ValueError("Pylon state: \"board\" must map square names to stacks.")
+        board: list[Stack] = [()] * SQUARES
+        for name, raw in raw_board.items():
+            try:
+                sq = parse_square(str(name))
+            except InvalidNotation as e:
+                raise ValueError(f"Pylon state: bad square {name!r}: {e}") from None
+            if not isinstance(raw, list) or not raw:
+                raise ValueError(f"Pylon state: the stack on {name} must be a non-empty list.")
+            pieces: list[Piece] = []
+            for p in raw:
+                if (not isinstance(p, list) or len(p) != 2 or p[0] not in (0, 1) or p[1] not in (1, 2, 3)
+                        or isinstance(p[0], bool) or isinstance(p[1], bool)):
+                    raise ValueError(f"Pylon state: bad pyramid {p!r} on {name} (want [owner 0/1, size 1-3]).")
+                pieces.append((int(p[0]), int(p[1])))
+            if any(pieces[i][1] < pieces[i + 1][1] for i in range(len(pieces) - 1)):
+                raise ValueError(f"Pylon state: the stack on {name} has a pyramid on a smaller one.")
+            board[sq] = tuple(pieces)
+        raw_stash = d.get("stash")
+        if (not isinstance(raw_stash, list) or len(raw_stash) != 2
+                or not all(isinstance(x, list) and len(x) == 3 and all(type(n) is int and 0 <= n <= PER_SIZE
+                                                                       for n in x) for x in raw_stash)):
+            raise ValueError("Pylon state: \"stash\" must be two lists of three counts 0-5.")
+        stash = (tuple(raw_stash[0]), tuple(raw_stash[1]))
+        for seat in (0, 1):
+            for size in (1, 2, 3):
+                on_board = sum(1 for st in board for p in st if p == (seat, size))
+                if on_board + stash[seat][size - 1] != PER_SIZE:
+                    raise ValueError(f"Pylon state: {SEAT_NAMES[seat]} has {on_board} {SIZE_WORDS[size]} "
+                                     f"pyramids on the board and {stash[seat][size - 1]} in the stash "
+                                     f"(should total {PER_SIZE}).")
+        raw_agreed = d.get("agreed", [False, False])
+        if not isinstance(raw_agreed, list) or len(raw_agreed) != 2 or not all(isinstance(x, bool)
+                                                                               for x in raw_agreed):
+            raise ValueError("Pylon state: \"agreed\" must be two booleans.")
+        agreed = (raw_agreed[0], raw_agreed[1])
+        placed = PIECES - sum(stash[0]) - sum(stash[1])
+        if placed < PIECES:
+            if any(len(st) > 1 for st in board):
+                raise ValueError("Pylon state: stacks exist before all pyramids are placed.")
+            if sum(stash[1]) - sum(stash[0]) not in (0, 1):
+                raise ValueError("Pylon state: the stashes are uneven for alternating placement.")
+            if any(agreed):
+                raise ValueError("Pylon state: agreements are only possible in the stacking phase.")
+        raw_last = d.get("last")
+        last: Move | None = None
+        if raw_last is not None:
+            if not isinstance(raw_last, str):
+                raise ValueError("Pylon state: \"last\" must be a move in notation or null.")
+            try:
+                last = read(raw_last)
+            except InvalidNotation as e:
+                raise ValueError(f"Pylon state: bad last move: {e}") from None
+        return PylonState(tuple(board), stash, agreed, last)  # type: ignore[arg-type]
+
+    def parse(self, text: str, s: PylonState, seat: Seat) -> Move:
+        """Read ``text`` (see :func:`bot.games.pylon.notation.read`) and check it is legal for ``seat``.
+
+        Raises:
+            InvalidNotation: not a move, or a square off the board.
+            IllegalMove: a well-formed move the rules forbid now.
+        """
+        move = read(text)
+        check(s, seat, move)
+        return move
+
+    def format(self, move: Move, s: PylonState) -> str:
+        return str(move)
+
+
+RULES: Final = Pylon()
