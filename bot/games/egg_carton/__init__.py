@@ -1,6 +1,12 @@
-"""The Egg Carton Game (registry key ``eggcarton``): engine, notation, AI and pictures."""
+"""The Egg Carton Game (registry key ``eggcarton``): engine, notation, AI and pictures.
+
+The platform uses ``RULES`` (the engine), ``render`` (a board picture),
+``animate`` (the sowing as GIF frames) and ``choose`` (the computer player).
+"""
 
 from bot.games.egg_carton.ai import choose
+from bot.games.egg_carton.render import animate, render
 from bot.games.egg_carton.rules import RULES, EggCartonRules, EggCartonState, EggCartonView, Pick
 
-__all__ = ["RULES", "EggCartonRules", "EggCartonState", "EggCartonView", "Pick", "choose"]
+__all__ = ["RULES", "EggCartonRules", "EggCartonState", "EggCartonView", "Pick", "animate", "choose",
+           "render"]

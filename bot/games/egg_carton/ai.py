@@ -11,20 +11,23 @@ Levels (each beats the one below in ≥ 75 % of games, see
 ``bench/eggcarton_strength.py``):
 
 * ``novice``: a uniformly random legal pick.
-* ``beginner``: one turn of look-ahead over at most 150 of its own pick
-  sequences; takes a win it sees, otherwise keeps the most marbles on its own
-  side (fewer on the opponent's), avoiding end positions where a quick
+* ``beginner``: greedy, one turn of look-ahead: it explores its own turn
+  for at most 150 sowings, takes a win it sees, and otherwise ends the turn
+  with the most marbles on its own side against the opponent's (measured:
+  a full side keeps options open), avoiding end positions where a quick
   glance (10 sowings) finds an opponent win.
-* ``intermediate``: minimax over two whole turns — its own (up to 150 pick
-  sequences) and every reply (up to 300 sowings each) — so it rarely leaves
-  a win on the table.
-* ``expert``: iterative-deepening alpha-beta over whole turns with a
-  transposition table, its own turn searched completely, within a node
-  budget (and a 0.8 s time guard). It always finds a win in the current turn, so
-  it wins at once when it moves first with 2–5 marbles per slot.
+* ``intermediate``: minimax over two whole turns, rule-A repeats included:
+  its own (up to 150 sowings) and every reply (up to 300 sowings each),
+  40,000 sowings in all, so it rarely leaves a short win on the table.
+* ``expert``: iterative-deepening alpha-beta over whole turns (up to 4 turns
+  past its own) with a transposition table; its own turn is searched
+  completely, the rest within 120,000 sowings and a 0.75 s time guard. It
+  always finds a win in the current turn, so it wins at once when it moves
+  first with 2–5 marbles per slot.
 
-The capped levels cannot see the first-turn win (it needs 7–14 picks and at
-least 192 sowings of search), as rulings.md asks of lower levels.
+The capped levels do not find that first-turn win: it takes 7–14 picks, and
+a breadth-first search meets it only after 192 sowings or more (the tests
+check that they never win at once), as rulings.md asks of lower levels.
 
 ``choose`` returns one pick; the rest of the planned turn is remembered by
 state (a small LRU), so the follow-up picks after rule A cost nothing.
@@ -33,6 +36,7 @@ state (a small LRU), so the follow-up picks after rule A cost nothing.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -69,8 +73,8 @@ class Level:
 LEVEL_SETTINGS: dict[str, Level] = {
     "beginner": Level(depth=1, root_cap=150, inner_cap=10),
     "intermediate": Level(depth=1, root_cap=150, inner_cap=300, node_budget=40_000),
-    "expert": Level(depth=4, root_cap=None, inner_cap=None, node_budget=150_000, deepen=True,
-                    time_guard=0.8),
+    "expert": Level(depth=4, root_cap=None, inner_cap=None, node_budget=120_000, deepen=True,
+                    time_guard=0.75),
 }
 
 
@@ -100,6 +104,7 @@ def sow_ring(b: list[int], c: int) -> bool:
             b[6] = b[13] = 0
             return True
         if b[c] == 1:
+            b[6] = b[13] = 0
             return False
         h = b[c]
         b[c] = 0
@@ -122,7 +127,7 @@ class _OutOfBudget(Exception):
 
 @dataclass
 class TurnOptions:
-    """Where a turn can end: a winning plan, end positions (seen by the opponent), cut-off mid-turn positions."""
+    """Where a turn can end: a winning plan, end positions (seen by the opponent), mid-turn cut-offs."""
 
     win: Plan | None
     ends: dict[Board, Plan]
@@ -287,6 +292,7 @@ def _best(scored: list[Scored], rng: random.Random) -> Plan:
 
 
 _PLANS: OrderedDict[tuple[str, EggCartonState], Pick] = OrderedDict()
+_PLANS_LOCK = threading.Lock()       # choose() runs in worker threads
 _PLAN_CACHE_SIZE = 512
 
 
@@ -306,20 +312,26 @@ def choose(state: EggCartonState, seat: Seat, rng: random.Random, level: str) ->
         raise ValueError(f"Player {seat + 1} has no pick to make now.")
     if level == "novice":
         return rng.choice(legal)
-    cached = _PLANS.get((level, state))
-    if cached is not None:
-        _PLANS.move_to_end((level, state))
-        return cached
+    with _PLANS_LOCK:
+        cached = _PLANS.get((level, state))
+        if cached is not None:
+            _PLANS.move_to_end((level, state))
+            return cached
     picks = [to_pick(c, seat) for c in plan_turn(state, level, rng)]
     _remember(state, seat, picks, level)
     return picks[0]
 
 
 def _remember(state: EggCartonState, seat: Seat, picks: list[Pick], level: str) -> None:
+    """Store each later pick of the plan under the state it will be played in."""
     s = state
+    steps = []
     for here, nxt in zip(picks, picks[1:], strict=False):
         s, _ = RULES.apply(s, seat, here)
-        _PLANS[(level, s)] = nxt
-        _PLANS.move_to_end((level, s))
-    while len(_PLANS) > _PLAN_CACHE_SIZE:
-        _PLANS.popitem(last=False)
+        steps.append(((level, s), nxt))
+    with _PLANS_LOCK:
+        for key, pick in steps:
+            _PLANS[key] = pick
+            _PLANS.move_to_end(key)
+        while len(_PLANS) > _PLAN_CACHE_SIZE:
+            _PLANS.popitem(last=False)

@@ -15,6 +15,7 @@ encoding happens in :mod:`bot.render`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -46,6 +47,9 @@ ZONE_BOXES = ((730, 116, 822, 326), (18, 116, 110, 326))    # RIGHT, LEFT
 STRIP_TOP, STRIP_BOTTOM = (18, 8, 822, 52), (18, 386, 822, 430)
 CARTON_BOX = (116, 110, 724, 332)
 
+Clocks = Sequence[int | None] | Mapping[int, int | None] | None
+"""Remaining tournament-clock milliseconds per seat (a list, or a dict by seat), or None when off."""
+
 SPEEDS: dict[str, int] = {"slow": 420, "normal": 220, "fast": 110}
 """Milliseconds per dropped marble for each animation speed."""
 MAX_FRAMES = 44
@@ -67,8 +71,6 @@ def zone_centre(zone: int) -> tuple[int, int]:
 
 def _marble_offsets() -> tuple[tuple[int, int], ...]:
     """Marble positions inside a cup: centre, a ring of 6, then 6 more between them."""
-    import math
-
     pts = [(0, 0)]
     pts += [(round(19 * math.cos(a)), round(19 * math.sin(a)))
             for a in (math.radians(90 + 60 * k) for k in range(6))]
@@ -87,9 +89,9 @@ def _marble_sprite() -> Image.Image:
     k, r = 4, MARBLE_R
     big = Image.new("RGBA", (2 * r * k + 4, 2 * r * k + 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
-    d.ellipse((2, 2, 2 + 2 * r * k, 2 + 2 * r * k), fill=MARBLE + (255,), outline=MARBLE_RIM + (255,), width=k)
+    d.ellipse((2, 2, 2 + 2 * r * k, 2 + 2 * r * k), fill=(*MARBLE, 255), outline=(*MARBLE_RIM, 255), width=k)
     d.ellipse((2 + int(0.45 * r * k), 2 + int(0.35 * r * k), 2 + int(0.95 * r * k), 2 + int(0.85 * r * k)),
-              fill=MARBLE_SHINE + (255,))
+              fill=(*MARBLE_SHINE, 255))
     return big.resize((2 * r + 1, 2 * r + 1), Image.Resampling.LANCZOS)
 
 
@@ -123,48 +125,94 @@ class _Frame:
     hand_at: int | None = None         # where the hand is (slot or 12 + zone)
 
 
-def _draw(frame: _Frame, names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> Image.Image:
-    img = _background().copy()
-    d = ImageDraw.Draw(img)
+def _tile(item: int) -> tuple[int, int, int, int]:
+    """The box that holds everything drawn for one slot (0–11) or end zone (12, 13)."""
+    if item >= 12:
+        x0, y0, x1, y1 = ZONE_BOXES[item - 12]
+        return x0 - 3, y0 - 3, x1 + 3, y1 + 3
+    x, y = slot_centre(item)
+    return (x - 50, 68, x + 50, 221) if y == TOP_Y else (x - 50, 221, x + 50, 374)
+
+
+def _item_look(frame: _Frame, item: int) -> tuple[object, ...]:
+    """Everything that decides how one slot or zone looks (equal looks: nothing to redraw)."""
+    n = frame.slots[item] if item < 12 else frame.off[item - 12]
+    here = frame.current == item
+    return (n, here, here and frame.flash, frame.origin == item,
+            frame.hand if frame.hand and frame.hand_at == item else 0)
+
+
+def _draw_item(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, item: int) -> None:
     sprite = _marble_sprite()
-    letter_font, count_font = font(26, True), font(22)
-    for slot, n in enumerate(frame.slots):
-        x, y = slot_centre(slot)
-        if frame.current == slot:
+    if item >= 12:
+        _draw_zone(img, d, frame, item - 12)
+    else:
+        n = frame.slots[item]
+        x, y = slot_centre(item)
+        if frame.current == item:
             if frame.flash:
                 d.ellipse((x - CUP_R, y - CUP_R, x + CUP_R, y + CUP_R), fill=ACCENT)
             d.ellipse((x - CUP_R - 5, y - CUP_R - 5, x + CUP_R + 5, y + CUP_R + 5), outline=ACCENT, width=6)
-        elif frame.origin == slot:
+        elif frame.origin == item:
             d.ellipse((x - CUP_R - 4, y - CUP_R - 4, x + CUP_R + 4, y + CUP_R + 4), outline=INK, width=3)
         for ox, oy in OFFSETS[:min(n, DRAWN_PER_CUP)]:
             img.paste(sprite, (x + ox - MARBLE_R, y + oy - MARBLE_R), sprite)
         if n > DRAWN_PER_CUP:
             d.rounded_rectangle((x - 22, y - 15, x + 22, y + 15), radius=8, fill=CARD)
-            text_center(d, (x, y), str(n), count_font, INK)
-        label_y = y - CUP_R - 36 if slot >= 6 else y + CUP_R + 36
-        text_center(d, (x - 14, label_y), SLOT_NAMES[slot], letter_font, INK)
-        text_center(d, (x + 16, label_y), str(n), count_font, MUTED if n == 0 else INK)
-    for zone, n in enumerate(frame.off):
-        cx, cy = zone_centre(zone)
-        x0, y0, x1, _ = ZONE_BOXES[zone]
-        if frame.current == 12 + zone:
-            d.rounded_rectangle(ZONE_BOXES[zone], radius=16, fill=ACCENT if frame.flash else END_ZONE,
-                                outline=ACCENT, width=6)
-        for k in range(min(n, 24)):      # marbles in rows of 3 at the bottom of the zone
-            mx = x0 + 22 + (k % 3) * 24
-            my = ZONE_BOXES[zone][3] - 22 - (k // 3) * 18
-            img.paste(sprite, (mx - MARBLE_R, my - MARBLE_R), sprite)
-        d.rounded_rectangle((cx - 30, y0 + 14, cx + 30, y0 + 50), radius=10, fill=CARD)
-        text_center(d, (cx, y0 + 32), str(n), font(24, True), INK)
-        text_center(d, (cx, y0 + 66), "off", font(16), END_ZONE_LINE)
-    if frame.hand and frame.hand_at is not None:
-        hx, hy = slot_centre(frame.hand_at) if frame.hand_at < 12 else zone_centre(frame.hand_at - 12)
-        d.rounded_rectangle((hx - 34, hy - CUP_R - 6, hx + 34, hy - CUP_R + 22), radius=10, fill=HAND,
-                            outline=ACCENT, width=3)
-        text_center(d, (hx, hy - CUP_R + 8), f"✋{frame.hand}", font(18, True), CARD)
+            text_center(d, (x, y), str(n), font(22), INK)
+        label_y = y - CUP_R - 36 if item >= 6 else y + CUP_R + 36
+        text_center(d, (x - 14, label_y), SLOT_NAMES[item], font(26, True), INK)
+        text_center(d, (x + 16, label_y), str(n), font(22), MUTED if n == 0 else INK)
+    if frame.hand and frame.hand_at == item:
+        hx, hy = slot_centre(item) if item < 12 else zone_centre(item - 12)
+        top = hy - CUP_R - 6
+        d.rounded_rectangle((hx - 36, top, hx + 36, top + 30), radius=12, fill=HAND, outline=ACCENT, width=3)
+        img.paste(sprite, (hx - 26, top + 15 - MARBLE_R), sprite)
+        text_center(d, (hx + 10, top + 15), f"×{frame.hand}", font(19, True), CARD)
+
+
+def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: int) -> None:
+    n = frame.off[zone]
+    cx, _ = zone_centre(zone)
+    x0, y0, x1, y1 = ZONE_BOXES[zone]
+    if frame.current == 12 + zone:
+        d.rounded_rectangle(ZONE_BOXES[zone], radius=16, fill=ACCENT if frame.flash else END_ZONE,
+                            outline=ACCENT, width=6)
+    sprite = _marble_sprite()
+    for k in range(min(n, 21)):      # marbles in rows of 3 from the bottom of the zone
+        mx, my = x0 + 22 + (k % 3) * 24, y1 - 22 - (k // 3) * 18
+        img.paste(sprite, (mx - MARBLE_R, my - MARBLE_R), sprite)
+    d.rounded_rectangle((cx - 30, y0 + 14, cx + 30, y0 + 50), radius=10, fill=CARD)
+    text_center(d, (cx, y0 + 32), str(n), font(24, True), INK)
+    text_center(d, (cx, y0 + 66), "off", font(16), END_ZONE_LINE)
+
+
+def _draw(frame: _Frame, names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> Image.Image:
+    """Draw ``frame`` from scratch."""
+    img = _background().copy()
+    d = ImageDraw.Draw(img)
+    for item in range(14):
+        _draw_item(img, d, frame, item)
     for seat, box in ((1, STRIP_TOP), (0, STRIP_BOTTOM)):
         _strip(d, seat, box, frame, names, clocks)
     return img
+
+
+def _redraw(img: Image.Image, old: _Frame, new: _Frame) -> list[tuple[int, int, int, int]]:
+    """Turn ``img`` (showing ``old``) into ``new`` in place, slot by slot; return the boxes redrawn.
+
+    The strips must be the same in both frames (true during one sowing).
+    """
+    d = ImageDraw.Draw(img)
+    back = _background()
+    boxes = []
+    for item in range(14):
+        if _item_look(new, item) != _item_look(old, item):
+            box = _tile(item)
+            img.paste(back.crop(box), box[:2])
+            _draw_item(img, d, new, item)
+            boxes.append(box)
+    return boxes
 
 
 def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], frame: _Frame,
@@ -175,12 +223,16 @@ def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], f
     d.rounded_rectangle(box, radius=12, fill=colour if live else DIM)
     x0, y0, x1, y1 = box
     cy = (y0 + y1) // 2
+    timed = clocks is not None and seat < len(clocks) and clocks[seat] is not None
+    suffix = f" ({side_name(seat)})" + (f"  ·  {frame.status}" if live else "")
+    fnt = font(21, True)
+    room = (x1 - 120 if timed else x1 - 14) - (x0 + 14)
     name = _name(seat, names)
-    text = f"{name} ({side_name(seat)})"
-    if live:
-        text += f"  ·  {frame.status}"
-    d.text((x0 + 14, cy), _fit(text, 54), font=font(21, True), fill=INK if live or seat else INK, anchor="lm")
-    if clocks is not None and seat < len(clocks) and clocks[seat] is not None:
+    while len(name) > 1 and fnt.getlength(name + suffix) > room:
+        name = name[:-2] + "…"
+    d.text((x0 + 14, cy), name + suffix, font=fnt, fill=INK, anchor="lm")
+    if timed:
+        assert clocks is not None
         ms = clocks[seat] or 0
         d.rounded_rectangle((x1 - 110, y0 + 5, x1 - 6, y1 - 5), radius=9, fill=CARD)
         text_center(d, (x1 - 58, cy), clock_text(ms), font(22, True), ACCENT if ms <= 0 else INK)
@@ -231,18 +283,19 @@ def _last_pick(events: Sequence[Event]) -> tuple[int | None, int | None]:
 
 
 def render(view: EggCartonView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
-           clocks: Sequence[int | None] | Mapping[int, int | None] | None = None) -> Image.Image:
+           clocks: Clocks = None) -> Image.Image:
     """The board for ``view`` (RGB, 840×440), highlighting the last pick from ``events``.
 
     ``names`` are display names per seat, ``clocks`` remaining milliseconds per
     seat (tournament clock) or ``None``.
     """
     origin, last = _last_pick(events)
-    frame = _Frame(view.slots, view.off, view.to_move, view.winner, _status(view), origin=origin, current=last)
+    frame = _Frame(view.slots, view.off, view.to_move, view.winner, _status(view), origin=origin,
+                   current=last)
     return _draw(frame, names, _clock_list(clocks))
 
 
-def _clock_list(clocks: Sequence[int | None] | Mapping[int, int | None] | None) -> list[int | None] | None:
+def _clock_list(clocks: Clocks) -> list[int | None] | None:
     if clocks is None:
         return None
     if isinstance(clocks, Mapping):
@@ -265,7 +318,7 @@ def _palette() -> Image.Image:
 
 def animate(view_before: EggCartonView, events: Sequence[Event], view_after: EggCartonView, *,
             names: Sequence[str] | None = None, speed: str = "normal",
-            clocks: Sequence[int | None] | Mapping[int, int | None] | None = None) -> list[tuple[Image.Image, int]]:
+            clocks: Clocks = None) -> list[tuple[Image.Image, int]]:
     """Frames (palette images) and durations in ms showing one pick's sowing.
 
     The first frame is the board before the pick; each pickup (the pick and
@@ -281,69 +334,92 @@ def animate(view_before: EggCartonView, events: Sequence[Event], view_after: Egg
         raise ValueError(f"Unknown animation speed '{speed}': use slow, normal or fast.")
     step = SPEEDS[speed]
     clock_list = _clock_list(clocks)
+    moments = _moments(view_before, events, step)
+    pal = _palette()
+    work = _draw(moments[0][0], names, clock_list)          # one RGB canvas, updated in place
+    frame_p = _to_palette(work, pal)
+    frames = [(frame_p, moments[0][1])]
+    for (old, _, _), (new, ms, _) in zip(moments, moments[1:], strict=False):
+        frame_p = frame_p.copy()
+        for box in _redraw(work, old, new):                 # re-quantize only what changed
+            frame_p.paste(_to_palette(work.crop(box), pal), box[:2])
+        frames.append((frame_p, ms))
+    final = render(view_after, names=names, events=events, clocks=clocks)
+    frames.append((_to_palette(final, pal), max(2500, step * 8)))
+    return frames
+
+
+def _moments(view_before: EggCartonView, events: Sequence[Event], step: int) -> list[tuple[_Frame, int, int]]:
+    """The pictures of a sowing before the final board: (frame, duration ms, priority for _merge)."""
     mover = view_before.to_move
     slots, off = list(view_before.slots), list(view_before.off)
     origin, last = _last_pick(events)
-    moments: list[tuple[_Frame, int, bool]] = []    # frame, duration, droppable (may be merged)
+    moments: list[tuple[_Frame, int, int]] = []
 
-    def snap(current: int | None, hand: int, hand_at: int | None, duration: int, droppable: bool) -> None:
+    def snap(current: int | None, hand: int, duration: int, priority: int) -> None:
         moments.append((_Frame(tuple(slots), (off[0], off[1]), mover, None, "sowing…", origin=origin,
-                               current=current, hand=hand, hand_at=hand_at), duration, droppable))
+                               current=current, hand=hand, hand_at=current), duration, priority))
 
-    snap(None, 0, None, step * 2, False)
-    hand, at = 0, None
+    snap(None, 0, step * 2, 0)
+    hand = 0
     for e in events:
         if e.kind in ("pick", "relay"):
             at = SLOT_NAMES.index(e.data["slot"])
             hand = e.data["count"]
             slots[at] = 0
-            snap(at, hand, at, int(step * 1.5), False)
+            snap(at, hand, int(step * 1.5), 0 if e.kind == "pick" else 2)
         elif e.kind == "drop":
             at = SLOT_NAMES.index(e.data["slot"])
             slots[at] = e.data["count"]
             hand -= 1
-            snap(at, hand, at, step, True)
+            snap(at, hand, step, 1)
         elif e.kind == "off":
             zone = 0 if e.data["zone"] == "right" else 1
             off[zone] = e.data["count"]
             hand -= 1
-            at = 12 + zone
-            snap(at, hand, at, step, True)
+            snap(12 + zone, hand, step, 1)
     moments = _merge(moments, MAX_FRAMES - 6)
-    frames = [(_draw(f, names, clock_list), ms) for f, ms, _ in moments]
     if last is not None:
         base = moments[-1][0]
+        blink = max(120, step)
         lit = _Frame(base.slots, base.off, mover, None, base.status, origin=origin, current=last, flash=True)
         dark = _Frame(base.slots, base.off, mover, None, base.status, origin=origin, current=last)
-        on, off_img = _draw(lit, names, clock_list), _draw(dark, names, clock_list)
-        blink = max(120, step)
-        frames += [(on, blink), (off_img, blink), (on, blink), (off_img, blink)]
-    frames.append((render(view_after, names=names, events=events, clocks=clocks), max(2500, step * 8)))
-    pal = _palette()
-    return [(img.quantize(palette=pal, dither=Image.Dither.NONE), ms) for img, ms in frames]
+        moments += [(lit, blink, 0), (dark, blink, 0), (lit, blink, 0), (dark, blink, 0)]
+    return moments
 
 
-def _merge(moments: list[tuple[_Frame, int, bool]], limit: int) -> list[tuple[_Frame, int, bool]]:
-    """Drop intermediate drop frames evenly until at most ``limit`` remain.
+def _to_palette(img: Image.Image, pal: Image.Image) -> Image.Image:
+    return img.quantize(palette=pal, dither=Image.Dither.NONE)
 
-    A dropped frame's duration is added to the frame kept after it, so the
-    animation keeps its pace; pickups and the final drop are always kept.
+
+def _merge(moments: list[tuple[_Frame, int, int]], limit: int) -> list[tuple[_Frame, int, int]]:
+    """Leave out intermediate frames evenly until at most ``limit`` remain.
+
+    Each moment has a priority: 0 = always kept (the first frame, the pick, the
+    last drop), 1 = a marble drop, 2 = a relay pickup; drops go first. A
+    left-out frame's time goes to the next kept frame (capped), so long
+    sowings keep moving but play faster.
     """
     if len(moments) <= limit:
         return moments
-    droppable = [i for i, (_, _, ok) in enumerate(moments[:-1]) if ok]
     excess = len(moments) - limit
-    if excess >= len(droppable):
-        remove = set(droppable)
-    else:
-        stride = len(droppable) / excess
-        remove = {droppable[int(k * stride)] for k in range(excess)}
-    out: list[tuple[_Frame, int, bool]] = []
+    remove: set[int] = set()
+    for tier in (1, 2):
+        candidates = [i for i, (_, _, p) in enumerate(moments[:-1]) if p == tier]
+        want = excess - len(remove)
+        if want <= 0:
+            break
+        if want >= len(candidates):
+            remove.update(candidates)
+        else:
+            stride = len(candidates) / want
+            remove.update(candidates[int(k * stride)] for k in range(want))
+    out: list[tuple[_Frame, int, int]] = []
     carry = 0
-    for i, (f, ms, ok) in enumerate(moments):
+    for i, (f, ms, p) in enumerate(moments):
         if i in remove:
             carry += ms
             continue
-        out.append((f, min(ms + carry, 3 * ms) if carry else ms, ok))
+        out.append((f, min(ms + carry, 3 * ms), p))
         carry = 0
-    return out[:limit] if len(out) > limit else out
+    return out

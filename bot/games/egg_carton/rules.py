@@ -33,8 +33,8 @@ A move is one :class:`Pick`; its notation is the slot letter (``notation.py``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from bot.games.base import (
@@ -267,21 +267,22 @@ class EggCartonRules(RulesBase):
         mover, other = seat, 1 - seat
         own_empty = not any(slots[i] for i in side_slots(mover))
         other_empty = not any(slots[i] for i in side_slots(other))
-        base = dict(slots=tuple(slots), off=(off[0], off[1]), marbles=s.marbles)
+        after = EggCartonState(slots=tuple(slots), off=(off[0], off[1]), to_move=mover, marbles=s.marbles,
+                               turn=s.turn)
         if own_empty or other_empty:
             winner = mover if own_empty else other
             events.append(Event("win", f"{PLAYER_NAMES[winner]} has cleared {side_name(winner)} and wins!",
                                 {"seat": winner}))
-            return EggCartonState(**base, to_move=winner, again=False, winner=winner, turn=s.turn), events
+            return replace(after, to_move=winner, winner=winner), events
         if stop == "again":
             zone = events[-1].data["zone"]
             events.append(Event("again", f"The last marble went off the board: {PLAYER_NAMES[mover]} "
                                          "picks again.", {"seat": mover, "zone": zone}))
-            return EggCartonState(**base, to_move=mover, again=True, turn=s.turn), events
+            return replace(after, again=True), events
         last = events[-1].data["slot"]
         events.append(Event("end", f"The last marble fell into empty {last}: {PLAYER_NAMES[other]} to move.",
                             {"seat": mover, "slot": last}))
-        return EggCartonState(**base, to_move=other, again=False, turn=s.turn + 1), events
+        return replace(after, to_move=other, turn=s.turn + 1), events
 
     def _check(self, s: EggCartonState, seat: Seat, move: Pick) -> None:
         if not isinstance(move, Pick) or not 0 <= move.slot < SLOTS:
@@ -360,7 +361,8 @@ class EggCartonRules(RulesBase):
         if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
             raise ValueError("Egg Carton state: turn must be a positive integer.")
         if sum(slots) + sum(off) != SLOTS * marbles:
-            raise ValueError(f"Egg Carton state: {sum(slots) + sum(off)} marbles, expected {SLOTS * marbles}.")
+            raise ValueError(f"Egg Carton state: {sum(slots) + sum(off)} marbles, "
+                             f"expected {SLOTS * marbles}.")
         s = EggCartonState(slots=slots, off=(off[0], off[1]), to_move=to_move, again=again, winner=winner,
                            marbles=marbles, turn=turn)
         if winner is None and (s.side_count(0) == 0 or s.side_count(1) == 0):

@@ -79,12 +79,8 @@ def read(text: str) -> Move:
     body = text.strip()
     if not body:
         raise InvalidNotation("Empty move: give a path such as NNE, or vote yes / vote no.")
-    word, _, rest = body.partition(" ")
-    if "\n" in word:
-        word, _, more = word.partition("\n")
-        rest = more + " " + rest
+    word, rest = _first_word(body)
     key = word.lower()
-    rest = rest.strip()
     if key in _NO_ARGS:
         if rest:
             raise InvalidNotation(f"`{word}` takes nothing after it (got {rest[:40]!r}).")
@@ -116,6 +112,14 @@ def read(text: str) -> Move:
     raise InvalidNotation(
         f"Cannot read {body[:60]!r}: give a path of N/E/S/W steps (e.g. NNE), `vote yes`/`vote no`, "
         "`propose ...`, `judge <question>` or `ruling <text>`.")
+
+
+def _first_word(text: str) -> tuple[str, str]:
+    """The first word of ``text`` and the rest, both trimmed (inner whitespace kept)."""
+    parts = text.strip().split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0], parts[1].strip() if len(parts) > 1 else ""
 
 
 def read_path(text: str) -> str:
@@ -150,10 +154,9 @@ def read_path(text: str) -> str:
 
 
 def _read_join(rest: str) -> Join:
-    uid, _, name = rest.partition(" ")
+    uid, name = _first_word(rest)
     if not uid.isdigit() or not uid.isascii():
         raise InvalidNotation("Join as `join <user id> <display name>`, e.g. `join 80351110224678912 Alice`.")
-    name = name.strip()
     if not name:
         raise InvalidNotation("A joining player needs a display name: `join <user id> <display name>`.")
     return Join(int(uid), name)
@@ -186,17 +189,16 @@ def _read_proposal(rest: str) -> Propose:
         try:
             data = json.loads(rest)
         except json.JSONDecodeError as exc:
-            raise InvalidNotation(f"The proposal is not valid JSON ({exc.msg} at character {exc.pos}).") \
-                from None
+            where = f"{exc.msg} at character {exc.pos}"
+            raise InvalidNotation(f"The proposal is not valid JSON ({where}).") from None
         return proposal_from_json(data)
-    action, _, tail = rest.partition(" ")
+    action, tail = _first_word(rest)
     action = action.lower()
-    tail = tail.strip()
     if action == "enact":
         return Propose("enact", None, tail)
     if action in ("repeal", "amend"):
-        num, _, text = tail.partition(" ")
-        num = num.strip().lstrip("#")
+        num, text = _first_word(tail)
+        num = num.lstrip("#")
         if not num.isdigit() or not num.isascii():
             usage = f"{action} <number>" + (" <text>" if action == "amend" else "")
             raise InvalidNotation(f"Say which rule to {action}: `{usage}`.")

@@ -18,8 +18,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.base import Event, Seat
 from bot.games.nomic.moves import Point
-from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font, text_center
 from bot.games.nomic.view import NomicView
+from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font, text_center
 
 UNKNOWN = (64, 68, 75)
 """Fill of a space whose resource is still unknown."""
@@ -71,15 +71,24 @@ def _header(view: NomicView, names: Sequence[str]) -> tuple[str, str]:
     who = names[view.current] if view.current is not None else "?"
     title = f"Nomic World \u00b7 round {view.round}, turn {view.turn}"
     if view.question is not None:
-        return title, f"Judgment: {names[view.question.judge]} must rule"
+        q = view.question.question
+        q = q if len(q) <= 40 else q[:39] + "\u2026"
+        return title, f"Judgment: {names[view.question.judge]} must rule on \u201c{q}\u201d"
     phase = {
         "roll": f"{who} rolls the d{view.die}",
         "move": f"{who} rolled {view.roll}: choose a path",
         "reveal": f"{who} is landing",
         "propose": f"{who} proposes a rule-change",
-        "vote": f"Vote on {view.proposal.number}" if view.proposal else "Vote",
+        "vote": _vote_line(view),
     }.get(view.phase, who)
     return title, phase
+
+
+def _vote_line(view: NomicView) -> str:
+    p = view.proposal
+    if p is None:
+        return "Vote"
+    return f"Vote on {p.number}: {len(p.yes)} yes, {len(p.no)} no, {len(p.waiting)} to vote ({p.needed})"
 
 
 def _clock(ms: int) -> str:

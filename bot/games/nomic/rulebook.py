@@ -109,7 +109,9 @@ def rule_detail(view: NomicView, number: int, limit: int = PAGE_LIMIT) -> str:
     else:
         kind = "Judgment" if r.kind == "judgment" else "Rule"
         title = f" \u2014 {r.title}" if r.title else ""
-        head = f"**{kind} {r.number}{title}** \u00b7 {_STATUS_WORDS[r.status]}" + (" \u00b7 amended" * r.amended)
+        head = f"**{kind} {r.number}{title}** \u00b7 {_STATUS_WORDS[r.status]}"
+        if r.amended:
+            head += " \u00b7 amended"
         body = [head, r.text]
     if r.effect_text:
         body.append(f"\u2699 Bot: {r.effect_text} (`{r.effect}`)")

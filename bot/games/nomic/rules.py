@@ -55,7 +55,7 @@ takes effect. Nobody wins: the outcome ranks everybody equal (unrated).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
@@ -222,8 +222,9 @@ class NomicRules(RulesBase):
                 instead), or ``seats`` is negative.
         """
         if options:
-            raise ValueError(f"Nomic World has no match options (got {', '.join(sorted(options))}); its players "
-                             "change the rules in play instead.")
+            given = ", ".join(sorted(options))
+            raise ValueError(f"Nomic World has no match options (got {given}); its players change the rules "
+                             "in play instead.")
         if type(seats) is not int or seats < 0:
             raise ValueError(f"seats must be a whole number of players (got {seats!r}).")
         return initial_state(seats)
@@ -371,9 +372,9 @@ class NomicRules(RulesBase):
 
 # ---------------------------------------------------------------- handlers
 
-def _need_running(s: State, what: str) -> None:
+def _need_running(s: State, verb: str) -> None:
     if s.status != RUNNING:
-        raise IllegalMove(f"{what} only once the game has started (`start`).")
+        raise IllegalMove(f"You can {verb} only once the game has started.")
 
 
 def _question_blocks(s: State) -> None:
@@ -383,19 +384,21 @@ def _question_blocks(s: State) -> None:
                           f"\u201c{q.text[:80]}\u201d (rule 114).")
 
 
-def _need_current(s: State, seat: Seat, phase: str, what: str) -> None:
-    _need_running(s, what)
+def _need_current(s: State, seat: Seat, phase: str, verb: str) -> None:
+    _need_running(s, verb)
     _question_blocks(s)
     if seat != s.current:
-        raise IllegalMove(f"{what}: it is {name(s, s.current)}'s turn, not yours.")
+        raise IllegalMove(f"It is {name(s, s.current)}'s turn: only the current player can {verb} "
+                          "(rule 103).")
     if s.phase != phase:
-        raise IllegalMove(f"{what} is not possible now: {_phase_text(s)}.")
+        raise IllegalMove(f"You cannot {verb} now: {_phase_text(s)}.")
 
 
 def _phase_text(s: State) -> str:
     who = name(s, s.current)
     return {ROLL: "the die is about to be rolled", MOVE: f"{who} must give a path of {s.roll} steps",
-            REVEAL: "the space just landed on is being revealed", PROPOSE: f"{who} must propose a rule-change",
+            REVEAL: "the space just landed on is being revealed",
+            PROPOSE: f"{who} must propose a rule-change",
             VOTE: "the players are voting on the proposal"}.get(s.phase, "the game is not in a turn")
 
 
@@ -438,7 +441,7 @@ def _apply_start(s: State, seat: Seat, m: Start, events: list[Event]) -> State:
 def _apply_roll(s: State, seat: Seat, m: Roll, events: list[Event]) -> State:
     if seat != CHANCE:
         raise IllegalMove("The bot rolls the die, not a player.")
-    _need_running(s, "Rolling")
+    _need_running(s, "roll")
     if s.question is not None or s.phase != ROLL:
         raise IllegalMove("No die roll is due now.")
     sides = settings(s).die
@@ -451,15 +454,16 @@ def _apply_roll(s: State, seat: Seat, m: Roll, events: list[Event]) -> State:
 
 
 def _apply_path(s: State, seat: Seat, m: Path, events: list[Event]) -> State:
-    _need_current(s, seat, MOVE, "Moving")
+    _need_current(s, seat, MOVE, "move")
     assert s.roll is not None and s.current is not None
     steps = m.steps
     bad = sorted({c for c in steps if c not in DIRECTIONS})
     if bad or not steps:
         raise InvalidNotation(f"A path uses the letters N, E, S, W only (got {steps[:20]!r}).")
     if len(steps) != s.roll:
-        raise IllegalMove(f"{steps} has {len(steps)} step{'s' * (len(steps) != 1)} but the die shows {s.roll}: "
-                          f"give exactly {s.roll} (rule 109).", legal=_example_paths(s.roll))
+        plural = "s" if len(steps) != 1 else ""
+        raise IllegalMove(f"{steps} has {len(steps)} step{plural} but the die shows {s.roll}: give exactly "
+                          f"{s.roll} (rule 109).", legal=_example_paths(s.roll))
     for a in "NE":
         if a in steps and OPPOSITE[a] in steps:
             b = OPPOSITE[a]
@@ -491,7 +495,7 @@ def _xy(p: Point) -> str:
 def _apply_reveal(s: State, seat: Seat, m: Reveal, events: list[Event]) -> State:
     if seat != CHANCE:
         raise IllegalMove("The bot reveals resources, not a player.")
-    _need_running(s, "Revealing")
+    _need_running(s, "reveal")
     if s.question is not None or s.phase != REVEAL:
         raise IllegalMove("No space is being revealed now.")
     if m.resource not in RESOURCES:
@@ -539,21 +543,21 @@ def _dead_effect(s: State, effect: Effect | None, number: int) -> None:
     holder = setting_holder(s, effect.kind)
     if holder is not None and holder.number < number:
         raise IllegalMove(
-            f"Rule {holder.number} already sets {_KIND_WHAT[effect.kind]} and, having the lower number, takes "
-            f"precedence (rule 113): amend rule {holder.number} with this effect, or repeal it first.",
-            legal=[f"amend {holder.number}"])
+            f"Rule {holder.number} already sets {_KIND_WHAT[effect.kind]} and, having the lower number, "
+            f"takes precedence (rule 113): amend rule {holder.number} with this effect, or repeal it first.")
 
 
 def _check_proposal(s: State, m: Propose) -> None:
     if m.action not in ACTIONS:
-        raise IllegalMove(f"A rule-change is an enactment, a repeal or an amendment (rule 110), not {m.action!r}.")
+        raise IllegalMove(f"A rule-change is an enactment, a repeal or an amendment (rule 110), "
+                          f"not {m.action!r}.")
     if m.effect is not None and not isinstance(m.effect, Effect):
         raise IllegalMove("The effect is not one the bot knows.")
     number = next_number(s)
     if m.action == "enact":
         if m.rule is not None:
-            raise IllegalMove(f"An enactment makes a new rule (it will be number {number}): give no rule number, "
-                              f"or amend rule {m.rule} instead.")
+            raise IllegalMove(f"An enactment makes a new rule (it will be number {number}): give no rule "
+                              f"number, or amend rule {m.rule} instead.")
         _clean(m.text, "new rule's text", MAX_TEXT)
         _dead_effect(s, m.effect, number)
         return
@@ -566,11 +570,12 @@ def _check_proposal(s: State, m: Propose) -> None:
     _clean(m.text, "amended text", MAX_TEXT)
     _dead_effect(s, m.effect, target.number)
     if m.text == target.text and m.effect in (None, target.effect):
-        raise IllegalMove(f"That amendment would leave rule {target.number} as it is: change its text or its effect.")
+        raise IllegalMove(f"That amendment would leave rule {target.number} as it is: change its text or "
+                          "its effect.")
 
 
 def _apply_propose(s: State, seat: Seat, m: Propose, events: list[Event]) -> State:
-    _need_current(s, seat, PROPOSE, "Proposing")
+    _need_current(s, seat, PROPOSE, "propose")
     _check_proposal(s, m)
     number = next_number(s)
     voters = seats_with(s, ACTIVE)
@@ -586,7 +591,7 @@ def _apply_propose(s: State, seat: Seat, m: Propose, events: list[Event]) -> Sta
 
 
 def _apply_vote(s: State, seat: Seat, m: Vote, events: list[Event]) -> State:
-    _need_running(s, "Voting")
+    _need_running(s, "vote")
     _question_blocks(s)
     p = open_proposal(s)
     if p is None:
@@ -619,9 +624,8 @@ def _count(s: State, events: list[Event]) -> State:
     score = f"{yes} yes, {no} no ({rule})"
     if result == "adopted":
         s = _with_record(s, _noted(s, replace(p, status=ADOPTED), "adopted", text=score))
-        _emit(events, "adopt",
-              f"Proposal {p.number} is adopted: {score}. It takes effect at the beginning of the "
-                               "next turn (rule 111).", number=p.number)
+        _emit(events, "adopt", f"Proposal {p.number} is adopted: {score}. It takes effect at the beginning "
+                               "of the next turn (rule 111).", number=p.number)
     else:
         s = _with_record(s, _noted(s, replace(p, status=REJECTED), "rejected", text=score))
         _emit(events, "reject", f"Proposal {p.number} is rejected: {score}.", number=p.number)
@@ -638,7 +642,7 @@ def _reject_open(s: State, events: list[Event], reason: str) -> State:
 
 
 def _apply_judge(s: State, seat: Seat, m: Judge, events: list[Event]) -> State:
-    _need_running(s, "Judgment can be invoked")
+    _need_running(s, "invoke Judgment")
     if not 0 <= seat < len(s.players) or s.players[seat].status != ACTIVE:
         raise IllegalMove("Only a player in this round can invoke Judgment.")
     _question_blocks(s)
@@ -666,9 +670,8 @@ def _apply_ruling(s: State, seat: Seat, m: Ruling, events: list[Event]) -> State
     rec = Record(number, JUDGMENT, m.text, IN_EFFECT, proposer=seat)
     rec = _noted(s, _noted(s, rec, "asked", q.asker, text=q.text), "ruled", seat)
     s = replace(s, records=(*s.records, rec), effect_order=(*s.effect_order, number), question=None)
-    _emit(events, "ruling",
-          f"{name(s, seat)} rules on \u201c{q.text[:80]}\u201d. The ruling is rule {number}, "
-                            "adopted and in effect at once (rule 114).", seat=seat, number=number)
+    _emit(events, "ruling", f"{name(s, seat)} rules on \u201c{q.text[:80]}\u201d. The ruling is rule "
+                            f"{number}, adopted and in effect at once (rule 114).", seat=seat, number=number)
     return _resume(s, events)
 
 
@@ -680,16 +683,16 @@ def _apply_lapse(s: State, seat: Seat, m: Lapse, events: list[Event]) -> State:
 
 
 def _apply_skip(s: State, seat: Seat, m: Skip, events: list[Event]) -> State:
-    _need_running(s, "Skipping")
+    _need_running(s, "end a turn")
     _question_blocks(s)
     if seat != s.current:
         raise IllegalMove(f"Only the current player, {name(s, s.current)}, can end the turn.")
     if s.phase not in (MOVE, PROPOSE, VOTE):
         raise IllegalMove("The turn cannot end while the bot rolls or reveals.")
-    lost = {MOVE: "movement and rule-change", PROPOSE: "rule-change", VOTE: "vote"}[s.phase]
+    lost = {MOVE: "moving or proposing", PROPOSE: "a proposal", VOTE: "a complete vote"}[s.phase]
     if s.phase == MOVE and settings(s).phases == "movement":
-        lost = "movement"
-    _emit(events, "skip", f"{name(s, seat)}'s turn ends without the {lost}.", seat=seat)
+        lost = "moving"
+    _emit(events, "skip", f"{name(s, seat)}'s turn ends without {lost}.", seat=seat)
     s = _reject_open(s, events, "the turn ended before the vote was complete")
     return _next_turn(s, events)
 
@@ -766,9 +769,8 @@ def _take_effect(s: State, events: list[Event]) -> tuple[State, int | None]:
                   number=p.number, rule=p.target)
         else:
             effect = p.effect if p.effect is not None else target.effect
-            s = _with_record(s, _noted(s, replace(target, text=p.text, effect=effect), "amended",
-                                       ref=p.number,
-                                       text=target.text))
+            amended = replace(target, text=p.text, effect=effect)
+            s = _with_record(s, _noted(s, amended, "amended", ref=p.number, text=target.text))
             _emit(events, "effect", f"Proposal {p.number} takes effect: rule {p.target} is amended.",
                   number=p.number, rule=p.target)
             if p.effect is not None and p.effect.kind == "end":
@@ -788,7 +790,10 @@ def _next_turn(s: State, events: list[Event]) -> State:
         for i in pending:
             s = _with_player(s, i, status=ACTIVE)
         s = replace(s, round=s.round + 1, done=())
-        joined = f" {', '.join(name(s, i) for i in pending)} join{'s' * (len(pending) == 1)} the game." if pending else ""
+        joined = ""
+        if pending:
+            verb = "joins" if len(pending) == 1 else "join"
+            joined = f" {', '.join(name(s, i) for i in pending)} {verb} the game."
         _emit(events, "round", f"Round {s.round} begins.{joined}", round=s.round)
         active = seats_with(s, ACTIVE)
         remaining = list(active)
@@ -802,9 +807,8 @@ def _next_turn(s: State, events: list[Event]) -> State:
     phase = ROLL if rules.phases in ("both", "movement") else PROPOSE
     s = replace(s, current=current, phase=phase)
     first = "movement" if phase == ROLL else "rule-change"
-    _emit(events, "turn",
-          f"Round {s.round}, turn {len(s.done) + 1}: {name(s, current)}'s turn ({first} phase). "
-                          f"Judge: {name(s, judge_of(s))}.", seat=current, round=s.round)
+    _emit(events, "turn", f"Round {s.round}, turn {len(s.done) + 1}: {name(s, current)}'s turn "
+                          f"({first} phase). Judge: {name(s, judge_of(s))}.", seat=current, round=s.round)
     return s
 
 
@@ -834,8 +838,8 @@ def _sample_proposals(s: State) -> list[Move]:
 
 _HANDLERS = {
     Join: _apply_join, Start: _apply_start, Roll: _apply_roll, Path: _apply_path, Reveal: _apply_reveal,
-    Propose: _apply_propose, Vote: _apply_vote, Judge: _apply_judge, Ruling: _apply_ruling, Lapse: _apply_lapse,
-    Skip: _apply_skip, Leave: _apply_leave, End: _apply_end,
+    Propose: _apply_propose, Vote: _apply_vote, Judge: _apply_judge, Ruling: _apply_ruling,
+    Lapse: _apply_lapse, Skip: _apply_skip, Leave: _apply_leave, End: _apply_end,
 }
 
 RULES = NomicRules()

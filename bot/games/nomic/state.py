@@ -142,13 +142,6 @@ class State:
     end_reason: str = ""
     end_detail: str = ""
 
-    def __deepcopy__(self, memo: dict[int, object]) -> State:
-        """A state is immutable all the way down (frozen dataclasses of tuples): copying is sharing."""
-        return self
-
-    def __copy__(self) -> State:
-        return self
-
 
 def initial_state(seats: int) -> State:
     """The lobby: the Initial Set in effect, nobody joined yet."""

@@ -230,11 +230,11 @@ def build_view(s: State, viewer: Seat | None) -> NomicView:
         question = QuestionView(s.question.asker, s.question.judge, s.question.text)
     return NomicView(
         viewer=viewer, status=s.status, round=s.round, turn=len(s.done) + 1 if s.status == RUNNING else 0,
-        players=players, order=round_order(s), current=s.current, phase=s.phase, judge=judge_of(s), roll=s.roll,
-        die=cfg.die, votes_needed=cfg.votes, turn_order=cfg.order, phases=cfg.phases, setting_rules=cfg.sources,
-        proposal=proposal, question=question, revealed=s.revealed, path=s.path, path_seat=s.path_seat,
-        rules=tuple(_rule_view(s,
-                               r) for r in s.records), in_effect=s.effect_order, next_number=next_number(s),
+        players=players, order=round_order(s), current=s.current, phase=s.phase, judge=judge_of(s),
+        roll=s.roll, die=cfg.die, votes_needed=cfg.votes, turn_order=cfg.order, phases=cfg.phases,
+        setting_rules=cfg.sources, proposal=proposal, question=question, revealed=s.revealed, path=s.path,
+        path_seat=s.path_seat, rules=tuple(_rule_view(s, r) for r in s.records), in_effect=s.effect_order,
+        next_number=next_number(s),
         result=s.end_detail)
 
 

@@ -1,0 +1,88 @@
+"""Pylon AI strength (hard vs medium, medium vs easy) and hard's thinking time per move.
+
+Targets: hard beats medium in >= 80% of games, medium beats easy in >= 80%, over >= 100 games per
+pairing with colours alternating; hard answers in <= 2 s per move (p50/p99 at its real budget).
+
+The pairings run hard with a shorter budget (--budget, default 0.1 s) so the bench finishes in
+minutes on a shared 2-core machine; a shorter budget only makes hard weaker. Its real-budget time per
+move is measured separately on a few full games (--timing-games) at ai.HARD_BUDGET.
+
+Usage: .venv/bin/python bench/pylon_strength.py [--games 100] [--budget 0.1] [--timing-games 3]
+"""
+
+import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
+
+import argparse
+import random
+import statistics
+import time
+
+from bot.games.pylon import RULES, ai
+from bot.games.pylon.rules import scores
+
+
+def play(levels: tuple[str, str], seed: int, budget: float | None) -> tuple[tuple[int, int], list[float]]:
+    """One game; returns the final scores and hard's seconds per move."""
+    rng = random.Random(seed)
+    s = RULES.initial({}, 2)
+    hard_times = []
+    while RULES.to_act(s) is not None:
+        seat = s.to_move
+        t = time.perf_counter()
+        move = ai.choose(s, seat, rng, levels[seat], budget=budget)
+        if levels[seat] == "hard":
+            hard_times.append(time.perf_counter() - t)
+        s, _ = RULES.apply(s, seat, move)
+    return scores(s), hard_times
+
+
+def pairing(a: str, b: str, games: int, budget: float | None) -> tuple[int, int, int, float]:
+    """``a`` against ``b``, alternating who moves first; returns a's wins, draws, losses, mean margin."""
+    w = d = l = 0
+    margins = []
+    for i in range(games):
+        if i % 2 == 0:
+            sc, _ = play((a, b), i, budget)
+            m = sc[0] - sc[1]
+        else:
+            sc, _ = play((b, a), i, budget)
+            m = sc[1] - sc[0]
+        margins.append(m)
+        w, d, l = w + (m > 0), d + (m == 0), l + (m < 0)
+    return w, d, l, statistics.fmean(margins)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--budget", type=float, default=0.1, help="hard's seconds per move in the pairings")
+    p.add_argument("--timing-games", type=int, default=3)
+    args = p.parse_args()
+
+    rows = []
+    for a, b, budget in (("hard", "medium", args.budget), ("medium", "easy", None)):
+        t = time.perf_counter()
+        w, d, l, margin = pairing(a, b, args.games, budget)
+        took = time.perf_counter() - t
+        rate = w / args.games
+        note = f" (hard budget {budget:g} s/move)" if a == "hard" else ""
+        rows.append(f"{a:>6} vs {b:<6} {args.games:4d} games: {w:3d} won {d:3d} drawn {l:3d} lost  "
+                    f"win rate {rate:6.1%}  mean margin {margin:+.1f}  {'OK' if rate >= 0.8 else 'BELOW 80%'}"
+                    f"{note}  [{took:.0f} s]")
+        print(rows[-1], flush=True)
+
+    times: list[float] = []
+    for i in range(args.timing_games):
+        levels = ("hard", "medium") if i % 2 == 0 else ("medium", "hard")
+        _, ts = play(levels, 1000 + i, None)
+        times.extend(ts)
+    times.sort()
+    if times:
+        p50 = statistics.median(times)
+        p99 = times[max(0, int(len(times) * 0.99) - 1)]
+        print(f"hard time per move at the real budget ({ai.HARD_BUDGET:g} s): p50={p50:.2f} s p99={p99:.2f} s "
+              f"max={times[-1]:.2f} s over {len(times)} moves in {args.timing_games} games (budget <= 2 s)")
+
+
+if __name__ == "__main__":
+    main()

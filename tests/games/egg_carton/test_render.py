@@ -1,0 +1,197 @@
+"""Pictures: real pixels of the static board and of the sowing animation."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from bot.games.egg_carton import RULES, Pick, animate, render
+from bot.games.egg_carton.notation import SLOT_INDEX
+from bot.games.egg_carton.render import (
+    CARTON,
+    CUP,
+    CUP_R,
+    END_ZONE,
+    HEIGHT,
+    MARBLE,
+    MAX_FRAMES,
+    SPEEDS,
+    STRIP_BOTTOM,
+    STRIP_TOP,
+    WIDTH,
+    ZONE_BOXES,
+    clock_text,
+    slot_centre,
+)
+from bot.render import ACCENT, CARD, INK, PLAYER_COLOURS, gif_bytes, png_bytes
+
+from .helpers import position
+
+pytestmark = pytest.mark.golden
+
+EXAMPLE = position("7 3 4 1 - 1", "4 2 1 - 6 1", off=(3, 3))
+
+
+def close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 24) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a[:3], b[:3], strict=True))
+
+
+def px(img: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    return img.convert("RGB").getpixel(xy)  # type: ignore[return-value]
+
+
+def centre(letter: str) -> tuple[int, int]:
+    return slot_centre(SLOT_INDEX[letter])
+
+
+def test_board_size_and_mode():
+    img = render(RULES.view(RULES.initial({}, 2), None))
+    assert img.size == (WIDTH, HEIGHT) and img.mode == "RGB"
+    assert 600 <= WIDTH <= 900
+    assert px(img, (2, 2)) == CARD        # opaque card behind everything
+
+
+def test_slot_layout_follows_the_original():
+    # bottom row A..F left to right; top row N..I left to right (I above F, N above A)
+    assert centre("A")[0] < centre("F")[0] and centre("A")[1] > centre("N")[1]
+    assert centre("I")[0] == centre("F")[0] and centre("N")[0] == centre("A")[0]
+    assert ZONE_BOXES[0][0] > centre("F")[0] and ZONE_BOXES[1][2] < centre("A")[0]
+
+
+def test_marbles_and_empty_cups():
+    img = render(RULES.view(EXAMPLE, None))
+    assert close(px(img, centre("D")), MARBLE)          # D holds 1 marble, drawn at the centre
+    assert px(img, centre("E")) == CUP                   # E is empty
+    assert px(img, centre("K")) == CUP
+    x, y = centre("A")
+    assert close(px(img, (x, y - 19)), MARBLE)          # A holds 7: the inner ring is filled
+    x, y = centre("L")                                   # 1 marble: the ring is empty
+    assert px(img, (x, y - 30)) == CUP
+
+
+def test_end_zones_are_green_and_hold_marbles():
+    img = render(RULES.view(EXAMPLE, None))
+    x0, y0, x1, y1 = ZONE_BOXES[0]
+    assert px(img, ((x0 + x1) // 2, y0 + 110)) == END_ZONE
+    assert close(px(img, (x0 + 22, y1 - 22)), MARBLE)  # the first off-board marble, bottom left
+
+
+def test_player_to_move_is_lit_in_their_colour():
+    img = render(RULES.view(EXAMPLE, None))
+    assert px(img, (STRIP_BOTTOM[2] - 20, STRIP_BOTTOM[1] + 10)) == PLAYER_COLOURS[0]
+    assert px(img, (STRIP_TOP[2] - 20, STRIP_TOP[1] + 10)) != PLAYER_COLOURS[1]
+    s, _ = RULES.apply(EXAMPLE, 0, Pick(1))
+    img = render(RULES.view(s, None))
+    assert px(img, (STRIP_TOP[2] - 20, STRIP_TOP[1] + 10)) == PLAYER_COLOURS[1]
+
+
+def test_last_move_is_highlighted():
+    s, events = RULES.apply(EXAMPLE, 0, Pick(0))     # A: ... relay from I, last marble in K
+    img = render(RULES.view(s, None), events=events)
+    x, y = centre("K")
+    assert px(img, (x + CUP_R + 2, y)) == ACCENT
+    x, y = centre("A")
+    assert px(img, (x + CUP_R + 2, y)) == INK       # the slot the player picked
+    x, y = centre("C")                              # untouched by the highlight: plain carton
+    assert px(img, (x + CUP_R + 2, y)) == px(img, (x + CUP_R + 8, y)) == CARTON
+
+
+def test_last_marble_off_the_board_highlights_the_end_zone():
+    s, events = RULES.apply(EXAMPLE, 0, Pick(2))     # C: last marble into the right zone
+    img = render(RULES.view(s, None), events=events)
+    x0, y0, x1, y1 = ZONE_BOXES[0]
+    assert px(img, (x0 + 2, (y0 + y1) // 2)) == ACCENT
+
+
+def test_clocks_are_drawn_when_on():
+    view = RULES.view(EXAMPLE, None)
+    plain = render(view)
+    timed = render(view, clocks=[272_000, 9_400], names=["alice", "bob"])
+    box_pixel = (STRIP_BOTTOM[2] - 100, STRIP_BOTTOM[1] + 8)
+    assert px(plain, box_pixel) == PLAYER_COLOURS[0]
+    assert px(timed, box_pixel) == CARD
+    assert render(view, clocks={0: 1000, 1: None}).size == (WIDTH, HEIGHT)
+    assert clock_text(272_000) == "4:32" and clock_text(9_450) == "0:09.4" and clock_text(-1) == "0:00"
+
+
+def test_many_marbles_show_a_number():
+    s = position("30 1 1 1 1 1", "1 1 1 1 1 1", marbles=6)
+    img = render(RULES.view(s, None))
+    assert px(img, centre("A")) != MARBLE                # the count badge covers the centre
+
+
+def test_render_is_pure_and_png_encodes():
+    view = RULES.view(EXAMPLE, None)
+    a, b = render(view), render(view)
+    assert a.tobytes() == b.tobytes()
+    assert png_bytes(a)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# -- animation -----------------------------------------------------------------------
+
+def animate_move(s, letter, **kw):
+    move = Pick(SLOT_INDEX[letter])
+    t, events = RULES.apply(s, s.to_move, move)
+    return animate(RULES.view(s, None), events, RULES.view(t, None), **kw), t, events
+
+
+def test_animation_follows_the_sowing():
+    frames, t, events = animate_move(EXAMPLE, "B", speed="normal")
+    # before, pick, 3 drops, 4 flash frames, final
+    assert len(frames) == 1 + 1 + 3 + 4 + 1
+    first, _ = frames[0]
+    assert close(px(first, centre("B")), MARBLE)
+    pick_frame, _ = frames[1]
+    assert close(px(pick_frame, centre("B")), CUP)                  # picked up: B is empty
+    x, y = centre("C")
+    assert close(px(frames[2][0], (x + CUP_R + 2, y)), ACCENT)     # the marble just dropped in C
+    # the last slot (E) flashes: filled with the accent colour, then not
+    x, y = centre("E")
+    flash_on, flash_off = frames[-5][0], frames[-4][0]
+    assert close(px(flash_on, (x + 30, y + 5)), ACCENT)
+    assert close(px(flash_off, (x + 30, y + 5)), CUP)
+    final, ms = frames[-1]
+    assert ms >= 2500
+    assert close(px(final, centre("E")), MARBLE)
+
+
+def test_animation_speeds():
+    slow = [ms for _, ms in animate_move(EXAMPLE, "B", speed="slow")[0]]
+    fast = [ms for _, ms in animate_move(EXAMPLE, "B", speed="fast")[0]]
+    assert slow[2] == SPEEDS["slow"] and fast[2] == SPEEDS["fast"] and sum(slow) > sum(fast)
+    with pytest.raises(ValueError, match="speed"):
+        animate_move(EXAMPLE, "B", speed="off")
+
+
+def test_long_relay_is_capped_and_the_gif_is_small():
+    s = position("7 - - 1 1 9", "9 9 9 2 2 3", to_move=1, off=(4, 4), marbles=5)
+    frames, t, events = animate_move(s, "N", speed="fast", names=["a", "b"], clocks=[60_000, 30_000])
+    drops = sum(e.kind in ("drop", "off") for e in events)
+    assert drops == 23 and len(frames) <= MAX_FRAMES
+    # the last marble's slot (I) still flashes
+    x, y = centre("I")
+    assert any(close(px(f, (x + 30, y + 5)), ACCENT) for f, _ in frames[-5:-1])
+    data = gif_bytes([f for f, _ in frames], [ms for _, ms in frames])
+    assert data[:6] == b"GIF89a" and len(data) < 2_000_000
+
+
+def test_very_long_sowing_is_merged_to_the_frame_cap():
+    s = position("40 1 1 1 1 1", "1 1 1 1 1 1", marbles=6, off=(0, 0))
+    frames, _, events = animate_move(s, "A", speed="normal")
+    assert sum(e.kind in ("drop", "off") for e in events) > 40
+    assert len(frames) <= MAX_FRAMES
+    assert all(f.mode == "P" for f, _ in frames)
+
+
+def test_incremental_frames_equal_full_redraws():
+    from bot.games.egg_carton.render import _draw, _moments, _palette, _to_palette
+
+    s = position("7 - - 1 1 9", "9 9 9 2 2 3", to_move=1, off=(4, 4), marbles=5)
+    t, events = RULES.apply(s, 1, Pick(SLOT_INDEX["N"]))
+    before = RULES.view(s, None)
+    frames = animate(before, events, RULES.view(t, None), names=["a", "b"], speed="fast", clocks=[5_000, 0])
+    moments = _moments(before, events, SPEEDS["fast"])
+    assert len(frames) == len(moments) + 1
+    for (img, ms), (frame, want_ms, _) in zip(frames, moments, strict=False):
+        full = _to_palette(_draw(frame, ["a", "b"], [5_000, 0]), _palette())
+        assert img.tobytes() == full.tobytes() and ms == want_ms
