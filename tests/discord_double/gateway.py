@@ -1,0 +1,183 @@
+"""The gateway without a websocket: events are fed, in order, into the connected client's
+``ConnectionState.parsers`` (the functions ``DiscordWebSocket.received_message`` would call), by one
+pump task per connection. ``client.ws`` is a :class:`FakeWebSocket` providing what discord.py calls on
+the real one (``change_presence``, ``request_chunks``, ``latency``, ``close``...)."""
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+import traceback
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable, Deque, Optional, Tuple
+
+import yarl
+
+if TYPE_CHECKING:  # pragma: no cover
+    import discord
+
+    from .core import DiscordDouble
+
+
+class Intent:
+    """Gateway intent bits that gate events."""
+
+    GUILDS = 1 << 0
+    MEMBERS = 1 << 1
+    GUILD_MESSAGES = 1 << 9
+    GUILD_REACTIONS = 1 << 10
+    DM_MESSAGES = 1 << 12
+    DM_REACTIONS = 1 << 13
+    MESSAGE_CONTENT = 1 << 15
+
+
+class FakeWebSocket:
+    """Stands in for ``discord.gateway.DiscordWebSocket`` as ``client.ws``."""
+
+    def __init__(self, link: "GatewayLink"):
+        self._link = link
+        self.open = True
+        self.sequence: Optional[int] = 0
+        self.session_id: Optional[str] = None
+        self.shard_id: Optional[int] = None
+        self.shard_count: Optional[int] = None
+        self.gateway = yarl.URL("wss://gateway.discord.invalid")
+        self.resume_gateway_url = self.gateway
+
+    @property
+    def latency(self) -> float:
+        return 0.0
+
+    def is_ratelimited(self) -> bool:
+        return False
+
+    async def change_presence(self, *, activity: Any = None, status: Optional[str] = None, since: float = 0.0) -> None:
+        activities = [activity.to_dict()] if activity is not None else []
+        self._link.dd.presence = {"activities": activities, "status": status or "online", "since": since,
+                                  "afk": False}
+
+    async def request_chunks(self, guild_id: int, query: Optional[str] = None, *, limit: int,
+                             user_ids: Optional[list] = None, presences: bool = False,
+                             nonce: Optional[str] = None) -> None:
+        from . import fixtures as F
+
+        guild = self._link.dd.guilds.get(int(guild_id))
+        if guild is None:
+            return
+        wanted = {int(u) for u in user_ids} if user_ids is not None else None
+        members = [m for m in guild.members.values()
+                   if (wanted is None or m.user.id in wanted)
+                   and (not query or m.user.username.lower().startswith(query.lower()))]
+        if limit:
+            members = members[:limit]
+        self._link.send("GUILD_MEMBERS_CHUNK", F.members_chunk(guild, members, nonce))
+
+    async def voice_state(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def close(self, code: int = 4000) -> None:
+        self.open = False
+
+
+_Item = Tuple[str, Any, Optional[Callable[[], None]], "asyncio.Future[Optional[BaseException]]"]
+
+
+class GatewayLink:
+    """One gateway "session" of the connected client: an ordered queue of events and the pump task."""
+
+    def __init__(self, dd: "DiscordDouble", bot: "discord.Client"):
+        self.dd = dd
+        self.bot = bot
+        self.session_id = secrets.token_hex(16)
+        self.ws = FakeWebSocket(self)
+        self._queue: Deque[_Item] = deque()
+        self._wake = asyncio.Event()
+        self._busy = False
+        self._task: Optional[asyncio.Task] = None
+        bot.ws = self.ws  # type: ignore[assignment]
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._queue) or self._busy
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="discord-double-gateway")
+
+    def stop(self) -> None:
+        self.ws.open = False
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        while self._queue:
+            *_, fut = self._queue.popleft()
+            if not fut.done():
+                fut.set_result(None)
+
+    def barrier(self) -> "asyncio.Future[Optional[BaseException]]":
+        """A future resolved once every event queued so far has been handled."""
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        if not self.pending:
+            fut.set_result(None)
+        else:
+            self._queue.append(("", None, None, fut))
+            self._wake.set()
+        return fut
+
+    def send(self, event: str, data: Any, *, intent: Optional[int] = None,
+             before: Optional[Callable[[], None]] = None) -> Optional["asyncio.Future[Optional[BaseException]]"]:
+        """Queue ``event``; the future resolves (to the parser's exception, or None) once handled.
+        Events the client's intents exclude are dropped (None). A callable ``data`` is built now (the
+        payload is a snapshot of the world when the event happens, like Discord's)."""
+        if intent is not None and not (self.bot._connection._intents.value & intent):
+            return None
+        if callable(data):
+            data = data()
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._queue.append((event, data, before, fut))
+        self._wake.set()
+        return fut
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                event, data, before, fut = self._queue.popleft()
+                if not event:  # barrier
+                    if not fut.done():
+                        fut.set_result(None)
+                    continue
+                self._busy = True
+                try:
+                    result = self._deliver(event, data, before)
+                finally:
+                    self._busy = False
+                if not fut.done():
+                    fut.set_result(result)
+            # frames already buffered are read without suspending (as discord.py does with aiohttp);
+            # once the queue is empty, let the scheduled handlers run
+            await asyncio.sleep(0)
+
+    def _deliver(self, event: str, data: Any, before: Optional[Callable[[], None]]) -> Optional[BaseException]:
+        dd, bot = self.dd, self.bot
+        if bot.is_closed():
+            return None
+        try:
+            ws = self.ws
+            ws.sequence = (ws.sequence or 0) + 1
+            if event == "READY":
+                ws.session_id = data["session_id"]
+                ws.resume_gateway_url = yarl.URL(data["resume_gateway_url"])
+            dd.gateway_log.append((time.monotonic(), event, data))
+            if before is not None:
+                before()
+            bot.dispatch("socket_event_type", event)
+            parser = bot._connection.parsers.get(event)
+            if parser is not None:  # discord.py ignores unknown events the same way
+                parser(data)
+            return None
+        except Exception as exc:  # a payload discord.py cannot parse: a bug in the double or in discord.py
+            dd.gateway_errors.append(f"{event}: {exc!r}\n{traceback.format_exc()}")
+            return exc
+        finally:
+            dd._last_activity = time.monotonic()
