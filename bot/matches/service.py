@@ -366,7 +366,17 @@ class MatchService:
         if clock in CLOCKS:
             m.rec.clocks = {"remaining": [CLOCKS[clock]] * len(seats), "running": None, "since": None}
         moves: list[MoveRecord] = []
-        events = self._settle(m, moves, now)
+        events: list[Event] = []
+        opening = getattr(m.game.module, "opening_moves", None)
+        if opening is not None:  # games whose engine learns its players by moves (Nomic World's joins)
+            for seat, text in opening(m.rec.seats):
+                move = m.rules.parse(text, m.state, seat)
+                before = m.state
+                m.state, evs = m.rules.apply(m.state, seat, move)
+                events.extend(evs)
+                moves.append(MoveRecord(len(moves), seat, m.rec.seats[seat].user_id if seat >= 0 else None,
+                                        m.rules.format(move, before), now))
+        events += self._settle(m, moves, now)
         self._arm(m, now)
         await self._finish_if_over(m)
         await self._save(m, expected, moves=moves)

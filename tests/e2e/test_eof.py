@@ -1,0 +1,346 @@
+"""EOF on Discord, end to end: players click, type and read DMs through the in-process Discord double.
+
+Covers the lobby with colours, the deal by buttons, the DM program builder, ``/eof move`` in a DM and in
+the thread, the ephemeral fallback for closed DMs (checked on joining), secrecy of programs in public,
+the execution post with its GIF, a permission prompt answered by DM, turn-limit expiry (programs and
+permission answers) and a whole match ending with ratings.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.eof.rules import Phase
+from tests.discord_double import DiscordDouble
+from tests.e2e.eof_helpers import (
+    INSTRUCTION,
+    Clock,
+    build_in,
+    builder_dm,
+    click_suffix,
+    deal_by_buttons,
+    fix_seed,
+    hand_from_select,
+    hand_of,
+    latest_match_id,
+    open_lobby,
+    public_texts,
+    some_program,
+    start,
+    user_of,
+    world,
+)
+
+pytestmark = pytest.mark.e2e
+
+PERMISSION_SEED = "0000000000000000"
+"""With this seed, two players (red, yellow), blind draws: hands allow the permission scenario below."""
+
+
+@pytest.fixture
+async def dd():
+    async with DiscordDouble() as double:
+        yield double
+
+
+def assert_no_secrets(chan, *, allowed: set[str] = frozenset()) -> None:
+    """No public message (text, labels, options, file names, earlier versions) shows an instruction or
+    a hand picture, except the instructions in ``allowed`` (already executed)."""
+    for msg, text in public_texts(chan):
+        found = set(INSTRUCTION.findall(text)) - allowed
+        assert not found, f"program text {found} in public message {msg!r}:\n{text}"
+        assert not any(a.filename.startswith("hand") for a in msg.attachments), msg
+        assert "Write my program" not in text or not msg.selects(), msg
+
+
+def first_piece(hand: list[str], colour: str) -> str:
+    return next(p for p in hand if p[0] == colour)
+
+
+# ---------------------------------------------------------------------------------------------------------
+
+
+async def test_lobby_colours_deal_builder_and_move_in_dm(dd, tmp_path):
+    clock = Clock()
+    bot, chan, (alice, bob, carol) = await world(dd, tmp_path, clock, ("alice", "bob", "carol"))
+
+    lobby = await open_lobby(alice, chan, colour="blue")
+    assert "alice — 🟦 Blue" in lobby.text
+    assert "Blue · alice" in lobby.button_labels()
+    dm = await alice.wait_for_dm(lambda m: "You are in the lobby as 🟦 Blue" in m.text)
+    assert "EOF #" in dm.text
+
+    await bob.click(lobby, "Green")
+    assert "bob — 🟩 Green" in lobby.text
+    await bob.wait_for_dm(lambda m: "as 🟩 Green" in m.text)
+    assert lobby.button("Blue · alice").disabled and lobby.button("Green · bob").disabled
+    await carol.click(lobby, "Join")  # no choice: the first free colour
+    assert "carol — 🟥 Red" in lobby.text
+    await carol.click(lobby, "Yellow")  # switch
+    assert "carol — 🟨 Yellow" in lobby.text and not lobby.button("Red").disabled
+    await carol.click(lobby, "Leave")
+    assert "carol" not in lobby.text
+
+    thread = await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    m = await bot.service.get(mid)
+    assert [m.state.colours[0], m.state.colours[1]] == [3, 2]  # blue, green, in seat order
+    board = dd.messages[m.rec.message_id]
+    assert any(b.label.startswith("Medium (") for b in board.buttons())
+    # the player not drawing cannot choose
+    other = user_of(m, [alice, bob], 1 - m.state.drawer)
+    r = await click_suffix(other, board, ":m:M")
+    assert r.ephemeral and "not your turn" in (await r.message()).text.lower()
+
+    m = await deal_by_buttons(dd, bot, mid, [alice, bob])
+    assert m.state.phase is Phase.PROGRAM
+    assert all(len(d) == 9 for d in m.state.draws)
+    board = dd.messages[m.rec.message_id]
+    assert "Write my program" in board.button_labels()
+    assert "draws" in board.text  # every draw is announced on the board
+
+    # alice builds in DM: a piece, an orientation, the crash warning, undo, then a full program
+    adm = await builder_dm(alice)
+    assert adm.attachments and adm.attachments[0].filename == "hand.png" and adm.attachments[0].is_png
+    assert "back to the match" in adm.text
+    hand = hand_from_select(adm)
+    assert len(hand) == 9
+    piece = hand[0]
+    await alice.select(adm, [piece])
+    assert "choose its orientation" in adm.text
+    bad = "Up" if piece[0] in "RYB" else "Standing"
+    await alice.click(adm, f"{bad} (crashes)")
+    assert "will crash" in adm.text and f"{piece}{bad[0]}" in adm.text
+    await alice.click(adm, "Undo")
+    assert "Program 0/5" in adm.text
+    program_a = some_program(hand, 5)
+    await build_in(alice, adm, program_a, submit=False)
+    assert f"Program 5/5:** `{' '.join(program_a)}`" in adm.text
+    await alice.click(adm, "Submit")
+    assert "Submit this program?" in adm.text
+    await alice.click(adm, "Confirm")
+    assert "Submitted — waiting for bob" in adm.text
+    await dd.settle()
+    board = dd.messages[(await bot.service.get(mid)).rec.message_id]
+    assert "Program in: 🟦 **alice**" in board.text
+    assert_no_secrets(chan)
+
+    # bob's history shows that alice submitted, not what
+    r = await bob.slash(thread, "eof history")
+    hist = await r.message()
+    assert r.ephemeral and "alice: submitted a program" in hist.text and program_a[0] not in hist.text
+
+    # bob: autocomplete from the hand, then /eof move in his DM
+    bdm = await builder_dm(bob)
+    bhand = hand_from_select(bdm)
+    choices = await bob.autocomplete(bob.dm_channel(), "eof move", "notation", "")
+    assert choices and all(c["value"][:2] in bhand for c in choices)
+    program_b = some_program(bhand, 5)
+    prefix = " ".join(program_b[:2])
+    choices = await bob.autocomplete(bob.dm_channel(), "eof move", "notation", prefix + " ")
+    assert all(c["value"].startswith(prefix) and len(c["value"].split()) == 3 for c in choices)
+    # a crashing orientation is allowed after a warning
+    last = program_b[-1]
+    program_b[-1] = last[:2] + ("U" if last[0] in "RYB" else "S")
+    r = await bob.slash(bob.dm_channel(), "eof move", notation=" ".join(program_b).lower())
+    warning = await r.message()
+    assert r.ephemeral and "will crash" in warning.text
+    await bob.click(warning, "Submit anyway")
+    assert "Submitted" in warning.text or "All programs are in" in warning.text
+
+    # execution: the step log with the GIF, the scores, a fresh board at the bottom
+    log_msg = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution", timeout=10)
+    gif = log_msg.attachments[0]
+    assert gif.filename == "execution.gif" and gif.is_gif and gif.image().n_frames >= 2
+    scores = await thread.wait_for(lambda m: m.embed.title == "Round 1 scores")
+    assert "alice" in scores.text and "bob" in scores.text and "→" in scores.text
+    await dd.settle()
+    m = await bot.service.get(mid)
+    new_board = dd.messages[m.rec.message_id]
+    assert new_board.id > scores.id and m.state.round == 2
+    assert not board.buttons()  # the old board lost its buttons
+    executed = {str(st.instruction) for st in m.state.last_round.steps}
+    assert_no_secrets(chan, allowed=executed)
+
+    # after the round, history shows the programs
+    r = await bob.slash(thread, "eof history")
+    hist = await r.message()
+    assert f"`{' '.join(program_a)}`" in hist.text and f"`{' '.join(program_b)}`" in hist.text
+    dd.assert_clean()
+
+
+async def test_dms_closed_fallback_checked_on_join(dd, tmp_path):
+    clock = Clock()
+    bot, chan, (alice, bob) = await world(dd, tmp_path, clock, closed=("bob",))
+    lobby = await open_lobby(alice, chan, draw="blind")
+    r = await bob.click(lobby, "Join")
+    warn = await r.followup(0)
+    assert warn.ephemeral and warn.ephemeral_to == bob.id and "cannot DM you" in warn.text
+    assert "bob — 🟨 Yellow" in lobby.text
+
+    thread = await start(dd, alice, lobby)  # blind: the whole deal happens at the start
+    mid = await latest_match_id(bot)
+    fallback = await thread.wait_for(lambda m: "Show privately" in m.button_labels())
+    assert bob.id in [u.id for u in fallback.mentions] and "cannot DM you" in fallback.text
+    await builder_dm(alice)  # alice's DMs work
+
+    # somebody else cannot open bob's private button
+    r = await alice.click(fallback, "Show privately")
+    assert r.ephemeral and "another player" in (await r.message()).text
+
+    r = await bob.click(fallback, "Show privately")
+    eph = await r.message()
+    assert eph.ephemeral_to == bob.id and eph.embed.title == "Round 1: your program"
+    bhand = hand_from_select(eph)
+    program_b = some_program(bhand, len(bhand[:5]))
+    await build_in(bob, eph, program_b)
+    assert "Submitted — waiting for alice" in eph.text
+    assert eph.ephemeral
+
+    # alice uses the board's button instead of her DM: an ephemeral builder in the thread
+    m = await bot.service.get(mid)
+    board = dd.messages[m.rec.message_id]
+    r = await alice.click(board, "Write my program")
+    aeph = await r.message()
+    assert aeph.ephemeral_to == alice.id
+    assert_no_secrets(chan)
+    ahand = hand_from_select(aeph)
+    await build_in(alice, aeph, some_program(ahand, 5))
+    await thread.wait_for(lambda m: m.embed.title == "Round 1 scores", timeout=10)
+    # the next round's builders: DM for alice, a new fallback button for bob
+    await builder_dm(alice, 2)
+    await thread.wait_for(lambda m: "Show privately" in m.button_labels() and m.id > fallback.id)
+    dd.assert_clean()
+
+
+async def permission_programs(bot, mid):
+    """(first seat, its program, other seat, its program): the first player's third instruction deletes
+    the record holding the other's pointer."""
+    m = await bot.service.get(mid)
+    s = m.state
+    f, o = s.first, 1 - s.first
+    hf, ho = hand_of(s, f), hand_of(s, o)
+    pf = some_program(hf, 5, [first_piece(hf, "Y") + "R", first_piece(hf, "G") + "U", first_piece(hf, "R") + "R"])
+    po = some_program(ho, 5, [first_piece(ho, "Y") + "R", first_piece(ho, "G") + "U"])
+    return f, pf, o, po
+
+
+async def test_permission_prompt_answered_by_dm(dd, tmp_path, monkeypatch):
+    fix_seed(monkeypatch, PERMISSION_SEED)
+    clock = Clock()
+    bot, chan, users = await world(dd, tmp_path, clock)
+    alice, bob = users
+    lobby = await open_lobby(alice, chan, draw="blind", locking="permission-nocrash")
+    await bob.click(lobby, "Join")
+    thread = await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    f, pf, o, po = await permission_programs(bot, mid)
+    m = await bot.service.get(mid)
+    first, other = user_of(m, users, f), user_of(m, users, o)
+
+    r = await first.slash(thread, "eof move", notation=" ".join(pf))  # in the thread: answered privately
+    assert r.ephemeral and "Program submitted" in (await r.message()).text
+    assert_no_secrets(chan)
+    mark = dd.mark()
+    await other.slash(other.dm_channel(), "eof move", notation=" ".join(po))
+
+    paused = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution", timeout=10)
+    assert "⏸️" in paused.text and "allow or deny" in paused.text
+    prompt = await other.wait_for_dm(lambda m: "allow the deletion?" in (m.embed.title or ""), since=mark)
+    assert "holds your pointer" in prompt.text and "back to the match" in prompt.text
+    await dd.settle()
+    m = await bot.service.get(mid)
+    assert m.state.phase is Phase.PERMISSION
+    board = dd.messages[m.rec.message_id]
+    assert "Allow the deletion" in board.button_labels()
+    # the deleting player cannot answer for the other
+    r = await first.click(board, "Allow the deletion")
+    assert r.ephemeral and "Only the players" in (await r.message()).text
+
+    await other.click(prompt, "Allow")
+    assert "You allowed the deletion" in prompt.text and not prompt.buttons()
+    cont = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution (continued)", timeout=10)
+    assert cont.attachments and cont.attachments[0].is_gif
+    assert f"`{pf[2]}`" in cont.text and "deleting R1" in cont.text  # the allowed deletion happened
+    await thread.wait_for(lambda m: m.embed.title == "Round 1 scores")
+    dd.assert_clean()
+
+
+async def test_turn_limit_expiry(dd, tmp_path, monkeypatch):
+    fix_seed(monkeypatch, PERMISSION_SEED)
+    clock = Clock()
+    bot, chan, users = await world(dd, tmp_path, clock)
+    alice, bob = users
+    lobby = await open_lobby(alice, chan, draw="blind", locking="permission-nocrash", turn_limit=60)
+    await bob.click(lobby, "Join")
+    thread = await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    f, pf, o, po = await permission_programs(bot, mid)
+    m = await bot.service.get(mid)
+    first, other = user_of(m, users, f), user_of(m, users, o)
+    await first.slash(first.dm_channel(), "eof move", notation=" ".join(pf))
+    await other.slash(other.dm_channel(), "eof move", notation=" ".join(po))
+    await thread.wait_for(lambda m: m.embed.title == "Round 1: execution", timeout=10)
+    await dd.settle()
+
+    # nobody answers the permission requests: each counts as Deny (the deletes stop: -nocrash)
+    for _ in range(5):
+        m = await bot.service.get(mid)
+        if m.state.phase is not Phase.PERMISSION:
+            break
+        mark = dd.mark()
+        clock.advance(61)
+        results = await bot.scheduler.run_due()
+        assert results and results[0].message == "The turn limit passed."
+        cont = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution (continued)", since=mark,
+                                     timeout=10)
+        assert "refused" in cont.text
+        await dd.settle()
+    assert m.state.round == 2
+    await thread.wait_for(lambda m: m.embed.title == "Round 1 scores")
+
+    # round 2: only one program comes in; the other becomes "no program"
+    await dd.settle()
+    adm = await builder_dm(first, 2)
+    hand = hand_from_select(adm)
+    await first.slash(first.dm_channel(), "eof move", notation=" ".join(some_program(hand, 5)))
+    await dd.settle()
+    clock.advance(61)
+    await bot.scheduler.run_due()
+    scores = await thread.wait_for(lambda m: m.embed.title == "Round 2 scores", timeout=10)
+    line = next(x for x in scores.text.splitlines() if other.username in x)
+    assert "no program" in line and "+0" in line
+    r = await first.slash(thread, "eof history")
+    assert "(turn limit)" in (await r.message()).text
+    dd.assert_clean()
+
+
+async def test_whole_match_updates_ratings(dd, tmp_path):
+    clock = Clock()
+    bot, chan, users = await world(dd, tmp_path, clock)
+    alice, bob = users
+    lobby = await open_lobby(alice, chan, draw="blind", crash_penalty="on")
+    await bob.click(lobby, "Join")
+    thread = await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    for rnd in range(1, 5):
+        for u in users:
+            dm = await builder_dm(u, rnd)
+            hand = hand_from_select(dm)
+            await u.slash(u.dm_channel(), "eof move", notation=" ".join(some_program(hand, min(5, len(hand)))))
+            if rnd == 4 and u is alice:  # earlier rounds' programs are public now, this round's are not
+                r = await bob.slash(thread, "eof history")
+                text = (await r.message()).text
+                round4 = text.split("**Round 4**")[1]
+                assert "alice: submitted a program" in round4 and not INSTRUCTION.search(round4)
+                assert INSTRUCTION.search(text.split("**Round 4**")[0])
+        await thread.wait_for(lambda m, rnd=rnd: m.embed.title == f"Round {rnd} scores", timeout=10)
+    over = await thread.wait_for(lambda m: m.embed.title == "EOF: match over", timeout=10)
+    m = await bot.service.get(mid)
+    assert m.status.value == "finished" and len(m.state.history) == 4
+    assert any(f["name"] == "Ratings" for f in over.embed.fields)
+    rows = await bot.store.ratings(m.rec.guild_id, "eof", [alice.id, bob.id])
+    assert set(rows) == {alice.id, bob.id} and all(r.games == 1 for r in rows.values())
+    final = dd.messages[m.rec.message_id]
+    assert not final.buttons()
+    dd.assert_clean()
