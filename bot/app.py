@@ -34,6 +34,8 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.pylon",
     "cogs.fire_and_ice",
+    "cogs.egg_carton",
+    "cogs.eof",
 )
 
 

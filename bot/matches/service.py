@@ -478,6 +478,7 @@ class MatchService:
         if not c or c.get("running") is None or c.get("since") is None:
             return
         c["remaining"][c["running"]] = max(0, int(c["remaining"][c["running"]] - (now - c["since"]) * 1000))
+        c["since"] = now  # charged up to now; if the same seat moves again (rule A) its clock runs on from here
 
     def _arm(self, m: Match, now: float) -> None:
         """Set the next deadline (turn limit, and the running tournament clock)."""

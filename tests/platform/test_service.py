@@ -187,3 +187,29 @@ async def test_bad_turn_limit_and_self_challenge(env):
     with pytest.raises(LobbyError, match="yourself"):
         await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=ALICE, options={},
                          turn_limit=60)
+
+
+async def test_tournament_clock_charges_each_pick_once(env):
+    svc, clock, _ = env
+    m = await svc.create("eggcarton", guild_id=9, channel_id=10, host=ALICE, opponent=BOB,
+                         options={"clock": "3m", "first": "challenger"}, turn_limit=86400)
+    m = (await svc.accept(m.id, BOB.user_id)).match
+    assert m.rec.deadline == clock() + 180
+    clock.t += 100
+    r = await svc.play(m.id, ALICE.user_id, "D")  # ends off the board: alice picks again (rule A)
+    assert r.match.to_act() == {0}
+    assert r.match.clocks_ms(clock()) == [80_000, 180_000]
+    clock.t += 30
+    r = await svc.play(m.id, ALICE.user_id, "E")
+    assert r.match.clocks_ms(clock()) == [50_000, 180_000]
+    assert r.match.rec.deadline == clock() + 50
+
+
+async def test_clock_running_out_loses_even_before_the_scheduler(env):
+    svc, clock, _ = env
+    m = await svc.create("eggcarton", guild_id=9, channel_id=10, host=ALICE, opponent=BOB,
+                         options={"clock": "1m", "first": "challenger"}, turn_limit=86400)
+    m = (await svc.accept(m.id, BOB.user_id)).match
+    clock.t += 61
+    r = await svc.play(m.id, ALICE.user_id, "A")
+    assert r.finished and r.match.outcome.winners == {1} and "clock" in r.match.outcome.detail
