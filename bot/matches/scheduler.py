@@ -23,6 +23,7 @@ class Scheduler:
         self.on_result = on_result
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         service.on_deadline_change = self.poke
 
     def poke(self) -> None:
@@ -31,9 +32,14 @@ class Scheduler:
 
     def start(self) -> None:
         if self._task is None or self._task.done():
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="parlor-scheduler")
 
     async def stop(self) -> None:
+        # A flag as well as cancel(): asyncio.wait_for (3.11) can swallow a cancellation that arrives
+        # just as the wake-up event fires, and the loop would then sleep on for a minute.
+        self._stopping = True
+        self._wake.set()
         if self._task is not None:
             self._task.cancel()
             try:
@@ -61,7 +67,7 @@ class Scheduler:
         return results
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()
             try:
                 await self.run_due()
@@ -69,6 +75,8 @@ class Scheduler:
             except Exception:
                 log.exception("scheduler pass failed")
                 nxt = None
+            if self._stopping:
+                break
             delay = MAX_SLEEP if nxt is None else min(MAX_SLEEP, max(0.0, nxt - self.service.clock()))
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)

@@ -1,0 +1,25 @@
+"""Shared set-up for the platform benches: the real bot against the in-process Discord double."""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.app import ParlorBot  # noqa: E402
+from bot.config import Config  # noqa: E402
+from bot.storage.sqlite import SqliteStore  # noqa: E402
+from tests.discord_double import DiscordDouble  # noqa: E402
+
+
+def make_bot(dd: DiscordDouble, db: pathlib.Path, guild_id: int) -> ParlorBot:
+    config = Config(token=dd.token, database=f"sqlite:///{db}", command_guilds=(guild_id,))
+    return ParlorBot(config, SqliteStore(str(db)), clock=time.time)
+
+
+def pct(values: list[float], p: float) -> float:
+    xs = sorted(values)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
