@@ -622,6 +622,17 @@ class MatchService:
         async with self.lock(match_id):
             await self.store.set_place(match_id, thread_id=thread_id, message_id=message_id)
 
+    async def set_ui(self, match_id: int, values: Mapping[str, Any]) -> None:
+        """Remember presentation data in the match's ``ui`` dict (e.g. which message collects votes).
+
+        Not an action: the version stays, so the components on the board remain valid. The write is
+        still version-checked, so it never overwrites a move committed meanwhile.
+        """
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            m.rec.ui.update(values)
+            await self._save(m, m.version)
+
     async def find_here(self, place_id: int, user_id: int | None = None, *,
                         game: str | None = None) -> list[Match]:
         """Active matches in this thread/channel (the user's own first)."""

@@ -1,0 +1,297 @@
+"""Nomic World end to end: lobby, movement by buttons and by notation, proposals voted by reaction,
+the turn limit, Judgment, the rulebook, joining late, ending, /stats and the request budget."""
+
+import pytest
+
+from tests.e2e.nomic_helpers import (
+    current,
+    is_board,
+    match,
+    non_reaction_calls,
+    propose,
+    roll,
+    start_game,
+    walk,
+)
+
+pytestmark = pytest.mark.e2e
+
+YES, NO = "\u2705", "\u274c"
+
+
+async def test_lobby_start_roll_and_path_by_buttons(world):
+    w = world
+    r = await w.dave.slash(w.chan, "nomic rules")  # no game here yet: the Initial Set, paged
+    page = await r.message()
+    assert r.ephemeral and "15 rules in effect" in page.text and "101. The player agreement" in page.text
+    await w.dave.click(page, "Next")
+    assert "115. Aliases" in page.text
+    await w.alice.slash(w.chan, "nomic new")
+    lobby = await w.chan.wait_for(lambda m: "Join" in m.button_labels() and "Nomic World" in m.text)
+    assert "any number of" in lobby.text
+    await w.bob.click(lobby, "Join")
+    r = await w.carol.slash(w.chan, "nomic join")
+    assert r.ephemeral
+    await w.dd.settle()
+    assert "carol" in lobby.text
+    await w.alice.click(lobby, "Start")
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    mid = (await w.bot.store.active_matches())[-1].id
+    m = await match(w, mid)
+    assert [s.name for s in m.seats] == ["alice", "bob", "carol"]
+    assert m.options == {} and await w.bot.service.replay(mid) == m.state
+    choices = await w.alice.autocomplete(thread, "nomic move", "notation", "n")
+    assert choices and all(c["value"].startswith("N") for c in choices)
+    n = await roll(w, mid)
+    assert f"rolled **{n}** on the d6" in board.text
+    assert board.mentions and board.mentions[0].id == w.alice.id  # alice is first alphabetically
+    assert "Judge: carol" in board.text
+    assert board.button(f"Confirm (0/{n} steps)").disabled and board.button("Undo").disabled
+    # only directions that keep the path shortest are enabled
+    mark = w.dd.mark()
+    await w.alice.click(board, "North")
+    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
+    assert "Planned path **N**" in board.text
+    if n > 1:
+        assert board.button("South").disabled and not board.button("East").disabled
+        assert not board.button("Undo").disabled
+        await w.alice.click(board, "Undo")
+        assert not board.button("South").disabled
+        await w.alice.click(board, "North")
+    r = await w.bob.click(board, "East" if n > 1 else "Undo")
+    assert r.ephemeral and "alice's turn" in (await r.message()).text
+    for _ in range(n - 1):
+        await w.alice.click(board, "East")
+    path = "N" + "E" * (n - 1)
+    assert all(board.button(d).disabled for d in ("North", "East", "South", "West"))
+    mark = w.dd.mark()
+    await w.alice.click(board, f"Confirm {path}")
+    await w.dd.settle()
+    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
+    m = await match(w, mid)
+    assert m.state.players[0].pos == (n - 1, 1)
+    assert f"alice moves {path}" in board.text and "propose one rule-change" in board.text
+    assert "North" not in board.button_labels()
+    w.dd.assert_clean()
+
+
+async def test_path_by_slash_and_illegal_paths(world):
+    w = world
+    thread, board, mid = await start_game(w)
+    n = await roll(w, mid)
+    r = await w.alice.slash(thread, "nomic move", notation="N" * (n + 1))
+    msg = await r.message()
+    assert r.ephemeral and f"the die shows {n}" in msg.text and "Legal moves" in msg.text
+    if n >= 2:
+        r = await w.alice.slash(thread, "nomic move", notation="N" + "S" * (n - 1))
+        assert r.ephemeral and "not a shortest path" in (await r.message()).text
+    r = await w.bob.slash(thread, "nomic move", notation="N" * n)
+    assert r.ephemeral and "not your turn" in (await r.message()).text
+    assert (await match(w, mid)).state.phase == "move"
+    mark = w.dd.mark()
+    new_board = await walk(w, thread, mid, "W" * n)
+    assert is_board(new_board) and f"alice moves {'W' * n}" in new_board.text
+    assert len(w.dd.api_calls(since=mark)) <= 2
+    assert board.buttons() == []  # the old board lost its path buttons
+    assert (await match(w, mid)).state.players[0].pos == (-n, 0)
+    w.dd.assert_clean()
+
+
+async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
+    w = world
+    w.guild.add_member(w.dd.create_user("@everyone"))
+    thread, _board, mid = await start_game(w)
+    await walk(w, thread, mid)
+    mark = w.dd.mark()
+    msg = await propose(w, thread, mid, action="amend", rule=109, effect="die=8",
+                        text=f"A d8 is rolled. <@{w.bob.id}> @everyone")
+    assert "Proposal 201: amend rule 109" in msg.text and "die=8" in msg.text
+    assert msg.mentions == [] and not msg.mention_everyone
+    assert set(msg.reactions) >= {YES, NO}
+    # a non-player's reaction is removed; it counts for nothing
+    await w.dave.react(msg, YES)
+    await w.dd.settle()
+    assert w.dave.id not in [u.id for u in msg.reaction_users(YES)]
+    await w.bob.react(msg, YES)
+    await w.carol.react(msg, YES)
+    await w.dd.settle()
+    assert "Proposal 201: amend" in msg.text  # still open: no edit per vote
+    assert (await match(w, mid)).state.phase == "vote"
+    await w.alice.react(msg, YES)
+    await w.dd.settle()
+    calls = non_reaction_calls(w.dd, mark)
+    assert len(calls) <= 3, [c.route for c in calls]
+    assert "Proposal 201 adopted" in msg.text and "3 yes, 0 no" in msg.text
+    # the change takes effect at the next turn: bob rolls the d8
+    m = await match(w, mid)
+    assert m.state.current == 1 and m.rules.view(m.state, None).die == 8
+    new_board = await thread.wait_for(lambda b: is_board(b) and "bob" in b.text and "d8" in b.text)
+    assert new_board.mentions and new_board.mentions[0].id == w.bob.id
+    assert "Proposal 201 is adopted" in new_board.text and "takes effect" in new_board.text
+    r = await w.carol.slash(thread, "nomic rules")
+    page = await r.message()
+    assert r.ephemeral and "Die: d8 (rule 109)" in page.text and "A d8 is rolled." in page.text
+    await w.carol.click(page, "Next")
+    assert "page 2 of" in page.text
+    await w.carol.click(page, "How to play")
+    assert "how to play" in page.text and "does not withdraw" in page.text
+    r = await w.carol.slash(thread, "nomic rule", number=109)
+    detail = (await r.message()).text
+    assert "amended" in detail and "Amended by 201" in detail and "A d6 is rolled" in detail
+    st = await w.alice.slash(w.chan, "stats")
+    assert "1 proposals made · 1 adopted" in (await st.message()).text
+    w.dd.assert_clean()
+
+
+async def test_a_no_rejects_and_the_turn_limit_rejects_an_open_vote(world):
+    w = world
+    thread, board, mid = await start_game(w, turn_limit=3600)
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="Players greet each other.")
+    await w.bob.react(msg, YES)
+    await w.dd.settle()
+    mark = w.dd.mark()
+    await w.carol.react(msg, NO)
+    await w.dd.settle()
+    assert len(non_reaction_calls(w.dd, mark)) <= 2
+    assert "Proposal 201 rejected" in msg.text and "1 yes, 1 no" in msg.text
+    assert (await current(w, mid)) is w.bob
+    await walk(w, thread, mid)
+    msg2 = await propose(w, thread, mid, action="repeal", rule=115)
+    assert "Proposal 202: repeal rule 115" in msg2.text
+    await w.alice.react(msg2, YES)
+    await w.dd.settle()
+    results = await w.expire(3601)
+    assert results
+    assert "Proposal 202 rejected" in msg2.text and "turn ended" in msg2.text
+    board = await thread.wait_for(lambda b: is_board(b) and "turn limit passed" in b.text)
+    assert "Proposal 202 is rejected" in board.text and "carol" in board.text
+    assert (await current(w, mid)) is w.carol
+    m = await match(w, mid)
+    assert 115 in m.state.effect_order  # not repealed
+    r = await w.alice.slash(thread, "nomic rule", number=202)
+    assert "rejected" in (await r.message()).text
+    w.dd.assert_clean()
+
+
+async def test_judgment_by_the_judge_only(world):
+    w = world
+    thread, board, mid = await start_game(w)
+    r = await w.dave.slash(thread, "nomic judge", question="May I play?")
+    assert r.ephemeral
+    r = await w.bob.slash(thread, "nomic judge", question="Is a diagonal step legal?")
+    msg = await r.message()
+    assert not r.ephemeral and "diagonal" in msg.text
+    assert [u.id for u in msg.mentions] == [w.carol.id]  # the Judge: the player before alice, i.e. carol
+    await w.dd.settle()
+    assert board.buttons() and "North" not in board.button_labels()  # play waits for the ruling
+    r = await w.alice.slash(thread, "nomic move", notation="N" * await roll(w, mid))
+    assert r.ephemeral and "Judgment is pending" in (await r.message()).text
+    r = await w.bob.slash(thread, "nomic ruling", text="Yes.")
+    assert r.ephemeral and "Only the Judge, carol" in (await r.message()).text
+    r = await w.carol.slash(thread, "nomic ruling", text="No: paths are made of N, E, S and W steps.")
+    ruling = await r.message()
+    assert not r.ephemeral and "Rule 201" in ruling.text
+    await w.dd.settle()
+    assert "North" in board.button_labels()  # play resumes on the same board
+    m = await match(w, mid)
+    assert 201 in m.state.effect_order
+    r = await w.alice.slash(thread, "nomic rule", number=201)
+    text = (await r.message()).text
+    assert "Judgment 201" in text and "diagonal" in text and "Ruling by carol" in text
+    w.dd.assert_clean()
+
+
+async def test_an_unanswered_judgment_lapses_at_the_turn_limit(world):
+    w = world
+    thread, board, mid = await start_game(w, turn_limit=300)
+    await w.bob.slash(thread, "nomic judge", question="Can the Judge stay silent?")
+    await w.dd.settle()
+    assert "North" not in board.button_labels()
+    await w.expire(301)
+    assert "lapses without a ruling" in board.text and "turn limit passed" in board.text
+    assert "North" in board.button_labels()  # alice's turn goes on, on the same board
+    assert (await current(w, mid)) is w.alice and (await match(w, mid)).state.question is None
+    w.dd.assert_clean()
+
+
+async def test_join_late_leave_map_and_admin_end(world):
+    w = world
+    thread, _board, mid = await start_game(w, players=(w.alice, w.bob))
+    r = await w.carol.slash(thread, "nomic join")
+    assert not r.ephemeral and "plays from round 2" in (await r.message()).text
+    m = await match(w, mid)
+    assert m.state.players[2].status == "pending"
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="Carol is welcome.")
+    await w.carol.react(msg, YES)  # carol joined during the round: she votes from round 2 on
+    await w.dd.settle()
+    assert w.carol.id not in [u.id for u in msg.reaction_users(YES)]
+    r = await w.alice.slash(thread, "nomic map")
+    mp = await r.message()
+    assert r.ephemeral and mp.attachments and "carol: joins next round" in mp.text
+    r = await w.carol.slash(thread, "nomic resign")
+    await w.carol.click(await r.message(), "Yes, leave the game")
+    await w.dd.settle()
+    assert (await match(w, mid)).state.players[2].status == "left"
+    r = await w.bob.slash(thread, "nomic end")
+    assert r.ephemeral and "Manage Server" in (await r.message()).text
+    r = await w.admin.slash(thread, "nomic end")
+    confirm = await r.message()
+    await w.admin.click(confirm, "Yes, end the game")
+    await w.dd.settle()
+    over = await thread.wait_for(lambda m: "game over" in m.text and not m.attachments)
+    assert "Stopped by an admin" in over.text and "Unrated" in over.text
+    assert "Proposal 201 rejected" in msg.text
+    m = await match(w, mid)
+    assert m.status.value == "finished" and not m.rec.rated
+    w.dd.assert_clean()
+
+
+async def test_votes_wait_for_a_judgment(world):
+    w = world
+    thread, _board, mid = await start_game(w)
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="Tokens may share a space.")
+    await w.bob.react(msg, YES)
+    r = await w.bob.slash(thread, "nomic judge", question="Does this proposal conflict with rule 105?")
+    assert not r.ephemeral
+    await w.dd.settle()
+    await w.carol.react(msg, YES)  # held while the Judge decides: the reaction stays
+    await w.dd.settle()
+    assert w.carol.id in [u.id for u in msg.reaction_users(YES)]
+    assert (await match(w, mid)).rules.view((await match(w, mid)).state, None).proposal.yes == (1,)
+    r = await w.carol.slash(thread, "nomic ruling", text="No conflict.")
+    await w.dd.settle()
+    m = await match(w, mid)
+    assert set(m.rules.view(m.state, None).proposal.yes) == {1, 2}  # carol's held vote now counts
+    await w.alice.react(msg, YES)
+    await w.dd.settle()
+    assert "Proposal 201 adopted" in msg.text
+    assert 202 in (await match(w, mid)).state.effect_order  # 202 is the ruling, 201 took effect
+    w.dd.assert_clean()
+
+
+async def test_votes_survive_a_restart(world):
+    w = world
+    thread, _board, mid = await start_game(w)
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="The game ends.", effect="end")
+    await w.bob.react(msg, YES)
+    await w.dd.settle()
+    await w.dd.disconnect()
+    await w.carol.react(msg, YES)  # while the bot is away: no event reaches it
+    w.bot = w.make_bot()
+    await w.dd.connect(w.bot)
+    await w.dd.settle()
+    m = await match(w, mid)
+    assert set(m.rules.view(m.state, None).proposal.yes) == {1, 2}  # read back from the message at start
+    await w.alice.react(msg, YES)
+    await w.dd.settle()
+    await thread.wait_for(lambda m: "game over" in m.text and not m.attachments)
+    assert "Proposal 201 adopted" in msg.text
+    m = await match(w, mid)
+    assert m.status.value == "finished" and "Rule 201 ended the game" in m.state.end_detail
+    w.dd.assert_clean()
