@@ -36,6 +36,7 @@ EXTENSIONS = (
     "cogs.fire_and_ice",
     "cogs.egg_carton",
     "cogs.eof",
+    "cogs.nomic",
 )
 
 

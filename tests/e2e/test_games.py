@@ -45,23 +45,19 @@ async def test_fire_and_ice_confirms_a_move_that_hands_the_win(world):
     w = world
     thread, board = await challenge(w, "fireandice")
     match = (await w.bot.service.find_here(thread.id))[0]
-    # Build a position where Fire's move hands Ice the win, through the engine's own notation: load a state.
-    rules = match.rules
-    from bot.games.fire_and_ice.rules import State, start_board  # noqa: F401
+    # Put the match in a position where Fire's only piece, on G7, leaves an Ice piece behind when it moves:
+    # Ice already controls A (A1 A2 A5) and C (C1 C3 C7) and holds G1 and G3, so Ice on G7 completes G
+    # (line 1-3-7) and with it the island line A-C-G.
+    from dataclasses import replace
+
     from bot.games.fire_and_ice.notation import parse_point
+
     board_pts = [-1] * 49
-    # Ice controls A (A1 A2 A5) and C (C1 C3 C7); Ice holds G1 G3 on G; Fire on G4 can move out, leaving Ice on G4?
     for p in ("A1", "A2", "A5", "C1", "C3", "C7", "G1", "G3"):
         board_pts[parse_point(p)] = 1
     board_pts[parse_point("G7")] = 0
-    state = rules.load({**rules.dump(match.state), "board": None}) if False else None
-    dumped = rules.dump(match.state)
-    dumped_board = dumped.get("board")
-    assert dumped_board is not None
-    # the dump format is the engine's; rebuild via the State dataclass for clarity
-    from dataclasses import replace
     state = replace(match.state, board=tuple(board_pts), supply=(24, 17))
-    match.rec.state = rules.dump(state)
+    match.rec.state = match.rules.dump(state)
     await w.bot.store.save_match(match.rec, match.version)
     r = await w.alice.slash(thread, "fireandice move", notation="G7-G5")
     msg = await r.message()
