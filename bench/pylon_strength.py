@@ -7,7 +7,11 @@ The pairings run hard with a shorter budget (--budget, default 0.1 s) so the ben
 minutes on a shared 2-core machine; a shorter budget only makes hard weaker. Its real-budget time per
 move is measured separately on a few full games (--timing-games) at ai.HARD_BUDGET.
 
-Usage: .venv/bin/python bench/pylon_strength.py [--games 100] [--budget 0.1] [--timing-games 3]
+medium vs easy is cheap (no search), so it is played over more games (--easy-games, default 1000)
+for a tighter estimate.
+
+Usage: .venv/bin/python bench/pylon_strength.py [--games 100] [--easy-games 1000] [--budget 0.1]
+       [--timing-games 4]
 """
 
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
@@ -55,33 +59,39 @@ def pairing(a: str, b: str, games: int, budget: float | None) -> tuple[int, int,
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=100)
+    p.add_argument("--easy-games", type=int, default=1000, help="games of medium vs easy")
     p.add_argument("--budget", type=float, default=0.1, help="hard's seconds per move in the pairings")
-    p.add_argument("--timing-games", type=int, default=3)
+    p.add_argument("--timing-games", type=int, default=4)
     args = p.parse_args()
 
     rows = []
-    for a, b, budget in (("hard", "medium", args.budget), ("medium", "easy", None)):
+    for a, b, budget, games in (("hard", "medium", args.budget, args.games),
+                                ("medium", "easy", None, args.easy_games)):
         t = time.perf_counter()
-        w, d, l, margin = pairing(a, b, args.games, budget)
+        w, d, l, margin = pairing(a, b, games, budget)
         took = time.perf_counter() - t
-        rate = w / args.games
+        rate = w / games
         note = f" (hard budget {budget:g} s/move)" if a == "hard" else ""
-        rows.append(f"{a:>6} vs {b:<6} {args.games:4d} games: {w:3d} won {d:3d} drawn {l:3d} lost  "
+        rows.append(f"{a:>6} vs {b:<6} {games:4d} games: {w:3d} won {d:3d} drawn {l:3d} lost  "
                     f"win rate {rate:6.1%}  mean margin {margin:+.1f}  {'OK' if rate >= 0.8 else 'BELOW 80%'}"
                     f"{note}  [{took:.0f} s]")
         print(rows[-1], flush=True)
 
     times: list[float] = []
+    won = 0
     for i in range(args.timing_games):
-        levels = ("hard", "medium") if i % 2 == 0 else ("medium", "hard")
-        _, ts = play(levels, 1000 + i, None)
+        hard_seat = i % 2
+        levels = ("hard", "medium") if hard_seat == 0 else ("medium", "hard")
+        sc, ts = play(levels, 1000 + i, None)
+        won += sc[hard_seat] > sc[1 - hard_seat]
         times.extend(ts)
     times.sort()
     if times:
         p50 = statistics.median(times)
         p99 = times[max(0, int(len(times) * 0.99) - 1)]
         print(f"hard time per move at the real budget ({ai.HARD_BUDGET:g} s): p50={p50:.2f} s p99={p99:.2f} s "
-              f"max={times[-1]:.2f} s over {len(times)} moves in {args.timing_games} games (budget <= 2 s)")
+              f"max={times[-1]:.2f} s over {len(times)} moves in {args.timing_games} games vs medium "
+              f"(won {won}/{args.timing_games}) (budget <= 2 s)")
 
 
 if __name__ == "__main__":

@@ -43,9 +43,13 @@ def make_bot(dd: DiscordDouble, path: str, clock: Clock) -> ParlorBot:
     return ParlorBot(Config(token=dd.token), SqliteStore(path), clock=clock, extensions=EXTENSIONS)
 
 
-async def world(dd: DiscordDouble, tmp_path: Any, clock: Clock, names: Sequence[str] = ("alice", "bob"),
+async def eof_world(dd: DiscordDouble, tmp_path: Any, clock: Clock, names: Sequence[str] = ("alice", "bob"),
                 closed: Iterable[str] = ()) -> tuple[ParlorBot, Channel, list[SimUser]]:
-    """A guild with a #games channel, the players as members (``closed``: DMs closed), the bot connected."""
+    """A guild with a #games channel, the players as members (``closed``: DMs closed), the bot connected.
+
+    Unlike ``conftest.world`` the bot syncs its commands globally (no ``command_guilds``): guild commands
+    cannot be used in DMs, and EOF programs are typed there with ``/eof move``.
+    """
     guild = dd.create_guild("Parlor Test")
     chan = guild.create_text_channel("games")
     users = [dd.create_user(n, dms_open=n not in set(closed)) for n in names]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 
 from bot.games.eof.rules import Phase
-from tests.discord_double import DiscordDouble
 from tests.e2e.eof_helpers import (
     INSTRUCTION,
     Clock,
@@ -19,28 +18,23 @@ from tests.e2e.eof_helpers import (
     builder_dm,
     click_suffix,
     deal_by_buttons,
+    eof_world,
     fix_seed,
     hand_from_select,
     hand_of,
     latest_match_id,
+    make_bot,
     open_lobby,
     public_texts,
     some_program,
     start,
     user_of,
-    world,
 )
 
 pytestmark = pytest.mark.e2e
 
 PERMISSION_SEED = "0000000000000000"
 """With this seed, two players (red, yellow), blind draws: hands allow the permission scenario below."""
-
-
-@pytest.fixture
-async def dd():
-    async with DiscordDouble() as double:
-        yield double
 
 
 def assert_no_secrets(chan, *, allowed: set[str] = frozenset()) -> None:
@@ -62,7 +56,7 @@ def first_piece(hand: list[str], colour: str) -> str:
 
 async def test_lobby_colours_deal_builder_and_move_in_dm(dd, tmp_path):
     clock = Clock()
-    bot, chan, (alice, bob, carol) = await world(dd, tmp_path, clock, ("alice", "bob", "carol"))
+    bot, chan, (alice, bob, carol) = await eof_world(dd, tmp_path, clock, ("alice", "bob", "carol"))
 
     lobby = await open_lobby(alice, chan, colour="blue")
     assert "alice — 🟦 Blue" in lobby.text
@@ -171,7 +165,7 @@ async def test_lobby_colours_deal_builder_and_move_in_dm(dd, tmp_path):
 
 async def test_dms_closed_fallback_checked_on_join(dd, tmp_path):
     clock = Clock()
-    bot, chan, (alice, bob) = await world(dd, tmp_path, clock, closed=("bob",))
+    bot, chan, (alice, bob) = await eof_world(dd, tmp_path, clock, closed=("bob",))
     lobby = await open_lobby(alice, chan, draw="blind")
     r = await bob.click(lobby, "Join")
     warn = await r.followup(0)
@@ -228,7 +222,7 @@ async def permission_programs(bot, mid):
 async def test_permission_prompt_answered_by_dm(dd, tmp_path, monkeypatch):
     fix_seed(monkeypatch, PERMISSION_SEED)
     clock = Clock()
-    bot, chan, users = await world(dd, tmp_path, clock)
+    bot, chan, users = await eof_world(dd, tmp_path, clock)
     alice, bob = users
     lobby = await open_lobby(alice, chan, draw="blind", locking="permission-nocrash")
     await bob.click(lobby, "Join")
@@ -257,6 +251,10 @@ async def test_permission_prompt_answered_by_dm(dd, tmp_path, monkeypatch):
     r = await first.click(board, "Allow the deletion")
     assert r.ephemeral and "Only the players" in (await r.message()).text
 
+    # a restart in between: the DM's buttons carry everything they need
+    await dd.disconnect()
+    bot = make_bot(dd, str(tmp_path / "parlor.sqlite3"), clock)
+    await dd.connect(bot)
     await other.click(prompt, "Allow")
     assert "You allowed the deletion" in prompt.text and not prompt.buttons()
     cont = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution (continued)", timeout=10)
@@ -269,7 +267,7 @@ async def test_permission_prompt_answered_by_dm(dd, tmp_path, monkeypatch):
 async def test_turn_limit_expiry(dd, tmp_path, monkeypatch):
     fix_seed(monkeypatch, PERMISSION_SEED)
     clock = Clock()
-    bot, chan, users = await world(dd, tmp_path, clock)
+    bot, chan, users = await eof_world(dd, tmp_path, clock)
     alice, bob = users
     lobby = await open_lobby(alice, chan, draw="blind", locking="permission-nocrash", turn_limit=60)
     await bob.click(lobby, "Join")
@@ -317,7 +315,7 @@ async def test_turn_limit_expiry(dd, tmp_path, monkeypatch):
 
 async def test_whole_match_updates_ratings(dd, tmp_path):
     clock = Clock()
-    bot, chan, users = await world(dd, tmp_path, clock)
+    bot, chan, users = await eof_world(dd, tmp_path, clock)
     alice, bob = users
     lobby = await open_lobby(alice, chan, draw="blind", crash_penalty="on")
     await bob.click(lobby, "Join")

@@ -36,7 +36,7 @@ def step(rules, state, data_or_rng):
     seat = pick(sorted(who))
     moves = rules.legal_moves(state, seat)
     assert moves, f"{rules.spec.key}: seat {seat} is to act but has no legal move"
-    return seat, pick(list(moves))
+    return seat, pick(moves)  # moves may be a lazy sequence (EOF: millions of programs)
 
 
 GAME_KEYS = sorted(available())

@@ -2,14 +2,18 @@
 
 * ``easy`` plays a uniformly random legal move.
 * ``medium`` is greedy one ply on the score: in the stacking phase it takes the
-  stacking that improves its score the most (ties broken at random); every
-  placement scores the same, so it places at random.
+  stacking that improves its score the most; among equal gains it prefers
+  one that does not leave its new stack where an opponent stack can cover
+  it, then picks at random. Every placement scores the same, so it places
+  at random.
 * ``hard`` searches. In the stacking phase: iterative-deepening alpha-beta
   (negamax with a transposition table, capture-first move ordering and a
   capture quiescence search) until a time budget runs out; endgames are
-  solved exactly. In the placement phase: a placement heuristic ranks every
-  placement (see :func:`placement_score`), then the best few are compared by
-  short greedy playouts of the rest of the game while time remains.
+  solved exactly. In the placement phase its placement heuristic is a
+  Monte Carlo estimate: every legal placement is judged by the mean final
+  margin of quick playouts (the rest of the placement at random, then both
+  sides stacking like ``medium``), and successive halving spends the time
+  budget on the placements that keep looking best.
 
 Search works on four flat lists per square instead of the state's tuples:
 height, owner of the top pyramid, top size and bottom size. That is all a
@@ -24,7 +28,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
 from typing import Final
 
 from bot.games.base import Seat
@@ -164,7 +167,7 @@ class _Search:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
+        if not self.nodes & 255 and time.perf_counter() > self.deadline:
             raise _Timeout
 
     def _final(self, side: int) -> int:
@@ -263,8 +266,8 @@ class _Search:
             except _Timeout:
                 break
             best, best_v, done = cur, cur_v, depth
-            if abs(best_v) >= _WIN or depth >= self._remaining_bound():
-                break  # solved: a forced result, or the search reached the end of every line
+            if depth >= self._remaining_bound():
+                break  # solved: every line was searched to the end of the game
             depth += 1
         return best, best_v, done
 
@@ -281,7 +284,7 @@ def _hard_stacking(s: PylonState, seat: Seat, rng: random.Random, budget: float)
 # --- hard: placement ------------------------------------------------------------------------------------
 
 def _playout(s: PylonState, first: Placement, seat: Seat, rng: random.Random) -> int:
-    """Seat's final margin after ``first`` and a quick game: heuristic placements, greedy stacking."""
+    """Seat's final margin after ``first`` and a quick game: random placements, then greedy stacking."""
     board = [st[-1] if st else None for st in s.board]
     stash = [list(s.stash[0]), list(s.stash[1])]
     board[first.square] = (seat, first.size)
@@ -291,7 +294,6 @@ def _playout(s: PylonState, first: Placement, seat: Seat, rng: random.Random) ->
     rng.shuffle(empty)
     while empty:
         sizes = [z for z in (1, 2, 3) if stash[turn][z - 1]]
-        # a cheap, noisy imitation of a sensible placer: random size and square
         z = rng.choice(sizes)
         sq = empty.pop()
         board[sq] = (turn, z)
@@ -337,11 +339,19 @@ def _hard_placement(s: PylonState, seat: Seat, rng: random.Random, budget: float
         each = int(left / per_playout / rounds / len(cands))
         if each < 1:
             break
+        late = False
         for m in cands:
-            for _ in range(each):
+            for i in range(each):
+                if not i & 7 and time.perf_counter() > deadline:
+                    late = True  # the machine got slower than the first pass suggested
+                    break
                 totals[m] += _playout(s, m, seat, rng)
-            counts[m] += each
+                counts[m] += 1
+            if late:
+                break
         cands.sort(key=lambda m: -totals[m] / counts[m])
+        if late:
+            break
         cands = cands[:max(1, len(cands) // 2)]
     return max(cands, key=lambda m: totals[m] / counts[m])
 
@@ -373,6 +383,9 @@ def choose(state: PylonState, seat: Seat, rng: random.Random, level: str, *,
         return _medium(state, seat, rng)
     if state.is_placement:
         return _hard_placement(state, seat, rng, budget)
+    only = _non_agree(state, seat)
+    if len(only) == 1:
+        return only[0]  # nothing to think about
     move, _ = _hard_stacking(state, seat, rng, budget)
     return move
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Final
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.base import Event
 from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
@@ -162,6 +162,15 @@ def _highlight(d: ImageDraw.ImageDraw, squares: tuple[int, ...]) -> None:
     d.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=ACCENT, width=6)
 
 
+def _fit(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text``, shortened with an ellipsis to fit ``width`` pixels."""
+    if fnt.getlength(text) <= width:
+        return text
+    while text and fnt.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
 def _clock_text(ms: int) -> str:
     secs = max(0, ms) // 1000
     if secs >= 3600:
@@ -182,9 +191,12 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
     # colour chip: a small pyramid with the seat's marker
     _pyramid(d, x0 + 34, y0 + 34, 36, colour)
     _marker(d, x0 + 34, y0 + 34, seat, 5)
-    label = name if len(name) <= 16 else name[:15] + "…"
-    d.text((x0 + 62, y0 + 34), label, font=font(24, bold=True), fill=INK, anchor="lm")
-    d.text((x1 - 18, y0 + 34), str(view.scores[seat]), font=font(40, bold=True), fill=INK, anchor="rm")
+    score = str(view.scores[seat])
+    score_font = font(40, bold=True)
+    d.text((x1 - 18, y0 + 34), score, font=score_font, fill=INK, anchor="rm")
+    room = (x1 - 18 - score_font.getlength(score) - 12) - (x0 + 62)
+    d.text((x0 + 62, y0 + 34), _fit(name, font(24, bold=True), room), font=font(24, bold=True), fill=INK,
+           anchor="lm")
     line_y = y0 + 84
     if view.phase == PLACEMENT:
         x = x0 + 20
@@ -196,13 +208,13 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
                    anchor="lm")
             x += 98
     else:
-        status = ""
+        tops = sum(1 for st in view.board if st and st[-1][0] == seat)
+        status, fill = f"on top of {tops} stack{'s' if tops != 1 else ''}", INK
         if view.agreed[seat]:
-            status = "✓ agreed to end"
+            status, fill = "✓ agreed to end", ACCENT
         elif view.phase == OVER and view.outcome is not None and seat in view.outcome.winners:
-            status = "winner"
-        d.text((x0 + 20, line_y), status, font=font(21, bold=bool(status == "winner")),
-               fill=ACCENT if status else INK, anchor="lm")
+            status, fill = f"winner · {status}", ACCENT
+        d.text((x0 + 20, line_y), status, font=font(21), fill=fill, anchor="lm")
     if clock is not None:
         d.text((x1 - 18, y1 - 22), _clock_text(clock), font=font(20), fill=MUTED, anchor="rm")
 
@@ -235,7 +247,9 @@ def render(view: PylonView, *, names: Sequence[str] | None = None, events: Seque
     seat_names = tuple(names) if names else view.seat_names
     img = _background().copy()
     d = ImageDraw.Draw(img)
-    d.text((MARGIN_X, HEADER // 2), _status(view, seat_names), font=font(28, bold=True), fill=INK, anchor="lm")
+    head = font(28, bold=True)
+    short = tuple(_fit(n, head, BOARD_W * 0.55) for n in seat_names)
+    d.text((MARGIN_X, HEADER // 2), _fit(_status(view, short), head, BOARD_W), font=head, fill=INK, anchor="lm")
     _highlight(d, _last_move_squares(view, events))
     for sq, st in enumerate(view.board):
         if st:

@@ -203,8 +203,12 @@ def _describe_stack(st: Stack) -> str:
     return f"a stack of {len(st)} topped by a {SIZE_WORDS[size]} {_seat_name(owner)} pyramid"
 
 
-def _legal_texts(s: PylonState, seat: Seat) -> tuple[str, ...]:
-    return tuple(str(m) for m in Pylon.legal_moves(RULES, s, seat))
+def _legal_texts(s: PylonState, seat: Seat, source: int | None = None) -> tuple[str, ...]:
+    """Legal moves in notation for an error message; those from ``source`` first."""
+    moves = Pylon.legal_moves(RULES, s, seat)
+    if source is not None:
+        moves = sorted(moves, key=lambda m: not (isinstance(m, Stacking) and m.source == source))
+    return tuple(str(m) for m in moves)
 
 
 def check(s: PylonState, seat: Seat, move: Move) -> None:
@@ -254,13 +258,13 @@ def check(s: PylonState, seat: Seat, move: Move) -> None:
                               legal=_legal_texts(s, seat))
         if dst not in NEIGHBOURS[src]:
             raise IllegalMove(f"{move}: a stack moves only onto an orthogonally adjacent square "
-                              f"(N, E, S or W of {SQUARE_NAMES[src]}).", legal=_legal_texts(s, seat))
+                              f"(N, E, S or W of {SQUARE_NAMES[src]}).", legal=_legal_texts(s, seat, src))
         if not b:
             raise IllegalMove(f"{move}: {SQUARE_NAMES[dst]} is empty, and a stack may never move to an "
-                              "empty square.", legal=_legal_texts(s, seat))
+                              "empty square.", legal=_legal_texts(s, seat, src))
         if a[0][1] > b[-1][1]:
             raise IllegalMove(f"{move}: a stack cannot move onto a smaller pyramid: bottom {a[0][1]} > "
-                              f"top {b[-1][1]}.", legal=_legal_texts(s, seat))
+                              f"top {b[-1][1]}.", legal=_legal_texts(s, seat, src))
         return
     raise IllegalMove(f"{move!r} is not a Pylon move.")
 

@@ -404,3 +404,11 @@ def test_parse_gives_invalid_notation_for_syntax() -> None:
     with pytest.raises(InvalidNotation, match="c6 is off the board"):
         RULES.parse("L c6", RULES.initial({}, 2), RED)
     assert RULES.format(Placement(3, sq("c3")), RULES.initial({}, 2)) == "L c3"
+
+
+def test_errors_list_legal_moves_from_the_same_source_first() -> None:
+    s = position({"c3": "R3", "c4": "B1", "b3": "B3", "a1": "R1", "a2": "B2"})
+    with pytest.raises(IllegalMove) as info:
+        RULES.parse("c3-c4", s, s.to_move)
+    assert info.value.legal[0] == "c3-b3"
+    assert "Legal moves: c3-b3" in info.value.user_text()

@@ -1,0 +1,850 @@
+"""``/eof``: 2–4 players write secret programs that edit one shared file.
+
+How the match runs on Discord:
+
+* **Lobby** (``/eof new``): Join / Leave / Start / Cancel plus one button per
+  colour — a free colour joins you in it (or switches you to it); plain Join
+  takes the first free one. Colours live in the lobby seats' data and become
+  the engine's ``colours`` option at start (``bot.games.eof.setup_options``).
+  Joining tries a DM at once and says so if DMs are closed (the player then
+  gets 🔒 "Show privately" buttons in the thread instead).
+* **Deal**: the board in the match thread carries Small / Medium / Large (with
+  how many are left; greyed when none) and Any for the drawing player; the
+  service draws the piece, and the board shows every draw.
+* **Programming**: each player gets the builder in DM (ephemeral fallback):
+  the hand picture, a select of the unused pieces, the five orientations of
+  the chosen piece (crashing ones marked, still allowed), Undo, Submit →
+  Confirm. The draft lives in the custom ids (``pb<round>:Y1R.G2L``), so the
+  builder needs no memory and survives restarts. ``/eof move`` submits a whole
+  program (in DM or the thread; the reply is always ephemeral). The thread
+  only learns who has submitted.
+* **Execution**: when the last program is in, the thread gets the step log
+  with the animation (GIF), then the round's scores with each player's
+  configurations, then a fresh board. A delete that needs permission DMs the
+  asked players Allow / Deny (also on the board) and waits.
+* **Time**: the platform's turn limit: a missing program becomes no program, an
+  unanswered permission request a Deny, a size not chosen a random-size draw.
+
+Program text never reaches a channel before that round's execution: the board
+shows public events only, ``/eof history`` hides programs until their round is
+over, and ``/eof move`` answers ephemerally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.utils import escape_markdown
+
+from bot.errors import LobbyError, NotAPlayer, NotYourTurn, ParlorError, StaleBoard
+from bot.games.base import CHANCE, Event, GameError, InvalidNotation
+from bot.games.eof import setup_options
+from bot.games.eof.notation import Program, read_instruction
+from bot.games.eof.pieces import (
+    COLOUR_NAMES,
+    ORIENT_NAMES,
+    SIZE_LETTERS,
+    VALID_ORIENTS,
+    Instruction,
+    Piece,
+    counts_of,
+    iter_kinds,
+    parse_colour,
+    size_totals,
+    sub,
+)
+from bot.games.eof.render import PIECE_COLOURS
+from bot.games.eof.rules import EofState, Phase, program_warnings
+from bot.games.eof.scoring import Configuration
+from bot.matches.service import Match, Result
+from bot.render import gif_bytes, png_bytes
+from bot.storage import MoveRecord, Status
+from cogs import _views as v
+from cogs._game import COLOUR_INFO, NO_MENTIONS, TURN_LIMITS, GameCog, _bytes_io
+
+log = logging.getLogger(__name__)
+
+COLOUR_EMOJI = ("🟥", "🟨", "🟩", "🟦")
+ORIENT_EMOJI = ("⬆️", "⬇️", "⬅️", "➡️", "⏺️")
+SIZE_WORDS = ("small", "medium", "large")
+LOCKING_CHOICES = [
+    app_commands.Choice(name="none: any record may be deleted", value="none"),
+    app_commands.Choice(name="locks, crash: deleting a held record crashes", value="locks-crash"),
+    app_commands.Choice(name="locks, no crash: the delete stops there", value="locks-nocrash"),
+    app_commands.Choice(name="permission, crash: ask; a Deny crashes", value="permission-crash"),
+    app_commands.Choice(name="permission, no crash: ask; a Deny stops it", value="permission-nocrash"),
+]
+PENALTY_CHOICES = [
+    app_commands.Choice(name="off: a crash scores 0", value="off"),
+    app_commands.Choice(name="on: -1 per instruction not run", value="on"),
+]
+DRAW_CHOICES = [
+    app_commands.Choice(name="feel: choose the size of each draw", value="feel"),
+    app_commands.Choice(name="blind: sizes are random too", value="blind"),
+]
+COLOUR_CHOICES = [app_commands.Choice(name=name, value=name) for name in COLOUR_NAMES]
+EXECUTION_KINDS = frozenset({"execute", "step", "score"})
+LOG_CHUNK = 3800
+"""Characters of step log per embed (Discord allows 4096 per description, 6000 per message)."""
+DMS_CLOSED = ("I cannot DM you (your DMs are closed for this server), so your hand, your program builder and "
+              "permission questions will be behind a 🔒 **Show privately** button in the match thread — only you "
+              "can open it. To get them in DMs instead, allow direct messages from server members.")
+
+
+def _colour_name(c: int) -> str:
+    return COLOUR_NAMES[c].capitalize()
+
+
+def encode_draft(draft: Sequence[Instruction]) -> str:
+    """``Y1R.G2L`` — the program being built, as kept in the builder's custom ids."""
+    return ".".join(map(str, draft))
+
+
+def decode_draft(code: str) -> tuple[Instruction, ...]:
+    """The inverse of :func:`encode_draft`.
+
+    Raises:
+        InvalidNotation: not a draft.
+    """
+    return tuple(read_instruction(x) for x in code.split(".") if x)
+
+
+def _move_kind(mv: MoveRecord) -> str:
+    """``chance`` / ``size`` / ``answer`` / ``program`` for a logged EOF move."""
+    if mv.seat == CHANCE:
+        return "chance"
+    text = mv.notation.strip().lower()
+    if text.startswith("draw"):
+        return "size"
+    if text in ("allow", "deny"):
+        return "answer"
+    return "program"
+
+
+class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edit a shared file"):
+    game_key = "eof"
+
+    # ================================================================ creating and the lobby
+
+    @app_commands.command(name="new", description="Open an EOF lobby (2-4 players)")
+    @app_commands.describe(locking="Deleting a record that holds another player's pointer",
+                           crash_penalty="Does a crashed program lose points?",
+                           draw="feel: pick the size of each draw; blind: random sizes",
+                           turn_limit="Time per turn (a missing program becomes no program)",
+                           colour="Your colour (the others choose theirs when they join)")
+    @app_commands.choices(locking=LOCKING_CHOICES, crash_penalty=PENALTY_CHOICES, draw=DRAW_CHOICES,
+                          turn_limit=TURN_LIMITS, colour=COLOUR_CHOICES)
+    async def new(self, interaction: discord.Interaction, locking: app_commands.Choice[str] | None = None,
+                  crash_penalty: app_commands.Choice[str] | None = None,
+                  draw: app_commands.Choice[str] | None = None,
+                  turn_limit: app_commands.Choice[int] | None = None,
+                  colour: app_commands.Choice[str] | None = None) -> None:
+        if interaction.guild_id is None:
+            raise LobbyError("Start matches in a server channel.")
+        options = {"locking": locking.value if locking else "none",
+                   "crash_penalty": crash_penalty.value if crash_penalty else "off",
+                   "draw": draw.value if draw else "feel"}
+        host = await self.player_for(interaction.user)
+        match = await self.service.create(self.game_key, guild_id=interaction.guild_id,
+                                          channel_id=interaction.channel_id or 0, host=host, opponent=None,
+                                          options=options, turn_limit=turn_limit.value if turn_limit else None)
+        if colour is not None:
+            match = await self.service.update_seat_data(match.id, host.user_id, {"colour": colour.value})
+        embed, view = self.invite_message(match)
+        cb = await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        if isinstance(cb.resource, discord.InteractionMessage):
+            await self.service.set_place(match.id, message_id=cb.resource.id)
+            match.rec.message_id = cb.resource.id
+        await self.check_can_join(interaction, match)
+
+    def lobby_colours(self, match: Match) -> list[int]:
+        """The colour of each lobby seat: its choice, or the first free one (what the start will use)."""
+        opts = setup_options({}, list(match.seats))
+        return [parse_colour(c) for c in opts["colours"].split(",")] if match.seats else []
+
+    def colours(self, match: Match) -> list[int]:
+        if match.state is not None:
+            return list(match.state.colours)
+        return self.lobby_colours(match)
+
+    def seat_note(self, match: Match, seat: int) -> str:
+        cols = self.lobby_colours(match)
+        if seat >= len(cols):
+            return ""
+        return f" — {COLOUR_EMOJI[cols[seat]]} {_colour_name(cols[seat])}"
+
+    def lobby_extra_items(self, match: Match) -> list[discord.ui.Item[Any]]:
+        cols = self.lobby_colours(match)
+        items: list[discord.ui.Item[Any]] = []
+        for c, name in enumerate(COLOUR_NAMES):
+            holder = next((match.seats[i].name for i, x in enumerate(cols) if x == c), None)
+            label = _colour_name(c) if holder is None else f"{_colour_name(c)} · {holder}"
+            items.append(v.button(match.id, None, f"col:{name}", label=label[:80], emoji=COLOUR_EMOJI[c],
+                                  disabled=holder is not None, row=1))
+        return items
+
+    async def on_lobby_action(self, interaction: discord.Interaction, match: Match, action: str) -> None:
+        if action == "join":
+            await self.join_in_colour(interaction, match, None)
+            return
+        await super().on_lobby_action(interaction, match, action)
+
+    async def join_in_colour(self, interaction: discord.Interaction, match: Match, colour: int | None) -> None:
+        """Join the lobby in ``colour`` (None: the first free one), or switch to it if already seated."""
+        if match.status != Status.LOBBY:
+            raise LobbyError("This lobby is closed.")
+        uid = interaction.user.id
+        cols = self.lobby_colours(match)
+        seat = match.seat_of(uid)
+        if seat is not None:
+            if colour is None:
+                raise LobbyError("You are already in this lobby.")
+            if cols[seat] == colour:
+                raise LobbyError(f"You already play {_colour_name(colour)}.")
+            if colour in cols:
+                raise LobbyError(f"{_colour_name(colour)} is taken; pick a free colour.")
+            m = await self.service.update_seat_data(match.id, uid, {"colour": COLOUR_NAMES[colour]})
+            embed, view = self.invite_message(m)
+            await interaction.response.edit_message(embed=embed, view=view, content=None)
+            return
+        free = [c for c in range(len(COLOUR_NAMES)) if c not in cols]
+        if colour is not None and colour not in free:
+            raise LobbyError(f"{_colour_name(colour)} is taken; pick a free colour.")
+        if colour is None and free:
+            colour = free[0]
+        result = await self.service.join(match.id, await self.player_for(interaction.user))
+        m = result.match
+        if colour is not None:
+            m = await self.service.update_seat_data(match.id, uid, {"colour": COLOUR_NAMES[colour]})
+        embed, view = self.invite_message(m)
+        await interaction.response.edit_message(embed=embed, view=view, content=None)
+        await self.check_can_join(interaction, m)
+
+    async def check_can_join(self, interaction: discord.Interaction, match: Match) -> None:
+        """Try a DM right away; if DMs are closed, say so (ephemerally) at once."""
+        cols = self.lobby_colours(match)
+        seat = match.seat_of(interaction.user.id)
+        colour = f" as {COLOUR_EMOJI[cols[seat]]} {_colour_name(cols[seat])}" if seat is not None else ""
+        text = (f"**{self.spec.title} #{match.id}** · [back to the lobby]({self.jump_url(match)})\n"
+                f"You are in the lobby{colour}. Your hand, your program builder and any permission questions "
+                "will come here, in DMs.")
+        ok = await self.dms_open(interaction.user, text)
+        interaction.extras["dms_open"] = ok
+        if not ok:
+            await interaction.followup.send(DMS_CLOSED, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    # ================================================================ labels and the board text
+
+    def seat_label(self, match: Match, seat: int) -> str:
+        cols = self.colours(match)
+        name = match.seats[seat].name
+        return f"{name} ({_colour_name(cols[seat])})" if seat < len(cols) else name
+
+    def _who(self, match: Match, seat: int) -> str:
+        """``🟥 **alice**`` for embeds (markdown in names escaped)."""
+        cols = self.colours(match)
+        emoji = COLOUR_EMOJI[cols[seat]] + " " if seat < len(cols) else ""
+        return f"{emoji}**{escape_markdown(match.seats[seat].name)}**"
+
+    def status_line(self, match: Match) -> str:
+        if match.status != Status.RUNNING or match.state is None:
+            return super().status_line(match)
+        s: EofState = match.state
+        deadline = f" · turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
+        if s.phase is Phase.DEAL and s.drawer is not None:
+            t = s.drawer
+            k = len(s.draws[t])
+            what = "choose the size of the next draw below" if s.feel and s.size_choice < 0 else "drawing"
+            return f"**Deal, round {s.round}:** <@{match.seats[t].user_id}> draws ({k + 1}/9): {what}{deadline}"
+        if s.phase is Phase.PROGRAM:
+            waiting = ", ".join(f"<@{match.seats[t].user_id}>" for t in range(s.seats) if s.programs[t] is None)
+            done = ", ".join(self._who(match, t) for t in range(s.seats) if s.programs[t] is not None)
+            line = f"**Programming, round {s.round}:** waiting for {waiting or 'nobody'}{deadline}"
+            return line + (f"\nProgram in: {done}" if done else "")
+        if s.phase is Phase.PERMISSION:
+            view = match.view(None)
+            pd = view.pending
+            if pd is not None:
+                asked = ", ".join(f"<@{match.seats[t].user_id}>" for t in pd.asked if t not in pd.allowed)
+                return (f"**Execution paused:** {self._who(match, pd.seat)} `{pd.instruction}` wants to delete "
+                        f"record {pd.record + 1} ({pd.piece}); waiting for {asked} to allow or deny{deadline}")
+        return super().status_line(match)
+
+    def last_move_text(self, match: Match, result: Result | None) -> str:
+        """Public events only (never a move's notation: programs are secret until executed)."""
+        if result is None:
+            return ""
+        texts = [e.text for e in result.events
+                 if e.visible_to is None and e.text and e.kind not in EXECUTION_KINDS]
+        if result.message:
+            texts.insert(0, result.message)
+        if not texts:
+            return ""
+        shown = texts[-4:]
+        more = "… " if len(texts) > len(shown) else ""
+        return "Last: " + more + " ".join(escape_markdown(t) for t in shown)
+
+    def extra_lines(self, match: Match, result: Result | None) -> list[str]:
+        s: EofState | None = match.state
+        if s is None:
+            return []
+        scores = " · ".join(f"{self._who(match, t)} {s.scores[t]}" for t in range(s.seats))
+        rnd = "" if s.phase is Phase.OVER else f"Round {s.round}/4 · "
+        return [f"{rnd}Scores: {scores}"]
+
+    def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
+        """Moves by round; a program shows as "submitted a program" until its round has been executed."""
+        rounds: list[list[MoveRecord]] = [[]]
+        programmed = False
+        for mv in moves:
+            kind = _move_kind(mv)
+            if kind in ("chance", "size") and programmed:
+                rounds.append([])
+                programmed = False
+            if kind in ("program", "answer"):
+                programmed = True
+            rounds[-1].append(mv)
+        over = match.status != Status.RUNNING
+        out: list[str] = []
+        for i, group in enumerate(rounds):
+            if not group:
+                continue
+            revealed = over or i < len(rounds) - 1
+            out.append(f"**Round {i + 1}**")
+            pending_size = ""
+            for mv in group:
+                kind = _move_kind(mv)
+                name = (escape_markdown(match.seats[mv.seat].name) if 0 <= mv.seat < len(match.seats)
+                        else "🎲")
+                if kind == "size":
+                    pending_size = f"{name}: `{mv.notation}`"
+                    continue
+                if kind == "chance":
+                    if pending_size:
+                        out.append(f"{pending_size} → `{mv.notation}`")
+                    elif out and out[-1].startswith("🎲"):  # blind draws: one line
+                        out[-1] += f" `{mv.notation}`"
+                    else:
+                        out.append(f"🎲 `{mv.notation}`")
+                    pending_size = ""
+                    continue
+                if kind == "program":
+                    text = f"`{mv.notation}`" if revealed else "submitted a program"
+                    auto = " (turn limit)" if mv.user_id is None else ""
+                    out.append(f"{name}: {text}{auto}")
+                else:
+                    out.append(f"{name}: `{mv.notation}`")
+            if pending_size:
+                out.append(pending_size)
+        return out
+
+    # ================================================================ board components
+
+    def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
+        s: EofState | None = match.state
+        if s is None or match.status != Status.RUNNING:
+            return []
+        mid, ver = match.id, match.version
+        items: list[discord.ui.Item[Any]] = []
+        if s.phase is Phase.DEAL and s.feel and s.size_choice < 0 and s.drawer is not None:
+            sizes = size_totals(s.bag)
+            for i, word in enumerate(SIZE_WORDS):
+                items.append(v.button(mid, ver, f"m:{SIZE_LETTERS[i]}", label=f"{word.capitalize()} ({sizes[i]} left)",
+                                      style=discord.ButtonStyle.primary, disabled=sizes[i] == 0, row=0))
+            items.append(v.button(mid, ver, "m:any", label="Any size", row=0))
+        elif s.phase is Phase.PROGRAM:
+            items.append(v.button(mid, None, "open", label="Write my program", emoji="📝",
+                                  style=discord.ButtonStyle.primary))
+        elif s.phase is Phase.PERMISSION:
+            tag = f"{s.round}.{s.turn}"
+            items.append(v.button(mid, None, f"an:{tag}:allow", label="Allow the deletion",
+                                  style=discord.ButtonStyle.success))
+            items.append(v.button(mid, None, f"an:{tag}:deny", label="Deny", style=discord.ButtonStyle.danger))
+        return items
+
+    async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
+                        action: str, values: list[str]) -> None:
+        if action.startswith("col:"):
+            try:
+                colour = parse_colour(action[4:])
+            except ValueError:
+                raise StaleBoard("That button does nothing any more.") from None
+            await self.join_in_colour(interaction, match, colour)
+            return
+        if action == "open":
+            seat = self._player_seat(match, interaction)
+            await interaction.response.send_message(**await self.builder_payload(match, seat), ephemeral=True)
+            return
+        m = re.fullmatch(r"(pb|pk|pc)(\d+):([A-Za-z0-9.]*)", action)
+        if m:
+            await self.on_builder(interaction, match, m[1], int(m[2]), m[3], values)
+            return
+        m = re.fullmatch(r"an:(\d+)\.(\d+):(allow|deny)", action)
+        if m:
+            await self.on_answer(interaction, match, int(m[1]), int(m[2]), m[3])
+            return
+        raise StaleBoard("That button does nothing any more.")
+
+    def _player_seat(self, match: Match, interaction: discord.Interaction) -> int:
+        seat = match.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotAPlayer("You are not playing in this match.")
+        return seat
+
+    # ================================================================ private messages
+
+    def private_header(self, match: Match) -> str:
+        return f"**{self.spec.title} #{match.id}** · [back to the match]({self.jump_url(match)})"
+
+    async def private_payload(self, match: Match, seat: int, key: str) -> dict[str, Any]:
+        if key == "perm":
+            return self.permission_payload(match, seat)
+        return await self.builder_payload(match, seat)
+
+    def permission_payload(self, match: Match, seat: int) -> dict[str, Any]:
+        s: EofState = match.state
+        pd = match.view(None).pending if s is not None and s.phase is Phase.PERMISSION else None
+        if pd is None or seat not in pd.asked:
+            return {"content": "No permission request is waiting for you."}
+        if seat in pd.allowed:
+            return {"content": "You have allowed this deletion; waiting for the others."}
+        if s.locking.endswith("-crash"):
+            deny = "If you deny, their program crashes."
+        else:
+            deny = "If you deny, their delete stops at your record."
+        deadline = f" No answer <t:{int(match.rec.deadline)}:R> counts as Deny." if match.rec.deadline else ""
+        embed = discord.Embed(
+            title=f"Round {s.round}: allow the deletion?",
+            description=(f"{self._who(match, pd.seat)} runs `{pd.instruction}` and wants to delete record "
+                         f"{pd.record + 1} ({pd.piece}), which holds your pointer. If it goes, your pointer "
+                         f"goes to BOF. {deny}{deadline}"),
+            colour=discord.Colour.from_rgb(*PIECE_COLOURS[s.colours[seat]]))
+        tag = f"{s.round}.{s.turn}"
+        view = v.view_of(
+            v.button(match.id, None, f"an:{tag}:allow", label="Allow", style=discord.ButtonStyle.success),
+            v.button(match.id, None, f"an:{tag}:deny", label="Deny", style=discord.ButtonStyle.danger))
+        return {"content": "", "embed": embed, "view": view}
+
+    # ---------------------------------------------------------------- the program builder
+
+    def _check_draft(self, s: EofState, seat: int, draft: Sequence[Instruction]) -> None:
+        need = s.required_length(seat)
+        use = counts_of(i.piece for i in draft)
+        if len(draft) > need or any(a > b for a, b in zip(use, s.hands[seat], strict=True)):
+            raise StaleBoard("This builder does not match your hand any more; press **Write my program** on the "
+                             "board for a fresh one.")
+
+    async def builder_payload(self, match: Match, seat: int, draft: Sequence[Instruction] = (),
+                              chosen: Piece | None = None, confirm: bool = False) -> dict[str, Any]:
+        """The builder message for ``seat``: text, hand picture and components (DM or ephemeral)."""
+        s: EofState = match.state
+        if match.status != Status.RUNNING or s is None:
+            return {"content": "This match is not running any more."}
+        if s.phase is not Phase.PROGRAM:
+            if s.phase in (Phase.FIRST, Phase.DEAL):
+                return {"content": f"Round {s.round}: the deal is still going; your builder comes when it ends."}
+            return {"content": f"Round {s.round} is being executed; follow it in the match thread."}
+        colour = discord.Colour.from_rgb(*PIECE_COLOURS[s.colours[seat]])
+        prog = s.programs[seat]
+        if prog is not None:
+            embed = discord.Embed(title=f"Round {s.round}: program submitted",
+                                  description=self._submitted_text(match, seat, prog), colour=colour)
+            file = await self._hand_file(match, seat, ())
+            embed.set_image(url=f"attachment://{file.filename}")
+            return {"content": "", "embed": embed, "file": file, "view": discord.ui.View(timeout=None)}
+        draft = tuple(draft)
+        self._check_draft(s, seat, draft)
+        need = s.required_length(seat)
+        r, code = s.round, encode_draft(draft)
+        lines = []
+        if draft:
+            lines.append(f"**Program {len(draft)}/{need}:** `{' '.join(map(str, draft))}`")
+            lines += [f"{k}. `{ins}` — {ins.describe()}" for k, ins in enumerate(draft, 1)]
+        else:
+            lines.append(f"**Program 0/{need}.** Choose your first piece below; each instruction is a piece of "
+                         "your hand laid in an orientation. The pieces you leave out go back into the bag.")
+        for w in program_warnings(Program(draft)):
+            lines.append(f"⚠️ {w}")
+        items: list[discord.ui.Item[Any]] = []
+        if confirm and len(draft) == need:
+            lines.append("\n**Submit this program?** You cannot change it afterwards; nobody sees it before "
+                         "it runs.")
+            items.append(v.button(match.id, None, f"pc{r}:{code}", label="Confirm", emoji="✅",
+                                  style=discord.ButtonStyle.success, row=0))
+            items.append(v.button(match.id, None, f"pb{r}:{code}", label="Back", row=0))
+        else:
+            left = sub(s.hands[seat], counts_of(i.piece for i in draft))
+            if len(draft) < need:
+                opts = []
+                for piece, n in iter_kinds(left):
+                    valid = "/".join(ORIENT_NAMES[o].capitalize() for o in sorted(VALID_ORIENTS[piece.colour]))
+                    opts.append(discord.SelectOption(
+                        label=f"{piece} · {COLOUR_NAMES[piece.colour]} {SIZE_WORDS[piece.size - 1]} ×{n}",
+                        value=str(piece), description=f"works {valid}"[:100], default=piece == chosen))
+                if opts:
+                    items.append(v.select(match.id, None, f"pb{r}:{code}", opts,
+                                          placeholder=f"Instruction {len(draft) + 1} of {need}: choose a piece",
+                                          row=0))
+                if chosen is not None:
+                    lines.append(f"\n**{chosen}: choose its orientation.**")
+                    for o in range(5):
+                        ins = Instruction(chosen.colour, chosen.size, o)
+                        lines.append(f"{ORIENT_EMOJI[o]} {ORIENT_NAMES[o].capitalize()}: {ins.describe()}")
+                        label = ORIENT_NAMES[o].capitalize() + ("" if ins.is_valid else " (crashes)")
+                        items.append(v.button(match.id, None, f"pb{r}:{encode_draft((*draft, ins))}", label=label,
+                                              emoji=ORIENT_EMOJI[o], row=1,
+                                              style=discord.ButtonStyle.primary if ins.is_valid
+                                              else discord.ButtonStyle.secondary))
+            else:
+                lines.append("\nYour program is complete: **Submit** it, or Undo to change it.")
+            items.append(v.button(match.id, None, f"pb{r}:{encode_draft(draft[:-1])}", label="Undo", emoji="↩️",
+                                  disabled=not draft, row=2))
+            items.append(v.button(match.id, None, f"pk{r}:{code}", label="Submit", emoji="📨",
+                                  style=discord.ButtonStyle.success, disabled=len(draft) < need, row=2))
+        pool = " ".join(f"{SIZE_LETTERS[i]}×{s.pool[s.colours[seat] * 3 + i]}" for i in range(3))
+        lines.append(f"\n-# Data pool, your colour: {pool}. Type a whole program with `/eof move` if you prefer.")
+        embed = discord.Embed(title=f"Round {s.round}: your program", description="\n".join(lines)[:4096],
+                              colour=colour)
+        file = await self._hand_file(match, seat, draft)
+        embed.set_image(url=f"attachment://{file.filename}")
+        return {"content": "", "embed": embed, "file": file, "view": v.view_of(*items)}
+
+    def _submitted_text(self, match: Match, seat: int, prog: Program) -> str:
+        s: EofState = match.state
+        waiting = [match.seats[t].name for t in range(s.seats) if s.programs[t] is None]
+        text = "No program this round." if prog.skip else f"Your program: `{prog}`"
+        warn = "".join(f"\n⚠️ {w}" for w in program_warnings(prog))
+        tail = (f"\nSubmitted — waiting for {escape_markdown(', '.join(waiting))}." if waiting
+                else "\nAll programs are in: execution runs in the match thread.")
+        return text + warn + tail
+
+    async def _hand_file(self, match: Match, seat: int, draft: Sequence[Instruction]) -> discord.File:
+        view = match.view(seat)
+        names = match.names()
+
+        def work() -> bytes:
+            return png_bytes(self.game.module.render_hand(view, names=names, program=tuple(draft)))
+
+        data = await asyncio.to_thread(work)
+        return discord.File(fp=_bytes_io(data), filename="hand.png")
+
+    async def _edit_private(self, interaction: discord.Interaction, match: Match, payload: dict[str, Any]) -> None:
+        """Edit the builder/permission message the click came from (DM or ephemeral)."""
+        content = payload.get("content") or ""
+        header = self.private_header(match)
+        kwargs: dict[str, Any] = {"content": (header + ("\n" + content if content else ""))[:2000],
+                                  "embed": payload.get("embed"), "view": payload.get("view")}
+        file = payload.get("file")
+        kwargs["attachments"] = [file] if file is not None else []
+        await interaction.response.edit_message(**kwargs)
+
+    async def on_builder(self, interaction: discord.Interaction, match: Match, kind: str, rnd: int, code: str,
+                         values: list[str]) -> None:
+        seat = self._player_seat(match, interaction)
+        s: EofState = match.state
+        if match.status != Status.RUNNING or s is None or s.round != rnd or s.phase is not Phase.PROGRAM:
+            raise StaleBoard(f"This builder is for round {rnd}, whose programming is over.")
+        if s.programs[seat] is not None:
+            await self._edit_private(interaction, match, await self.builder_payload(match, seat))
+            return
+        try:
+            draft = decode_draft(code)
+        except GameError:
+            raise StaleBoard("That button does nothing any more.") from None
+        self._check_draft(s, seat, draft)
+        if kind == "pb":
+            chosen = None
+            if values:
+                try:
+                    chosen = Piece.parse(values[0])
+                except ValueError:
+                    chosen = None
+                left = sub(s.hands[seat], counts_of(i.piece for i in draft))
+                if chosen is None or not left[chosen.index] or len(draft) >= s.required_length(seat):
+                    raise StaleBoard("That piece is not left in your hand; press **Write my program** on the "
+                                     "board for a fresh builder.")
+            await self._edit_private(interaction, match, await self.builder_payload(match, seat, draft, chosen))
+            return
+        if kind == "pk":
+            await self._edit_private(interaction, match,
+                                     await self.builder_payload(match, seat, draft, confirm=True))
+            return
+        # pc: confirmed — play it
+        result = await self.service.play(match.id, interaction.user.id, " ".join(map(str, draft)))
+        after = result.match
+        same_round = (after.status == Status.RUNNING and after.state.phase is Phase.PROGRAM
+                      and after.state.round == rnd)
+        payload = (await self.builder_payload(after, seat) if same_round
+                   else self._submitted_payload(after, seat, Program(draft)))
+        await self._edit_private(interaction, after, payload)
+        await self.present(after, result)
+
+    def _submitted_payload(self, match: Match, seat: int, prog: Program) -> dict[str, Any]:
+        embed = discord.Embed(title="Program submitted",
+                              description=f"Your program: `{prog}`\nAll programs are in: execution runs in the "
+                                          "match thread.",
+                              colour=discord.Colour.from_rgb(*PIECE_COLOURS[self.colours(match)[seat]]))
+        return {"content": "", "embed": embed, "view": discord.ui.View(timeout=None)}
+
+    # ---------------------------------------------------------------- permission answers
+
+    async def on_answer(self, interaction: discord.Interaction, match: Match, rnd: int, turn: int,
+                        answer: str) -> None:
+        seat = self._player_seat(match, interaction)
+        s: EofState = match.state
+        if (match.status != Status.RUNNING or s is None or s.phase is not Phase.PERMISSION or s.round != rnd
+                or s.turn != turn):
+            raise StaleBoard("That permission request has already been settled.")
+        if seat not in s.asked:
+            raise NotYourTurn("Only the players whose pointer is on that record can answer.")
+        result = await self.service.play(match.id, interaction.user.id, answer)
+        verb = "allowed" if answer == "allow" else "denied"
+        on_board = interaction.message is not None and interaction.message.id == match.rec.message_id
+        if on_board or interaction.message is None:
+            await interaction.response.send_message(f"You {verb} the deletion.", ephemeral=True)
+        else:
+            await self._edit_private(interaction, result.match, {"content": f"You {verb} the deletion.",
+                                                                 "view": discord.ui.View(timeout=None)})
+        await self.present(result.match, result)
+
+    # ================================================================ after moves
+
+    @staticmethod
+    def executed(result: Result) -> bool:
+        return any(e.kind in EXECUTION_KINDS for e in result.events)
+
+    async def present(self, match: Match, result: Result) -> None:
+        """Show a move not made on the board message: the board edited (or, after an execution, the log,
+        the scores and a fresh board), then DMs and the end of the match."""
+        if not self.executed(result):
+            await self.refresh_board(match, result)
+        await self.after_result(match, result)
+
+    async def present_timeout(self, result: Result) -> None:
+        if result.match.status == Status.EXPIRED:
+            await super().present_timeout(result)
+            return
+        await self.present(result.match, result)
+
+    async def after_move_private(self, match: Match, result: Result) -> None:
+        if self.executed(result):
+            try:
+                await self.post_execution(match, result)
+            except discord.HTTPException:
+                log.warning("posting the execution of match %s failed", match.id, exc_info=True)
+        s: EofState | None = match.state
+        if match.status != Status.RUNNING or s is None:
+            return
+        kinds = {e.kind for e in result.events}
+        if s.phase is Phase.PROGRAM and "pool" in kinds:
+            waiting = [t for t in range(s.seats) if s.programs[t] is None and not match.seats[t].is_ai]
+            await asyncio.gather(*(self.send_private(match, t, "prog", notice=(
+                "Press the button to write your round "
+                f"{s.round} program privately here.")) for t in waiting))
+        elif s.phase is Phase.PERMISSION and ("permission" in kinds or "execute" in kinds):
+            asked = [t for t in s.asked if t not in s.allowed]
+            await asyncio.gather(*(self.send_private(match, t, "perm", notice=(
+                "A delete needs your permission: press the button to answer privately, or use the board's "
+                "buttons.")) for t in asked))
+
+    async def post_execution(self, match: Match, result: Result) -> None:
+        """The step log with the animation, the round's scores, then a fresh board at the bottom."""
+        place = await self.place_of(match)
+        if place is None:
+            return
+        steps = [e for e in result.events if e.kind == "step"]
+        scored = [e for e in result.events if e.kind == "score"]
+        before: EofState | None = result.before
+        rnd = int(scored[0].data.get("round", 0)) if scored else (before.round if before else match.state.round)
+        lines = []
+        for e in steps:
+            d = e.data
+            seat = int(d["seat"])
+            head = f"`{int(d['index']) + 1}` {self._who(match, seat)} `{d['instruction']}`"
+            if d.get("crash"):
+                result_text = str(d.get("result") or "")
+                gone = result_text.removeprefix("deleted ")
+                said = result_text in ("", "crashed") or gone in str(d["crash"])
+                done = "" if said else f" ({result_text})"
+                lines.append(f"{head} — 💥 **crash**: {d['crash']}{done}")
+            else:
+                lines.append(f"{head} — {d.get('result', '')}")
+        for e in result.events:
+            if e.kind == "permission" and e.visible_to is None:
+                lines.append(f"⏸️ {escape_markdown(e.text)}")
+        if not lines:
+            lines.append("No instructions ran (no programs).")
+        chunks: list[str] = []
+        for line in lines:
+            if chunks and len(chunks[-1]) + len(line) + 1 <= LOG_CHUNK:
+                chunks[-1] += "\n" + line
+            else:
+                chunks.append(line[:LOG_CHUNK])
+        resumed = before is not None and bool(before.steps)
+        title = f"Round {rnd}: execution" + (" (continued)" if resumed else "")
+        gif = await self._execution_gif(match, result) if steps else None
+        for i, chunk in enumerate(chunks):
+            embed = discord.Embed(title=title if i == 0 else f"{title}, part {i + 1}", description=chunk,
+                                  colour=COLOUR_INFO)
+            if gif is not None and i == len(chunks) - 1:
+                embed.set_image(url="attachment://execution.gif")
+                await place.send(embed=embed, file=discord.File(fp=_bytes_io(gif), filename="execution.gif"),
+                                 allowed_mentions=NO_MENTIONS)
+            else:
+                await place.send(embed=embed, allowed_mentions=NO_MENTIONS)
+        for e in scored:
+            await place.send(embed=self.score_embed(match, e), allowed_mentions=NO_MENTIONS)
+        old = match.rec.message_id
+        await self.post_board(place, match, result)
+        if old and old != match.rec.message_id:
+            try:
+                await place.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
+            except discord.HTTPException:
+                pass
+
+    async def _execution_gif(self, match: Match, result: Result) -> bytes | None:
+        if result.before is None or self.game.animate is None:
+            return None
+        before = match.rules.view(result.before, None)
+        after = match.view(None)
+        names = match.names()
+
+        def work() -> bytes:
+            frames = self.game.animate(before, result.events, after, names=names)
+            return gif_bytes([f for f, _ in frames], [d for _, d in frames])
+
+        return await asyncio.to_thread(work)
+
+    def score_embed(self, match: Match, event: Event) -> discord.Embed:
+        d = event.data
+        s: EofState = match.state
+        rnd = int(d.get("round", 0))
+        points = list(d.get("points", []))
+        totals = list(d.get("totals", []))
+        configs = list(d.get("configurations", []))
+        lr = s.last_round if s.last_round is not None and s.last_round.round == rnd else None
+        lines = []
+        for t in range(len(points)):
+            if lr is not None and lr.skipped[t]:
+                how = "no program"
+            elif lr is not None and lr.crashed[t]:
+                how = "crashed" + (" (penalty)" if points[t] < 0 else "")
+            else:
+                cfg = [Configuration.load(c).describe() for c in (configs[t] if t < len(configs) else [])]
+                how = ", ".join(cfg) or "no configuration"
+            total = totals[t] if t < len(totals) else "?"
+            lines.append(f"{self._who(match, t)} **{points[t]:+d}** → {total} · {how}")
+        return discord.Embed(title=f"Round {rnd} scores", description="\n".join(lines)[:4096],
+                             colour=discord.Colour.from_rgb(250, 166, 26))
+
+    # ================================================================ /eof move, autocomplete
+
+    async def match_here(self, interaction: discord.Interaction, *, running: bool = True) -> Match:
+        match = await super().match_here(interaction, running=running)
+        if interaction.guild_id is None:  # in DMs: prefer a match waiting for this player
+            found = await self.service.find_for_user(interaction.user.id, game=self.game_key)
+            for m in found:
+                seat = m.seat_of(interaction.user.id)
+                if m.status == Status.RUNNING and seat is not None and seat in m.to_act():
+                    return m
+        return match
+
+    @app_commands.command(name="move", description="Submit your program (only you see the reply), or draw S/M/L, "
+                                                    "allow, deny")
+    @app_commands.describe(notation='Five instructions, e.g. "Y1R G2L B3S R1R G1U"; or draw S / M / L, allow, deny')
+    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:
+        match = await self.match_here(interaction)
+        seat = self._player_seat(match, interaction)
+        s: EofState = match.state
+        if s.phase is Phase.PROGRAM and seat in match.to_act():
+            move = match.rules.parse(notation, s, seat)
+            if isinstance(move, Program) and not move.skip and program_warnings(move):
+                warn = "\n".join(f"⚠️ {w}" for w in program_warnings(move))
+                view = v.view_of(v.button(match.id, None, f"pc{s.round}:{encode_draft(move.instructions)}",
+                                          label="Submit anyway", style=discord.ButtonStyle.danger))
+                await interaction.response.send_message(f"`{move}`\n{warn}\nSubmit it anyway?", view=view,
+                                                        ephemeral=True)
+                return
+        result = await self.service.play(match.id, interaction.user.id, notation)
+        played = next((mv.notation for mv in result.moves if mv.seat == seat), notation)
+        if s.phase is Phase.PROGRAM and not played.startswith("draw") and played not in ("allow", "deny"):
+            text = ("No program this round (skip)." if played == "skip"
+                    else f"Program submitted for round {s.round}: `{played}`")
+        else:
+            text = f"Played `{played}`."
+        await interaction.response.send_message(text, ephemeral=True)
+        await self.present(result.match, result)
+
+    @move.autocomplete("notation")
+    async def eof_move_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        try:
+            match = await self.match_here(interaction)
+        except ParlorError:
+            return []
+        seat = match.seat_of(interaction.user.id)
+        if seat is None or seat not in match.to_act():
+            return []
+        return [app_commands.Choice(name=name[:100], value=value[:100])
+                for name, value in self.suggestion_pairs(match, seat, current)[:25]]
+
+    def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
+        return [value for _, value in self.suggestion_pairs(match, seat, current)]
+
+    def suggestion_pairs(self, match: Match, seat: int, current: str) -> list[tuple[str, str]]:
+        """(label, notation) suggestions built from the hand, never from the millions of legal programs."""
+        s: EofState = match.state
+        cur = current.strip()
+        if s.phase is Phase.DEAL:
+            sizes = size_totals(s.bag)
+            opts = [f"draw {SIZE_LETTERS[i]}" for i in range(3) if sizes[i]] + ["draw any"]
+            return [(o, o) for o in opts if o.lower().startswith(cur.lower()) or not cur]
+        if s.phase is Phase.PERMISSION:
+            return [(o, o) for o in ("allow", "deny") if o.startswith(cur.lower())]
+        if s.phase is not Phase.PROGRAM:
+            return []
+        parts = [p for p in re.split(r"[\s,;]+", cur.upper()) if p]
+        # glued instructions ("Y1RG2L") count as separate ones
+        tokens: list[str] = []
+        for p in parts:
+            tokens += [p[i:i + 3] for i in range(0, len(p), 3)]
+        partial = ""
+        if tokens and (current[-1:] not in (" ", ",", ";") and len(tokens[-1]) < 3 or
+                       not re.fullmatch(r"[RYGB][1-3][UDLRS]", tokens[-1])):
+            partial = tokens.pop()
+        try:
+            done = [read_instruction(t) for t in tokens]
+        except InvalidNotation:
+            return []
+        hand = s.hands[seat]
+        use = counts_of(i.piece for i in done)
+        if any(a > b for a, b in zip(use, hand, strict=True)):
+            return []
+        need = s.required_length(seat)
+        prefix = " ".join(map(str, done))
+        if len(done) >= need:
+            return [(f"{prefix} — submit this program", prefix)] if len(done) == need and not partial else []
+        left = sub(hand, use)
+        valid: list[tuple[str, str]] = []
+        invalid: list[tuple[str, str]] = []
+        for piece, _n in iter_kinds(left):
+            for o in range(5):
+                ins = Instruction(piece.colour, piece.size, o)
+                if partial and not str(ins).startswith(partial):
+                    continue
+                text = f"{prefix} {ins}".strip()
+                label = f"{text} — {ins.describe()}"
+                (valid if ins.is_valid else invalid).append((label, text))
+        return valid + invalid
+
+__all__ = ["Eof", "decode_draft", "encode_draft"]
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(Eof(bot))
