@@ -96,7 +96,8 @@ class GameCog(commands.GroupCog):
         if interaction.guild_id is None:  # in a DM: the caller's own match of this game
             found = await self.service.find_for_user(interaction.user.id, game=self.game_key)
         else:
-            found = await self.service.find_here(place, interaction.user.id, game=self.game_key)
+            found = await self.service.find_here(place, interaction.user.id, game=self.game_key,
+                                                 active_only=running)
         if running:
             found = [m for m in found if m.status == Status.RUNNING]
         if not found:

@@ -10,6 +10,8 @@ Board components (all within Discord's limits):
 
 from __future__ import annotations
 
+import asyncio
+import random
 from typing import Any
 
 import discord
@@ -17,7 +19,9 @@ from discord import app_commands
 
 from bot.errors import NotYourTurn, StaleBoard
 from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
-from bot.matches.service import Match
+from bot.games.pylon import wants_to_agree
+from bot.matches.service import Match, Result
+from bot.storage import Status
 from cogs import _views as v
 from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
 
@@ -120,6 +124,20 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
             await self.edit_board(interaction, match, "")
         else:
             raise StaleBoard("That button does nothing any more.")
+
+    async def after_result(self, match: Match, result: Result) -> None:
+        await super().after_result(match, result)
+        # A human pressed "Agree to end" while the computer is not the one to move: ask the computer too.
+        if match.status != Status.RUNNING or not result.moves or result.moves[-1].notation != "agree":
+            return
+        ai = next((s for s in match.seats if s.is_ai), None)
+        if ai is None or ai.seat in match.to_act() or not match.view(None).can_agree[ai.seat]:
+            return
+        rng = random.Random(f"{match.rec.seed}:agree:{match.version}")
+        if await asyncio.to_thread(wants_to_agree, match.state, ai.seat, rng, ai.ai_level):
+            reply = await self.service.play(match.id, ai.user_id, "agree", seat=ai.seat)
+            await self.refresh_board(reply.match, reply)
+            await super().after_result(reply.match, reply)
 
     def extra_lines(self, match: Match, result: Any) -> list[str]:
         view = match.view(None)

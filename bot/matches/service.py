@@ -634,9 +634,9 @@ class MatchService:
             await self._save(m, m.version)
 
     async def find_here(self, place_id: int, user_id: int | None = None, *,
-                        game: str | None = None) -> list[Match]:
-        """Active matches in this thread/channel (the user's own first)."""
-        recs = await self.store.matches_in_place(place_id)
+                        game: str | None = None, active_only: bool = True) -> list[Match]:
+        """Matches in this thread/channel (the user's own first): active ones, or also recently ended ones."""
+        recs = await self.store.matches_in_place(place_id, active_only=active_only)
         out = [Match(r) for r in recs if game is None or r.game == game]
         if user_id is not None:
             out.sort(key=lambda m: (m.seat_of(user_id) is None, m.rec.status != Status.RUNNING, -m.id))

@@ -285,13 +285,14 @@ class SqliteStore:
             params.append(game)
         return await self._select_matches(where + " ORDER BY id DESC", params)
 
-    async def matches_in_place(self, place_id: int) -> list[MatchRecord]:
-        """Active matches played in a thread, or directly in a channel, newest first."""
+    async def matches_in_place(self, place_id: int, *, active_only: bool = True) -> list[MatchRecord]:
+        """Matches played in a thread, or directly in a channel, newest first (active ones, or the last 10)."""
+        place = "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?))"
+        if not active_only:
+            return await self._select_matches(f"{place} ORDER BY id DESC LIMIT 10", (place_id, place_id))
         marks = ",".join("?" * len(ACTIVE))
-        return await self._select_matches(
-            f"status IN ({marks}) AND (thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY id DESC",
-            (*ACTIVE, place_id, place_id),
-        )
+        return await self._select_matches(f"status IN ({marks}) AND {place} ORDER BY id DESC",
+                                          (*ACTIVE, place_id, place_id))
 
     async def active_ids_with_components(self) -> list[int]:
         marks = ",".join("?" * len(ACTIVE))

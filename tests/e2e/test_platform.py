@@ -154,6 +154,8 @@ async def test_resign_and_leaderboard(world):
     result = await thread.wait_for(lambda m: "match over" in m.text)
     assert "alice resigned" in result.text and "Ratings" in result.text
     assert board.buttons() == [] and board.selects() == []
+    r = await w.bob.slash(thread, "pylon history")  # still answers once the match is over
+    assert "No moves yet" in (await r.message()).text
     lb = await w.carol.slash(w.chan, "leaderboard", game="pylon")
     text = (await lb.message()).text
     assert text.index(str(w.bob.id)) < text.index(str(w.alice.id))
@@ -253,3 +255,38 @@ async def test_user_text_never_pings(world):
     r = await w.alice.slash(thread, "pylon move", notation="<@&123> @everyone")
     msg = await r.message()
     assert msg.mentions == [] and not msg.mention_everyone
+
+
+async def test_pylon_agree_to_end_against_the_computer(world):
+    import random
+
+    from bot.games.pylon import wants_to_agree
+
+    w = world
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="hard", first="challenger")
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    match = (await w.bot.service.find_here(thread.id))[0]
+    rules = match.rules
+    # play a whole placement phase and one stacking move so that alice (seat 0) is to move in the stacking phase
+    rng = random.Random(3)
+    s = match.state
+    while s.is_placement or rules.to_act(s) != frozenset({0}):
+        seat = sorted(rules.to_act(s))[0]
+        moves = [m for m in rules.legal_moves(s, seat) if str(m) != "agree"]
+        s, _ = rules.apply(s, seat, rng.choice(moves))
+    match.rec.state = rules.dump(s)
+    await w.bot.store.save_match(match.rec, match.version)
+    match = await w.bot.service.get(match.id)
+    r = await w.alice.slash(thread, "pylon move", notation="agree")
+    assert not r.ephemeral
+    await w.dd.settle()
+    after = await w.bot.service.get(match.id)
+    alice_agreed, _ = rules.apply(s, 0, rules.parse("agree", s, 0))
+    expected = wants_to_agree(alice_agreed, 1, random.Random(f"{match.rec.seed}:agree:{match.version + 1}"), "hard")
+    if expected:
+        assert after.outcome is not None and after.outcome.reason.value == "agreement"
+        await thread.wait_for(lambda m: "match over" in m.text)
+    else:
+        assert after.outcome is None and after.view(None).agreed == (True, False)
