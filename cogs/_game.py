@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import LobbyError, NoMatchHere, NotAPlayer, ParlorError
+from bot.errors import LobbyError, NoMatchHere, NotAPlayer, NotYourTurn, ParlorError, StaleBoard
 from bot.games import GAMES
 from bot.games.base import CHANCE, Event, GameError
 from bot.matches.service import Match, Player, Result
@@ -574,29 +574,54 @@ class GameCog(commands.GroupCog):
                 return
         old_message = match.rec.message_id
         result = await self.service.play(match.id, interaction.user.id, notation)
+        await self.reply_with_board(interaction, result, old_message)
+        await self.after_result(result.match, result)
+
+    async def reply_with_board(self, interaction: discord.Interaction, result: Result,
+                               old_message: int | None) -> None:
+        """A typed move's answer: the new board as the reply (1 request); the old board loses its buttons (1)."""
         kwargs = await self.board_kwargs(result.match, result)
         cb = await interaction.response.send_message(**kwargs, allowed_mentions=self.turn_mentions(result.match))
         if isinstance(cb.resource, discord.InteractionMessage):
-            await self.service.set_place(match.id, message_id=cb.resource.id)
+            await self.service.set_place(result.match.id, message_id=cb.resource.id)
             result.match.rec.message_id = cb.resource.id
         if old_message and interaction.channel is not None:
             try:  # the old board keeps its picture but loses its (now stale) buttons
                 await interaction.channel.get_partial_message(old_message).edit(view=None)  # type: ignore[union-attr]
             except discord.HTTPException:
                 pass
-        await self.after_result(result.match, result)
 
     @move.autocomplete("notation")
     async def move_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
+        return await self.move_choices(interaction, current)
+
+    async def move_choices(self, interaction: discord.Interaction, current: str, *,
+                           only_to_act: bool = True) -> list[app_commands.Choice[str]]:
+        """Autocomplete for ``move``: suggestions for the caller's match here (games override suggestions)."""
         try:
             match = await self.match_here(interaction)
         except ParlorError:
             return []
         seat = match.seat_of(interaction.user.id)
-        if seat is None or seat not in match.to_act():
+        if seat is None or (only_to_act and seat not in match.to_act()):
             return []
-        return [app_commands.Choice(name=s, value=s) for s in self.suggestions(match, seat, current)[:25]]
+        return [app_commands.Choice(name=name[:100], value=value[:100])
+                for name, value in self.suggestion_pairs(match, seat, current)[:25]]
+
+    def suggestion_pairs(self, match: Match, seat: int, current: str) -> list[tuple[str, str]]:
+        return [(s, s) for s in self.suggestions(match, seat, current)]
+
+    async def check_picker(self, interaction: discord.Interaction, match: Match, version: int | None) -> int:
+        """Before a multi-step picker changes: the board is current and the clicker is the one to move."""
+        if version is not None and version != match.version:
+            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+        seat = match.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotAPlayer("You are not playing in this match.")
+        if seat not in match.to_act():
+            raise NotYourTurn("It is not your turn.")
+        return seat
 
     def confirm_text(self, match: Match, notation: str) -> str | None:
         """A warning to confirm before playing ``notation`` (Fire and Ice: it hands the opponent the win)."""

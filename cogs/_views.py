@@ -38,6 +38,13 @@ def select(match_id: int, version: int | None, action: str, options: list[discor
                              placeholder=placeholder, disabled=disabled, row=row, min_values=1, max_values=1)
 
 
+def chunks(items: list[Any], size: int = 25) -> list[list[Any]]:
+    """Split ``items`` into as few, as even parts of at most ``size`` as possible (select menus hold 25)."""
+    n = max(1, -(-len(items) // size))
+    per = max(1, -(-len(items) // n))
+    return [items[i:i + per] for i in range(0, len(items), per)] or [[]]
+
+
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     v = discord.ui.View(timeout=None)
     for item in items:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import GAMES, RATED, TITLES
+from bot.games import RATED, TITLES
 from cogs._game import TURN_LIMITS, human_seconds
 
 if TYPE_CHECKING:

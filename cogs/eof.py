@@ -42,7 +42,7 @@ import discord
 from discord import app_commands
 from discord.utils import escape_markdown
 
-from bot.errors import LobbyError, NotAPlayer, NotYourTurn, ParlorError, StaleBoard
+from bot.errors import LobbyError, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import CHANCE, Event, GameError, InvalidNotation
 from bot.games.eof import setup_options
 from bot.games.eof.notation import Program, read_instruction
@@ -784,15 +784,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
     @move.autocomplete("notation")
     async def eof_move_autocomplete(self, interaction: discord.Interaction,
                                     current: str) -> list[app_commands.Choice[str]]:
-        try:
-            match = await self.match_here(interaction)
-        except ParlorError:
-            return []
-        seat = match.seat_of(interaction.user.id)
-        if seat is None or seat not in match.to_act():
-            return []
-        return [app_commands.Choice(name=name[:100], value=value[:100])
-                for name, value in self.suggestion_pairs(match, seat, current)[:25]]
+        return await self.move_choices(interaction, current)
 
     def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
         return [value for _, value in self.suggestion_pairs(match, seat, current)]

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import NotYourTurn, StaleBoard
+from bot.errors import StaleBoard
 from bot.matches.service import Match
 from cogs import _views as v
 from cogs._game import TURN_LIMITS, GameCog
@@ -24,12 +24,6 @@ HANDICAPS = [app_commands.Choice(name="none", value=0)] + [
     app_commands.Choice(name=f"{n} extra Fire piece{'s' if n > 1 else ''}", value=n) for n in range(1, 7)]
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard")]
 SIDE_NAMES = ("Fire", "Ice")
-
-
-def _chunks(items: list[Any], size: int = 25) -> list[list[Any]]:
-    n = max(1, -(-len(items) // size))
-    per = -(-len(items) // n)
-    return [items[i:i + per] for i in range(0, len(items), per)]
 
 
 class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and Ice: islands, lines and a twist"):
@@ -91,7 +85,7 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
             items.append(v.button(mid, ver, "back", label="Back", row=1))
             return items
         pieces = list(view.movable)
-        for i, part in enumerate(_chunks(pieces)):
+        for i, part in enumerate(v.chunks(pieces)):
             opts = [discord.SelectOption(label=p, value=p, description=f"{len(view.destinations(p))} destinations")
                     for p in part]
             items.append(v.select(mid, ver, f"src.{i}", opts,
@@ -102,11 +96,7 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:
-        if version is not None and version != match.version:
-            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
-        seat = match.seat_of(interaction.user.id)
-        if seat is None or seat not in match.to_act():
-            raise NotYourTurn("It is not your turn." if seat is not None else "You are not playing in this match.")
+        await self.check_picker(interaction, match, version)
         if action.startswith("src") and values:
             await self.edit_board(interaction, match, f"src{values[0]}")
         elif action == "dst" and values:

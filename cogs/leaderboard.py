@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image, ImageDraw
 
-from bot.games import GAMES, RATED, TITLES
+from bot.games import RATED, TITLES
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
 
 if TYPE_CHECKING:

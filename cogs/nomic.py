@@ -515,16 +515,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                               "with `/nomic ruling` (rule 114).")
         old_message = match.rec.message_id
         result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(parsed))
-        kwargs = await self.board_kwargs(result.match, result)
-        cb = await interaction.response.send_message(**kwargs, allowed_mentions=self.turn_mentions(result.match))
-        if isinstance(cb.resource, discord.InteractionMessage):
-            await self.service.set_place(match.id, message_id=cb.resource.id)
-            result.match.rec.message_id = cb.resource.id
-        if old_message and interaction.channel is not None:
-            try:
-                await interaction.channel.get_partial_message(old_message).edit(view=None)  # type: ignore[union-attr]
-            except discord.HTTPException:
-                pass
+        await self.reply_with_board(interaction, result, old_message)
         if any(e.kind in ("adopt", "reject") for e in result.events):
             await self.update_vote_message(result.match, result.events)
         await self.after_result(result.match, result)
@@ -532,14 +523,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     @move.autocomplete("notation")
     async def nomic_move_autocomplete(self, interaction: discord.Interaction,
                                       current: str) -> list[app_commands.Choice[str]]:
-        try:
-            match = await self.match_here(interaction)
-        except ParlorError:
-            return []
-        seat = match.seat_of(interaction.user.id)
-        if seat is None:
-            return []
-        return [app_commands.Choice(name=s, value=s) for s in self.suggestions(match, seat, current)[:25]]
+        return await self.move_choices(interaction, current, only_to_act=False)
 
     def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
         view = match.view(None)

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import NotYourTurn, StaleBoard
+from bot.errors import StaleBoard
 from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
 from bot.games.pylon import wants_to_agree
 from bot.matches.service import Match, Result
@@ -28,12 +28,6 @@ from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
 ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
 WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard")]
-
-
-def _chunks(items: list[Any], size: int = 25) -> list[list[Any]]:
-    n = max(1, -(-len(items) // size))
-    per = -(-len(items) // n)
-    return [items[i:i + per] for i in range(0, len(items), per)]
 
 
 def stack_text(stack: tuple[tuple[int, int], ...], seat_names: tuple[str, ...]) -> str:
@@ -73,7 +67,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
                                       style=style, disabled=left == 0, row=0))
             if chosen is not None:
                 empty = [SQUARE_NAMES[sq] for sq in view.empty]
-                for i, part in enumerate(_chunks(empty)):
+                for i, part in enumerate(v.chunks(empty)):
                     opts = [discord.SelectOption(label=f"{SIZE_LETTERS[chosen]} {name}", value=name)
                             for name in part]
                     items.append(v.select(mid, ver, f"pl{chosen}.{i}", opts,
@@ -94,7 +88,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
             items.append(v.button(mid, ver, "back", label="Back", row=1))
         else:
             sources = [sq for sq, _ in view.directions]
-            for i, part in enumerate(_chunks(sources)):
+            for i, part in enumerate(v.chunks(sources)):
                 opts = [discord.SelectOption(label=SQUARE_NAMES[sq],
                                              description=stack_text(view.board[sq], view.seat_names)[:100],
                                              value=SQUARE_NAMES[sq]) for sq in part]
@@ -108,11 +102,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:
-        if version is not None and version != match.version:
-            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
-        seat = match.seat_of(interaction.user.id)
-        if seat is None or seat not in match.to_act():
-            raise NotYourTurn("It is not your turn." if seat is not None else "You are not playing in this match.")
+        await self.check_picker(interaction, match, version)
         if action.startswith("z"):
             await self.edit_board(interaction, match, action)
         elif action.startswith("pl") and values:

@@ -266,7 +266,7 @@ async def test_pylon_agree_to_end_against_the_computer(world):
     await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="hard", first="challenger")
     await w.dd.settle()
     thread = w.thread()
-    board = await thread.wait_for(is_board)
+    await thread.wait_for(is_board)
     match = (await w.bot.service.find_here(thread.id))[0]
     rules = match.rules
     # play a whole placement phase and one stacking move so that alice (seat 0) is to move in the stacking phase
