@@ -594,8 +594,8 @@ class MatchService:
 
     # -- AI ---------------------------------------------------------------------
 
-    async def ai_move(self, match_id: int, *, budget: float = 2.0) -> Result | None:
-        """Let the computer play its seat, computed off the event loop."""
+    async def ai_move(self, match_id: int) -> Result | None:
+        """Let the computer play its seat, computed off the event loop (each level keeps its own time budget)."""
         m = await self.get(match_id)
         seat = m.ai_to_act()
         if seat is None or m.game.choose is None:

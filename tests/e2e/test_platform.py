@@ -175,6 +175,18 @@ async def test_turn_limit_forfeit(world):
     assert "alice" in result.text
 
 
+async def test_turn_timer_survives_a_restart(world):
+    w = world
+    thread, board = await start_pylon(w, turn_limit=300)
+    await place(w, board, w.alice, "Small (5 left)", "a1")
+    await w.restart()
+    assert await w.expire(200) == []
+    results = await w.expire(101)
+    assert len(results) == 1 and results[0].finished
+    result = await thread.wait_for(lambda m: "match over" in m.text)
+    assert "bob did not move within the turn limit" in result.text
+
+
 async def test_restart_mid_match_buttons_still_work(world):
     w = world
     thread, board = await start_pylon(w)
