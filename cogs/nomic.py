@@ -525,6 +525,27 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                                       current: str) -> list[app_commands.Choice[str]]:
         return await self.move_choices(interaction, current, only_to_act=False)
 
+    def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
+        """Proposals in words rather than their JSON notation (the log keeps the JSON)."""
+        lines = super().history_lines(match, moves)
+        out = []
+        for line in lines:
+            head, sep, rest = line.partition("`propose ")
+            if sep:
+                try:
+                    p = nomic_notation.read("propose " + rest.rstrip("`"))
+                except GameError:
+                    out.append(line)
+                    continue
+                if isinstance(p, Propose):
+                    target = f" rule {p.rule}" if p.rule is not None else ""
+                    text = escape_markdown(p.text[:120] + ("…" if len(p.text) > 120 else ""))
+                    effect = f" [effect: {p.effect}]" if p.effect else ""
+                    out.append(f"{head}proposes to {p.action}{target}: “{text}”{effect}")
+                    continue
+            out.append(line)
+        return out
+
     def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
         view = match.view(None)
         out: list[str] = []

@@ -173,6 +173,10 @@ async def test_a_no_rejects_and_the_turn_limit_rejects_an_open_vote(world):
     assert 115 in m.state.effect_order  # not repealed
     r = await w.alice.slash(thread, "nomic rule", number=202)
     assert "rejected" in (await r.message()).text
+    r = await w.alice.slash(thread, "nomic history")
+    text = (await r.message()).text
+    assert "proposes to enact: “Players greet each other.”" in text and "proposes to repeal rule 115" in text
+    assert '{"action"' not in text
     w.dd.assert_clean()
 
 
