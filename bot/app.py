@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
@@ -115,6 +115,3 @@ class ParlorBot(commands.Bot):
         await self.scheduler.stop()
         await super().close()
         await self.store.close()
-
-    def extra_state(self) -> dict[str, Any]:
-        return {}

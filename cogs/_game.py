@@ -10,6 +10,7 @@ event loop → one response.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ from discord.ext import commands
 
 from bot.errors import LobbyError, NoMatchHere, NotAPlayer, NotYourTurn, ParlorError, StaleBoard
 from bot.games import GAMES
-from bot.games.base import CHANCE, Event, GameError
+from bot.games.base import CHANCE
 from bot.matches.service import Match, Player, Result
 from bot.render import png_bytes
 from bot.storage import Status
@@ -339,7 +340,7 @@ class GameCog(commands.GroupCog):
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         data = await asyncio.to_thread(self.render_picture, match, result)
-        return discord.File(fp=_bytes_io(data), filename=self.picture_name(match, result))
+        return picture_file(data, self.picture_name(match, result))
 
     def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
         """The board's buttons/selects for the current position (``state`` for multi-step pickers)."""
@@ -687,18 +688,7 @@ class GameCog(commands.GroupCog):
         return out
 
 
-def _bytes_io(data: bytes) -> Any:
-    import io
 
-    return io.BytesIO(data)
-
-
-def public_events(events: Sequence[Event]) -> list[Event]:
-    return [e for e in events if e.visible_to is None]
-
-
-def describe_error(error: BaseException) -> str:
-    if isinstance(error, GameError):
-        return error.user_text()
-    return str(error)
-
+def picture_file(data: bytes, filename: str) -> discord.File:
+    """Encoded picture bytes as an attachment."""
+    return discord.File(fp=io.BytesIO(data), filename=filename)

@@ -66,7 +66,7 @@ from bot.matches.service import Match, Result
 from bot.render import gif_bytes, png_bytes
 from bot.storage import MoveRecord, Status
 from cogs import _views as v
-from cogs._game import COLOUR_INFO, NO_MENTIONS, TURN_LIMITS, GameCog, _bytes_io
+from cogs._game import COLOUR_INFO, NO_MENTIONS, TURN_LIMITS, GameCog, picture_file
 
 log = logging.getLogger(__name__)
 
@@ -532,7 +532,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             return png_bytes(self.game.module.render_hand(view, names=names, program=tuple(draft)))
 
         data = await asyncio.to_thread(work)
-        return discord.File(fp=_bytes_io(data), filename="hand.png")
+        return picture_file(data, "hand.png")
 
     async def _edit_private(self, interaction: discord.Interaction, match: Match, payload: dict[str, Any]) -> None:
         """Edit the builder/permission message the click came from (DM or ephemeral)."""
@@ -694,7 +694,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                                   colour=COLOUR_INFO)
             if gif is not None and i == len(chunks) - 1:
                 embed.set_image(url="attachment://execution.gif")
-                await place.send(embed=embed, file=discord.File(fp=_bytes_io(gif), filename="execution.gif"),
+                await place.send(embed=embed, file=picture_file(gif, "execution.gif"),
                                  allowed_mentions=NO_MENTIONS)
             else:
                 await place.send(embed=embed, allowed_mentions=NO_MENTIONS)

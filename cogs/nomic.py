@@ -68,7 +68,16 @@ from bot.matches.service import Match, Result
 from bot.render import png_bytes
 from bot.storage import Status
 from cogs import _views as v
-from cogs._game import COLOUR_END, COLOUR_INFO, COLOUR_OK, NO_MENTIONS, TURN_LIMITS, GameCog, rules_text
+from cogs._game import (
+    COLOUR_END,
+    COLOUR_INFO,
+    COLOUR_OK,
+    NO_MENTIONS,
+    TURN_LIMITS,
+    GameCog,
+    picture_file,
+    rules_text,
+)
 from cogs._votes import NO, YES, ReactionVotes, vote_location, votes_of
 
 log = logging.getLogger(__name__)
@@ -257,7 +266,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def board_kwargs(self, match: Match, result: Result | None, state: str = "") -> dict[str, Any]:
         plan = state[3:] if state.startswith("pa:") else ""
         data = await asyncio.to_thread(self.render_plan, match, result, plan)
-        file = discord.File(fp=_bytes(data), filename=PICTURE)
+        file = picture_file(data, PICTURE)
         items = self.components(match, state) if match.status == Status.RUNNING else []
         return {"content": self.board_content(match), "embed": self.board_embed(match, result, plan=plan),
                 "file": file, "view": v.view_of(*items)}
@@ -815,7 +824,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                               description=_cut("\n".join(where) + f"\nRevealed spaces: {found}", 4000),
                               colour=COLOUR_INFO)
         embed.set_image(url=f"attachment://{PICTURE}")
-        await interaction.response.send_message(embed=embed, file=discord.File(_bytes(data), filename=PICTURE),
+        await interaction.response.send_message(embed=embed, file=picture_file(data, PICTURE),
                                                 ephemeral=True)
 
     # ------------------------------------------------------------ leaving and ending
@@ -869,10 +878,6 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         await self.present_change(result.match, result)
 
 
-def _bytes(data: bytes) -> Any:
-    import io
-
-    return io.BytesIO(data)
 
 
 async def setup(bot: Any) -> None:
