@@ -1,0 +1,293 @@
+"""Budget: a button move within twice the floor -- p50 ≤ 2× the floor's p50 and p99 ≤ 3× the floor's p99,
+with 200 matches active, for every game's typical move.
+
+The real bot (ParlorBot: cogs, SQLite store, renderers) runs against the in-process Discord double.
+200 matches are active at once, spread evenly over the five games; then, per round, each game's typical
+button move is played on a random match of that game, and right after it the *floor* answers a click:
+
+- the floor is the same discord.py client (gateway parsing, interaction dispatch, HTTP layer) answering a
+  click on a button of its own with a ready answer -- the message Parlor just sent for that game (same
+  embed, same number of buttons, the same picture bytes), with no store and no drawing. It is measured
+  in the same run, interleaved move by move with Parlor, so both see the same machine load.
+
+Latency = interaction delivered → the bot's response request received (``Interaction.latency``).
+
+Typical moves (the measured interaction):
+  pylon       the square select after choosing a size (the move)
+  fireandice  the destination select after choosing a piece (the move)
+  eggcarton   a pick button (the default speed: the sowing is an animated GIF)
+  eof         a size button of the deal (a draw)
+  nomic       a direction button while building a path (redraws the map with the planned path)
+  nomic_ok    the Confirm button that plays the path (the move)
+
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--profile]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import cProfile
+import io
+import pstats
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+from _world import make_bot, pct
+
+from tests.discord_double import DiscordDouble
+
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+MATCHES = int(ARGS[0]) if len(ARGS) > 0 else 200
+ROUNDS = int(ARGS[1]) if len(ARGS) > 1 else 100
+PROFILE = "--profile" in sys.argv
+GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
+QUIET = 0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
+
+
+# ------------------------------------------------------------------------------------------ the floor
+
+@dataclass
+class Ready:
+    embed: dict[str, Any]
+    data: bytes
+    filename: str
+    buttons: int
+
+
+READY: dict[str, Ready] = {}
+
+
+def floor_view(game: str, n: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for i in range(max(1, n)):
+        view.add_item(discord.ui.Button(label=f"Floor {i}", custom_id=f"floor:{game}:{i}"))
+    return view
+
+
+class FloorButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"floor:(?P<game>\w+):(?P<n>\d+)"):
+    """The floor: answer the click with the ready-made board (embed, picture, buttons) and nothing else."""
+
+    def __init__(self, item: discord.ui.Button[Any], game: str) -> None:
+        super().__init__(item)
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: Any, /) -> FloorButton:
+        return cls(item, match["game"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        r = READY[self.game]
+        await interaction.response.edit_message(
+            embed=discord.Embed.from_dict(r.embed), view=floor_view(self.game, r.buttons),
+            attachments=[discord.File(io.BytesIO(r.data), r.filename)])
+
+
+# ------------------------------------------------------------------------------------------ the games
+
+@dataclass
+class Game:
+    key: str
+    matches: list[Any] = field(default_factory=list)   # per match: a dict (board message, players, match id)
+    parlor: list[float] = field(default_factory=list)
+    floor: list[float] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    kinds: set[str] = field(default_factory=set)
+    floor_msg: Any = None
+
+
+class Bench:
+    def __init__(self, dd: DiscordDouble, bot: Any, guild: Any, chan: Any) -> None:
+        self.dd, self.bot, self.guild, self.chan = dd, bot, guild, chan
+        self.rng = random.Random(7)
+        self.users: list[Any] = []
+        self.next_user = 0
+        self.games = {g: Game(g) for g in GAMES}
+        self.extra: dict[str, Game] = {"nomic_ok": Game("nomic_ok")}
+
+    def players(self, n: int) -> list[Any]:
+        out = []
+        for _ in range(n):
+            if self.next_user == len(self.users):
+                u = self.dd.create_user(f"p{len(self.users)}")
+                self.guild.add_member(u)
+                self.users.append(u)
+            out.append(self.users[self.next_user])
+            self.next_user += 1
+        return out
+
+    async def settle(self) -> None:
+        await self.dd.settle(quiet=QUIET)
+
+    def user(self, uid: int) -> Any:
+        return next(u for u in self.users if u.id == uid)
+
+    async def mover(self, mid: int) -> Any:
+        m = await self.bot.service.get(mid)
+        return self.user(m.seats[min(m.to_act())].user_id)
+
+    # -- new matches ----------------------------------------------------------------------------------
+    async def new_match(self, game: str) -> dict[str, Any]:
+        if game in ("eof", "nomic"):
+            host, guest = self.players(2)
+            await host.slash(self.chan, f"{game} new")
+            lobby = await self.chan.wait_for(lambda m: "Start" in m.button_labels() and "Join" in m.button_labels()
+                                             and str(host.name) in m.text)
+            await guest.click(lobby, "Join")
+            await host.click(lobby, "Start")
+        else:
+            host, guest = self.players(2)
+            await host.slash(self.chan, f"{game} new", opponent=guest)
+            invite = await self.chan.wait_for(lambda m: "Accept" in m.button_labels() and str(guest.id) in m.content)
+            await guest.click(invite, "Accept")
+        await self.settle()
+        mid = (await self.bot.store.active_matches())[-1].id
+        m = await self.bot.service.get(mid)
+        assert m.rec.message_id is not None, "no board"
+        return {"mid": mid, "board": self.dd.messages[m.rec.message_id]}
+
+    # -- one typical move per game: prepare (not measured), then the measured interaction --------------
+    async def move(self, game: str, rec: dict[str, Any]) -> tuple[str, Any] | None:
+        """Play the game's typical move on ``rec``; (row, interaction) or None if the match has none left."""
+        board = rec["board"]
+        mid = rec["mid"]
+        m = await self.bot.service.get(mid)
+        if m.status.value != "running":
+            return None
+        user = await self.mover(mid)
+        if game == "pylon":
+            sizes = [x for x in board.buttons() if not x.disabled and "left" in (x.label or "")]
+            if not sizes:
+                return None
+            await user.click(board, self.rng.choice(sizes).label)
+            sel = self.rng.choice(board.selects())
+            return game, await user.select(board, [self.rng.choice(sel.values)], custom_id=sel.custom_id)
+        if game == "fireandice":
+            selects = board.selects()
+            if not selects:
+                return None
+            src = selects[0]
+            await user.select(board, [self.rng.choice(src.values)], custom_id=src.custom_id)
+            dst = board.selects()[0]
+            return game, await user.select(board, [self.rng.choice(dst.values)], custom_id=dst.custom_id)
+        if game == "eggcarton":
+            picks = [b for b in board.buttons() if not b.disabled and "·" in (b.label or "")]
+            if not picks:
+                return None
+            return game, await user.click(board, custom_id=self.rng.choice(picks).custom_id)
+        if game == "eof":
+            if m.state.phase.name != "DEAL":
+                return None
+            sizes = [b for b in board.buttons() if not b.disabled and ":m:" in (b.custom_id or "")]
+            if not sizes:
+                return None
+            return game, await user.click(board, custom_id=self.rng.choice(sizes).custom_id)
+        if game == "nomic":
+            labels = {b.label: b for b in board.buttons()}
+            dirs = [b for b in board.buttons() if b.label in ("North", "East", "South", "West") and not b.disabled]
+            if dirs:
+                return game, await user.click(board, custom_id=self.rng.choice(dirs).custom_id)
+            ok = next((b for lbl, b in labels.items() if (lbl or "").startswith("Confirm ") and not b.disabled), None)
+            if ok is None:
+                return None
+            return "nomic_ok", await user.click(board, custom_id=ok.custom_id)
+        raise AssertionError(game)
+
+    async def floor(self, row: str) -> float:
+        g = self.games.get(row) or self.extra[row]
+        if g.floor_msg is None:
+            r = READY[row]
+            chan = self.bot.get_channel(self.chan.id)
+            sent = await chan.send(embed=discord.Embed.from_dict(r.embed), view=floor_view(row, r.buttons),
+                                   file=discord.File(io.BytesIO(r.data), r.filename))
+            await self.settle()
+            g.floor_msg = self.dd.messages[sent.id]
+        user = self.users[self.rng.randrange(len(self.users))]
+        r = await user.click(g.floor_msg, custom_id=g.floor_msg.buttons()[0].custom_id)
+        await self.settle()
+        return r.latency * 1000
+
+
+async def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with DiscordDouble() as dd:
+            guild = dd.create_guild("Bench")
+            chan = guild.create_text_channel("games")
+            bot = make_bot(dd, Path(tmp) / "bench.sqlite3", guild.id)
+            await dd.connect(bot)
+            bot.add_dynamic_items(FloorButton)
+            b = Bench(dd, bot, guild, chan)
+            t0 = time.perf_counter()
+            per_game = max(1, MATCHES // len(GAMES))
+            for game in GAMES:
+                for _ in range(per_game):
+                    b.games[game].matches.append(await b.new_match(game))
+            active = len(await bot.store.active_matches())
+            print(f"{active} matches active ({per_game} per game), set up in {time.perf_counter() - t0:.0f} s")
+            prof = cProfile.Profile() if PROFILE else None
+            for _ in range(ROUNDS):
+                for game in GAMES:
+                    g = b.games[game]
+                    for _attempt in range(len(g.matches) + 1):
+                        if not g.matches:
+                            g.matches.append(await b.new_match(game))
+                        rec = b.rng.choice(g.matches)
+                        if prof:
+                            prof.enable()
+                        done = await b.move(game, rec)
+                        if prof:
+                            prof.disable()
+                        if done is not None:
+                            break
+                        g.matches.remove(rec)  # nothing typical left in this match: it stays active, unused
+                        g.matches.append(await b.new_match(game))
+                    else:
+                        raise AssertionError(f"no {game} match could move")
+                    row, inter = done
+                    await b.settle()
+                    assert inter.response_name == "UPDATE_MESSAGE" and not inter.ephemeral, (
+                        row, inter.response_name, (await inter.message()).text)
+                    msg = rec["board"]
+                    att = msg.attachments[0]
+                    READY[row] = Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons())))
+                    target = b.games.get(row) or b.extra[row]
+                    target.parlor.append(inter.latency * 1000)
+                    target.sizes.append(len(att.bytes))
+                    target.kinds.add(att.filename.rsplit(".", 1)[-1])
+                    target.floor.append(await b.floor(row))
+            dd.assert_clean()
+            report(list(b.games.values()) + list(b.extra.values()), active)
+            if prof:
+                pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
+            await dd.disconnect()
+
+
+def report(rows: list[Game], active: int) -> None:
+    print(f"button move latency, Parlor vs the floor in the same run, {active} matches active "
+          f"(interaction delivered → response request):")
+    print(f"  {'game':<11} {'moves':>5}  {'Parlor p50':>10} {'p99':>7}  {'floor p50':>9} {'p99':>7}  "
+          f"{'ratio p50':>9} {'p99':>6}  {'picture':>14}  verdict")
+    ok_all = True
+    for g in rows:
+        if not g.parlor:
+            continue
+        p50, p99 = pct(g.parlor, 50), pct(g.parlor, 99)
+        f50, f99 = pct(g.floor, 50), pct(g.floor, 99)
+        r50, r99 = p50 / f50, p99 / f99
+        ok = r50 <= 2 and r99 <= 3
+        ok_all &= ok
+        size = f"{sum(g.sizes) / len(g.sizes) / 1024:.1f} KB {'/'.join(sorted(g.kinds))}"
+        print(f"  {g.key:<11} {len(g.parlor):>5}  {p50:>7.2f} ms {p99:>7.2f}  {f50:>6.2f} ms {f99:>7.2f}  "
+              f"{r50:>8.2f}× {r99:>5.2f}×  {size:>14}  {'OK' if ok else 'OVER BUDGET'}")
+    print(f"budget: Parlor p50 ≤ 2× the floor's p50 and p99 ≤ 3× the floor's p99, every game: "
+          f"{'OK' if ok_all else 'OVER BUDGET'}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
