@@ -114,8 +114,9 @@ PNG_LEVEL = 3
 """zlib level for palette PNGs: as fast as level 1 on boards, 15-20 % smaller."""
 MAX_PALETTE_ERROR = 8
 """The most a palette PNG's pixel may differ from the drawn board, per channel (of 255)."""
-_PALETTE_SAMPLES = 3
-"""Boards a palette is built from (the newest ones that needed a new palette)."""
+_CELL_SHIFT = 2
+_WEIGHT_CAP = 64
+"""A colour weighs at most this many pixels when a palette is built."""
 MAX_FILL_ERROR = 3
 """The most a fill's pixels (a colour covering an area, see :data:`_FILL_SHARE`) may change, per channel."""
 _FILL_SHARE = 500
@@ -127,26 +128,44 @@ _MAX_COLOURS = 8192
 """Pictures with more distinct colours than this are sent as RGB PNGs without trying a palette."""
 
 
+Colour = tuple[int, ...]
+
+
 class _Family:
-    """The fixed palette of one picture family, the colours known to map within the bounds, and the boards
-    the palette was built from."""
+    """The fixed palette of one picture family, what each colour maps to, and the colours (with pixel counts)
+    of the boards the palette was built from."""
 
-    def __init__(self, palette: Image.Image, samples: list[Image.Image]) -> None:
-        self.palette = palette
-        self.samples = samples
-        self.rgb = palette.getpalette() or []
-        self.error: dict[tuple[int, ...], int] = {}  # colour -> how far its palette entry is
+    def __init__(self, colours: Sequence[Colour], seen: dict[Colour, int], fills: set[Colour]) -> None:
+        self.rgb = [v for c in colours for v in c]
+        # Pillow maps a colour to the palette entry nearest to the colour rounded *down* to a multiple of 4
+        # (a 64-level cache), which is up to 3 levels below it. Looking up in a palette shifted down by 2
+        # measures from the middle of that cell instead: the error is at most 2 levels, not 3. The picture
+        # then gets the true palette.
+        self.lookup = Image.new("P", (1, 1))
+        self.lookup.putpalette([max(0, v - _CELL_SHIFT) for v in self.rgb])
+        self.seen = seen
+        self.fills = fills
+        self.error: dict[Colour, int] = {}  # colour -> how far its palette entry is
 
-    def accepts(self, found: Sequence[tuple[int, tuple[int, ...]]], area: int) -> bool:
+    def apply(self, img: Image.Image) -> Image.Image:
+        """``img`` mapped to the palette (a palette image)."""
+        indexed = img.quantize(palette=self.lookup, dither=Image.Dither.NONE)
+        indexed.putpalette(self.rgb)
+        return indexed
+
+    @classmethod
+    def build(cls, seen: dict[Colour, int], fills: set[Colour], *, exact_fills: bool = True) -> _Family:
+        return cls(_build_palette(seen, fills if exact_fills else set()), seen, fills)
+
+    def accepts(self, found: Sequence[tuple[int, Colour]], area: int) -> bool:
         """Whether every colour (``(count, colour)`` as ``getcolors`` gives) maps within
         :data:`MAX_PALETTE_ERROR`, and fills within :data:`MAX_FILL_ERROR`. The palette's mapping depends only
         on the colour, so each distinct colour is worked out once."""
         error = self.error
         new = [c for _, c in found if c not in error]
         if new:
-            strip = Image.new("RGB", (len(new), 1))
-            strip.putdata(new)
-            mapped = strip.quantize(palette=self.palette, dither=Image.Dither.NONE).tobytes()
+            strip = Image.frombytes("RGB", (len(new), 1), b"".join(bytes(c) for c in new))
+            mapped = strip.quantize(palette=self.lookup, dither=Image.Dither.NONE).tobytes()
             rgb = self.rgb
             for c, i in zip(new, mapped, strict=True):
                 error[c] = max(abs(c[0] - rgb[3 * i]), abs(c[1] - rgb[3 * i + 1]), abs(c[2] - rgb[3 * i + 2]))
@@ -159,37 +178,35 @@ _families_lock = threading.Lock()
 _MAX_FAMILIES = 32
 
 
-def _build_palette(samples: Sequence[Image.Image], *, exact_fills: bool = True) -> Image.Image:
-    """A 256-colour palette (as a palette image) covering the colours of ``samples``.
+def _near(a: Colour, b: Colour, levels: int) -> bool:
+    return abs(a[0] - b[0]) <= levels and abs(a[1] - b[1]) <= levels and abs(a[2] - b[2]) <= levels
 
-    With ``exact_fills`` the colours that cover an area (fills, not anti-aliased edges) are put in the
-    palette exactly and no other entry is kept close to them, so they come back unchanged.
+
+def _fills(found: Sequence[tuple[int, Colour]], area: int) -> set[Colour]:
+    """The colours that cover an area of a picture (at least 1/:data:`_FILL_SHARE` of it)."""
+    return {c for n, c in found if n * _FILL_SHARE >= area}
+
+
+def _build_palette(seen: dict[Colour, int], fills: set[Colour]) -> list[Colour]:
+    """A palette of 256 colours for pictures with the colours ``seen`` (colour -> pixels).
+
+    The palette is Pillow's max-coverage quantisation of the colours, each weighted by its pixel count (capped,
+    so the big fills do not crowd out the anti-aliased edges). The ``fills`` are put in the palette exactly and
+    no other entry is kept close to them, so they come back unchanged.
     """
-    if len(samples) == 1:
-        sheet = samples[0]
-    else:
-        width = max(s.width for s in samples)
-        sheet = Image.new("RGB", (width, sum(s.height for s in samples)), samples[0].getpixel((0, 0)))
-        y = 0
-        for s in samples:
-            sheet.paste(s, (0, y))
-            y += s.height
+    weighted = sorted(((min(n, _WEIGHT_CAP), c) for c, n in seen.items()), reverse=True)
+    sheet = Image.frombytes("RGB", (sum(w for w, _ in weighted), 1), b"".join(bytes(c) * w for w, c in weighted))
     flat = sheet.quantize(256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE).getpalette() or []
-    colours = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
-    if exact_fills:
-        counts = cast(list[tuple[int, tuple[int, ...]]], sheet.getcolors(1 << 20) or [])
-        area = sheet.width * sheet.height
-        fills: list[tuple[int, ...]] = []
-        for n, c in sorted(counts, reverse=True):
-            if n * _FILL_SHARE < area or len(fills) == _MAX_FILLS:
-                break
-            if all(max(abs(a - b) for a, b in zip(c, f, strict=True)) > MAX_FILL_ERROR for f in fills):
-                fills.append(c)  # near-twins of a fill (a level or two apart) share its entry
-        colours = fills + [c for c in colours
-                           if all(max(abs(a - b) for a, b in zip(c, f, strict=True)) > _FILL_GUARD for f in fills)]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([v for c in colours[:256] for v in c])
-    return palette
+    colours: list[Colour] = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+    exact: list[Colour] = []
+    for c in sorted(fills, key=lambda c: -seen.get(c, 0)):
+        if len(exact) == _MAX_FILLS:
+            break
+        if not any(_near(c, f, MAX_FILL_ERROR) for f in exact):
+            exact.append(c)  # near-twins of a fill (a level or two apart) share its entry
+    if exact:
+        colours = exact + [c for c in colours if not any(_near(c, f, _FILL_GUARD) for f in exact)]
+    return colours[:256]
 
 
 def to_palette(img: Image.Image, key: Hashable | None = None) -> Image.Image | None:
@@ -200,28 +217,35 @@ def to_palette(img: Image.Image, key: Hashable | None = None) -> Image.Image | N
     """
     if img.mode != "RGB":
         img = img.convert("RGB")
-    found = cast(list[tuple[int, tuple[int, ...]]] | None, img.getcolors(_MAX_COLOURS))
+    found = cast(list[tuple[int, Colour]] | None, img.getcolors(_MAX_COLOURS))
     if found is None:
         return None
     area = img.width * img.height
     key = ("size", img.size) if key is None else key
     family = _families.get(key)
     if family is not None and family.accepts(found, area):
-        return img.quantize(palette=family.palette, dither=Image.Dither.NONE)
-    # A new family, or a board with colours its palette does not hold: build the palette again from this
-    # board and the last few that needed it (so families with several looks settle on one palette).
-    samples = [*family.samples[-(_PALETTE_SAMPLES - 1):], img] if family is not None else [img]
-    attempts = [(samples, True), ([img], True), ([img], False)] if len(samples) > 1 else [([img], True), ([img], False)]
-    for attempt, exact in attempts:
-        candidate = _Family(_build_palette(attempt, exact_fills=exact), list(attempt))
-        log.debug("palette for %s built from %d board(s)", key, len(attempt))
+        return family.apply(img)
+    # A new family, or a board with colours its palette does not hold: build the palette again from the colours
+    # of this board and of the boards it was built from (so families with several looks settle on one palette),
+    # else from this board alone.
+    here, fills = {c: n for n, c in found}, _fills(found, area)
+    attempts: list[tuple[dict[Colour, int], set[Colour], bool]] = []
+    if family is not None:
+        union = dict(family.seen)
+        for c, n in here.items():
+            union[c] = union.get(c, 0) + n
+        attempts.append((union, family.fills | fills, True))
+    attempts += [(here, fills, True), (here, fills, False)]
+    for seen, fill_set, exact in attempts:
+        candidate = _Family.build(seen, fill_set, exact_fills=exact)
+        log.debug("palette for %s built from %d colours", key, len(seen))
         if candidate.accepts(found, area):
             with _families_lock:
                 _families[key] = candidate
                 _families.move_to_end(key)
                 while len(_families) > _MAX_FAMILIES:
                     _families.popitem(last=False)
-            return img.quantize(palette=candidate.palette, dither=Image.Dither.NONE)
+            return candidate.apply(img)
     return None
 
 
