@@ -101,7 +101,7 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     assert board.button("D · 0").disabled
     await w.alice.click(board, "E · 4")
     await w.dd.settle()
-    assert "Last: alice: `E`" in board.text and "alice picks again" in board.text  # D E … of a winning line
+    assert "Last: alice: `D`, then `E`" in board.text and "alice picks again" in board.text  # one turn, both picks
     r = await w.bob.click(board, "A · 4")
     assert r.ephemeral and "not your turn" in (await r.message()).text
 

@@ -292,7 +292,9 @@ async def test_pylon_agree_to_end_against_the_computer(world):
     await w.bot.store.save_match(match.rec, match.version)
     match = await w.bot.service.get(match.id)
     r = await w.alice.slash(thread, "pylon move", notation="agree")
-    assert not r.ephemeral
+    ask = await r.message()  # against the computer agreeing may end the game at once: asked first
+    assert r.ephemeral and "End now at" in ask.text
+    await w.alice.click(ask, "Yes, play agree")
     await w.dd.settle()
     after = await w.bot.service.get(match.id)
     alice_agreed, _ = rules.apply(s, 0, rules.parse("agree", s, 0))
