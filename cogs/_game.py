@@ -331,9 +331,13 @@ class GameCog(commands.GroupCog):
         embed = discord.Embed(title=f"{self.spec.title} · {seats}"[:256], description="\n".join(lines)[:4000],
                               colour=colour)
         embed.set_image(url=f"attachment://{self.picture_name(match, result)}")
-        embed.set_footer(text=f"Match #{match.id} · move {match.rec.ui.get('plies', 0)} · "
+        embed.set_footer(text=f"Match #{match.id} · move {self.moves_played(match)} · "
                               f"/{self.game_key} move to type a move")
         return embed
+
+    def moves_played(self, match: Match) -> int:
+        """The move number in the board's footer (games whose picture counts moves make the two agree)."""
+        return int(match.rec.ui.get("plies", 0))
 
     def extra_lines(self, match: Match, result: Result | None) -> list[str]:
         return []
