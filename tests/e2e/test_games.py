@@ -138,6 +138,9 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
     att = board.attachments[0]
     assert att.is_gif and att.size < 2_000_000 if hasattr(att, "size") else att.is_gif
+    assert b"NETSCAPE2.0" not in att.bytes  # the sowing plays once and stays on the new position
+    gif = att.image()
+    assert gif.info.get("loop") is None and gif.n_frames > 3
     assert "picks again" in board.text  # D with 3 marbles ends off the board: rule A
     assert board.button("D · 0").disabled
     await w.alice.click(board, "E · 4")
@@ -186,3 +189,22 @@ async def test_egg_carton_computer_replies(world):
     await w.thread().wait_for(lambda m: is_board(m) and "Last: Parlor (novice)" in m.text, timeout=10)
     history = await w.alice.slash(w.thread(), "eggcarton history")
     assert "Parlor (novice)" in (await history.message()).text
+
+
+async def test_egg_carton_rules_hide_the_winning_chain_behind_a_spoiler(world):
+    r = await world.alice.slash(world.chan, "eggcarton rules")
+    text = (await r.message()).text
+    assert r.ephemeral and "first player can force a win" in text and "3 marbles" in text
+    chain = "D E A B F C F D E"
+    assert text.count(chain) == 1 and f"||{chain}||" in text  # the fact stays, the sequence is a spoiler
+
+
+async def test_egg_carton_against_the_expert_the_human_picks_first_by_default(world):
+    w = world
+    await w.alice.slash(w.chan, "eggcarton new", opponent=w.bot_member, level="expert", speed="off")
+    await w.dd.settle()
+    board = await w.thread().wait_for(is_board)
+    match = (await w.bot.service.find_here(w.thread().id))[0]
+    assert match.seats[0].user_id == w.alice.id and match.options["first"] == "challenger"
+    assert f"To move: <@{w.alice.id}>" in board.text and "Last:" not in board.text  # nothing played before her
+    assert board.button_labels() == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3"]
