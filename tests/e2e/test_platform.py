@@ -38,6 +38,11 @@ async def test_help_lists_games(world):
     r = await world.alice.slash(world.chan, "help")
     msg = await r.message()
     assert r.ephemeral and "Pylon" in msg.text and "/pylon" in msg.text
+    games = [f for f in msg.embed.fields if " — `/" in f["name"]]
+    assert len(games) == 5
+    for f in games:  # "Nomic World — /nomic" is not followed by "Nomic World: …" again
+        title = f["name"].split(" — ")[0]
+        assert title not in f["value"], f
 
 
 async def test_challenge_accept_plays_in_a_thread_with_one_request_per_button_move(world):
