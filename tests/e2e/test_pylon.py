@@ -87,8 +87,19 @@ async def test_last_line_shows_both_moves_when_the_computer_moves_twice(world):
     board_sq[29] = ()
     state = dataclasses.replace(full, board=tuple(board_sq), stash=((1, 0, 0), (0, 0, 1)))
     await set_state(w, thread, state)
+    assert "Placement: 2 pyramids still to place." in board.text
     r = await w.alice.slash(thread, "pylon move", notation="S a5")
     assert not r.ephemeral
     # The computer places the 30th pyramid and then makes the first stacking move: the board names both.
     after = await thread.wait_for(lambda m: is_board(m) and "Last: Parlor (easy): `L f5`, then `" in m.text)
     assert "To move: <@" in after.text
+
+
+async def test_one_pyramid_left_is_singular(world):
+    w = world
+    thread, board = await vs_computer(w)
+    full = full_board()
+    squares = list(full.board)
+    squares[29] = ()  # only f5 (Blue large) left to place, by the computer
+    await set_state(w, thread, dataclasses.replace(full, board=tuple(squares), stash=((0, 0, 0), (0, 0, 1))))
+    assert "Placement: 1 pyramid still to place." in board.text
