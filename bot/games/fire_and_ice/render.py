@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -246,13 +247,30 @@ def move_line(view: FireIceView, selected: str | None = None) -> str:
     return f"after move {view.ply}" if view.ply else "no moves yet"
 
 
+class SideText(NamedTuple):
+    """One side's header block: its name line (and font size), its counts line, and its x range."""
+
+    text: str
+    size: int
+    counts: str
+    box: tuple[float, float]
+
+
+class HeaderLayout(NamedTuple):
+    status: str
+    colour: tuple[int, int, int]
+    sub: str
+    centre: tuple[float, float]
+    sides: tuple[SideText, SideText]
+
+
 def header_layout(view: FireIceView, names: Sequence[str] | None,
-                  clocks: Sequence[int] | None, selected: str | None = None) -> dict[str, object]:
+                  clocks: Sequence[int] | None, selected: str | None = None) -> HeaderLayout:
     """Where the header's texts go: the centre column (status) is as wide as its text, and each side's block
     (disc, side and name, counts) gets the room left beside it; a long name first gets a smaller font, then is
-    shortened. Returns ``{"status": (text, colour), "sub": text, "centre": (x0, x1), "sides": [...]}`` with one
-    ``(name text, size, counts text, (x0, x1))`` per seat."""
+    shortened."""
     big, small = font(24, bold=True), font(18)
+    colour: tuple[int, int, int]
     if view.is_over:
         status = "Draw" if view.is_draw or view.winner is None else f"{SIDE_NAMES[view.winner]} wins!"
         colour = INK if view.winner is None else SIDE_COLOURS[view.winner]
@@ -263,7 +281,7 @@ def header_layout(view: FireIceView, names: Sequence[str] | None,
     sub = move_line(view, selected)
     half = max(big.getlength(status), small.getlength(sub)) / 2 + 14
     centre = (WIDTH / 2 - half, WIDTH / 2 + half)
-    sides = []
+    sides: list[SideText] = []
     for seat in (FIRE, ICE):
         room = (centre[0] - 8 - 52) if seat == FIRE else (WIDTH - 52 - (centre[1] + 8))
         label = SIDE_NAMES[seat]
@@ -275,15 +293,15 @@ def header_layout(view: FireIceView, names: Sequence[str] | None,
             counts += f" · {_clock_text(clocks[seat])}"
         counts, _ = _fit_text(counts, (18,), room + 34, bold=False)
         box = (8, centre[0] - 6) if seat == FIRE else (centre[1] + 6, WIDTH - 8)
-        sides.append((text, size, counts, box))
-    return {"status": (status, colour), "sub": sub, "centre": centre, "sides": sides}
+        sides.append(SideText(text, size, counts, box))
+    return HeaderLayout(status, colour, sub, centre, (sides[0], sides[1]))
 
 
 def _header(draw: ImageDraw.ImageDraw, view: FireIceView, names: Sequence[str] | None,
             clocks: Sequence[int] | None, selected: str | None) -> None:
     layout = header_layout(view, names, clocks, selected)
     small = font(18)
-    for seat, (text, size, counts, box) in zip((FIRE, ICE), layout["sides"], strict=True):  # type: ignore[call-overload]
+    for seat, (text, size, counts, box) in zip((FIRE, ICE), layout.sides, strict=True):
         x_disc = 30 if seat == FIRE else WIDTH - 30
         y = 32
         if view.to_move == seat:
@@ -296,9 +314,8 @@ def _header(draw: ImageDraw.ImageDraw, view: FireIceView, names: Sequence[str] |
         else:
             draw.text((x_disc - 22, y), text, font=fnt, fill=INK, anchor="rm")
             draw.text((x_disc + 12, y + 32), counts, font=small, fill=MUTED, anchor="rm")
-    status, colour = layout["status"]  # type: ignore[misc]
-    draw.text((WIDTH / 2, 30), status, font=font(24, bold=True), fill=colour, anchor="mm")
-    draw.text((WIDTH / 2, 62), str(layout["sub"]), font=small, fill=MUTED, anchor="mm")
+    draw.text((WIDTH / 2, 30), layout.status, font=font(24, bold=True), fill=layout.colour, anchor="mm")
+    draw.text((WIDTH / 2, 62), layout.sub, font=small, fill=MUTED, anchor="mm")
 
 
 def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),

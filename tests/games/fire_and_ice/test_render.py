@@ -173,15 +173,49 @@ def test_choosing_a_piece_marks_its_destinations() -> None:
     assert move_line(view, "D4") == "D4: 12 destinations (white)"
 
 
+def _with_a_one_destination_piece() -> tuple[object, str]:
+    """A position (from seeded random play) where a movable piece has exactly one destination."""
+    import random
+
+    rng = random.Random(1)
+    for _ in range(200):
+        s = RULES.initial({}, 2)
+        for _ in range(60):
+            view = make_view(s)
+            if view.to_move is None:
+                break
+            one = [p for p in view.movable if len(view.destinations(p)) == 1]
+            if one:
+                return view, one[0]
+            move = rng.choice(view.legal)
+            s, _ = RULES.apply(s, view.to_move, RULES.parse(move, s, view.to_move))
+    raise AssertionError("no position with a one-destination piece found")
+
+
 def test_header_counts_moves_like_the_footer_and_says_one_destination() -> None:
     s = position({"D": "I--F---", "A": "F------"}, to_move=0, ply=40)
     view = make_view(s)
     assert move_line(view) == "after move 40"     # the footer says "move 40" (cogs: moves_played = view.ply)
     assert move_line(make_view(RULES.initial({}, 2))) == "no moves yet"
-    one = next(p for p in view.movable if len(view.destinations(p)) == 1) if any(
-        len(view.destinations(p)) == 1 for p in view.movable) else None
-    if one is not None:
-        assert move_line(view, one).endswith("1 destination (white)")
+    view, piece = _with_a_one_destination_piece()
+    assert move_line(view, piece) == f"{piece}: 1 destination (white)"
+
+
+def test_piece_select_says_an_ice_piece_and_one_destination() -> None:
+    from types import SimpleNamespace
+
+    from cogs.fire_and_ice import FireAndIce
+
+    view, piece = _with_a_one_destination_piece()
+    match = SimpleNamespace(view=lambda seat=None: view, id=1, version=1)
+    items = FireAndIce.components(SimpleNamespace(), match, "")  # type: ignore[arg-type]
+    select = items[0]
+    side = "Fire" if view.to_move == 0 else "Ice"
+    assert select.placeholder.startswith(f"Choose {'a Fire' if side == 'Fire' else 'an Ice'} piece to move")
+    descriptions = {o.value: o.description for o in select.options}
+    assert descriptions[piece] == "1 destination"
+    assert all(d == "1 destination" or (d.endswith(" destinations") and not d.startswith("1 "))
+               for d in descriptions.values())
 
 
 LONG = "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW"
@@ -194,17 +228,17 @@ def test_header_names_never_run_into_the_status(names: tuple[str, str], to_move:
     s = position({"D": "I--F---"}, to_move=to_move, ply=41)
     view = make_view(s)
     layout = header_layout(view, names, (300_000, 61_000))
-    left, right = layout["centre"]
+    left, right = layout.centre
     from bot.render import font
 
-    for seat, (text, size, _counts, box) in enumerate(layout["sides"]):
+    for seat, (text, size, _counts, box) in enumerate(layout.sides):
         width = font(size, bold=True).getlength(text)
         if seat == 0:
             assert 52 + width <= left - 8 and box[1] <= left
         else:
             assert WIDTH - 52 - width >= right + 8 and box[0] >= right
     if "Parlor (medium)" in names:
-        assert any("Parlor (medium)" in t for t, *_ in layout["sides"])  # the computer's name fits whole
+        assert any("Parlor (medium)" in side.text for side in layout.sides)  # the computer's name fits whole
     # In pixels: the centre column (status and move line) is the same as with no names at all.
     named = render(view, names=names, clocks=(300_000, 61_000))
     plain = render(view, clocks=(300_000, 61_000))
