@@ -101,6 +101,12 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         items.append(v.button(mid, ver, "agree?", label=label[:80], style=discord.ButtonStyle.danger, row=0))
         return items
 
+    @staticmethod
+    def agree_score(match: Match) -> str:
+        """The score as it stands, higher first ("17–13")."""
+        a, b = match.view(None).scores
+        return f"{max(a, b)}–{min(a, b)}"
+
     def agree_question(self, match: Match, seat: int) -> str | None:
         """What to confirm before ``seat`` agrees to end, when that may end the game at once (else None)."""
         view = match.view(None)
@@ -108,7 +114,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         if not (view.agreed[other.seat] or other.is_ai):
             return None  # only an offer: the other player still decides
         mine, theirs = view.scores[seat], view.scores[other.seat]
-        score = f"{max(mine, theirs)}–{min(mine, theirs)}"
+        score = self.agree_score(match)
         if mine > theirs:
             verdict = f"you would win {score}"
         elif mine < theirs:
@@ -159,7 +165,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         if question is None:
             await self.play_from_component(interaction, match.id, version, "agree")
             return
-        score = question.split("**")[1]
+        score = self.agree_score(match)
         view = v.view_of(v.button(match.id, match.version, "cf:agree", label=f"Yes, end at {score}",
                                   style=discord.ButtonStyle.danger),
                          v.button(match.id, match.version, "agree-no", label="No, play on"))
