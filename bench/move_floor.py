@@ -12,6 +12,12 @@ button move is played on a random match of that game, and right after it the *fl
 
 Latency = interaction delivered → the bot's response request received (``Interaction.latency``).
 
+With ``--loopback`` the same moves go through the loopback Discord of tests/loopback instead: the real
+``python -m bot`` process over loopback sockets (latency = interaction sent → the bot's callback request
+received, ``Interaction.ack_latency``), and the floor is a separate process, bench/floor_bot.py: a minimal
+discord.py bot answering each click with the ready board (on a second loopback Discord in the same run,
+so both bots are driven alternately by the same process).
+
 Typical moves (the measured interaction):
   pylon       the square select after choosing a size (the move)
   fireandice  the destination select after choosing a piece (the move)
@@ -20,7 +26,7 @@ Typical moves (the measured interaction):
   nomic       a direction button while building a path (redraws the map with the planned path)
   nomic_ok    the Confirm button that plays the path (the move)
 
-Usage: python bench/move_floor.py [matches=200] [rounds=100] [--profile]
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback] [--profile]
 """
 
 from __future__ import annotations
@@ -28,17 +34,19 @@ from __future__ import annotations
 import asyncio
 import cProfile
 import io
+import json
 import pstats
 import random
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import discord
-from _world import make_bot, pct
+from _world import ROOT, make_bot, pct
 
 from tests.discord_double import DiscordDouble
 
@@ -46,8 +54,10 @@ ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 MATCHES = int(ARGS[0]) if len(ARGS) > 0 else 200
 ROUNDS = int(ARGS[1]) if len(ARGS) > 1 else 100
 PROFILE = "--profile" in sys.argv
+LOOPBACK = "--loopback" in sys.argv
 GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
 QUIET = 0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
+LOOPBACK_QUIET = 0.02  # the same through the loopback server (it sees the bot's requests, not its tasks)
 
 
 # ------------------------------------------------------------------------------------------ the floor
@@ -103,8 +113,13 @@ class Game:
 
 
 class Bench:
-    def __init__(self, dd: DiscordDouble, bot: Any, guild: Any, chan: Any) -> None:
-        self.dd, self.bot, self.guild, self.chan = dd, bot, guild, chan
+    """Players acting on one Discord (the double or the loopback server) against Parlor."""
+
+    def __init__(self, driver: Any, service: Any, store: Any, guild: Any, chan: Any,
+                 floor: Callable[[str], Awaitable[float]], quiet: float = QUIET) -> None:
+        self.driver, self.service, self.store, self.guild, self.chan = driver, service, store, guild, chan
+        self.floor = floor
+        self.quiet = quiet
         self.rng = random.Random(7)
         self.users: list[Any] = []
         self.next_user = 0
@@ -115,7 +130,7 @@ class Bench:
         out = []
         for _ in range(n):
             if self.next_user == len(self.users):
-                u = self.dd.create_user(f"p{len(self.users)}")
+                u = self.driver.create_user(f"p{len(self.users)}")
                 self.guild.add_member(u)
                 self.users.append(u)
             out.append(self.users[self.next_user])
@@ -123,22 +138,23 @@ class Bench:
         return out
 
     async def settle(self) -> None:
-        await self.dd.settle(quiet=QUIET)
+        await self.driver.settle(quiet=self.quiet)
 
     def user(self, uid: int) -> Any:
         return next(u for u in self.users if u.id == uid)
 
     async def mover(self, mid: int) -> Any:
-        m = await self.bot.service.get(mid)
+        m = await self.service.get(mid)
         return self.user(m.seats[min(m.to_act())].user_id)
 
     # -- new matches ----------------------------------------------------------------------------------
     async def new_match(self, game: str) -> dict[str, Any]:
         if game in ("eof", "nomic"):
             host, guest = self.players(2)
+            mark = self.driver.mark()
             await host.slash(self.chan, f"{game} new")
-            lobby = await self.chan.wait_for(lambda m: "Start" in m.button_labels() and "Join" in m.button_labels()
-                                             and str(host.name) in m.text)
+            lobby = await self.chan.wait_for(lambda m: "Start" in m.button_labels() and "Join" in m.button_labels(),
+                                             since=mark)
             await guest.click(lobby, "Join")
             await host.click(lobby, "Start")
         else:
@@ -147,17 +163,22 @@ class Bench:
             invite = await self.chan.wait_for(lambda m: "Accept" in m.button_labels() and str(guest.id) in m.content)
             await guest.click(invite, "Accept")
         await self.settle()
-        mid = (await self.bot.store.active_matches())[-1].id
-        m = await self.bot.service.get(mid)
+        mid = (await self.store.active_matches())[-1].id
+        m = await self.service.get(mid)
+        for _ in range(100):  # the loopback bot records the board's message id just after sending it
+            if m.rec.message_id is not None and m.rec.message_id in self.driver.messages:
+                break
+            await asyncio.sleep(0.01)
+            m = await self.service.get(mid)
         assert m.rec.message_id is not None, "no board"
-        return {"mid": mid, "board": self.dd.messages[m.rec.message_id]}
+        return {"mid": mid, "board": self.driver.messages[m.rec.message_id]}
 
     # -- one typical move per game: prepare (not measured), then the measured interaction --------------
     async def move(self, game: str, rec: dict[str, Any]) -> tuple[str, Any] | None:
         """Play the game's typical move on ``rec``; (row, interaction) or None if the match has none left."""
         board = rec["board"]
         mid = rec["mid"]
-        m = await self.bot.service.get(mid)
+        m = await self.service.get(mid)
         if m.status.value != "running":
             return None
         user = await self.mover(mid)
@@ -199,22 +220,52 @@ class Bench:
             return "nomic_ok", await user.click(board, custom_id=ok.custom_id)
         raise AssertionError(game)
 
-    async def floor(self, row: str) -> float:
-        g = self.games.get(row) or self.extra[row]
-        if g.floor_msg is None:
-            r = READY[row]
-            chan = self.bot.get_channel(self.chan.id)
-            sent = await chan.send(embed=discord.Embed.from_dict(r.embed), view=floor_view(row, r.buttons),
-                                   file=discord.File(io.BytesIO(r.data), r.filename))
-            await self.settle()
-            g.floor_msg = self.dd.messages[sent.id]
-        user = self.users[self.rng.randrange(len(self.users))]
-        r = await user.click(g.floor_msg, custom_id=g.floor_msg.buttons()[0].custom_id)
-        await self.settle()
-        return r.latency * 1000
+
+async def run(b: Bench, latency: Callable[[Any], float], active_count: Callable[[], Awaitable[int]],
+              prof: cProfile.Profile | None = None) -> int:
+    """Set up the matches, then play ROUNDS rounds of every game's typical move, each followed by a floor click."""
+    t0 = time.perf_counter()
+    per_game = max(1, MATCHES // len(GAMES))
+    for game in GAMES:
+        for _ in range(per_game):
+            b.games[game].matches.append(await b.new_match(game))
+    active = await active_count()
+    print(f"{active} matches active ({per_game} per game), set up in {time.perf_counter() - t0:.0f} s")
+    for _ in range(ROUNDS):
+        for game in GAMES:
+            g = b.games[game]
+            for _attempt in range(len(g.matches) + 1):
+                if not g.matches:
+                    g.matches.append(await b.new_match(game))
+                rec = b.rng.choice(g.matches)
+                if prof:
+                    prof.enable()
+                done = await b.move(game, rec)
+                if prof:
+                    prof.disable()
+                if done is not None:
+                    break
+                g.matches.remove(rec)  # nothing typical left in this match: it stays active, unused
+                g.matches.append(await b.new_match(game))
+            else:
+                raise AssertionError(f"no {game} match could move")
+            row, inter = done
+            await b.settle()
+            assert inter.response_name == "UPDATE_MESSAGE" and not inter.ephemeral, (
+                row, inter.response_name, (await inter.message()).text)
+            msg = rec["board"]
+            att = msg.attachments[0]
+            READY[row] = Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons())))
+            target = b.games.get(row) or b.extra[row]
+            target.parlor.append(latency(inter) * 1000)
+            target.sizes.append(len(att.bytes))
+            target.kinds.add(att.filename.rsplit(".", 1)[-1])
+            target.floor.append(await b.floor(row))
+    return active
 
 
-async def main() -> None:
+async def main_double() -> None:
+    """Parlor and the floor in one process against the in-process Discord double."""
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordDouble() as dd:
             guild = dd.create_guild("Bench")
@@ -222,55 +273,89 @@ async def main() -> None:
             bot = make_bot(dd, Path(tmp) / "bench.sqlite3", guild.id)
             await dd.connect(bot)
             bot.add_dynamic_items(FloorButton)
-            b = Bench(dd, bot, guild, chan)
-            t0 = time.perf_counter()
-            per_game = max(1, MATCHES // len(GAMES))
-            for game in GAMES:
-                for _ in range(per_game):
-                    b.games[game].matches.append(await b.new_match(game))
-            active = len(await bot.store.active_matches())
-            print(f"{active} matches active ({per_game} per game), set up in {time.perf_counter() - t0:.0f} s")
+            floor_msgs: dict[str, Any] = {}
+
+            async def floor(row: str) -> float:
+                if row not in floor_msgs:
+                    r = READY[row]
+                    sent = await bot.get_channel(chan.id).send(
+                        embed=discord.Embed.from_dict(r.embed), view=floor_view(row, r.buttons),
+                        file=discord.File(io.BytesIO(r.data), r.filename))
+                    await dd.settle(quiet=QUIET)
+                    floor_msgs[row] = dd.messages[sent.id]
+                msg = floor_msgs[row]
+                inter = await b.users[b.rng.randrange(len(b.users))].click(msg, custom_id=msg.buttons()[0].custom_id)
+                await dd.settle(quiet=QUIET)
+                return float(inter.latency) * 1000
+
+            b = Bench(dd, bot.service, bot.store, guild, chan, floor)
             prof = cProfile.Profile() if PROFILE else None
-            for _ in range(ROUNDS):
-                for game in GAMES:
-                    g = b.games[game]
-                    for _attempt in range(len(g.matches) + 1):
-                        if not g.matches:
-                            g.matches.append(await b.new_match(game))
-                        rec = b.rng.choice(g.matches)
-                        if prof:
-                            prof.enable()
-                        done = await b.move(game, rec)
-                        if prof:
-                            prof.disable()
-                        if done is not None:
-                            break
-                        g.matches.remove(rec)  # nothing typical left in this match: it stays active, unused
-                        g.matches.append(await b.new_match(game))
-                    else:
-                        raise AssertionError(f"no {game} match could move")
-                    row, inter = done
-                    await b.settle()
-                    assert inter.response_name == "UPDATE_MESSAGE" and not inter.ephemeral, (
-                        row, inter.response_name, (await inter.message()).text)
-                    msg = rec["board"]
-                    att = msg.attachments[0]
-                    READY[row] = Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons())))
-                    target = b.games.get(row) or b.extra[row]
-                    target.parlor.append(inter.latency * 1000)
-                    target.sizes.append(len(att.bytes))
-                    target.kinds.add(att.filename.rsplit(".", 1)[-1])
-                    target.floor.append(await b.floor(row))
+
+            async def active() -> int:
+                return len(await bot.store.active_matches())
+
+            n = await run(b, lambda i: float(i.latency), active, prof)
             dd.assert_clean()
-            report(list(b.games.values()) + list(b.extra.values()), active)
+            report(list(b.games.values()) + list(b.extra.values()), n, "the in-process Discord double")
             if prof:
                 pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
             await dd.disconnect()
 
 
-def report(rows: list[Game], active: int) -> None:
-    print(f"button move latency, Parlor vs the floor in the same run, {active} matches active "
-          f"(interaction delivered → response request):")
+async def main_loopback() -> None:
+    """The real ``python -m bot`` and the floor bot (bench/floor_bot.py) as processes over loopback sockets."""
+    from bot.matches.service import MatchService
+    from bot.storage.sqlite import SqliteStore
+    from tests.loopback import FakeDiscord
+    from tests.loopback.helpers import start_parlor
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.sqlite3"
+        ready = Path(tmp) / "floor"
+        ready.mkdir()
+        async with FakeDiscord(log_dir=Path(tmp) / "logs") as fd, FakeDiscord(log_dir=Path(tmp) / "flogs") as ff:
+            guild = fd.create_guild("Bench")
+            chan = guild.create_text_channel("games")
+            await start_parlor(fd, f"sqlite:///{db}", guild.id)
+            fguild = ff.create_guild("Floor")
+            fchan = fguild.create_text_channel("floor")
+            fuser = ff.create_user("floorplayer")
+            fguild.add_member(fuser)
+            await ff.start_bot(cwd=ROOT, module=None, script=str(ROOT / "bench" / "floor_bot.py"), name="floor",
+                               env={"FLOOR_DIR": str(ready), "FLOOR_GUILD": str(fguild.id)}, wait_commands=True)
+            store = SqliteStore(str(db))  # the bench reads the bot's database (WAL: readers never block it)
+            await store.open()
+            floor_msgs: dict[str, Any] = {}
+
+            async def floor(row: str) -> float:
+                if row not in floor_msgs:
+                    r = READY[row]
+                    (ready / f"{row}.bin").write_bytes(r.data)
+                    (ready / f"{row}.json").write_text(json.dumps(
+                        {"embed": r.embed, "filename": r.filename, "buttons": r.buttons}))
+                    inter = await fuser.slash(fchan, "floor", game=row)
+                    floor_msgs[row] = await inter.message()
+                msg = floor_msgs[row]
+                inter = await fuser.click(msg, custom_id=msg.buttons()[0].custom_id)
+                await ff.settle(quiet=LOOPBACK_QUIET)
+                return float(inter.ack_latency) * 1000
+
+            b = Bench(fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET)
+
+            async def active() -> int:
+                return len(await store.active_matches())
+
+            n = await run(b, lambda i: float(i.ack_latency), active)
+            fd.assert_clean()
+            ff.assert_clean()
+            report(list(b.games.values()) + list(b.extra.values()), n,
+                   "the loopback Discord (python -m bot and the floor bot as processes)")
+            await store.close()
+
+
+def report(rows: list[Game], active: int, where: str) -> None:
+    print(f"button move latency through {where}, Parlor vs the floor in the same run, {active} matches active "
+          f"(interaction sent → response request received):")
     print(f"  {'game':<11} {'moves':>5}  {'Parlor p50':>10} {'p99':>7}  {'floor p50':>9} {'p99':>7}  "
           f"{'ratio p50':>9} {'p99':>6}  {'picture':>14}  verdict")
     ok_all = True
@@ -290,4 +375,4 @@ def report(rows: list[Game], active: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main_loopback() if LOOPBACK else main_double())
