@@ -26,7 +26,11 @@ Typical moves (the measured interaction):
   nomic       a direction button while building a path (redraws the map with the planned path)
   nomic_ok    the Confirm button that plays the path (the move)
 
-Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback] [--profile]
+With ``--compare=DIR`` (loopback only) a second Parlor -- the checkout in DIR, e.g. ``git worktree`` of main
+before a change -- runs on its own loopback Discord in the same run, its moves interleaved with this
+Parlor's and the floor's, so a before/after comparison sees the same machine load (rows ``before``).
+
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]] [--profile]
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ MATCHES = int(ARGS[0]) if len(ARGS) > 0 else 200
 ROUNDS = int(ARGS[1]) if len(ARGS) > 1 else 100
 PROFILE = "--profile" in sys.argv
 LOOPBACK = "--loopback" in sys.argv
+COMPARE = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--compare=")]
 GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
 QUIET = 0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
 LOOPBACK_QUIET = 0.02  # the same through the loopback server (it sees the bot's requests, not its tasks)
@@ -116,8 +121,10 @@ class Bench:
     """Players acting on one Discord (the double or the loopback server) against Parlor."""
 
     def __init__(self, driver: Any, service: Any, store: Any, guild: Any, chan: Any,
-                 floor: Callable[[str], Awaitable[float]], quiet: float = QUIET) -> None:
+                 floor: Callable[[str], Awaitable[float]], quiet: float = QUIET, label: str = "Parlor") -> None:
         self.driver, self.service, self.store, self.guild, self.chan = driver, service, store, guild, chan
+        self.label = label
+        self.active = 0
         self.floor = floor
         self.quiet = quiet
         self.rng = random.Random(7)
@@ -221,47 +228,53 @@ class Bench:
         raise AssertionError(game)
 
 
-async def run(b: Bench, latency: Callable[[Any], float], active_count: Callable[[], Awaitable[int]],
-              prof: cProfile.Profile | None = None) -> int:
-    """Set up the matches, then play ROUNDS rounds of every game's typical move, each followed by a floor click."""
+async def run(benches: list[Bench], latency: Callable[[Any], float], prof: cProfile.Profile | None = None) -> None:
+    """Set up the matches, then play ROUNDS rounds of every game's typical move on each Parlor in turn, each
+    move followed by a floor click."""
     t0 = time.perf_counter()
     per_game = max(1, MATCHES // len(GAMES))
-    for game in GAMES:
-        for _ in range(per_game):
-            b.games[game].matches.append(await b.new_match(game))
-    active = await active_count()
-    print(f"{active} matches active ({per_game} per game), set up in {time.perf_counter() - t0:.0f} s")
+    for b in benches:
+        for game in GAMES:
+            for _ in range(per_game):
+                b.games[game].matches.append(await b.new_match(game))
+        b.active = len(await b.store.active_matches())
+    print(f"{benches[0].active} matches active ({per_game} per game) on each Parlor, set up in "
+          f"{time.perf_counter() - t0:.0f} s")
     for _ in range(ROUNDS):
         for game in GAMES:
-            g = b.games[game]
-            for _attempt in range(len(g.matches) + 1):
-                if not g.matches:
-                    g.matches.append(await b.new_match(game))
-                rec = b.rng.choice(g.matches)
-                if prof:
-                    prof.enable()
-                done = await b.move(game, rec)
-                if prof:
-                    prof.disable()
-                if done is not None:
-                    break
-                g.matches.remove(rec)  # nothing typical left in this match: it stays active, unused
-                g.matches.append(await b.new_match(game))
-            else:
-                raise AssertionError(f"no {game} match could move")
-            row, inter = done
-            await b.settle()
-            assert inter.response_name == "UPDATE_MESSAGE" and not inter.ephemeral, (
-                row, inter.response_name, (await inter.message()).text)
-            msg = rec["board"]
-            att = msg.attachments[0]
-            READY[row] = Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons())))
-            target = b.games.get(row) or b.extra[row]
-            target.parlor.append(latency(inter) * 1000)
-            target.sizes.append(len(att.bytes))
-            target.kinds.add(att.filename.rsplit(".", 1)[-1])
-            target.floor.append(await b.floor(row))
-    return active
+            for b in benches:
+                await one_move(b, game, latency, prof)
+
+
+async def one_move(b: Bench, game: str, latency: Callable[[Any], float], prof: cProfile.Profile | None) -> None:
+    g = b.games[game]
+    for _attempt in range(len(g.matches) + 1):
+        if not g.matches:
+            g.matches.append(await b.new_match(game))
+        rec = b.rng.choice(g.matches)
+        if prof:
+            prof.enable()
+        done = await b.move(game, rec)
+        if prof:
+            prof.disable()
+        if done is not None:
+            break
+        g.matches.remove(rec)  # nothing typical left in this match: it stays active, unused
+        g.matches.append(await b.new_match(game))
+    else:
+        raise AssertionError(f"no {game} match could move")
+    row, inter = done
+    await b.settle()
+    assert inter.response_name == "UPDATE_MESSAGE" and not inter.ephemeral, (
+        row, inter.response_name, (await inter.message()).text)
+    msg = rec["board"]
+    att = msg.attachments[0]
+    READY.setdefault(row, Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons()))))
+    target = b.games.get(row) or b.extra[row]
+    target.parlor.append(latency(inter) * 1000)
+    target.sizes.append(len(att.bytes))
+    target.kinds.add(att.filename.rsplit(".", 1)[-1])
+    target.floor.append(await b.floor(row))
 
 
 async def main_double() -> None:
@@ -290,41 +303,35 @@ async def main_double() -> None:
 
             b = Bench(dd, bot.service, bot.store, guild, chan, floor)
             prof = cProfile.Profile() if PROFILE else None
-
-            async def active() -> int:
-                return len(await bot.store.active_matches())
-
-            n = await run(b, lambda i: float(i.latency), active, prof)
+            await run([b], lambda i: float(i.latency), prof)
             dd.assert_clean()
-            report(list(b.games.values()) + list(b.extra.values()), n, "the in-process Discord double")
+            report([b], "the in-process Discord double")
             if prof:
                 pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
             await dd.disconnect()
 
 
 async def main_loopback() -> None:
-    """The real ``python -m bot`` and the floor bot (bench/floor_bot.py) as processes over loopback sockets."""
+    """The real ``python -m bot`` and the floor bot (bench/floor_bot.py) as processes over loopback sockets;
+    with ``--compare=DIR`` also the Parlor checked out in DIR (e.g. main before a change), interleaved."""
+    from contextlib import AsyncExitStack
+
     from bot.matches.service import MatchService
     from bot.storage.sqlite import SqliteStore
     from tests.loopback import FakeDiscord
-    from tests.loopback.helpers import start_parlor
+    from tests.loopback.helpers import parlor_env
 
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.sqlite3"
         ready = Path(tmp) / "floor"
         ready.mkdir()
-        async with FakeDiscord(log_dir=Path(tmp) / "logs") as fd, FakeDiscord(log_dir=Path(tmp) / "flogs") as ff:
-            guild = fd.create_guild("Bench")
-            chan = guild.create_text_channel("games")
-            await start_parlor(fd, f"sqlite:///{db}", guild.id)
+        async with AsyncExitStack() as stack:
+            ff = await stack.enter_async_context(FakeDiscord(log_dir=Path(tmp) / "flogs"))
             fguild = ff.create_guild("Floor")
             fchan = fguild.create_text_channel("floor")
             fuser = ff.create_user("floorplayer")
             fguild.add_member(fuser)
             await ff.start_bot(cwd=ROOT, module=None, script=str(ROOT / "bench" / "floor_bot.py"), name="floor",
                                env={"FLOOR_DIR": str(ready), "FLOOR_GUILD": str(fguild.id)}, wait_commands=True)
-            store = SqliteStore(str(db))  # the bench reads the bot's database (WAL: readers never block it)
-            await store.open()
             floor_msgs: dict[str, Any] = {}
 
             async def floor(row: str) -> float:
@@ -340,35 +347,44 @@ async def main_loopback() -> None:
                 await ff.settle(quiet=LOOPBACK_QUIET)
                 return float(inter.ack_latency) * 1000
 
-            b = Bench(fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET)
-
-            async def active() -> int:
-                return len(await store.active_matches())
-
-            n = await run(b, lambda i: float(i.ack_latency), active)
-            fd.assert_clean()
+            benches = []
+            for label, cwd in [("Parlor", ROOT), *(("before", Path(d)) for d in COMPARE)]:
+                fd = await stack.enter_async_context(FakeDiscord(log_dir=Path(tmp) / f"logs-{len(benches)}"))
+                guild = fd.create_guild("Bench")
+                chan = guild.create_text_channel("games")
+                db = Path(tmp) / f"bench-{len(benches)}.sqlite3"
+                await fd.start_bot(cwd=cwd, module="bot", name="bot", env=parlor_env(f"sqlite:///{db}", guild.id),
+                                   wait_commands=True, timeout=60)
+                store = SqliteStore(str(db))  # the bench reads the bot's database (WAL: readers never block it)
+                await store.open()
+                stack.push_async_callback(store.close)
+                benches.append(Bench(fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET,
+                                     label=label))
+            await run(benches, lambda i: float(i.ack_latency))
             ff.assert_clean()
-            report(list(b.games.values()) + list(b.extra.values()), n,
-                   "the loopback Discord (python -m bot and the floor bot as processes)")
-            await store.close()
+            for b in benches:
+                b.driver.assert_clean()
+            report(benches, "the loopback Discord (python -m bot and the floor bot as processes)")
 
 
-def report(rows: list[Game], active: int, where: str) -> None:
-    print(f"button move latency through {where}, Parlor vs the floor in the same run, {active} matches active "
-          f"(interaction sent → response request received):")
-    print(f"  {'game':<11} {'moves':>5}  {'Parlor p50':>10} {'p99':>7}  {'floor p50':>9} {'p99':>7}  "
+def report(benches: list[Bench], where: str) -> None:
+    print(f"button move latency through {where}, Parlor vs the floor in the same run, {benches[0].active} matches "
+          f"active (interaction sent → response request received):")
+    print(f"  {'':<7}{'game':<11} {'moves':>5}  {'bot p50':>10} {'p99':>7}  {'floor p50':>9} {'p99':>7}  "
           f"{'ratio p50':>9} {'p99':>6}  {'picture':>14}  verdict")
     ok_all = True
-    for g in rows:
+    rows = [(b.label, g) for b in benches for g in [*b.games.values(), *b.extra.values()]]
+    for label, g in rows:
         if not g.parlor:
             continue
         p50, p99 = pct(g.parlor, 50), pct(g.parlor, 99)
         f50, f99 = pct(g.floor, 50), pct(g.floor, 99)
         r50, r99 = p50 / f50, p99 / f99
         ok = r50 <= 2 and r99 <= 3
-        ok_all &= ok
+        if label == "Parlor":
+            ok_all &= ok
         size = f"{sum(g.sizes) / len(g.sizes) / 1024:.1f} KB {'/'.join(sorted(g.kinds))}"
-        print(f"  {g.key:<11} {len(g.parlor):>5}  {p50:>7.2f} ms {p99:>7.2f}  {f50:>6.2f} ms {f99:>7.2f}  "
+        print(f"  {label:<7}{g.key:<11} {len(g.parlor):>5}  {p50:>7.2f} ms {p99:>7.2f}  {f50:>6.2f} ms {f99:>7.2f}  "
               f"{r50:>8.2f}× {r99:>5.2f}×  {size:>14}  {'OK' if ok else 'OVER BUDGET'}")
     print(f"budget: Parlor p50 ≤ 2× the floor's p50 and p99 ≤ 3× the floor's p99, every game: "
           f"{'OK' if ok_all else 'OVER BUDGET'}")
