@@ -58,11 +58,14 @@ class CachedFont(ImageFont.FreeTypeFont):
     The masks are read-only for ``ImageDraw`` (it only draws them), so sharing them is safe.
     """
 
-    MAX_ENTRIES = 4096
+    MAX_PIXELS = 1 << 21
+    """Mask pixels (bytes) kept per font, least recently used first out: 2 MB."""
+    MAX_LENGTHS = 4096
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._masks: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._pixels = 0
         self._lengths: dict[tuple[Any, ...], float] = {}
         self._lock = threading.Lock()
 
@@ -80,9 +83,11 @@ class CachedFont(ImageFont.FreeTypeFont):
         out = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
                                *args, **kwargs)
         with self._lock:
-            self._masks[key] = out
-            if len(self._masks) > self.MAX_ENTRIES:
-                self._masks.popitem(last=False)
+            if key not in self._masks:
+                self._masks[key] = out
+                self._pixels += _mask_pixels(out)
+                while self._pixels > self.MAX_PIXELS and len(self._masks) > 1:
+                    self._pixels -= _mask_pixels(self._masks.popitem(last=False)[1])
         return out
 
     def getlength(self, text: Any, mode: str = "", direction: Any = None, features: Any = None,
@@ -91,10 +96,15 @@ class CachedFont(ImageFont.FreeTypeFont):
         hit = self._lengths.get(key)
         if hit is None:
             hit = super().getlength(text, mode, direction, features, language)
-            if len(self._lengths) > self.MAX_ENTRIES:
+            if len(self._lengths) > self.MAX_LENGTHS:
                 self._lengths.clear()
             self._lengths[key] = hit
         return hit
+
+
+def _mask_pixels(mask_and_offset: Any) -> int:
+    w, h = mask_and_offset[0].size
+    return int(w * h) + 64
 
 
 @lru_cache(maxsize=64)

@@ -125,3 +125,14 @@ def test_cached_text_masks_draw_the_same_pixels():
     assert ImageChops.difference(pics[0], pics[1]).getbbox() is None
     assert ImageChops.difference(pics[0], pics[2]).getbbox() is None
     assert cached.getlength("Alice") == plain.getlength("Alice")
+
+
+def test_the_text_mask_cache_is_bounded(monkeypatch):
+    from PIL import ImageDraw
+
+    fnt = R.CachedFont(str(R.FONTS / "DejaVuSans.ttf"), 18)
+    monkeypatch.setattr(R.CachedFont, "MAX_PIXELS", 20_000)
+    d = ImageDraw.Draw(Image.new("RGB", (300, 40)))
+    for i in range(200):
+        d.text((2, 2), f"player {i} · {i}:00", font=fnt, fill=R.INK)
+    assert fnt._pixels <= 20_000 and 1 < len(fnt._masks) < 200
