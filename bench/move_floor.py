@@ -30,7 +30,10 @@ With ``--compare=DIR`` (loopback only) a second Parlor -- the checkout in DIR, e
 before a change -- runs on its own loopback Discord in the same run, its moves interleaved with this
 Parlor's and the floor's, so a before/after comparison sees the same machine load (rows ``before``).
 
-Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]] [--profile]
+``--phases`` (in-process only) also prints where the bot's time goes: p50 per call of the store (load, save),
+the match service, drawing, encoding and the whole board (render + encode, run in a worker thread).
+
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]] [--profile] [--phases]
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 MATCHES = int(ARGS[0]) if len(ARGS) > 0 else 200
 ROUNDS = int(ARGS[1]) if len(ARGS) > 1 else 100
 PROFILE = "--profile" in sys.argv
+PHASES = "--phases" in sys.argv
 LOOPBACK = "--loopback" in sys.argv
 COMPARE = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--compare=")]
 GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
@@ -76,6 +80,7 @@ class Ready:
 
 
 READY: dict[str, Ready] = {}
+PHASE_TIMES: dict[str, list[float]] = {}
 
 
 def floor_view(game: str, n: int) -> discord.ui.View:
@@ -240,6 +245,8 @@ async def run(benches: list[Bench], latency: Callable[[Any], float], prof: cProf
         b.active = len(await b.store.active_matches())
     print(f"{benches[0].active} matches active ({per_game} per game) on each Parlor, set up in "
           f"{time.perf_counter() - t0:.0f} s")
+    for xs in PHASE_TIMES.values():
+        xs.clear()  # only the measured rounds
     for _ in range(ROUNDS):
         for game in GAMES:
             for b in benches:
@@ -277,8 +284,61 @@ async def one_move(b: Bench, game: str, latency: Callable[[Any], float], prof: c
     target.floor.append(await b.floor(row))
 
 
+def time_phases() -> None:
+    """Wrap the bot's steps with timers (in-process runs only)."""
+    import functools
+
+    import bot.render
+    import cogs._game
+    import cogs.egg_carton
+    import cogs.eof
+    import cogs.nomic
+    from bot.games import GAMES as REGISTRY
+    from bot.matches.service import MatchService
+    from bot.storage.sqlite import SqliteStore
+
+    def wrap(owner: Any, name: str, key: str) -> None:
+        f = getattr(owner, name)
+        times = PHASE_TIMES.setdefault(key, [])
+        if asyncio.iscoroutinefunction(f):
+            @functools.wraps(f)
+            async def timed_async(*a: Any, **k: Any) -> Any:
+                t = time.perf_counter()
+                try:
+                    return await f(*a, **k)
+                finally:
+                    times.append((time.perf_counter() - t) * 1000)
+            setattr(owner, name, timed_async)
+        else:
+            @functools.wraps(f)
+            def timed(*a: Any, **k: Any) -> Any:
+                t = time.perf_counter()
+                try:
+                    return f(*a, **k)
+                finally:
+                    times.append((time.perf_counter() - t) * 1000)
+            setattr(owner, name, timed)
+
+    wrap(SqliteStore, "load_match", "store: load a match")
+    wrap(SqliteStore, "save_match", "store: save a move (one transaction)")
+    wrap(MatchService, "play", "service.play (load, rules, save)")
+    wrap(cogs._game.GameCog, "board_kwargs", "board: picture + embed + buttons")
+    wrap(cogs.nomic.Nomic, "board_kwargs", "board: picture + embed + buttons")
+    for mod in (bot.render, cogs._game, cogs.egg_carton, cogs.eof, cogs.nomic):
+        if hasattr(mod, "png_bytes"):
+            wrap(mod, "png_bytes", "encode: PNG")
+        if hasattr(mod, "gif_bytes"):
+            wrap(mod, "gif_bytes", "encode: GIF")
+    for key, game in REGISTRY.items():
+        wrap(game.module, "render", f"draw: {key}")
+        if getattr(game.module, "animate", None):
+            wrap(game.module, "animate", f"draw: {key} animation frames")
+
+
 async def main_double() -> None:
     """Parlor and the floor in one process against the in-process Discord double."""
+    if PHASES:
+        time_phases()
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordDouble() as dd:
             guild = dd.create_guild("Bench")
@@ -306,6 +366,11 @@ async def main_double() -> None:
             await run([b], lambda i: float(i.latency), prof)
             dd.assert_clean()
             report([b], "the in-process Discord double")
+            if PHASES:
+                print("where the bot's time goes (p50 per call, all moves of the run):")
+                for name, xs in PHASE_TIMES.items():
+                    if xs:
+                        print(f"  {name:<40} {pct(xs, 50):6.2f} ms  (p99 {pct(xs, 99):6.2f}, {len(xs)} calls)")
             if prof:
                 pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
             await dd.disconnect()
