@@ -216,7 +216,8 @@ def _build_palette(seen: dict[Colour, int], fills: set[Colour]) -> list[Colour]:
             exact.append(c)  # near-twins of a fill (a level or two apart) share its entry
     if exact:
         colours = exact + [c for c in colours if not any(_near(c, f, _FILL_GUARD) for f in exact)]
-    return colours[:256]
+    colours = colours[:256] or [(0, 0, 0)]
+    return colours + [colours[0]] * (256 - len(colours))  # a full palette: no index past its end
 
 
 def to_palette(img: Image.Image, key: Hashable | None = None) -> Image.Image | None:
