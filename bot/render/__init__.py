@@ -7,11 +7,16 @@ here so that every game does it the same way.
 Boards are sent as palette PNGs: every board is drawn from a small fixed set of
 colours (plus the anti-aliased edges between them), so 256 palette entries
 reproduce it within a few levels per channel. A palette is built once per
-picture family (by default: pictures of the same size) from the boards
-themselves and reused; each encoding checks every pixel against the bound
-:data:`MAX_PALETTE_ERROR` and rebuilds the palette (or, failing that, sends an
-RGB PNG) when a board brings colours the palette does not hold. Palette PNGs
-are about half the bytes of RGB ones and several times faster to encode.
+picture family (the cogs name one per game; by default pictures of the same
+size share one) from the boards themselves and reused. Every colour of every
+picture is checked against the bounds -- :data:`MAX_PALETTE_ERROR` for any
+pixel, :data:`MAX_FILL_ERROR` for colours that cover an area -- and a picture
+bringing colours the palette cannot hold gets the palette rebuilt (or, failing
+that, is sent as an RGB PNG). Palette PNGs are about half the bytes of RGB ones
+and several times faster to encode.
+
+Text is most of a board's drawing time; :class:`CachedFont` keeps the glyph
+masks of the texts a font drew, so redrawn labels are bitmap copies.
 """
 
 from __future__ import annotations
