@@ -69,6 +69,7 @@ from bot.render import png_bytes
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import (
+    EXPIRY_CHOICES,
     COLOUR_END,
     COLOUR_INFO,
     COLOUR_OK,
@@ -215,11 +216,14 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     # ------------------------------------------------------------ lobby
 
     @app_commands.command(name="new", description="Open a Nomic World lobby (2 or more players)")
-    @app_commands.describe(turn_limit="Time per turn (a vote still open at the limit is rejected)")
-    @app_commands.choices(turn_limit=TURN_LIMITS)
-    async def new(self, interaction: discord.Interaction, turn_limit: app_commands.Choice[int] | None = None) -> None:
+    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
+                           turn_limit="Time per turn (a vote still open at the limit is rejected)")
+    @app_commands.choices(expires=EXPIRY_CHOICES, turn_limit=TURN_LIMITS)
+    async def new(self, interaction: discord.Interaction, turn_limit: app_commands.Choice[int] | None = None,
+                  expires: app_commands.Choice[int] | None = None) -> None:
         await self.create_match(interaction, opponent=None, level=None, options={},
-                                turn_limit=turn_limit.value if turn_limit else None)
+                                turn_limit=turn_limit.value if turn_limit else None,
+                                expires=expires.value if expires else None)
 
     @app_commands.command(name="join", description="Join the lobby here, or the running game from the next round")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -241,6 +245,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                 except discord.HTTPException:
                     pass
             return
+        await self.add_to_thread(result.match, interaction.user.id)
         text = " ".join(_md(e.text) for e in result.events if e.kind == "join") or "You joined."
         await interaction.response.send_message(f"\U0001f44b {text}", allowed_mentions=NO_MENTIONS)
 
@@ -438,13 +443,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def replace_board(self, match: Match, result: Result) -> None:
         """Post the next turn's board (it pings the player); the old one loses stale path buttons."""
         place = await self.place_of(match)
-        old = match.rec.message_id
-        await self.post_board(place, match, result)
-        if old and place is not None and self._had_path_buttons(result):
-            try:
-                await place.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except discord.HTTPException:
-                pass
+        await self.post_board(place, match, result)  # the old board is retired by post_board
 
     async def update_vote_message(self, match: Match, events: Sequence[Event]) -> None:
         loc = vote_location(match)
