@@ -376,7 +376,8 @@ class GameCog(commands.GroupCog):
         """Bring the live board up to date after a move whose presentation never reached Discord."""
         log.info("bringing the board of match %s up to date (version %s)", match.id, match.version)
         if match.status == Status.RUNNING:
-            await self.post_board(None, match, Result(match, started=True))
+            last = [mv for mv in (await self.service.history(match.id))[-1:] if mv.seat >= 0]
+            await self.post_board(None, match, Result(match, started=True, moves=last))
             if match.ai_to_act() is not None:
                 self.schedule_ai(match.id)
         elif match.status == Status.FINISHED:

@@ -56,6 +56,7 @@ class Turns:
 
     def __init__(self, bot: ParlorBot) -> None:
         self.bot = bot
+        self._dm_channels: dict[int, int] = {}   # user id -> DM channel id (opening one costs a request)
 
     async def modes(self, match: Match, seats: list[int]) -> dict[int, NotifyMode]:
         """Seat -> how that player wants to be told."""
@@ -86,8 +87,12 @@ class Turns:
         head = f"⏰ Reminder: your move, {reminder}" if reminder else "Your move"
         text = f"{head} in **{title} #{match.id}** ({names}): [go to the board]({board_url(match)})"
         try:
-            user = self.bot.get_user(rec.user_id) or await self.bot.fetch_user(rec.user_id)
-            await user.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            channel_id = self._dm_channels.get(rec.user_id)
+            if channel_id is None:  # one request to open the DM channel, then remembered
+                channel_id = int((await self.bot.http.start_private_message(rec.user_id))["id"])
+                self._dm_channels[rec.user_id] = channel_id
+            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await dm.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
             return True
         except discord.Forbidden:
             return False

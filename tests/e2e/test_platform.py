@@ -213,8 +213,9 @@ async def test_restart_mid_match_buttons_still_work(world):
     thread, board = await start_pylon(w)
     await place(w, board, w.alice, "Small (5 left)", "a1")
     await w.restart()
-    await w.dd.settle()  # a board still being posted when the bot stopped is re-posted at start-up
-    board = live_board(thread)
+    # a board still being posted when the bot stopped is re-posted at start-up
+    board = await thread.wait_for(lambda m: is_board(m) and "S a1" in m.text)
+    await w.dd.settle()
     r = await place(w, board, w.bob, "Large (5 left)", "f5")
     assert not r.ephemeral
     await w.dd.settle()
