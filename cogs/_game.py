@@ -514,7 +514,7 @@ class GameCog(commands.GroupCog):
         view = v.view_of(*items)
         if match.status == Status.RUNNING and match.rec.thread_id is not None:
             try:  # spectators join the thread from the board (skipped when the board's rows are full)
-                view.add_item(v.button(match.id, None, "watch", label="Watch", emoji="👀"))
+                view.add_item(v.button(match.id, None, "watch", label="Watch", emoji="👀", row=4))
             except ValueError:
                 pass
         return {"embed": self.board_embed(match, result), "file": file, "view": view}

@@ -78,7 +78,7 @@ class Turns:
         who = " ".join(f"<@{match.seats[s].user_id}>" for s in seats)
         if reminder:
             return f"{who} ⏰ reminder: your move in {title} #{match.id}, {reminder}."
-        return f"{who} your move."
+        return f"{who} your turn."
 
     async def dm(self, match: Match, seat: int, title: str, *, reminder: str = "") -> bool:
         """DM one player that it is their move, with a link to the board; False if their DMs are closed."""

@@ -729,6 +729,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             content=f"<@{judge_id}>, you are the Judge.", embed=embed,
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(judge_id)], everyone=False,
                                                      roles=False, replied_user=False))
+        result.notified.add(q.judge)  # the message above was the Judge's ping
         await self.present_change(result.match, result)
 
     @app_commands.command(name="ruling", description="The Judge's ruling on the pending question (rule 114)")

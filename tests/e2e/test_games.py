@@ -32,8 +32,12 @@ async def test_fire_and_ice_piece_then_destination(world):
     mark = w.dd.mark()
     await w.alice.select(board, ["D4-A4"], custom_id=dst.custom_id)
     await w.dd.settle()
-    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
-    assert "D4-A4" in board.text
+    # bob's turn begins: the clicked board moves on and a new board pings bob (issue 12; was 1 request)
+    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1,
+                                            "POST /channels/{channel_id}/messages": 1}
+    assert "Moved on" in board.text
+    board = thread.last_message
+    assert "D4-A4" in board.text and [u.id for u in board.notified] == [w.bob.id]
     r = await w.bob.slash(thread, "fireandice move", notation="d4 - d1")
     assert not r.ephemeral and "D4-D1" in (await r.message()).text
     r = await w.alice.slash(thread, "fireandice move", notation="D1-C6")
@@ -90,7 +94,7 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     w = world
     thread, board = await challenge(w, "eggcarton", speed="fast")
     labels = board.button_labels()
-    assert labels == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3"]
+    assert labels == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3", "Watch"]
     mark = w.dd.mark()
     await w.alice.click(board, "D · 3")
     await w.dd.settle()
@@ -142,6 +146,6 @@ async def test_egg_carton_computer_replies(world):
             break
         await w.alice.click(board, next(b.label for b in board.buttons() if not b.disabled))
         await w.dd.settle()
-    await w.thread().wait_for(lambda m: is_board(m) and "Last: Parlor (novice)" in m.text, timeout=10)
+    await w.thread().wait_for(lambda m: is_board(m) and "Parlor (novice): `" in m.text, timeout=10)
     history = await w.alice.slash(w.thread(), "eggcarton history")
     assert "Parlor (novice)" in (await history.message()).text
