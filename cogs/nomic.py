@@ -218,7 +218,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     @app_commands.command(name="new", description="Open a Nomic World lobby (2 or more players)")
     @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
                            turn_limit="Time per turn (a vote still open at the limit is rejected)")
-    @app_commands.choices(expires=EXPIRY_CHOICES, turn_limit=TURN_LIMITS)
+    @app_commands.choices(expires=EXPIRY_CHOICES,
+                          turn_limit=TURN_LIMITS)
     async def new(self, interaction: discord.Interaction, turn_limit: app_commands.Choice[int] | None = None,
                   expires: app_commands.Choice[int] | None = None) -> None:
         await self.create_match(interaction, opponent=None, level=None, options={},
