@@ -211,4 +211,4 @@ async def test_egg_carton_against_the_expert_the_human_picks_first_by_default(wo
     match = (await w.bot.service.find_here(w.thread().id))[0]
     assert match.seats[0].user_id == w.alice.id and match.options["first"] == "challenger"
     assert f"To move: <@{w.alice.id}>" in board.text and "Last:" not in board.text  # nothing played before her
-    assert board.button_labels() == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3"]
+    assert board.button_labels() == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3", "Watch"]
