@@ -64,6 +64,9 @@ class ParlorBot(commands.Bot):
         self.scheduler = Scheduler(self.service, self.present_result, on_remind=self.present_reminder,
                                    on_archive=self.archive_thread)
         self.game_cogs: dict[str, GameCog] = {}
+        from cogs._turns import Turns
+
+        self.turns = Turns(self)  # turn notices, shared by every game cog
         self.extensions_to_load = extensions
         self.sync_commands = sync_commands
         self.started_at = time.perf_counter()

@@ -58,6 +58,14 @@ class Turns:
         self.bot = bot
         self._dm_channels: dict[int, int] = {}   # user id -> DM channel id (opening one costs a request)
 
+    async def dm_channel_of(self, user_id: int) -> int:
+        """The DM channel id: remembered, stored when the member chose ``dm``, or opened (one request)."""
+        channel_id = self._dm_channels.get(user_id) or await self.bot.store.dm_channel(user_id)
+        if channel_id is None:
+            channel_id = int((await self.bot.http.start_private_message(user_id))["id"])
+        self._dm_channels[user_id] = channel_id
+        return channel_id
+
     async def modes(self, match: Match, seats: list[int]) -> dict[int, NotifyMode]:
         """Seat -> how that player wants to be told."""
         if not seats:
@@ -87,10 +95,7 @@ class Turns:
         head = f"⏰ Reminder: your move, {reminder}" if reminder else "Your move"
         text = f"{head} in **{title} #{match.id}** ({names}): [go to the board]({board_url(match)})"
         try:
-            channel_id = self._dm_channels.get(rec.user_id)
-            if channel_id is None:  # one request to open the DM channel, then remembered
-                channel_id = int((await self.bot.http.start_private_message(rec.user_id))["id"])
-                self._dm_channels[rec.user_id] = channel_id
+            channel_id = await self.dm_channel_of(rec.user_id)
             dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await dm.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
             return True

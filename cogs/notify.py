@@ -47,9 +47,22 @@ class Notify(commands.Cog):
                 f"When it is your turn here you get {SAYS[current]}. Change it with `/notify mode:`.", ephemeral=True)
             return
         chosen = NotifyMode(mode.value)
-        await self.bot.store.set_notify_mode(guild_id, interaction.user.id, chosen)
-        await interaction.response.send_message(f"From now on, when it is your turn here you get {SAYS[chosen]}.",
-                                                ephemeral=True)
+        channel_id = None
+        note = ""
+        if chosen == NotifyMode.DM:  # open the DM channel now (not during a move) and check it is open
+            turns = getattr(self.bot, "turns", None)
+            try:
+                channel_id = await turns.dm_channel_of(interaction.user.id) if turns else None
+                if channel_id is not None:
+                    await self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private).send(
+                        f"Turn notices for **{discord.utils.escape_markdown(interaction.guild.name)}** come here "
+                        "from now on." if interaction.guild else "Turn notices come here from now on.",
+                        allowed_mentions=discord.AllowedMentions.none())
+            except discord.Forbidden:
+                note = " Your DMs are closed right now, so you get the thread ping until you open them."
+        await self.bot.store.set_notify_mode(guild_id, interaction.user.id, chosen, channel_id)
+        await interaction.response.send_message(
+            f"From now on, when it is your turn here you get {SAYS[chosen]}.{note}", ephemeral=True)
 
 
 async def setup(bot: ParlorBot) -> None:

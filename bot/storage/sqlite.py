@@ -383,12 +383,24 @@ class SqliteStore:
         ) as cur:
             return {r[0]: NotifyMode(r[1]) async for r in cur}
 
-    async def set_notify_mode(self, guild_id: int, user_id: int, mode: NotifyMode) -> None:
+    async def set_notify_mode(self, guild_id: int, user_id: int, mode: NotifyMode,
+                              dm_channel_id: int | None = None) -> None:
         await self.db.execute(
-            "INSERT INTO notify_prefs (guild_id, user_id, mode, updated_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id) DO UPDATE SET mode = excluded.mode, updated_at = excluded.updated_at",
-            (guild_id, user_id, mode.value, time.time()),
+            "INSERT INTO notify_prefs (guild_id, user_id, mode, dm_channel_id, updated_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET mode = excluded.mode, "
+            "dm_channel_id = COALESCE(excluded.dm_channel_id, notify_prefs.dm_channel_id), "
+            "updated_at = excluded.updated_at",
+            (guild_id, user_id, mode.value, dm_channel_id, time.time()),
         )
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The member's DM channel with the bot, if one was recorded (opening one costs a request)."""
+        async with self.db.execute(
+            "SELECT dm_channel_id FROM notify_prefs WHERE user_id = ? AND dm_channel_id IS NOT NULL LIMIT 1",
+            (user_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else int(row[0])
 
     # -- ratings ----------------------------------------------------------------
 

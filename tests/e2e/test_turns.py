@@ -56,6 +56,7 @@ async def test_notify_dm_off_and_closed_dms_fall_back_to_the_thread(world):
     w = world
     r = await w.bob.slash(w.chan, "notify", mode="dm")
     assert r.ephemeral and "direct message" in (await r.message()).text
+    assert "come here" in w.bob.dm_channel().last_message.text
     thread, board = await start_pylon(w)
     await w.alice.click(board, "Small (5 left)")
     mark = w.dd.mark()
@@ -65,9 +66,9 @@ async def test_notify_dm_off_and_closed_dms_fall_back_to_the_thread(world):
     assert pings_of(w, w.bob) == []
     dms = dms_of(w.bob)
     assert len(dms) == 1 and f"/{thread.id}/" in dms[0].text  # the DM links to the thread's board
-    # the board edited in place + the DM (+ opening the DM channel, once per process)
+    # the board edited in place + the DM (its channel was opened by /notify, not during a move)
     assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1,
-                                            "POST /users/@me/channels": 1, "POST /channels/{channel_id}/messages": 1}
+                                            "POST /channels/{channel_id}/messages": 1}
     await place(w, board, w.bob, "Small (5 left)", "f5")
     await w.dd.settle()
     await w.alice.click(live_board(thread), "Small (4 left)")
@@ -89,7 +90,8 @@ async def test_notify_dm_off_and_closed_dms_fall_back_to_the_thread(world):
     assert len(w.dd.api_calls(since=mark, route="POST /interactions/{interaction_id}/{token}/callback")) == 1
     assert len(w.dd.api_calls(since=mark)) == 1
     # dave (DMs closed) chose dm: the thread ping is used instead
-    await w.dave.slash(w.chan, "notify", mode="dm")
+    r = await w.dave.slash(w.chan, "notify", mode="dm")
+    assert "DMs are closed" in (await r.message()).text
     await w.carol.slash(w.chan, "pylon new", opponent=w.dave)
     invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels() and "dave" in m.text)
     await w.dave.click(invite, "Accept")

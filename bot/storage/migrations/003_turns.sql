@@ -4,6 +4,7 @@ CREATE TABLE IF NOT EXISTS notify_prefs (
     guild_id        BIGINT NOT NULL,
     user_id         BIGINT NOT NULL,
     mode            TEXT NOT NULL,
+    dm_channel_id   BIGINT,            -- the member's DM channel with the bot, opened when they chose dm
     updated_at      DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (guild_id, user_id)
 );
