@@ -351,7 +351,13 @@ class GameCog(commands.GroupCog):
 
     async def pending_pings(self, match: Match, result: Result | None) -> tuple[list[int], list[int]]:
         """(seats to ping in the thread, seats to DM) for the turn that ``result`` began, not yet told."""
-        return await self.turns.split(match, newly_to_act(match, result))
+        private = self.private_notices(match, result) if result is not None else set()
+        return await self.turns.split(match, [s for s in newly_to_act(match, result) if s not in private])
+
+    def private_notices(self, match: Match, result: Result) -> set[int]:
+        """Seats the game itself tells privately about this result (EOF: the program builder by DM, or its
+        button in the thread when DMs are closed): that message is their turn notice."""
+        return set()
 
     async def notify_turn(self, match: Match, result: Result) -> None:
         """Tell whoever was not told yet by the board itself (DMs; a thread ping when the board was edited)."""

@@ -636,6 +636,18 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             return
         await self.present(result.match, result)
 
+    def private_notices(self, match: Match, result: Result) -> set[int]:
+        """The program builder and the permission prompt (sent below) are these players' turn notices."""
+        s: EofState | None = match.state
+        if match.status != Status.RUNNING or s is None:
+            return set()
+        kinds = {e.kind for e in result.events}
+        if s.phase is Phase.PROGRAM and "pool" in kinds:
+            return {t for t in range(s.seats) if s.programs[t] is None}
+        if s.phase is Phase.PERMISSION and ("permission" in kinds or "execute" in kinds):
+            return {t for t in s.asked if t not in s.allowed}
+        return set()
+
     async def after_move_private(self, match: Match, result: Result) -> None:
         if self.executed(result):
             try:

@@ -308,3 +308,44 @@ async def test_killed_between_commit_and_reply_the_board_is_brought_up_to_date_o
     assert latest.id != board.id
     assert "Moved on" in board.text and board.buttons() == []
     assert [u.id for u in latest.mentions] == [w.bob.id]
+
+
+async def test_eof_programming_pings_everyone_still_to_act_once(dd, tmp_path):
+    """A simultaneous phase: each player gets one notice when programming opens (the builder DM), and a
+    player who submits does not get the other one pinged again."""
+    from tests.e2e.eof_helpers import (
+        Clock,
+        builder_dm,
+        build_in,
+        deal_by_buttons,
+        eof_world,
+        hand_from_select,
+        latest_match_id,
+        open_lobby,
+        some_program,
+        start,
+    )
+
+    bot, chan, (alice, bob) = await eof_world(dd, tmp_path, Clock(), ("alice", "bob"))
+    lobby = await open_lobby(alice, chan)
+    await bob.click(lobby, "Join")
+    thread = await start(dd, alice, lobby)
+    assert {alice.id, bob.id} <= set(thread.thread_members)  # added when the thread was created
+    mid = await latest_match_id(bot)
+    await deal_by_buttons(dd, bot, mid, [alice, bob])
+    await dd.settle()
+    mark = dd.mark()
+
+    def thread_pings(user):
+        return [m for m in thread.public_messages if user.id in m.notified_ids]
+
+    before = {u.id: len(thread_pings(u)) for u in (alice, bob)}
+    adm = await builder_dm(alice)
+    await builder_dm(bob)
+    # the builder DM was the notice: no extra thread ping for the programming phase
+    assert {u.id: len(thread_pings(u)) for u in (alice, bob)} == before
+    await build_in(alice, adm, some_program(hand_from_select(adm), 5))
+    await dd.settle()
+    assert len(thread_pings(bob)) == before[bob.id]  # bob was already told; alice's submit pings nobody
+    assert not [r for r in dd.api_calls(since=mark) if r.route == "POST /channels/{channel_id}/messages"
+                and r.json and str(bob.id) in str(r.json.get("allowed_mentions", {}).get("users", []))]
