@@ -157,7 +157,7 @@ async def test_reminder_at_20_percent_survives_a_restart_and_is_sent_once(world)
 
 async def test_short_turn_limits_get_no_reminder(world):
     w = world
-    thread, board = await start_pylon(w, turn_limit=900)
+    await start_pylon(w, turn_limit=900)
     await w.expire(800)
     assert not [m for m in pings_of(w, w.alice) if "reminder" in m.text]
 
@@ -315,8 +315,8 @@ async def test_eof_programming_pings_everyone_still_to_act_once(dd, tmp_path):
     player who submits does not get the other one pinged again."""
     from tests.e2e.eof_helpers import (
         Clock,
-        builder_dm,
         build_in,
+        builder_dm,
         deal_by_buttons,
         eof_world,
         hand_from_select,
