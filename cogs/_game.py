@@ -408,11 +408,6 @@ class GameCog(commands.GroupCog):
                 return None
         return ch  # type: ignore[return-value]
 
-    def turn_mentions(self, match: Match) -> discord.AllowedMentions:
-        return discord.AllowedMentions(users=[discord.Object(s.user_id) for s in match.seats
-                                              if s.seat in match.to_act() and not s.is_ai],
-                                       everyone=False, roles=False, replied_user=False)
-
     # ---------------------------------------------------------------- the board
 
     def seat_label(self, match: Match, seat: int) -> str:

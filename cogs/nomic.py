@@ -421,10 +421,6 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
 
     # ------------------------------------------------------------ presenting changes
 
-    def _had_path_buttons(self, result: Result) -> bool:
-        before = result.before
-        return before is not None and getattr(before, "phase", "") == "move" and getattr(before, "question", 1) is None
-
     async def present_change(self, match: Match, result: Result) -> None:
         """After an action: the vote message when a vote was decided, then the board (a new, pinging
         one when a turn began; the old one edited otherwise), then the end of the game if it ended.
@@ -480,7 +476,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         if lines:
             embed.add_field(name="Players", value=_cut("\n".join(lines), 1024), inline=False)
         embed.set_footer(text=f"Unrated game \u00b7 {len(view.in_effect)} rules were in effect at the end")
-        await place.send(embed=embed, allowed_mentions=NO_MENTIONS)
+        await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
 
     # ------------------------------------------------------------ moves in notation
 

@@ -349,3 +349,38 @@ async def test_eof_programming_pings_everyone_still_to_act_once(dd, tmp_path):
     assert len(thread_pings(bob)) == before[bob.id]  # bob was already told; alice's submit pings nobody
     assert not [r for r in dd.api_calls(since=mark) if r.route == "POST /channels/{channel_id}/messages"
                 and r.json and str(bob.id) in str(r.json.get("allowed_mentions", {}).get("users", []))]
+
+
+async def test_board_public_reposts_the_live_board(world):
+    w = world
+    thread, board = await start_pylon(w)
+    r = await w.carol.slash(thread, "pylon board", public=True)
+    new = await r.message()
+    await w.dd.settle()
+    assert not r.ephemeral and "To move" in new.text and new.buttons()
+    assert "Moved on" in board.text and board.buttons() == [] and str(new.id) in board.text
+    assert new.notified == []  # a re-post pings nobody
+    await place(w, new, w.alice, "Small (5 left)", "a1")  # the re-posted board plays
+
+
+async def test_nomic_same_player_steps_ping_nobody_and_votes_ping_each_voter_once(world):
+    from tests.e2e.nomic_helpers import current, propose, start_game, walk
+
+    w = world
+    thread, _board, mid = await start_game(w)
+
+    def count(user):
+        return len([m for m in thread.public_messages if user.id in m.notified_ids])
+
+    mover = await current(w, mid)
+    before = {u.id: count(u) for u in (w.alice, w.bob, w.carol)}
+    await walk(w, thread, mid)  # the same player goes on to the rule-change phase: nobody is pinged
+    assert (await current(w, mid)) is mover
+    assert {u.id: count(u) for u in (w.alice, w.bob, w.carol)} == before
+    msg = await propose(w, thread, mid, action="enact", text="Players greet each other.")
+    voters = [u for u in (w.alice, w.bob, w.carol) if u is not mover]
+    after = {u.id: count(u) for u in (w.alice, w.bob, w.carol)}
+    assert all(after[u.id] <= before[u.id] + 1 for u in (w.alice, w.bob, w.carol))
+    await voters[0].react(msg, "\u2705")
+    await w.dd.settle()
+    assert {u.id: count(u) for u in (w.alice, w.bob, w.carol)} == after  # a vote cast pings nobody again
