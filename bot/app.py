@@ -145,6 +145,11 @@ class ParlorBot(commands.Bot):
                     await cog.recover(match)
             except Exception:
                 log.exception("bringing the board of match %s up to date failed", match_id)
+        for rec in await self.store.active_matches():  # a computer move lost with the old process
+            match = Match(rec)
+            cog = self.game_cogs.get(rec.game)
+            if cog is not None and match.ai_to_act() is not None:
+                cog.schedule_ai(match.id)
 
     async def close(self) -> None:
         await self.scheduler.stop()

@@ -611,14 +611,19 @@ class GameCog(commands.GroupCog):
         match = result.match
         thread_seats, _ = await self.pending_pings(match, result)
         clicked = interaction.message.id if interaction.message is not None else None
+        thinking = result.ai_next and match.id in self._ai_running  # its board comes below when it is ready
         try:
-            if thread_seats and clicked is not None:
+            if (thread_seats or thinking) and clicked is not None:
                 # someone is pinged: the new board goes to the bottom (its content is the ping) and the
                 # clicked board becomes an earlier position, in the interaction's own response
-                await interaction.response.edit_message(embed=self.retired_embed(match, self.place_url(match)),
-                                                        view=None, content=None)
+                embed = self.retired_embed(match, self.place_url(match))
+                if thinking:
+                    embed.description = ("Moved on: the computer is answering; the next board comes below ↓\n"
+                                         f"[Jump to the latest board]({self.place_url(match)})")
+                await interaction.response.edit_message(embed=embed, view=None, content=None)
                 self._retired.add(clicked)
-                await self.post_board(None, match, result, retire=match.rec.message_id != clicked)
+                if not thinking:
+                    await self.post_board(None, match, result, retire=match.rec.message_id != clicked)
             else:
                 kwargs = await self.board_kwargs(match, result)
                 file = kwargs.pop("file")
@@ -632,13 +637,13 @@ class GameCog(commands.GroupCog):
     def place_url(self, match: Match) -> str:
         return f"https://discord.com/channels/{match.rec.guild_id or '@me'}/{match.rec.place_id}"
 
-    async def ai_at_once(self, result: Result, *, budget: float = AI_AT_ONCE) -> Result:
+    async def ai_at_once(self, result: Result, *, budget: float | None = None) -> Result:
         """Let the computer answer within ``budget`` seconds so that its move goes out with the human's.
 
         Returns the combined result (both moves; the turn it began pings the human). If the computer
         needs longer it keeps thinking and its move is presented on its own when ready.
         """
-        end = time.monotonic() + budget
+        end = time.monotonic() + (AI_AT_ONCE if budget is None else budget)
         while result.ai_next and not result.finished:
             match_id = result.match.id
             if match_id in self._ai_running:
@@ -647,7 +652,7 @@ class GameCog(commands.GroupCog):
             task = asyncio.ensure_future(self.service.ai_move(match_id))
             done, _ = await asyncio.wait({task}, timeout=max(0.0, end - time.monotonic()))
             if not done:
-                follow = asyncio.create_task(self._ai_follow(match_id, task))
+                follow = asyncio.create_task(self._ai_follow(match_id, task, result.moves))
                 self._ai_tasks.add(follow)
                 follow.add_done_callback(self._ai_tasks.discard)
                 break
@@ -664,7 +669,8 @@ class GameCog(commands.GroupCog):
                             ratings=reply.ratings, message=reply.message, notified=set(result.notified))
         return result
 
-    async def _ai_follow(self, match_id: int, task: asyncio.Future[Result | None]) -> None:
+    async def _ai_follow(self, match_id: int, task: asyncio.Future[Result | None],
+                         earlier: list[Any] | None = None) -> None:
         try:
             result = await task
         except Exception:
@@ -674,6 +680,7 @@ class GameCog(commands.GroupCog):
             self._ai_running.discard(match_id)
         if result is None:
             return
+        result.moves = list(earlier or []) + result.moves  # "Last:" names the human's move too
         try:
             await self.refresh_board(result.match, result)
             await self.after_result(result.match, result)
@@ -703,13 +710,17 @@ class GameCog(commands.GroupCog):
     def schedule_ai(self, match_id: int) -> None:
         if match_id in self._ai_running:
             return
+        self._ai_running.add(match_id)
         task = asyncio.create_task(self._ai_turn(match_id))
         self._ai_tasks.add(task)
         task.add_done_callback(self._ai_tasks.discard)
 
     async def _ai_turn(self, match_id: int) -> None:
         try:
-            result = await self.service.ai_move(match_id)
+            try:
+                result = await self.service.ai_move(match_id)
+            finally:
+                self._ai_running.discard(match_id)
             if result is None:
                 return
             await self.refresh_board(result.match, result)

@@ -384,3 +384,39 @@ async def test_nomic_same_player_steps_ping_nobody_and_votes_ping_each_voter_onc
     await voters[0].react(msg, "\u2705")
     await w.dd.settle()
     assert {u.id: count(u) for u in (w.alice, w.bob, w.carol)} == after  # a vote cast pings nobody again
+
+
+async def test_a_slow_computer_still_costs_two_requests_and_pings_the_human(world, monkeypatch):
+    import cogs._game
+
+    monkeypatch.setattr(cogs._game, "AI_AT_ONCE", 0.0)  # the computer never answers "at once"
+    w = world
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy", first="challenger")
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    await w.alice.click(board, "Small (5 left)")
+    mark = w.dd.mark()
+    sel = next(s for s in board.selects() if "c3" in s.values)
+    await w.alice.select(board, ["c3"], custom_id=sel.custom_id)
+    await w.dd.settle()
+    latest = await thread.wait_for(lambda m: is_board(m) and "Parlor (easy): `" in m.text)
+    await w.dd.settle()
+    assert "computer is answering" in board.text and board.buttons() == []
+    assert "alice: `S c3`" in latest.text and [u.id for u in latest.notified] == [w.alice.id]
+    assert len(w.dd.api_calls(since=mark)) == 2
+
+
+async def test_a_computer_move_lost_with_the_process_is_played_after_a_restart(world):
+    w = world
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy", first="challenger")
+    await w.dd.settle()
+    thread = w.thread()
+    await thread.wait_for(is_board)
+    match = (await w.bot.service.find_here(thread.id))[0]
+    await w.bot.service.play(match.id, w.alice.id, "S c3")  # stored; the process "dies" before the computer moves
+    await w.restart()
+    latest = await thread.wait_for(lambda m: is_board(m) and "Parlor (easy): `" in m.text)
+    await w.dd.settle()
+    after = (await w.bot.service.find_here(thread.id))[0]
+    assert after.to_act() == frozenset({after.seat_of(w.alice.id)}) and latest.notified
