@@ -10,6 +10,7 @@ event loop → one response.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import time
@@ -498,10 +499,15 @@ class GameCog(commands.GroupCog):
         return picture_file(data, name)
 
     def _picture_bytes(self, match: Match, result: Result | None, name: str) -> bytes:
-        data = self.render_picture(match, result)
-        if name.endswith(".png") and self.ended_by_platform(match):
-            data = result_band(data, self.result_words(match))
-        return data
+        if name.endswith(".png") and self.ended_by_platform(match) and match.outcome is not None:
+            try:  # the engine's picture of a finished game (no "to move"), with the result below it
+                img = self.game.render(ended_view(match.view(None), match.outcome), names=match.names(),
+                                       clocks=match.clocks_ms(self.service.clock()))
+                data = png_bytes(img)
+            except Exception:  # noqa: BLE001 - a view this cannot finish: the last picture, still with the band
+                data = self.render_picture(match, result)
+            return result_band(data, self.result_words(match))
+        return self.render_picture(match, result)
 
     def ended_by_platform(self, match: Match) -> bool:
         """Finished by resignation, timeout or an admin: the engine's own picture still shows the turn."""
@@ -627,6 +633,7 @@ class GameCog(commands.GroupCog):
             else:
                 kwargs = await self.board_kwargs(match, result)
                 file = kwargs.pop("file")
+                kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
                 await interaction.response.edit_message(**kwargs, attachments=[file])
         except discord.HTTPException:
             log.warning("the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True)
@@ -741,6 +748,7 @@ class GameCog(commands.GroupCog):
             return
         kwargs = await self.board_kwargs(match, result)
         file = kwargs.pop("file")
+        kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
         msg = place.get_partial_message(match.rec.message_id)  # type: ignore[attr-defined]
         try:
             await msg.edit(**kwargs, attachments=[file])
@@ -1057,6 +1065,32 @@ class GameCog(commands.GroupCog):
             out.append(f"{n}. {match.seats[mv.seat].name if mv.seat < len(match.seats) else '?'}: `{mv.notation}`")
         return out
 
+
+
+def ended_view(view: Any, outcome: Any) -> Any:
+    """A game's view as if its engine had ended the game with ``outcome`` (resignation, timeout, abort):
+    nobody to move, the winner set, where the view has such fields (Pylon, Fire and Ice, the Egg Carton
+    Game); other views are returned unchanged."""
+    if not dataclasses.is_dataclass(view):
+        return view
+    names = {f.name for f in dataclasses.fields(view)}
+    winners = sorted(outcome.winners)
+    changes: dict[str, Any] = {}
+    if "to_move" in names:
+        changes["to_move"] = None
+    if "winner" in names:
+        changes["winner"] = winners[0] if len(winners) == 1 else None
+    if "is_over" in names:
+        changes["is_over"] = True
+    if "is_draw" in names:
+        changes["is_draw"] = outcome.is_draw
+    if "again" in names:
+        changes["again"] = False
+    if "detail" in names and isinstance(getattr(view, "detail", None), str):
+        changes["detail"] = (outcome.detail or "").rstrip(".")
+    if "phase" in names and "outcome" in names:
+        changes["phase"], changes["outcome"] = "over", outcome
+    return dataclasses.replace(view, **changes)
 
 
 def result_band(png: bytes, text: str) -> bytes:

@@ -174,8 +174,11 @@ async def test_resignation_shows_the_end_on_the_final_board_and_offers_a_rematch
     assert "bob resigned" in final.text and "To move" not in final.text
     assert "move to type" not in final.text and "history" in final.text
     assert final.attachments[0].bytes != before_png
-    img = final.attachments[0].image()
-    assert img.height > 400
+    img = final.attachments[0].image().convert("RGB")
+    # the result band below the board: an amber rule across the picture near the bottom
+    rows = [y for y in range(img.height - 120, img.height)
+            if all(img.getpixel((x, y)) == (250, 166, 26) for x in (0, img.width // 2, img.width - 1))]
+    assert rows, "no result band"
     over = await thread.wait_for(lambda m: "match over" in m.text)
     # /board and /history still work for the match that just ended
     r = await w.carol.slash(thread, "pylon board")
