@@ -367,8 +367,12 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         colour = COLOUR_END if match.status == Status.FINISHED else COLOUR_OK
         embed = discord.Embed(title=title, description=_cut("\n".join(lines), 4000), colour=colour)
         embed.set_image(url=f"attachment://{PICTURE}")
-        embed.set_footer(text=f"Match #{match.id} \u00b7 /nomic rules: the rulebook \u00b7 /nomic propose, "
-                              "/nomic judge, /nomic move")
+        if match.status == Status.RUNNING:
+            embed.set_footer(text=f"Match #{match.id} \u00b7 /nomic rules: the rulebook \u00b7 /nomic propose, "
+                                  "/nomic judge, /nomic move")
+        else:  # a finished board says how to see it again
+            embed.set_footer(text=f"Match #{match.id} \u00b7 final position \u00b7 /nomic board and /nomic history "
+                                  "show it")
         return embed
 
     def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
