@@ -423,3 +423,34 @@ async def test_a_computer_move_lost_with_the_process_is_played_after_a_restart(w
     await w.dd.settle()
     after = (await w.bot.service.find_here(thread.id))[0]
     assert after.to_act() == frozenset({after.seat_of(w.alice.id)}) and latest.notified
+
+
+async def test_rematch_of_a_multiplayer_game_opens_a_lobby_for_the_others(world):
+    from tests.e2e.nomic_helpers import propose, start_game, walk
+
+    w = world
+    thread, _board, mid = await start_game(w)
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="The game ends.", effect="end")
+    for u in (w.alice, w.bob, w.carol):
+        await u.react(msg, "\u2705")
+        await w.dd.settle()
+    over = await thread.wait_for(lambda m: "game over" in m.text and "Rematch" in m.button_labels())
+    await w.carol.click(over, "Rematch")
+    await w.dd.settle()
+    lobby = await w.chan.wait_for(lambda m: "Join" in m.button_labels() and "rematch" in m.text)
+    assert sorted(u.id for u in lobby.notified) == sorted([w.alice.id, w.bob.id])  # the others are invited
+    assert "carol" in lobby.text  # the one who asked hosts it
+    assert over.buttons() == []  # offered once
+
+
+async def test_a_reminder_by_dm_for_those_who_chose_dm(world):
+    w = world
+    await w.bob.slash(w.chan, "notify", mode="dm")
+    thread, board = await start_pylon(w, turn_limit=21600)
+    await place(w, board, w.alice, "Small (5 left)", "a1")
+    await w.dd.settle()
+    await w.expire(21600 * 0.8 + 1)
+    reminders = [m for m in w.bob.dm_channel().public_messages if "Reminder" in m.text]
+    assert len(reminders) == 1 and "<t:" in reminders[0].text and f"/{thread.id}" in reminders[0].text
+    assert not [m for m in thread.public_messages if "reminder" in m.text]
