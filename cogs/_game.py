@@ -379,12 +379,18 @@ class GameCog(commands.GroupCog):
         place = await self.place_of(match)
         await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place, reminder=when)
 
-    async def recover(self, match: Match) -> None:
-        """Bring the live board up to date after a move whose presentation never reached Discord."""
+    async def recover(self, match: Match, result: Result | None = None) -> None:
+        """Bring the live board up to date after a move whose presentation never reached Discord.
+
+        With the move's ``result`` (a reply that just failed) its pings go out with the new board; at
+        start-up everyone to act is pinged, as the notice of the lost reply may never have gone out.
+        """
         log.info("bringing the board of match %s up to date (version %s)", match.id, match.version)
         if match.status == Status.RUNNING:
-            last = [mv for mv in (await self.service.history(match.id))[-1:] if mv.seat >= 0]
-            await self.post_board(None, match, Result(match, started=True, moves=last))
+            if result is None:
+                last = [mv for mv in (await self.service.history(match.id))[-1:] if mv.seat >= 0]
+                result = Result(match, started=True, moves=last)
+            await self.post_board(None, match, result)
             if match.ai_to_act() is not None:
                 self.schedule_ai(match.id)
         elif match.status == Status.FINISHED:
@@ -392,10 +398,15 @@ class GameCog(commands.GroupCog):
             await self.announce_result(match, Result(match, finished=True))
         await self.bot.store.set_board_version(match.id, match.version)
 
-    async def recover_later(self, match_id: int) -> None:
-        """After a failed reply: re-read the match and bring its board up to date (errors only logged)."""
+    async def recover_later(self, match_id: int, result: Result | None = None) -> None:
+        """After a failed reply: bring the board of the match up to date (errors only logged)."""
         try:
-            await self.recover(await self.service.get(match_id))
+            match = await self.service.get(match_id)
+            if result is not None and result.match.version == match.version:
+                match = result.match
+            else:
+                result = None
+            await self.recover(match, result)
         except Exception:
             log.exception("bringing the board of match %s up to date failed", match_id)
 
@@ -637,8 +648,7 @@ class GameCog(commands.GroupCog):
                 await interaction.response.edit_message(**kwargs, attachments=[file])
         except discord.HTTPException:
             log.warning("the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True)
-            await self.recover_later(match.id)
-            return
+            await self.recover_later(match.id, result)
         await self.after_result(match, result)
 
     def place_url(self, match: Match) -> str:
@@ -936,8 +946,8 @@ class GameCog(commands.GroupCog):
                                                          allowed_mentions=mentions_of(users))
         except discord.HTTPException:
             log.warning("the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True)
-            await self.recover_later(match.id)
-            raise
+            await self.recover_later(match.id, result)  # the move stands: its board goes out another way
+            return
         result.notified.update(thread_seats)
         url = self.place_url(match)
         if isinstance(cb.resource, discord.InteractionMessage):

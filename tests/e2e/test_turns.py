@@ -295,6 +295,8 @@ async def test_a_failed_reply_leaves_no_stuck_board(world):
     latest = live_board(thread)
     assert "S a1" in latest.text and latest.id != board.id
     assert "Moved on" in board.text and board.buttons() == []
+    assert len([m for m in thread.public_messages if w.bob.id in m.notified_ids]) == 1  # pinged once
+    assert not w.dd.bot_errors  # a warning, not an error: the move stands and its board went out
     await place(w, latest, w.bob, "Small (5 left)", "f5")  # the match goes on from the re-posted board
 
 
@@ -454,3 +456,38 @@ async def test_a_reminder_by_dm_for_those_who_chose_dm(world):
     reminders = [m for m in w.bob.dm_channel().public_messages if "Reminder" in m.text]
     assert len(reminders) == 1 and "<t:" in reminders[0].text and f"/{thread.id}" in reminders[0].text
     assert not [m for m in thread.public_messages if "reminder" in m.text]
+
+
+async def test_a_button_move_whose_reply_expired_leaves_no_stuck_board(world, monkeypatch):
+    """Issue 11: the click's interaction token is gone (a 429 longer than it, a restart of Discord's side):
+    the move is stored, and the board is re-posted through the channel with the ping."""
+    import discord
+
+    w = world
+    thread, board = await start_pylon(w)
+    real = discord.InteractionResponse.edit_message
+    failed = []
+
+    async def expired(self, **kwargs):
+        if not failed:
+            failed.append(1)
+
+            class Resp:
+                status, reason = 404, "Not Found"
+
+            raise discord.NotFound(Resp(), {"code": 10062, "message": "Unknown interaction"})
+        return await real(self, **kwargs)
+
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", expired)
+    await w.alice.click(board, "Small (5 left)")  # the picker step: this reply is the one that fails
+    assert failed
+    await w.alice.click(board, "Small (5 left)")
+    sel = next(s for s in board.selects() if "a1" in s.values)
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", real)
+    failed.clear()
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", expired)
+    await w.alice.select(board, ["a1"], custom_id=sel.custom_id, check=False)
+    await w.dd.settle()
+    latest = live_board(thread)
+    assert latest.id != board.id and "S a1" in latest.text and [u.id for u in latest.notified] == [w.bob.id]
+    assert board.buttons() == [] and "Moved on" in board.text
