@@ -38,6 +38,7 @@ TURN_RUN = 12
 MAX_TURN_LIMIT = 14 * 86400
 CLOCKS = {"1m": 60_000, "3m": 180_000, "5m": 300_000, "10m": 600_000}
 PLATFORM_OPTIONS = frozenset({"first", "clock", "speed"})
+"""Match options the platform handles itself (seating, tournament clock, animation); the rest go to the engine."""
 CHALLENGE_EXPIRY = 15 * 60
 """How long a challenge or lobby waits for players by default (``expires`` option of ``new``), whatever the turn limit."""
 REMIND_FROM = 3600
@@ -51,7 +52,6 @@ def reminder_time(start: float, turn_limit: int) -> float | None:
     if turn_limit < REMIND_FROM:
         return None
     return start + turn_limit - min(0.2 * turn_limit, 86400.0)
-"""Match options the platform handles itself (seating, tournament clock, animation); the rest go to the engine."""
 
 
 def engine_options(options: Mapping[str, str]) -> dict[str, str]:
@@ -240,8 +240,8 @@ class MatchService:
             id=0, game=game, guild_id=guild_id, channel_id=channel_id, thread_id=None, message_id=None,
             status=Status.CHALLENGE if opponent is not None else Status.LOBBY, options=dict(options), state=None,
             version=0, seed=secrets.token_hex(8), host_id=host.user_id, rated=not vs_bot and g.key != "nomic",
-            turn_limit=limit, deadline=now + self.check_expiry(expires), clocks=None, outcome=None, ui={}, created_at=now,
-            updated_at=now, finished_at=None, seats=seats,
+            turn_limit=limit, deadline=now + self.check_expiry(expires), clocks=None, outcome=None, ui={},
+            created_at=now, updated_at=now, finished_at=None, seats=seats,
         )
         await self.store.create_match(rec)
         await self.store.set_board_version(rec.id, rec.version)
@@ -650,9 +650,10 @@ class MatchService:
             m = await self.get(match_id)
             if m.rec.remind_at is None or m.rec.remind_at > self.clock() or m.status != Status.RUNNING:
                 return None
-            m.rec.remind_at = None
-            await self._save(m, m.version)  # not an action: the board's buttons stay valid
-            return m
+            due, m.rec.remind_at = m.rec.remind_at, None
+            # a conditional write (not an action: the board's buttons stay valid): of two processes that
+            # find the same reminder due, only one claims it
+            return m if await self.store.claim_reminder(match_id, due) else None
 
     async def archived(self, match_id: int) -> None:
         """The match thread was archived (or could not be): forget the timer."""

@@ -337,6 +337,12 @@ class SqliteStore:
         ) as cur:
             return [r[0] async for r in cur]
 
+    async def claim_reminder(self, match_id: int, remind_at: float) -> bool:
+        """Clear the reminder if it is still the one found due; False if another process took it first."""
+        cur = await self.db.execute("UPDATE matches SET remind_at = NULL WHERE id = ? AND remind_at = ?",
+                                    (match_id, remind_at))
+        return cur.rowcount == 1
+
     async def due_archives(self, now: float) -> list[int]:
         async with self.db.execute(
             "SELECT id FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY archive_at", (now,),

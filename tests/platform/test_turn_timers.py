@@ -102,3 +102,18 @@ async def test_notify_modes_per_server_and_the_dm_channel(env):
     assert await store.notify_modes(8, [1]) == {1: NotifyMode.OFF}
     assert await store.dm_channel(1) == 555 and await store.dm_channel(2) is None
     assert Status.FINISHED.value == "finished"
+
+
+async def test_two_processes_finding_the_same_reminder_send_it_once(tmp_path):
+    path = str(tmp_path / "shared.sqlite3")
+    a, b = SqliteStore(path), SqliteStore(path)
+    await a.open()
+    await b.open()
+    clock = Clock()
+    svc_a, svc_b = MatchService(a, clock=clock), MatchService(b, clock=clock)
+    m = await running(svc_a, 3600)
+    clock.t += 3000
+    claimed = [await svc_a.remind(m.id), await svc_b.remind(m.id)]
+    assert sum(x is not None for x in claimed) == 1
+    await a.close()
+    await b.close()
