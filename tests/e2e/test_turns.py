@@ -101,6 +101,7 @@ async def test_notify_dm_off_and_closed_dms_fall_back_to_the_thread(world):
     await place(w, b2, w.carol, "Small (5 left)", "a1")
     await w.dd.settle()
     assert len([m for m in t2.public_messages if w.dave.id in m.notified_ids]) == 1
+    w.dd.assert_clean()
 
 
 async def test_egg_carton_repick_does_not_ping_again(world):
@@ -132,6 +133,7 @@ async def test_egg_carton_repick_does_not_ping_again(world):
             assert len(pings_of(w, other)) == other_before + 1
         else:
             assert len(pings_of(w, other)) == other_before
+    w.dd.assert_clean()
 
 
 async def test_reminder_at_20_percent_survives_a_restart_and_is_sent_once(world):
@@ -153,6 +155,7 @@ async def test_reminder_at_20_percent_survives_a_restart_and_is_sent_once(world)
     assert len([m for m in pings_of(w, w.bob) if "reminder" in m.text]) == 1  # not repeated
     await w.expire(60 * 10)
     assert "did not move within the turn limit" in (await thread.wait_for(lambda m: "match over" in m.text)).text
+    w.dd.assert_clean()
 
 
 async def test_short_turn_limits_get_no_reminder(world):
@@ -203,6 +206,7 @@ async def test_resignation_shows_the_end_on_the_final_board_and_offers_a_rematch
     match = (await w.bot.service.find_here(t2.id))[0]
     old = (await w.bot.service.find_here(thread.id, active_only=False))[0]
     assert match.seats[0].user_id == old.seats[1].user_id  # seats swapped
+    w.dd.assert_clean()
 
 
 async def test_rematch_against_the_computer_starts_at_once(world):
@@ -219,6 +223,7 @@ async def test_rematch_against_the_computer_starts_at_once(world):
     assert len(w.guild.threads) == 2
     b2 = await w.thread().wait_for(is_board)
     assert [u.id for u in b2.mentions] == [w.alice.id]  # the computer opened, alice is pinged
+    w.dd.assert_clean()
 
 
 async def test_watch_button_adds_a_spectator_to_the_thread(world):
@@ -228,6 +233,7 @@ async def test_watch_button_adds_a_spectator_to_the_thread(world):
     r = await w.carol.click(board, "Watch")
     assert r.ephemeral and "watching" in (await r.message()).text
     assert w.carol.id in thread.thread_members
+    w.dd.assert_clean()
 
 
 async def test_one_match_per_thread_and_a_finished_match_never_blocks(world):
@@ -242,6 +248,7 @@ async def test_one_match_per_thread_and_a_finished_match_never_blocks(world):
     await w.dd.settle()
     r = await w.carol.slash(w.chan, "pylon new", opponent=w.dave)
     assert not r.ephemeral
+    w.dd.assert_clean()
 
 
 async def test_challenges_expire_on_their_own_time_not_the_turn_limit(world):
@@ -256,6 +263,7 @@ async def test_challenges_expire_on_their_own_time_not_the_turn_limit(world):
     invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
     await w.expire(301)
     assert "Expired" in invite.text
+    w.dd.assert_clean()
 
 
 async def test_thread_archived_an_hour_after_the_end(world):
@@ -268,6 +276,7 @@ async def test_thread_archived_an_hour_after_the_end(world):
     assert not thread.archived
     await w.expire(2 * 60)
     assert thread.archived and thread in w.guild.threads  # archived, not deleted
+    w.dd.assert_clean()
 
 
 async def test_a_failed_reply_leaves_no_stuck_board(world):
@@ -366,6 +375,7 @@ async def test_board_public_reposts_the_live_board(world):
     assert "Moved on" in board.text and board.buttons() == [] and str(new.id) in board.text
     assert new.notified == []  # a re-post pings nobody
     await place(w, new, w.alice, "Small (5 left)", "a1")  # the re-posted board plays
+    w.dd.assert_clean()
 
 
 async def test_nomic_same_player_steps_ping_nobody_and_votes_ping_each_voter_once(world):
@@ -410,6 +420,7 @@ async def test_a_slow_computer_still_costs_two_requests_and_pings_the_human(worl
     assert "computer is answering" in board.text and board.buttons() == []
     assert "alice: `S c3`" in latest.text and [u.id for u in latest.notified] == [w.alice.id]
     assert len(w.dd.api_calls(since=mark)) == 2
+    w.dd.assert_clean()
 
 
 async def test_a_computer_move_lost_with_the_process_is_played_after_a_restart(world):
@@ -425,6 +436,7 @@ async def test_a_computer_move_lost_with_the_process_is_played_after_a_restart(w
     await w.dd.settle()
     after = (await w.bot.service.find_here(thread.id))[0]
     assert after.to_act() == frozenset({after.seat_of(w.alice.id)}) and latest.notified
+    w.dd.assert_clean()
 
 
 async def test_rematch_of_a_multiplayer_game_opens_a_lobby_for_the_others(world):
@@ -444,6 +456,7 @@ async def test_rematch_of_a_multiplayer_game_opens_a_lobby_for_the_others(world)
     assert sorted(u.id for u in lobby.notified) == sorted([w.alice.id, w.bob.id])  # the others are invited
     assert "carol" in lobby.text  # the one who asked hosts it
     assert over.buttons() == []  # offered once
+    w.dd.assert_clean()
 
 
 async def test_a_reminder_by_dm_for_those_who_chose_dm(world):
@@ -456,6 +469,7 @@ async def test_a_reminder_by_dm_for_those_who_chose_dm(world):
     reminders = [m for m in w.bob.dm_channel().public_messages if "Reminder" in m.text]
     assert len(reminders) == 1 and "<t:" in reminders[0].text and f"/{thread.id}" in reminders[0].text
     assert not [m for m in thread.public_messages if "reminder" in m.text]
+    w.dd.assert_clean()
 
 
 async def test_a_button_move_whose_reply_expired_leaves_no_stuck_board(world, monkeypatch):
