@@ -29,7 +29,17 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.base import Event
 from bot.games.eof.notation import read_instruction
-from bot.games.eof.pieces import COLOUR_NAMES, DOWN, LEFT, LETTERS, RIGHT, SIZE_LETTERS, UP, Instruction, Piece
+from bot.games.eof.pieces import (
+    COLOUR_NAMES,
+    DOWN,
+    LEFT,
+    LETTERS,
+    RIGHT,
+    SIZE_LETTERS,
+    UP,
+    Instruction,
+    Piece,
+)
 from bot.games.eof.rules import HAND, EofView, PlayerView, Step
 from bot.games.eof.scoring import Configuration
 from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font
