@@ -342,3 +342,83 @@ async def test_whole_match_updates_ratings(dd, tmp_path):
     final = dd.messages[m.rec.message_id]
     assert not final.buttons()
     dd.assert_clean()
+
+
+# --- issue 13: the builder's dry run, typed programs close the DM builder, draw counts, draw the rest ------
+
+async def test_builder_dry_run_and_a_typed_program_closes_the_dm_builder(dd, tmp_path):
+    clock = Clock()
+    bot, chan, users = await eof_world(dd, tmp_path, clock)
+    alice, bob = users
+    lobby = await open_lobby(alice, chan, draw="blind")
+    await bob.click(lobby, "Join")
+    thread = await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    adm = await builder_dm(alice)
+    hand = hand_from_select(adm)
+    # the file is empty in round 1: a green piece laid Right would pass EOF now, Up is fine
+    piece = next((p for p in hand if p[0] == "G"), None) or next(p for p in hand if p[0] in "RB")
+    await alice.select(adm, [piece])
+    assert "*Now:*" in adm.text and "as it stands" in adm.text and "BOF/EOF (empty file)" in adm.text
+    assert "💥 would crash:" in adm.text
+    assert "Right (would crash now)" in adm.button_labels()
+    if piece[0] == "G":
+        assert "Up" in adm.button_labels() and "pointer now on" in adm.text
+    # a program typed in the thread: the DM builder no longer says "Program 0/5"
+    assert "Program 0/5" in adm.text
+    program = some_program(hand, 5)
+    r = await alice.slash(thread, "eof move", notation=" ".join(program))
+    assert r.ephemeral
+    await dd.settle()
+    assert adm.embed.title == "Round 1: program submitted" and "Program 0/5" not in adm.text
+    assert f"`{' '.join(program)}`" in adm.text and not adm.selects()
+    # bob's last program, submitted in his DM by typing: the round runs, his builder says so too
+    bdm = await builder_dm(bob)
+    bprog = some_program(hand_from_select(bdm), 5)
+    await bob.slash(bob.dm_channel(), "eof move", notation=" ".join(bprog))
+    await thread.wait_for(lambda m: m.embed.title == "Round 1 scores", timeout=10)
+    await dd.settle()
+    assert bdm.embed.title == "Program submitted" and "All programs are in" in bdm.text and not bdm.buttons()
+    m = await bot.service.get(mid)
+    assert m.state.round == 2
+    dd.assert_clean()
+
+
+async def test_draw_count_agrees_and_draw_the_rest_for_me(dd, tmp_path):
+    from bot.games.eof.render import _marks, _status
+
+    clock = Clock()
+    bot, chan, users = await eof_world(dd, tmp_path, clock)
+    alice, bob = users
+    lobby = await open_lobby(alice, chan)  # draw: feel
+    await bob.click(lobby, "Join")
+    await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    m = await bot.service.get(mid)
+    drawer = m.state.drawer
+    board = dd.messages[m.rec.message_id]
+    assert "draws (1/9)" in board.text
+    picture_text, _ = _status(m.view(None), m.names(), _marks(m.view(None), ()))
+    assert "draws (1/9)" in picture_text  # the picture and the embed count the same draw
+    user = user_of(m, users, drawer)
+    await click_suffix(user, board, ":m:M")
+    m = await bot.service.get(mid)
+    board = dd.messages[m.rec.message_id]
+    assert "draws (2/9)" in board.text
+    assert "draws (2/9)" in _status(m.view(None), m.names(), _marks(m.view(None), ()))[0]
+    # the other player cannot draw for the drawer
+    other = user_of(m, users, 1 - drawer)
+    r = await other.click(board, "Draw the rest for me (8)")
+    assert r.ephemeral
+    mark = dd.mark()
+    await user.click(board, "Draw the rest for me (8)")
+    await dd.settle()
+    m = await bot.service.get(mid)
+    assert len(m.state.draws[drawer]) == 9
+    assert m.state.drawer == 1 - drawer or m.state.phase is Phase.PROGRAM
+    summary = dd.api_summary(since=mark)
+    assert summary.get("POST /interactions/{interaction_id}/{token}/callback") == 1
+    assert not any("PATCH /channels" in k and "messages" in k for k in summary), summary  # no extra board edit
+    board = dd.messages[m.rec.message_id]
+    assert "draws (1/9)" in board.text and "Draw the rest for me (9)" in board.button_labels()
+    dd.assert_clean()

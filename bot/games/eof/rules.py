@@ -771,6 +771,31 @@ class _Work:
 
 # --- the rules object ----------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class DryRun:
+    """What one instruction would do to the file as it stands (see :func:`dry_run`)."""
+
+    text: str
+    crash: str = ""
+    asks: bool = False
+    """The delete would need another player's permission first."""
+
+
+def dry_run(s: EofState, seat: Seat, ins: Instruction) -> DryRun:
+    """Run ``ins`` for ``seat`` against the current file and pointers, as if it ran first this round.
+
+    For the program builder: nothing is changed, and a delete that would need permission says so
+    (the answer is not known) instead of waiting.
+    """
+    work = _Work(s)
+    work.deleted, work.asked, work.allowed = [], (), ()
+    step = work.execute(seat, 0, ins)
+    if step is None:
+        names = " and ".join(work.name(t) for t in work.asked)
+        return DryRun(f"would ask {names} for permission to delete the record their pointer is on", asks=True)
+    return DryRun(step.text, step.crash)
+
+
 def parse_colours(value: str, seats: int) -> tuple[int, ...]:
     """The ``colours`` option: a comma list in seat order ("red,blue"), or "" for the default.
 
