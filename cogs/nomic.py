@@ -62,6 +62,7 @@ from bot.games.nomic.moves import (
     Leave,
     Propose,
     Ruling,
+    Unvote,
     Vote,
 )
 from bot.matches.service import Match, Result
@@ -100,8 +101,9 @@ EFFECTS: tuple[tuple[str, str], ...] = (
 COLOUR_REJECTED = discord.Colour.from_rgb(237, 66, 69)
 MAX_EVENT_LINES = 8
 PICTURE = "nomic.png"
-HOWTO_NOTE = ("\n\n**Votes by reaction.** React \u2705 or \u274c on the proposal. Removing your reaction does "
-              "not withdraw your vote; react with the other emoji to change it while the vote is open.")
+HOWTO_NOTE = ("\n\n**Votes by reaction.** React \u2705 or \u274c on the proposal; the proposal shows the tally "
+              "as it stands. Until every player has voted you can change your vote (react with the other emoji) "
+              "or withdraw it (remove your reaction); the vote is decided when the last player votes.")
 
 
 def nomic_view(match: Match | None) -> NomicView:
@@ -317,9 +319,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                     f"(or repeal / amend a rule by number), or pass with `/nomic move notation:skip`.{deadline}")
         if view.phase == "vote" and view.proposal is not None:
             p = view.proposal
-            waiting = ", ".join(_md(view.name(s)) for s in p.waiting) or "nobody"
-            return (f"\U0001f5f3\ufe0f Vote on proposal {p.number}: react {YES} or {NO} on it "
-                    f"({len(p.yes)} yes, {len(p.no)} no; waiting for {waiting}).{deadline}")
+            return (f"\U0001f5f3\ufe0f Vote on proposal {p.number}: react {YES} or {NO} on it; the live tally is "
+                    f"on the proposal. It is decided when all {len(p.voters)} voters have voted.{deadline}")
         return f"{who} is playing.{deadline}"
 
     def extra_lines(self, match: Match, result: Result | None, plan: str = "") -> list[str]:
@@ -451,7 +452,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         if loc is None:
             return
         channel_id, message_id, ref = loc
-        if ref not in {e.data.get("number") for e in events if e.kind in ("adopt", "reject")}:
+        if ref not in {e.data.get("number") for e in events if e.kind in ("adopt", "reject", "vote", "unvote")}:
             return
         embed = self.proposal_embed(match, int(ref))
         try:
@@ -508,14 +509,17 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             await interaction.response.send_message("You left the game.", ephemeral=True)
             await self.present_change(result.match, result)
             return
-        if isinstance(parsed, Vote):
+        if isinstance(parsed, (Vote, Unvote)):
             self.player_seat(match, interaction.user.id)
             result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(parsed))
-            number = next((e.data.get("number") for e in result.events if e.kind == "vote"), "?")
-            await interaction.response.send_message(
-                f"Your vote on proposal {number} is counted: {'yes' if parsed.yes else 'no'}.", ephemeral=True)
+            number = next((e.data.get("number") for e in result.events if e.kind in ("vote", "unvote")), "?")
+            text = (f"Your vote on proposal {number} is withdrawn." if isinstance(parsed, Unvote) else
+                    f"Your vote on proposal {number} is counted: {'yes' if parsed.yes else 'no'}.")
+            await interaction.response.send_message(text, ephemeral=True)
             if any(e.kind in ("adopt", "reject") for e in result.events):
                 await self.present_change(result.match, result)
+            else:
+                await self.update_vote_message(result.match, result.events)
             return
         # a path or a skip: the reply is the new board; the old one loses its (now stale) buttons
         q = match.view(None).question
@@ -633,11 +637,10 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             embed.add_field(name="Effect the bot enforces", value=f"{r.effect_text} (`{r.effect}`)")
         p = view.proposal
         if r.status == "open" and p is not None and p.number == number:
-            # the message is not edited per vote (one edit when decided): the reactions show the votes
-            embed.add_field(name=f"Voters ({p.needed})", value=_cut(", ".join(_md(view.name(s)) for s in p.voters),
-                                                                    1024), inline=False)
-            embed.set_footer(text=f"React {YES} to adopt or {NO} to reject. Only the players' votes count "
-                                  f"({p.needed}). Removing a reaction does not withdraw a vote. "
+            # edited after every counted vote: the reaction counts include the bot's own ✅ / ❌
+            embed.add_field(name=f"Tally ({p.needed})", value=_cut(self.tally_text(view, p), 1024), inline=False)
+            embed.set_footer(text=f"React {YES} to adopt or {NO} to reject; only the players' votes count. "
+                                  "Change or withdraw (remove your reaction) your vote until everybody has voted. "
                                   f"Match #{match.id}")
             return embed
         votes = [f"{YES} " + (", ".join(_md(view.name(s)) for s in r.yes) or "\u2014"),
@@ -648,6 +651,40 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             outcome += " In effect from the beginning of the next turn (rule 111)."
         embed.set_footer(text=_cut(f"{outcome} Match #{match.id}".strip(), 2048))
         return embed
+
+    @staticmethod
+    def tally_text(view: NomicView, p: Any) -> str:
+        """``✅ 1 of 3 · ❌ 0 of 3`` and who voted what, who is still to vote."""
+        names = lambda seats: ", ".join(_md(view.name(s)) for s in seats) or "\u2014"  # noqa: E731
+        lines = [f"{YES} **{len(p.yes)} of {len(p.voters)}** \u00b7 {NO} **{len(p.no)} of {len(p.voters)}**",
+                 f"{YES} {names(p.yes)}", f"{NO} {names(p.no)}"]
+        if p.waiting:
+            lines.append(f"Still to vote: {names(p.waiting)}")
+        if view.question is not None:
+            lines.append("\u2696\ufe0f Votes wait while the Judge decides a question.")
+        return "\n".join(lines)
+
+    def votes_cast(self, match: Match, ref: Any) -> dict[int, bool]:
+        """For :mod:`cogs._votes`: the counted votes on the open proposal ``ref`` by user id."""
+        if match.status != Status.RUNNING or match.state is None:
+            return {}
+        view = match.view(None)
+        p = view.proposal
+        if p is None or p.number != ref:
+            return {}
+        return {view.players[s].user_id: yes for seats, yes in ((p.yes, True), (p.no, False)) for s in seats}
+
+    async def withdraw_vote(self, match: Match, ref: Any, user_id: int, yes: bool) -> None:
+        """For :mod:`cogs._votes`: a removed reaction withdraws the vote it cast (held during a Judgment:
+        the re-count after the ruling sees the reaction gone)."""
+        if self.votes_cast(match, ref).get(user_id) is not yes or match.view(None).question is not None:
+            return
+        try:
+            result = await self.service.play(match.id, user_id, "unvote")
+        except (GameError, ParlorError) as exc:
+            log.info("withdrawing the vote of %s on match %s refused: %s", user_id, match.id, exc)
+            return
+        await self.update_vote_message(result.match, result.events)
 
     def may_vote(self, match: Match, ref: Any, user_id: int) -> bool | None:
         """For :mod:`cogs._votes`: voters of the open proposal ``ref``; ``None`` once it is decided."""
@@ -667,6 +704,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         """
         if self._vote_stands(match, ref, user_id, yes):
             return True
+        changed = self.votes_cast(match, ref).get(user_id) is (not yes)
         try:
             result = await self.service.play(match.id, user_id, "vote yes" if yes else "vote no")
         except (GameError, ParlorError) as exc:
@@ -675,8 +713,12 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                 return True
             log.info("vote by %s on match %s refused: %s", user_id, match.id, exc)
             return False
+        if changed:  # the old reaction goes, so the message shows only the vote counted (withdraws nothing)
+            await self.votes.remove(channel_id, message_id, discord.PartialEmoji(name=NO if yes else YES), user_id)
         if any(e.kind in ("adopt", "reject") for e in result.events):
             await self.present_change(result.match, result)
+        else:  # the live tally: one edit per counted vote
+            await self.update_vote_message(result.match, result.events)
         return True
 
     def _vote_stands(self, match: Match, ref: Any, user_id: int, yes: bool) -> bool:
@@ -774,12 +816,11 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             page = len(rules)
         page = max(0, min(page, len(pages) - 1))
         in_rules = page < len(rules)
-        title = (f"Nomic World \u00b7 the rules in effect ({page + 1}/{len(rules)})" if in_rules
-                 else "Nomic World \u00b7 how to play")
+        what = "the rules in effect" if in_rules else "how to play"
+        title = f"Nomic World \u00b7 {what} (page {page + 1} of {len(pages)})"
         embed = discord.Embed(title=title, description=pages[page], colour=COLOUR_INFO)
         where = f"Match #{match_id}" if match_id else "No game here: the Initial Set"
-        embed.set_footer(text=f"{where} \u00b7 page {page + 1} of {len(pages)} \u00b7 /nomic rule number: "
-                              "shows one rule with its history")
+        embed.set_footer(text=f"{where} \u00b7 /nomic rule number: shows one rule with its history")
         mid = match_id
         items = [
             RulebookButton(mid, max(0, page - 1), "e", "p", label="Previous", emoji="\u25c0\ufe0f",

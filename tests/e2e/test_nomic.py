@@ -114,15 +114,20 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     await w.dave.react(msg, YES)
     await w.dd.settle()
     assert w.dave.id not in [u.id for u in msg.reaction_users(YES)]
+    assert "0 of 3" in msg.text and "Still to vote: alice, bob, carol" in msg.text
     await w.bob.react(msg, YES)
+    await w.dd.settle()
+    # the live tally: bob's vote, not the bot's own ✅ (Discord's count shows 2)
+    assert len(msg.reactions[YES]) == 2 and f"{YES} **1 of 3**" in msg.text and "Still to vote: alice, carol" in msg.text
     await w.carol.react(msg, YES)
     await w.dd.settle()
-    assert "Proposal 201: amend" in msg.text  # still open: no edit per vote
+    assert "Proposal 201: amend" in msg.text and f"{YES} **2 of 3**" in msg.text  # still open
     assert (await match(w, mid)).state.phase == "vote"
     await w.alice.react(msg, YES)
     await w.dd.settle()
     calls = non_reaction_calls(w.dd, mark)
-    assert len(calls) <= 3, [c.route for c in calls]
+    # the proposal, one tally edit per vote but the deciding one, the decision's edit, the next board
+    assert len(calls) <= 3 + 2, [c.route for c in calls]
     assert "Proposal 201 adopted" in msg.text and "3 yes, 0 no" in msg.text
     # the change takes effect at the next turn: bob rolls the d8
     m = await match(w, mid)
@@ -136,7 +141,9 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     await w.carol.click(page, "Next")
     assert "page 2 of" in page.text
     await w.carol.click(page, "How to play")
-    assert "how to play" in page.text and "does not withdraw" in page.text
+    assert "how to play" in page.text and "withdraw it (remove your reaction)" in page.text
+    # one page count, in the title (it said "(1/2)" where the footer said "page 1 of 3")
+    assert page.embed.title.endswith("(page 3 of 3)") and "page 3 of 3" not in (page.embed.footer or "")
     r = await w.carol.slash(thread, "nomic rule", number=109)
     detail = (await r.message()).text
     assert "amended" in detail and "Amended by 201" in detail and "A d6 is rolled" in detail
@@ -145,7 +152,7 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     w.dd.assert_clean()
 
 
-async def test_a_no_rejects_and_the_turn_limit_rejects_an_open_vote(world):
+async def test_votes_change_until_all_have_voted_and_the_turn_limit_rejects_an_open_vote(world):
     w = world
     thread, board, mid = await start_game(w, turn_limit=3600)
     await walk(w, thread, mid)
@@ -153,10 +160,24 @@ async def test_a_no_rejects_and_the_turn_limit_rejects_an_open_vote(world):
     await w.bob.react(msg, YES)
     await w.dd.settle()
     mark = w.dd.mark()
-    await w.carol.react(msg, NO)
+    await w.carol.react(msg, NO)  # a no no longer rejects at once: carol may still change her mind
     await w.dd.settle()
-    assert len(non_reaction_calls(w.dd, mark)) <= 2
-    assert "Proposal 201 rejected" in msg.text and "1 yes, 1 no" in msg.text
+    assert len(non_reaction_calls(w.dd, mark)) == 1  # the tally's edit
+    assert "Proposal 201: enact" in msg.text and f"{NO} **1 of 3**" in msg.text
+    await w.carol.react(msg, YES)  # changed: her ❌ is removed, so the reactions show what counts
+    await w.dd.settle()
+    assert f"{YES} **2 of 3**" in msg.text and f"{NO} **0 of 3**" in msg.text
+    assert w.carol.id not in [u.id for u in msg.reaction_users(NO)]
+    assert (await match(w, mid)).state.phase == "vote"
+    await w.carol.unreact(msg, YES)  # removing the reaction withdraws the vote
+    await w.dd.settle()
+    assert f"{YES} **1 of 3**" in msg.text and "Still to vote: alice, carol" in msg.text
+    m = await match(w, mid)
+    assert m.rules.view(m.state, None).proposal.waiting == (0, 2)
+    await w.carol.react(msg, NO)
+    await w.alice.react(msg, NO)  # the last vote decides
+    await w.dd.settle()
+    assert "Proposal 201 rejected" in msg.text and "1 yes, 2 no" in msg.text
     assert (await current(w, mid)) is w.bob
     await walk(w, thread, mid)
     msg2 = await propose(w, thread, mid, action="repeal", rule=115)

@@ -52,6 +52,7 @@ from bot.games.nomic.moves import (
     Ruling,
     Skip,
     Start,
+    Unvote,
     Vote,
     effect_problem,
 )
@@ -61,7 +62,7 @@ _PATH_TOKEN = re.compile(r"(\d*)\s*([NESW])")
 _YES = {"yes", "y", "aye", "for", "✅", "👍"}
 _NO = {"no", "nay", "against", "❌", "👎"}
 _NO_ARGS = {"start": Start, "skip": Skip, "pass": Skip, "lapse": Lapse, "leave": Leave, "resign": Leave,
-            "end": End}
+            "end": End, "unvote": Unvote}
 _MAX_STEPS = 2 * DIE_SIDES[-1]
 
 
@@ -175,13 +176,15 @@ def _read_reveal(rest: str) -> Reveal:
     raise InvalidNotation(f"A revealed resource is one of {', '.join(RESOURCES)} (got {rest[:20]!r}).")
 
 
-def _read_vote(rest: str) -> Vote:
+def _read_vote(rest: str) -> Vote | Unvote:
     word = rest.strip().lower()
+    if word in ("withdraw", "none"):
+        return Unvote()
     if word in _YES:
         return Vote(True)
     if word in _NO:
         return Vote(False)
-    raise InvalidNotation(f"Vote `yes` or `no` (got {rest[:20]!r}).")
+    raise InvalidNotation(f"Vote `yes` or `no`, or `vote withdraw` (got {rest[:20]!r}).")
 
 
 def _read_proposal(rest: str) -> Propose:
@@ -348,7 +351,8 @@ def write(move: Move) -> str:
         return f"judge {move.question}"
     if isinstance(move, Ruling):
         return f"ruling {move.text}"
-    for word, cls in (("start", Start), ("skip", Skip), ("lapse", Lapse), ("leave", Leave), ("end", End)):
+    for word, cls in (("start", Start), ("skip", Skip), ("lapse", Lapse), ("leave", Leave), ("end", End),
+                      ("unvote", Unvote)):
         if isinstance(move, cls):
             return word
     raise TypeError(f"not a Nomic World move: {move!r}")

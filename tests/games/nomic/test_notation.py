@@ -156,3 +156,11 @@ def test_all_paths_and_canonical_path():
 def test_join_only_by_the_next_seat():
     with pytest.raises(IllegalMove):
         RULES.parse("join 999 Someone", game(), BOB)
+
+
+def test_unvote_reads_and_writes():
+    from bot.games.nomic.moves import Unvote
+    from bot.games.nomic.notation import read, write
+
+    assert read("unvote") == read("vote withdraw") == read("VOTE none") == Unvote()
+    assert write(Unvote()) == "unvote" and read(write(Unvote())) == Unvote()
