@@ -200,6 +200,17 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             raise NotAPlayer("You left this game.")
         return seat
 
+    @staticmethod
+    def judgment_waits(match: Match) -> None:
+        """While a Judgment is pending, play waits for the Judge (not for the player whose turn it is)."""
+        if match.state is None or match.status != Status.RUNNING:
+            return
+        view = match.view(None)
+        q = view.question
+        if q is not None:
+            raise NotYourTurn(f"Play waits for the Judge, {view.name(q.judge)}, to rule on \u201c"
+                              f"{_cut(q.question, 80)}\u201d with `/nomic ruling` (rule 114).")
+
     async def match_or_none(self, interaction: discord.Interaction) -> Match | None:
         try:
             return await self.match_here(interaction, running=False)
@@ -511,6 +522,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             return
         if isinstance(parsed, (Vote, Unvote)):
             self.player_seat(match, interaction.user.id)
+            self.judgment_waits(match)
             result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(parsed))
             number = next((e.data.get("number") for e in result.events if e.kind in ("vote", "unvote")), "?")
             text = (f"Your vote on proposal {number} is withdrawn." if isinstance(parsed, Unvote) else
@@ -522,10 +534,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                 await self.update_vote_message(result.match, result.events)
             return
         # a path or a skip: the reply is the new board; the old one loses its (now stale) buttons
-        q = match.view(None).question
-        if q is not None:
-            raise NotYourTurn(f"Judgment is pending: {match.view(None).name(q.judge)}, the Judge, must first rule "
-                              "with `/nomic ruling` (rule 114).")
+        self.judgment_waits(match)
         old_message = match.rec.message_id
         result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(parsed))
         await self.reply_with_board(interaction, result, old_message)
@@ -539,24 +548,37 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         return await self.move_choices(interaction, current, only_to_act=False)
 
     def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
-        """Proposals in words rather than their JSON notation (the log keeps the JSON)."""
-        lines = super().history_lines(match, moves)
-        out = []
-        for line in lines:
-            head, sep, rest = line.partition("`propose ")
-            if sep:
-                try:
-                    p = nomic_notation.read("propose " + rest.rstrip("`"))
-                except GameError:
-                    out.append(line)
+        """The game in words, replayed from the log: names (never user ids), each die roll under the player
+        who rolled it, proposals in words rather than their JSON notation, round headers."""
+        rules = match.rules
+        try:
+            state = rules.initial({}, int(match.rec.ui.get("start_seats", len(match.seats))))
+        except (ValueError, TypeError):
+            return super().history_lines(match, moves)
+        out: list[str] = []
+        for mv in moves:
+            try:
+                move = rules.parse(mv.notation, state, mv.seat)
+                before = state
+                state, events = rules.apply(state, mv.seat, move)
+            except GameError:
+                out.append(f"`{_cut(mv.notation, 80)}`")
+                continue
+            for e in events:
+                if e.kind == "round":
+                    out.append(f"**{_md(e.text.rstrip('.'))}**")
+                elif e.kind == "turn" or not e.text:
                     continue
-                if isinstance(p, Propose):
-                    target = f" rule {p.rule}" if p.rule is not None else ""
-                    text = escape_markdown(p.text[:120] + ("…" if len(p.text) > 120 else ""))
-                    effect = f" [effect: {p.effect}]" if p.effect else ""
-                    out.append(f"{head}proposes to {p.action}{target}: “{text}”{effect}")
-                    continue
-            out.append(line)
+                elif e.kind == "propose" and isinstance(move, Propose):
+                    target = f" rule {move.rule}" if move.rule is not None else ""
+                    text = _md(_cut(move.text, 120))
+                    effect = f" [effect: {move.effect}]" if move.effect else ""
+                    out.append(f"{_md(before.players[mv.seat].name)} proposes to {move.action}{target}: "
+                               f"\u201c{text}\u201d{effect}")
+                elif e.kind in ("roll", "reveal"):
+                    out.append(f"\u2003\U0001f3b2 {_md(e.text)}")
+                else:
+                    out.append(_md(_cut(e.text, 200)))
         return out
 
     def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
@@ -601,6 +623,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def post_proposal(self, interaction: discord.Interaction, match: Match, move: Propose) -> None:
         """Play the proposal, post it as the reply (mentions off) and open the vote on it."""
         self.player_seat(match, interaction.user.id)
+        self.judgment_waits(match)
         result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(move))
         number = next(int(e.data["number"]) for e in result.events if e.kind == "propose")
         embed = self.proposal_embed(result.match, number)
@@ -901,8 +924,9 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def do_end(self, interaction: discord.Interaction, match: Match) -> None:
         if not self.can_end(interaction, match):
             raise NotAPlayer("Only the host or someone with Manage Server can end the game.")
+        by_host = interaction.user.id == match.rec.host_id
         if match.status == Status.LOBBY:
-            result = await self.service.abort(match.id, "Ended by the host or an admin.")
+            result = await self.service.abort(match.id, "Ended by the host." if by_host else "Ended by an admin.")
             await interaction.response.edit_message(content="The lobby is closed.", view=None)
             place = await self.place_of(result.match)
             if place is not None and result.match.rec.message_id:
@@ -914,7 +938,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                     pass
             return
         seat = match.seat_of(interaction.user.id)
-        result = await self.service.play(match.id, interaction.user.id, "end", seat=seat if seat is not None else 0)
+        result = await self.service.play(match.id, interaction.user.id, "end host" if by_host else "end",
+                                         seat=seat if seat is not None else 0)
         await interaction.response.edit_message(content="The game is over.", view=None)
         await self.present_change(result.match, result)
 

@@ -198,6 +198,15 @@ async def test_votes_change_until_all_have_voted_and_the_turn_limit_rejects_an_o
     text = (await r.message()).text
     assert "proposes to enact: “Players greet each other.”" in text and "proposes to repeal rule 115" in text
     assert '{"action"' not in text
+    # names, never user ids; each roll under the player who rolled it
+    assert str(w.alice.id) not in text and "alice joins the game" in text and "**Round 1 begins**" in text
+    lines = text.splitlines()
+    a_roll = next(i for i, x in enumerate(lines) if "alice rolls the d6" in x)
+    b_roll = next(i for i, x in enumerate(lines) if "bob rolls the d6" in x)
+    a_moves = next(i for i, x in enumerate(lines) if x.startswith("alice moves"))
+    a_rejected = next(i for i, x in enumerate(lines) if "Proposal 201 is rejected" in x)
+    b_moves = next(i for i, x in enumerate(lines) if x.startswith("bob moves"))
+    assert a_roll < a_moves < a_rejected < b_roll < b_moves
     w.dd.assert_clean()
 
 
@@ -213,7 +222,13 @@ async def test_judgment_by_the_judge_only(world):
     await w.dd.settle()
     assert board.buttons() and "North" not in board.button_labels()  # play waits for the ruling
     r = await w.alice.slash(thread, "nomic move", notation="N" * await roll(w, mid))
-    assert r.ephemeral and "Judgment is pending" in (await r.message()).text
+    text = (await r.message()).text
+    assert r.ephemeral and "Play waits for the Judge, carol" in text and "not your turn" not in text
+    r = await w.alice.slash(thread, "nomic propose", action="enact", text="Diagonals are fine.")
+    text = (await r.message()).text
+    assert r.ephemeral and "Play waits for the Judge, carol" in text and "waiting for carol" not in text
+    r = await w.bob.slash(thread, "nomic move", notation="vote yes")
+    assert r.ephemeral and "Play waits for the Judge" in (await r.message()).text
     r = await w.bob.slash(thread, "nomic ruling", text="Yes.")
     assert r.ephemeral and "Only the Judge, carol" in (await r.message()).text
     r = await w.carol.slash(thread, "nomic ruling", text="No: paths are made of N, E, S and W steps.")
@@ -319,4 +334,17 @@ async def test_votes_survive_a_restart(world):
     assert "Proposal 201 adopted" in msg.text
     m = await match(w, mid)
     assert m.status.value == "finished" and "Rule 201 ended the game" in m.state.end_detail
+    w.dd.assert_clean()
+
+
+async def test_the_host_ending_the_game_is_named_as_the_host(world):
+    w = world
+    thread, _board, mid = await start_game(w, players=(w.alice, w.bob))
+    r = await w.alice.slash(thread, "nomic end")  # alice opened the lobby: the host, no Manage Server
+    await w.alice.click(await r.message(), "Yes, end the game")
+    await w.dd.settle()
+    over = await thread.wait_for(lambda m: "game over" in m.text and not m.attachments)
+    assert "Stopped by the host" in over.text and "admin" not in over.text
+    m = await match(w, mid)
+    assert m.status.value == "finished" and m.state.end_detail == "Stopped by the host."
     w.dd.assert_clean()

@@ -195,7 +195,10 @@ class Leave:
 
 @dataclass(frozen=True)
 class End:
-    """Stop the game now (an admin's decision: the cog must check permissions)."""
+    """Stop the game now (an admin's or the host's decision: the cog must check permissions)."""
+
+    by: str = "admin"
+    """``admin`` or ``host``: who stopped it (the end of the game says so)."""
 
 
 Move = Join | Start | Roll | Path | Reveal | Propose | Vote | Unvote | Judge | Ruling | Lapse | Skip | Leave | End

@@ -62,7 +62,7 @@ _PATH_TOKEN = re.compile(r"(\d*)\s*([NESW])")
 _YES = {"yes", "y", "aye", "for", "✅", "👍"}
 _NO = {"no", "nay", "against", "❌", "👎"}
 _NO_ARGS = {"start": Start, "skip": Skip, "pass": Skip, "lapse": Lapse, "leave": Leave, "resign": Leave,
-            "end": End, "unvote": Unvote}
+            "unvote": Unvote}
 _MAX_STEPS = 2 * DIE_SIDES[-1]
 
 
@@ -86,6 +86,10 @@ def read(text: str) -> Move:
         if rest:
             raise InvalidNotation(f"`{word}` takes nothing after it (got {rest[:40]!r}).")
         return _NO_ARGS[key]()
+    if key == "end":
+        if rest.lower() not in ("", "admin", "host"):
+            raise InvalidNotation(f"`end` takes `host` or `admin` after it, or nothing (got {rest[:40]!r}).")
+        return End(rest.lower() or "admin")
     if key == "join":
         return _read_join(rest)
     if key == "roll":
@@ -351,8 +355,9 @@ def write(move: Move) -> str:
         return f"judge {move.question}"
     if isinstance(move, Ruling):
         return f"ruling {move.text}"
-    for word, cls in (("start", Start), ("skip", Skip), ("lapse", Lapse), ("leave", Leave), ("end", End),
-                      ("unvote", Unvote)):
+    if isinstance(move, End):
+        return "end" if move.by == "admin" else f"end {move.by}"
+    for word, cls in (("start", Start), ("skip", Skip), ("lapse", Lapse), ("leave", Leave), ("unvote", Unvote)):
         if isinstance(move, cls):
             return word
     raise TypeError(f"not a Nomic World move: {move!r}")

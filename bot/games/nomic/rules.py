@@ -204,7 +204,8 @@ def _clean(text: str, what: str, limit: int, *, required: bool = True) -> None:
 
 def _example_paths(roll: int) -> list[str]:
     half = roll // 2
-    return ["N" * roll, "E" * roll, "N" * half + "E" * (roll - half), "S" * roll, "W" * roll]
+    paths = ["N" * roll, "E" * roll, "N" * half + "E" * (roll - half), "S" * roll, "W" * roll]
+    return list(dict.fromkeys(paths))  # a roll of 1 would list "E" twice
 
 
 class NomicRules(RulesBase):
@@ -749,7 +750,7 @@ def _resume(s: State, events: list[Event]) -> State:
 
 
 def _apply_end(s: State, seat: Seat, m: End, events: list[Event]) -> State:
-    return _finish(s, events, Reason.ABORTED, "Stopped by an admin.")
+    return _finish(s, events, Reason.ABORTED, "Stopped by the host." if m.by == "host" else "Stopped by an admin.")
 
 
 def _finish(s: State, events: list[Event], reason: Reason, detail: str) -> State:

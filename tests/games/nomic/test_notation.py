@@ -164,3 +164,13 @@ def test_unvote_reads_and_writes():
 
     assert read("unvote") == read("vote withdraw") == read("VOTE none") == Unvote()
     assert write(Unvote()) == "unvote" and read(write(Unvote())) == Unvote()
+
+
+def test_end_says_who_stopped_the_game():
+    from bot.games.nomic.moves import End
+    from bot.games.nomic.notation import read, write
+
+    assert read("end") == End() == End("admin") and write(End()) == "end"
+    assert read("end host") == End("host") and write(End("host")) == "end host"
+    with pytest.raises(InvalidNotation):
+        read("end now")

@@ -665,3 +665,17 @@ def test_current_player_leaving_keeps_a_pending_question_for_its_judge():
     assert s.current == 1 and s.question is not None and RULES.to_act(s) == frozenset({3})
     s, _ = play(s, 3, "ruling Yes.")
     assert s.phase == "roll" and s.question is None
+
+
+def test_the_legal_moves_shown_for_a_wrong_path_have_no_duplicates():
+    for n in range(1, 21):
+        s = roll(game(), n) if n <= 6 else None
+        if s is None:
+            continue
+        with pytest.raises(IllegalMove) as err:
+            play(s, ALICE, "N" * (n + 1))
+        assert len(set(err.value.legal)) == len(err.value.legal), err.value.legal
+    s = roll(game(), 1)
+    with pytest.raises(IllegalMove) as err:
+        play(s, ALICE, "NN")
+    assert err.value.legal == ("N", "E", "S", "W")
