@@ -678,7 +678,9 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     @staticmethod
     def tally_text(view: NomicView, p: Any) -> str:
         """``✅ 1 of 3 · ❌ 0 of 3`` and who voted what, who is still to vote."""
-        names = lambda seats: ", ".join(_md(view.name(s)) for s in seats) or "\u2014"  # noqa: E731
+        def names(seats: Sequence[int]) -> str:
+            return ", ".join(_md(view.name(s)) for s in seats) or "\u2014"
+
         lines = [f"{YES} **{len(p.yes)} of {len(p.voters)}** \u00b7 {NO} **{len(p.no)} of {len(p.voters)}**",
                  f"{YES} {names(p.yes)}", f"{NO} {names(p.no)}"]
         if p.waiting:

@@ -175,7 +175,7 @@ def test_a_token_reads_on_every_space_and_never_hides_the_resource():
     img = render(view)
     g = geometry(view)
     assert contrast(token_colour(2), RESOURCE_COLOURS["Food"]) < 2  # the problem: green on green
-    left, top, right, bottom = g.box((0, -1))
+    left, _top, right, bottom = g.box((0, -1))
     a_left, a_top, a_right, a_bottom = g.token_area((0, -1), True)
     cx = (a_left + a_right) / 2
     # walking down from the token's centre: token colour, its dark ring, a white halo, then the space
