@@ -396,15 +396,45 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             items.append(v.button(mid, ver, f"m:{plan}", label=f"Confirm {plan}" if done else
                                   f"Confirm ({len(plan)}/{roll} steps)", style=discord.ButtonStyle.success,
                                   disabled=not done, row=1))
+            options = self.destination_options(view, plan)
+            for k, chunk in enumerate(v.chunks(options, 25)[:2]):
+                more = " (type /nomic move for the rest)" if len(options) > 50 and k == 1 else ""
+                items.append(v.select(mid, ver, f"pd{k}", chunk, row=3 + k,
+                                      placeholder=f"Or pick a destination: its whole path{more}"[:150]))
         items.append(RulebookButton(mid, 0, "n", label="Rulebook", emoji="\U0001f4dc", row=2))
         items.append(RulebookButton(mid, 0, "n", "h", label="How to play", emoji="\u2753", row=2))
         return items
+
+    @staticmethod
+    def destination_options(view: NomicView, plan: str = "") -> list[discord.SelectOption]:
+        """Every space the roll reaches, north first, with one shortest path to it and what is there."""
+        assert view.current is not None and view.roll is not None
+        start = view.players[view.current].pos or (0, 0)
+        r = view.roll
+        offsets = {(dx, sy * (r - abs(dx))) for dx in range(-r, r + 1) for sy in (1, -1)}
+        resources = dict(view.revealed)
+        out = []
+        for dx, dy in sorted(offsets, key=lambda o: (-o[1], o[0])):
+            x, y = start[0] + dx, start[1] + dy
+            path = nomic_notation.canonical_path(dx, dy)
+            res = resources.get((x, y))
+            what = ("the origin (no resource)" if (x, y) == (0, 0) else
+                    f"{res} (revealed)" if res else "unknown: landing reveals its resource")
+            there = [p.name for p in view.players if p.pos == (x, y) and p.status == "active"
+                     and p.seat != view.current]
+            if there:
+                what += " \u00b7 " + ", ".join(there) + " there"
+            out.append(discord.SelectOption(label=f"({x}, {y}) via {path}"[:100], value=path,
+                                            description=what[:100], default=path == plan))
+        return out
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:
         if action == "end!":
             await self.do_end(interaction, match)
             return
+        if action in ("pd0", "pd1") and values:
+            action = f"pa:{values[0]}"
         if not action.startswith("pa:"):
             raise StaleBoard("That button does nothing any more.")
         if version is not None and version != match.version:

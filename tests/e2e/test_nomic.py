@@ -348,3 +348,26 @@ async def test_the_host_ending_the_game_is_named_as_the_host(world):
     m = await match(w, mid)
     assert m.status.value == "finished" and m.state.end_detail == "Stopped by the host."
     w.dd.assert_clean()
+
+
+async def test_a_destination_select_offers_whole_paths(world):
+    w = world
+    thread, board, mid = await start_game(w)
+    n = await roll(w, mid)
+    (sel,) = board.selects()
+    assert len(sel.options) == 4 * n and sel.placeholder.startswith("Or pick a destination")
+    assert all(" via " in o.label for o in sel.options)
+    assert "North" in board.button_labels()  # beside the step buttons
+    target = next(o for o in sel.options if o.label.startswith(f"({n}, 0)"))
+    assert target.value == "E" * n and "unknown" in target.description
+    r = await w.bob.select(board, [target.value])
+    assert r.ephemeral and "alice's turn" in (await r.message()).text
+    mark = w.dd.mark()
+    await w.alice.select(board, [target.value])
+    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
+    assert f"Planned path **{'E' * n}**" in board.text and not board.button(f"Confirm {'E' * n}").disabled
+    await w.alice.click(board, f"Confirm {'E' * n}")  # two clicks for any roll
+    await w.dd.settle()
+    m = await match(w, mid)
+    assert m.state.players[0].pos == (n, 0)
+    w.dd.assert_clean()
