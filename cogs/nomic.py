@@ -20,10 +20,14 @@ How a game runs on Discord:
 * **Rule-change**: ``/nomic propose action:enact|repeal|amend rule: text:
   effect:`` posts the proposal (the interaction response, mentions disabled)
   and :mod:`cogs._votes` adds ✅ / ❌ and stores the message in the match.
-  Votes are reactions; only the players' count (others' are removed). The
-  message is edited once, when the vote is decided (adopted at unanimity,
-  rejected at the first ❌ or at the turn limit), and the next turn's board
-  follows: three requests for the round trip besides the reactions.
+  Votes are reactions; only the players' count (others' are removed, and
+  the bot's own ✅ / ❌ never count). The message shows a live tally (✅ n of
+  m), edited after each vote (votes arriving during an edit share the next
+  one). A vote can be changed (the other emoji; the old reaction is removed)
+  or withdrawn (remove the reaction: the ``unvote`` move) until every voter
+  has voted; then it is decided, the message edited, and the next turn's
+  board follows: three requests plus one tally edit per undecided vote for
+  the round trip, besides the reactions. The turn limit rejects an open vote.
 * **Judgment**: ``/nomic judge question:`` (any player), ``/nomic ruling
   text:`` (the Judge only); the ruling is a rule at once.
 * **Rulebook**: ``/nomic rules`` pages the rules in effect (buttons carry the
@@ -182,6 +186,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     votes: ReactionVotes
 
     async def cog_load(self) -> None:
+        self._tally_busy: set[int] = set()
+        self._tally_dirty: set[int] = set()
         self.votes = votes_of(self.bot)
         self.votes.register(self.game_key, self)
         self.bot.add_dynamic_items(RulebookButton)
@@ -493,7 +499,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         if loc is None:
             return
         channel_id, message_id, ref = loc
-        if ref not in {e.data.get("number") for e in events if e.kind in ("adopt", "reject", "vote", "unvote")}:
+        if ref not in {e.data.get("number") for e in events if e.kind in ("adopt", "reject")}:
             return
         embed = self.proposal_embed(match, int(ref))
         try:
@@ -561,7 +567,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             if any(e.kind in ("adopt", "reject") for e in result.events):
                 await self.present_change(result.match, result)
             else:
-                await self.update_vote_message(result.match, result.events)
+                await self.refresh_tally(result.match.id)
             return
         # a path or a skip: the reply is the new board; the old one loses its (now stale) buttons
         self.judgment_waits(match)
@@ -739,7 +745,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         except (GameError, ParlorError) as exc:
             log.info("withdrawing the vote of %s on match %s refused: %s", user_id, match.id, exc)
             return
-        await self.update_vote_message(result.match, result.events)
+        await self.refresh_tally(result.match.id)
 
     def may_vote(self, match: Match, ref: Any, user_id: int) -> bool | None:
         """For :mod:`cogs._votes`: voters of the open proposal ``ref``; ``None`` once it is decided."""
@@ -772,9 +778,33 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             await self.votes.remove(channel_id, message_id, discord.PartialEmoji(name=NO if yes else YES), user_id)
         if any(e.kind in ("adopt", "reject") for e in result.events):
             await self.present_change(result.match, result)
-        else:  # the live tally: one edit per counted vote
-            await self.update_vote_message(result.match, result.events)
+        else:
+            await self.refresh_tally(match.id)
         return True
+
+    async def refresh_tally(self, match_id: int) -> None:
+        """The live tally on the vote message: one edit per vote, and votes that arrive while an edit is
+        under way share the next one (the edit reads the match afresh)."""
+        if match_id in self._tally_busy:
+            self._tally_dirty.add(match_id)
+            return
+        self._tally_busy.add(match_id)
+        try:
+            while True:
+                self._tally_dirty.discard(match_id)
+                match = await self.service.get(match_id)
+                loc = vote_location(match)
+                if loc is None:
+                    return
+                try:
+                    await self.bot.get_partial_messageable(loc[0]).get_partial_message(loc[1]).edit(
+                        embed=self.proposal_embed(match, int(loc[2])))
+                except discord.HTTPException:
+                    log.info("could not update the tally of match %s", match_id, exc_info=True)
+                if match_id not in self._tally_dirty:
+                    return
+        finally:
+            self._tally_busy.discard(match_id)
 
     def _vote_stands(self, match: Match, ref: Any, user_id: int, yes: bool) -> bool:
         """Nothing to play: the vote is already counted, the proposal is decided, or a Judgment holds it."""
