@@ -46,7 +46,7 @@ from discord.utils import escape_markdown
 from bot.errors import LobbyError, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import CHANCE, Event, GameError, InvalidNotation
 from bot.games.eof import setup_options
-from bot.games.eof.notation import Program, read_instruction
+from bot.games.eof.notation import SKIP, Program, read_instruction
 from bot.games.eof.pieces import (
     COLOUR_NAMES,
     ORIENT_NAMES,
@@ -559,10 +559,14 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             if len(draft) < need:
                 opts = []
                 for piece, n in iter_kinds(left):
-                    valid = "/".join(ORIENT_NAMES[o].capitalize() for o in sorted(VALID_ORIENTS[piece.colour]))
+                    valid = sorted(VALID_ORIENTS[piece.colour])
+                    runs = [o for o in valid if not dry_run(s, seat, Instruction(piece.colour, piece.size, o)).crash]
+                    now = ("now: " + "/".join(ORIENT_NAMES[o].capitalize() for o in runs) + " would run"
+                           if runs else "now: would crash in every orientation")
+                    works = "/".join(ORIENT_NAMES[o].capitalize() for o in valid)
                     opts.append(discord.SelectOption(
                         label=f"{piece} · {COLOUR_NAMES[piece.colour]} {SIZE_WORDS[piece.size - 1]} ×{n}",
-                        value=str(piece), description=f"works {valid}"[:100], default=piece == chosen))
+                        value=str(piece), description=f"works {works} · {now}"[:100], default=piece == chosen))
                 if opts:
                     items.append(v.select(match.id, None, f"pb{r}:{code}", opts,
                                           placeholder=f"Instruction {len(draft) + 1} of {need}: choose a piece",
@@ -678,9 +682,9 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         await self.present(after, result)
 
     def _submitted_payload(self, match: Match, seat: int, prog: Program) -> dict[str, Any]:
+        text = "No program this round." if prog.skip else f"Your program: `{prog}`"
         embed = discord.Embed(title="Program submitted",
-                              description=f"Your program: `{prog}`\nAll programs are in: execution runs in the "
-                                          "match thread.",
+                              description=f"{text}\nAll programs are in: execution runs in the match thread.",
                               colour=discord.Colour.from_rgb(*PIECE_COLOURS[self.colours(match)[seat]]))
         return {"content": "", "embed": embed, "view": discord.ui.View(timeout=None)}
 
@@ -722,6 +726,11 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         if result.match.status == Status.EXPIRED:
             await super().present_timeout(result)
             return
+        before: EofState | None = result.before
+        if before is not None and before.phase is Phase.PROGRAM:  # missing programs became "no program"
+            for mv in result.moves:
+                if 0 <= mv.seat < before.seats and _move_kind(mv) == "program" and before.programs[mv.seat] is None:
+                    await self.close_builder(result.match, mv.seat, before.round, SKIP)
         await self.present(result.match, result)
 
     async def after_move_private(self, match: Match, result: Result) -> None:

@@ -300,12 +300,16 @@ async def test_turn_limit_expiry(dd, tmp_path, monkeypatch):
     # round 2: only one program comes in; the other becomes "no program"
     await dd.settle()
     adm = await builder_dm(first, 2)
+    odm = await builder_dm(other, 2)
     hand = hand_from_select(adm)
     await first.slash(first.dm_channel(), "eof move", notation=" ".join(some_program(hand, 5)))
     await dd.settle()
     clock.advance(61)
     await bot.scheduler.run_due()
     scores = await thread.wait_for(lambda m: m.embed.title == "Round 2 scores", timeout=10)
+    await dd.settle()
+    # the late player's builder does not wait for a program any more
+    assert "No program this round" in odm.text and not odm.selects() and "Program 0/5" not in odm.text
     line = next(x for x in scores.text.splitlines() if other.username in x)
     assert "no program" in line and "+0" in line
     r = await first.slash(thread, "eof history")
@@ -358,6 +362,11 @@ async def test_builder_dry_run_and_a_typed_program_closes_the_dm_builder(dd, tmp
     hand = hand_from_select(adm)
     # the file is empty in round 1: a green piece laid Right would pass EOF now, Up is fine
     piece = next((p for p in hand if p[0] == "G"), None) or next(p for p in hand if p[0] in "RB")
+    descriptions = {o.value: o.description for o in adm.selects()[0].options}
+    assert all(" · now: " in d for d in descriptions.values())  # the pieces say what would run now too
+    if any(p[0] in "RB" for p in hand):  # nothing to delete or swap in an empty file
+        rb = next(p for p in hand if p[0] in "RB")
+        assert descriptions[rb].endswith("would crash in every orientation")
     await alice.select(adm, [piece])
     assert "*Now:*" in adm.text and "as it stands" in adm.text and "BOF/EOF (empty file)" in adm.text
     assert "💥 would crash:" in adm.text
