@@ -583,6 +583,11 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                             line += f"\n  ↳ *Now:* 💥 would crash: {now.crash}"
                         elif now is not None:
                             line += f"\n  ↳ *Now:* {now.text}"
+                        later = dry_run(s, seat, ins, draft) if ins.is_valid and draft else None
+                        if later is not None and (later.text, later.crash) != (now.text, now.crash):
+                            said = f"💥 would crash: {later.crash}" if later.crash else later.text
+                            mine = "instruction 1" if len(draft) == 1 else f"instructions 1–{len(draft)}"
+                            line += f"\n  ↳ *After your {mine}:* {said}"
                         lines.append(line)
                         label = ORIENT_NAMES[o].capitalize() + (
                             " (crashes)" if not ins.is_valid else " (would crash now)" if now and now.crash else "")

@@ -544,3 +544,17 @@ def test_dry_run_tells_what_an_instruction_would_do_to_the_file_as_it_stands() -
     s2 = program_state("Y1 Y2", pointers=(1, 1), hands={0: "R1", 1: "G1"}, locking="permission-crash")
     asks = dry_run(s2, 0, Instruction(0, 1, 3))
     assert asks.asks and "Yellow" in asks.text and not asks.crash
+
+
+def test_dry_run_after_the_seats_own_earlier_instructions() -> None:
+    from bot.games.eof.pieces import Instruction
+    from bot.games.eof.rules import dry_run
+
+    s = program_state("R1 R2 Y1", pointers=(0, 0), hands={0: "G2 G1 B1", 1: "G1"})
+    g1r, g2r, b1s = Instruction(2, 1, 3), Instruction(2, 2, 3), Instruction(3, 1, 4)
+    assert "no current record" in dry_run(s, 0, b1s).crash  # on BOF now
+    after = dry_run(s, 0, b1s, [g1r])  # after moving right 1: record 1 is there to replace
+    assert not after.crash and "record 1" in after.text
+    first_crashes = dry_run(s, 0, b1s, [Instruction(2, 1, 2)])  # G1L from BOF crashes first
+    assert "would crash first" in first_crashes.text and first_crashes.crash
+    assert "record 3" in dry_run(s, 0, g1r, [g2r]).text
