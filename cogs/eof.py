@@ -561,12 +561,12 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                 for piece, n in iter_kinds(left):
                     valid = sorted(VALID_ORIENTS[piece.colour])
                     runs = [o for o in valid if not dry_run(s, seat, Instruction(piece.colour, piece.size, o)).crash]
-                    now = ("now: " + "/".join(ORIENT_NAMES[o].capitalize() for o in runs) + " would run"
-                           if runs else "now: would crash in every orientation")
+                    runs_now = ("now: " + "/".join(ORIENT_NAMES[o].capitalize() for o in runs) + " would run"
+                                if runs else "now: would crash in every orientation")
                     works = "/".join(ORIENT_NAMES[o].capitalize() for o in valid)
                     opts.append(discord.SelectOption(
                         label=f"{piece} · {COLOUR_NAMES[piece.colour]} {SIZE_WORDS[piece.size - 1]} ×{n}",
-                        value=str(piece), description=f"works {works} · {now}"[:100], default=piece == chosen))
+                        value=str(piece), description=f"works {works} · {runs_now}"[:100], default=piece == chosen))
                 if opts:
                     items.append(v.select(match.id, None, f"pb{r}:{code}", opts,
                                           placeholder=f"Instruction {len(draft) + 1} of {need}: choose a piece",
@@ -584,7 +584,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                         elif now is not None:
                             line += f"\n  ↳ *Now:* {now.text}"
                         later = dry_run(s, seat, ins, draft) if ins.is_valid and draft else None
-                        if later is not None and (later.text, later.crash) != (now.text, now.crash):
+                        if later is not None and now is not None and (later.text, later.crash) != (now.text, now.crash):
                             said = f"💥 would crash: {later.crash}" if later.crash else later.text
                             mine = "instruction 1" if len(draft) == 1 else f"instructions 1–{len(draft)}"
                             line += f"\n  ↳ *After your {mine}:* {said}"
@@ -593,7 +593,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                             " (crashes)" if not ins.is_valid else " (would crash now)" if now and now.crash else "")
                         items.append(v.button(match.id, None, f"pb{r}:{encode_draft((*draft, ins))}", label=label,
                                               emoji=ORIENT_EMOJI[o], row=1,
-                                              style=discord.ButtonStyle.primary if ins.is_valid and not now.crash
+                                              style=discord.ButtonStyle.primary if now is not None and not now.crash
                                               else discord.ButtonStyle.secondary))
             else:
                 lines.append("\nYour program is complete: **Submit** it, or Undo to change it.")

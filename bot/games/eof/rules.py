@@ -799,7 +799,8 @@ def dry_run(s: EofState, seat: Seat, ins: Instruction, after: Sequence[Instructi
     work.deleted, work.asked, work.allowed = [], (), ()
     step = work.execute(seat, len(after), ins)
     if step is None:
-        names = " and ".join(work.name(t) for t in work.asked)
+        asked: tuple[Seat, ...] = work.asked
+        names = " and ".join(work.name(t) for t in asked)
         return DryRun(f"would ask {names} for permission to delete the record their pointer is on", asks=True)
     return DryRun(step.text, step.crash)
 
