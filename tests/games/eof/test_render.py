@@ -315,6 +315,13 @@ def test_file_strip_reads_at_discords_400_px() -> None:
     cx, cy = pointer_point(v, 2)
     bb = ink_box(img, (cx + 10, cy - 14, cx + 31, cy + 14))
     assert bb is not None and (bb[3] - bb[1]) * scale >= 8
+    # each player's score in the players panel
+    from bot.games.eof.render import _panels_top
+    top = _panels_top(v)
+    for seat in range(4):
+        y = top + 40 + seat * 62
+        bb = ink_box(img, (500, y, 550, y + 36))
+        assert bb is not None and (bb[3] - bb[1]) * scale >= 9, (seat, bb)
     # the same measure on the old layout's 13 px numbers would have given under 5 px
     assert 13 * 0.73 * scale < 5
 
