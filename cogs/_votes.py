@@ -218,7 +218,6 @@ class ReactionVotes:
         except Exception:
             log.exception("handling a vote reaction on message %s failed", payload.message_id)
 
-
     async def on_raw_reaction_remove(self, payload: discord.RawReactionActionEvent) -> None:
         """A voter took their ✅ / ❌ back: the owner withdraws the vote (if it is the one counted)."""
         me = self.bot.user
