@@ -152,6 +152,14 @@ async def test_lobby_colours_deal_builder_and_move_in_dm(dd, tmp_path):
     m = await bot.service.get(mid)
     new_board = dd.messages[m.rec.message_id]
     assert new_board.id > scores.id and m.state.round == 2
+    # one size for every frame: the canvas holds the final still (the new round's board) uncropped
+    anim = gif.image()
+    sizes = set()
+    for i in range(anim.n_frames):
+        anim.seek(i)
+        sizes.add(anim.size)
+    board_png = new_board.attachments[0].image()
+    assert len(sizes) == 1 and anim.size[0] == board_png.size[0] and anim.size[1] >= board_png.size[1]
     assert not board.buttons()  # the old board lost its buttons
     executed = {str(st.instruction) for st in m.state.last_round.steps}
     assert_no_secrets(chan, allowed=executed)
