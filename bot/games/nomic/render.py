@@ -99,7 +99,8 @@ def _vote_line(view: NomicView) -> str:
     p = view.proposal
     if p is None:
         return "Vote"
-    return f"Vote on {p.number}: {len(p.yes)} yes, {len(p.no)} no, {len(p.waiting)} to vote ({p.needed})"
+    # no counts: the picture is not redrawn per vote; the proposal message carries the live tally
+    return f"Vote on proposal {p.number}: {len(p.voters)} voters, {p.needed} (tally on the proposal)"
 
 
 def _clock(ms: int) -> str:
