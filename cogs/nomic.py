@@ -699,8 +699,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             # edited after every counted vote: the reaction counts include the bot's own ✅ / ❌
             embed.add_field(name=f"Tally ({p.needed})", value=_cut(self.tally_text(view, p), 1024), inline=False)
             embed.set_footer(text=f"React {YES} to adopt or {NO} to reject; only the players' votes count. "
-                                  "Change or withdraw (remove your reaction) your vote until everybody has voted. "
-                                  f"Match #{match.id}")
+                                  "Until everybody has voted you can change your vote (the other emoji) or "
+                                  f"withdraw it (remove your reaction). Match #{match.id}")
             return embed
         votes = [f"{YES} " + (", ".join(_md(view.name(s)) for s in r.yes) or "\u2014"),
                  f"{NO} " + (", ".join(_md(view.name(s)) for s in r.no) or "\u2014")]
