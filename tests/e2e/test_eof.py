@@ -337,7 +337,9 @@ async def test_whole_match_updates_ratings(dd, tmp_path):
         for u in users:
             dm = await builder_dm(u, rnd)
             hand = hand_from_select(dm)
-            await u.slash(u.dm_channel(), "eof move", notation=" ".join(some_program(hand, min(5, len(hand)))))
+            r = await u.slash(u.dm_channel(), "eof move", notation=" ".join(some_program(hand, min(5, len(hand)))))
+            reply = (await r.message()).text
+            assert "Program submitted" in reply, (rnd, u.username, reply)
             if rnd == 4 and u is alice:  # earlier rounds' programs are public now, this round's are not
                 r = await bob.slash(thread, "eof history")
                 text = (await r.message()).text
