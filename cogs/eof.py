@@ -9,15 +9,22 @@ How the match runs on Discord:
   Joining tries a DM at once and says so if DMs are closed (the player then
   gets 🔒 "Show privately" buttons in the thread instead).
 * **Deal**: the board in the match thread carries Small / Medium / Large (with
-  how many are left; greyed when none) and Any for the drawing player; the
-  service draws the piece, and the board shows every draw.
+  how many are left; greyed when none), Any, and "Draw the rest for me" (the
+  player's remaining draws at random sizes, one click, one board edit) for the
+  drawing player; the service draws the piece, and the board shows every draw.
 * **Programming**: each player gets the builder in DM (ephemeral fallback):
-  the hand picture, a select of the unused pieces, the five orientations of
-  the chosen piece (crashing ones marked, still allowed), Undo, Submit →
-  Confirm. The draft lives in the custom ids (``pb<round>:Y1R.G2L``), so the
-  builder needs no memory and survives restarts. ``/eof move`` submits a whole
-  program (in DM or the thread; the reply is always ephemeral). The thread
-  only learns who has submitted.
+  the hand picture, a select of the unused pieces (each saying which
+  orientations would run now), the five orientations of the chosen piece,
+  each with a dry run (:func:`bot.games.eof.rules.dry_run`): what it would do
+  to the file as it stands if it ran first, and after the player's own
+  instructions so far; impossible and crashing-now ones are marked, still
+  allowed. Undo, Submit → Confirm. The draft lives in the custom ids
+  (``pb<round>:Y1R.G2L``), so the builder needs no memory and survives
+  restarts. ``/eof move`` submits a whole program (in DM or the thread; the
+  reply is always ephemeral); the DM builder (remembered in
+  ``ui["builder:<seat>"]``) then shows the program as submitted, as it does
+  when the turn limit turns a missing program into none. The thread only
+  learns who has submitted.
 * **Execution**: when the last program is in, the thread gets the step log
   with the animation (GIF), then the round's scores with each player's
   configurations, then a fresh board. A delete that needs permission DMs the
