@@ -15,6 +15,8 @@ How a game runs on Discord:
   types the path (``/nomic move notation:NNE``) or builds it with the arrow
   buttons: only directions that keep the path shortest are enabled, the
   planned path is drawn on the map, Undo takes a step back, Confirm plays it.
+  Beside them a select lists every destination the roll reaches with one
+  shortest path and what is there; picking one plans that whole path.
   The partial path lives in the custom ids (``pa:NNE``), so the picker needs
   no memory and survives restarts.
 * **Rule-change**: ``/nomic propose action:enact|repeal|amend rule: text:
@@ -29,12 +31,13 @@ How a game runs on Discord:
   board follows: three requests plus one tally edit per undecided vote for
   the round trip, besides the reactions. The turn limit rejects an open vote.
 * **Judgment**: ``/nomic judge question:`` (any player), ``/nomic ruling
-  text:`` (the Judge only); the ruling is a rule at once.
+  text:`` (the Judge only); the ruling is a rule at once. Meanwhile every
+  other move is answered "play waits for the Judge".
 * **Rulebook**: ``/nomic rules`` pages the rules in effect (buttons carry the
   page), then how to play; ``/nomic rule number:`` shows one entry with its
   history; ``/nomic map`` the map.
 * **End**: an adopted rule with the ``end`` effect, ``/nomic end`` (Manage
-  Server or the host), or fewer than two players (``/nomic resign`` leaves
+  Server or the host; the end says which: ``end host`` / ``end``), or fewer than two players (``/nomic resign`` leaves
   the game; the others play on). Unrated; ``/stats`` counts proposals.
 """
 
