@@ -371,3 +371,25 @@ async def test_a_destination_select_offers_whole_paths(world):
     m = await match(w, mid)
     assert m.state.players[0].pos == (n, 0)
     w.dd.assert_clean()
+
+
+async def test_a_reaction_removed_while_the_bot_was_away_withdraws_the_vote(world):
+    w = world
+    thread, _board, mid = await start_game(w)
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="Hats on Tuesdays.")
+    await w.bob.react(msg, YES)
+    await w.carol.react(msg, YES)
+    await w.dd.settle()
+    await w.dd.disconnect()
+    await w.bob.unreact(msg, YES)  # no event reaches the bot
+    w.bot = w.make_bot()
+    await w.dd.connect(w.bot)
+    await w.dd.settle()
+    m = await match(w, mid)
+    assert m.rules.view(m.state, None).proposal.yes == (2,)  # bob's vote is withdrawn on the re-count
+    assert f"{YES} **1 of 3**" in msg.text
+    await w.alice.react(msg, YES)
+    await w.dd.settle()
+    assert "Proposal 201: enact" in msg.text  # still open: bob has not voted
+    w.dd.assert_clean()
