@@ -21,8 +21,8 @@ How the match runs on Discord:
   allowed. Undo, Submit → Confirm. The draft lives in the custom ids
   (``pb<round>:Y1R.G2L``), so the builder needs no memory and survives
   restarts. ``/eof move`` submits a whole program (in DM or the thread; the
-  reply is always ephemeral); the DM builder (remembered in
-  ``ui["builder:<seat>"]``) then shows the program as submitted, as it does
+  reply is always ephemeral); the DM builder (remembered, or found in the
+  DM's recent messages) then shows the program as submitted, as it does
   when the turn limit turns a missing program into none. The thread only
   learns who has submitted.
 * **Execution**: when the last program is in, the thread gets the step log
@@ -137,6 +137,11 @@ def _move_kind(mv: MoveRecord) -> str:
 
 class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edit a shared file"):
     game_key = "eof"
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        self._builders: dict[tuple[int, int, int], tuple[int, int]] = {}
+        """(match, seat, round) -> (DM channel, message) of the program builders sent this process."""
 
     # ================================================================ creating and the lobby
 
@@ -446,8 +451,10 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         return f"**{self.spec.title} #{match.id}** · [back to the match]({self.jump_url(match)})"
 
     async def send_private(self, match: Match, seat: int, key: str, *, notice: str = "") -> bool:
-        """As the platform's, and the program builder's DM is remembered (``ui["builder:<seat>"]``) so that a
-        program submitted elsewhere (``/eof move``, the thread's button) can close it."""
+        """As the platform's, and the program builder's DM is remembered (in memory; after a restart it is
+        found again in the DM's recent messages) so that a program submitted elsewhere (``/eof move``, the
+        thread's button, the turn limit) can close it. No database write: a write here would coincide with
+        the player's first click in the DM."""
         if key != "prog":
             return await super().send_private(match, seat, key, notice=notice)
         rec = match.seats[seat]
@@ -462,15 +469,37 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         except discord.HTTPException:
             log.warning("DM to %s for match %s failed", rec.user_id, match.id, exc_info=True)
             return False
-        await self.service.set_ui(match.id, {f"builder:{seat}": [msg.channel.id, msg.id, match.state.round]})
+        for old in [k for k in self._builders if k[:2] == (match.id, seat)]:
+            del self._builders[old]
+        self._builders[(match.id, seat, match.state.round)] = (msg.channel.id, msg.id)
         return True
+
+    async def _find_builder(self, match: Match, seat: int, rnd: int) -> tuple[int, int] | None:
+        """``(channel id, message id)`` of ``seat``'s DM builder of round ``rnd``: remembered, or the newest
+        one among the DM's recent messages (after a restart)."""
+        known = self._builders.get((match.id, seat, rnd))
+        if known is not None:
+            return known
+        try:
+            user = self.bot.get_user(match.seats[seat].user_id) or await self.bot.fetch_user(match.seats[seat].user_id)
+            channel = user.dm_channel or await user.create_dm()
+            me = self.bot.user.id if self.bot.user is not None else 0
+            tag = f"**{self.spec.title} #{match.id}**"
+            async for msg in channel.history(limit=25):
+                titles = {e.title for e in msg.embeds}
+                if msg.author.id == me and tag in msg.content and f"Round {rnd}: your program" in titles:
+                    return channel.id, msg.id
+        except discord.HTTPException:
+            log.info("could not look for the program builder of match %s", match.id, exc_info=True)
+        return None
 
     async def close_builder(self, match: Match, seat: int, rnd: int, prog: Program, *,
                             clicked: int | None = None) -> None:
         """Show "program submitted" in ``seat``'s DM builder of round ``rnd`` (unless that is the message
         ``clicked``, which its own interaction edits)."""
-        info = match.rec.ui.get(f"builder:{seat}")
-        if not isinstance(info, list) or len(info) != 3 or int(info[2]) != rnd or int(info[1]) == clicked:
+        where = await self._find_builder(match, seat, rnd)
+        self._builders.pop((match.id, seat, rnd), None)
+        if where is None or where[1] == clicked:
             return
         s: EofState | None = match.state
         if match.status == Status.RUNNING and s is not None and s.phase is Phase.PROGRAM and s.round == rnd:
@@ -479,7 +508,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             payload = self._submitted_payload(match, seat, prog)
         file = payload.get("file")
         try:
-            await self.bot.get_partial_messageable(int(info[0])).get_partial_message(int(info[1])).edit(
+            await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(
                 content=self.private_header(match), embed=payload.get("embed"), view=payload.get("view"),
                 attachments=[file] if file is not None else [])
         except discord.HTTPException:

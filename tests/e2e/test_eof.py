@@ -383,8 +383,12 @@ async def test_builder_dry_run_and_a_typed_program_closes_the_dm_builder(dd, tmp
     assert "Right (would crash now)" in adm.button_labels()
     if piece[0] == "G":
         assert "Up" in adm.button_labels() and "pointer now on" in adm.text
-    # a program typed in the thread: the DM builder no longer says "Program 0/5"
+    # a program typed in the thread: the DM builder no longer says "Program 0/5" (even after a restart:
+    # the bot then finds the builder among the DM's recent messages)
     assert "Program 0/5" in adm.text
+    await dd.disconnect()
+    bot = make_bot(dd, str(tmp_path / "parlor.sqlite3"), clock)
+    await dd.connect(bot)
     program = some_program(hand, 5)
     r = await alice.slash(thread, "eof move", notation=" ".join(program))
     assert r.ephemeral
