@@ -10,7 +10,9 @@ button move is played on a random match of that game, and right after it the *fl
   embed, same number of buttons, the same picture bytes), with no store and no drawing. It is measured
   in the same run, interleaved move by move with Parlor, so both see the same machine load.
 
-Latency = interaction delivered → the bot's response request received (``Interaction.latency``).
+Latency = interaction delivered → the bot's request carrying the new board's picture received: the
+interaction response, or -- when the move pings the next player and the new board is posted below the
+clicked one (two requests) -- that new board. For the floor it is its one response.
 
 With ``--loopback`` the same moves go through the loopback Discord of tests/loopback instead: the real
 ``python -m bot`` process over loopback sockets (latency = interaction sent → the bot's callback request
@@ -130,6 +132,7 @@ class Bench:
         self.driver, self.service, self.store, self.guild, self.chan = driver, service, store, guild, chan
         self.label = label
         self.active = 0
+        self.mark: Any = None  # the driver's mark just before the measured interaction
         self.floor = floor
         self.quiet = quiet
         self.rng = random.Random(7)
@@ -188,11 +191,11 @@ class Bench:
     # -- one typical move per game: prepare (not measured), then the measured interaction --------------
     async def move(self, game: str, rec: dict[str, Any]) -> tuple[str, Any] | None:
         """Play the game's typical move on ``rec``; (row, interaction) or None if the match has none left."""
-        board = rec["board"]
         mid = rec["mid"]
         m = await self.service.get(mid)
-        if m.status.value != "running":
+        if m.status.value != "running" or m.rec.message_id not in self.driver.messages:
             return None
+        board = rec["board"] = self.driver.messages[m.rec.message_id]  # the live board (a new one after a ping)
         user = await self.mover(mid)
         if game == "pylon":
             sizes = [x for x in board.buttons() if not x.disabled and "left" in (x.label or "")]
@@ -200,6 +203,7 @@ class Bench:
                 return None
             await user.click(board, self.rng.choice(sizes).label)
             sel = self.rng.choice(board.selects())
+            self.mark = self.driver.mark()
             return game, await user.select(board, [self.rng.choice(sel.values)], custom_id=sel.custom_id)
         if game == "fireandice":
             selects = board.selects()
@@ -208,11 +212,13 @@ class Bench:
             src = selects[0]
             await user.select(board, [self.rng.choice(src.values)], custom_id=src.custom_id)
             dst = board.selects()[0]
+            self.mark = self.driver.mark()
             return game, await user.select(board, [self.rng.choice(dst.values)], custom_id=dst.custom_id)
         if game == "eggcarton":
             picks = [b for b in board.buttons() if not b.disabled and "·" in (b.label or "")]
             if not picks:
                 return None
+            self.mark = self.driver.mark()
             return game, await user.click(board, custom_id=self.rng.choice(picks).custom_id)
         if game == "eof":
             if m.state.phase.name != "DEAL":
@@ -220,20 +226,23 @@ class Bench:
             sizes = [b for b in board.buttons() if not b.disabled and ":m:" in (b.custom_id or "")]
             if not sizes:
                 return None
+            self.mark = self.driver.mark()
             return game, await user.click(board, custom_id=self.rng.choice(sizes).custom_id)
         if game == "nomic":
             labels = {b.label: b for b in board.buttons()}
             dirs = [b for b in board.buttons() if b.label in ("North", "East", "South", "West") and not b.disabled]
             if dirs:
+                self.mark = self.driver.mark()
                 return game, await user.click(board, custom_id=self.rng.choice(dirs).custom_id)
             ok = next((b for lbl, b in labels.items() if (lbl or "").startswith("Confirm ") and not b.disabled), None)
             if ok is None:
                 return None
+            self.mark = self.driver.mark()
             return "nomic_ok", await user.click(board, custom_id=ok.custom_id)
         raise AssertionError(game)
 
 
-async def run(benches: list[Bench], latency: Callable[[Any], float], prof: cProfile.Profile | None = None) -> None:
+async def run(benches: list[Bench], latency: Latency, prof: cProfile.Profile | None = None) -> None:
     """Set up the matches, then play ROUNDS rounds of every game's typical move on each Parlor in turn, each
     move followed by a floor click."""
     t0 = time.perf_counter()
@@ -253,7 +262,7 @@ async def run(benches: list[Bench], latency: Callable[[Any], float], prof: cProf
                 await one_move(b, game, latency, prof)
 
 
-async def one_move(b: Bench, game: str, latency: Callable[[Any], float], prof: cProfile.Profile | None) -> None:
+async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile | None) -> None:
     g = b.games[game]
     for _attempt in range(len(g.matches) + 1):
         if not g.matches:
@@ -274,14 +283,31 @@ async def one_move(b: Bench, game: str, latency: Callable[[Any], float], prof: c
     await b.settle()
     assert inter.response_name == "UPDATE_MESSAGE" and not inter.ephemeral, (
         row, inter.response_name, (await inter.message()).text)
-    msg = rec["board"]
+    m = await b.service.get(rec["mid"])
+    msg = rec["board"] = b.driver.messages[m.rec.message_id]  # the clicked board, or the new one below it
     att = msg.attachments[0]
     READY.setdefault(row, Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons()))))
     target = b.games.get(row) or b.extra[row]
-    target.parlor.append(latency(inter) * 1000)
+    target.parlor.append(latency(inter, b.driver.api_calls(since=b.mark)) * 1000)
     target.sizes.append(len(att.bytes))
     target.kinds.add(att.filename.rsplit(".", 1)[-1])
     target.floor.append(await b.floor(row))
+
+
+Latency = Callable[[Any, list[Any]], float]
+
+
+def board_latency_double(inter: Any, requests: list[Any]) -> float:
+    """Seconds from delivering the interaction to the first request carrying the new board's picture (the
+    interaction response itself, or -- when the move pings someone -- the new board posted below)."""
+    sent = next((r.time for r in requests if r.files), None)
+    return (sent if sent is not None else inter.acked_at) - inter.dispatched_at
+
+
+def board_latency_loopback(inter: Any, requests: list[Any]) -> float:
+    """The same through the loopback server: interaction sent → the request with the picture received."""
+    sent = next((r.started for r in requests if r.files), None)
+    return (sent if sent is not None else inter.acked_at) - inter.created
 
 
 def time_phases() -> None:
@@ -363,7 +389,7 @@ async def main_double() -> None:
 
             b = Bench(dd, bot.service, bot.store, guild, chan, floor)
             prof = cProfile.Profile() if PROFILE else None
-            await run([b], lambda i: float(i.latency), prof)
+            await run([b], board_latency_double, prof)
             dd.assert_clean()
             report([b], "the in-process Discord double")
             if PHASES:
@@ -425,7 +451,7 @@ async def main_loopback() -> None:
                 stack.push_async_callback(store.close)
                 benches.append(Bench(fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET,
                                      label=label))
-            await run(benches, lambda i: float(i.ack_latency))
+            await run(benches, board_latency_loopback)
             ff.assert_clean()
             for b in benches:
                 b.driver.assert_clean()
@@ -434,7 +460,7 @@ async def main_loopback() -> None:
 
 def report(benches: list[Bench], where: str) -> None:
     print(f"button move latency through {where}, Parlor vs the floor in the same run, {benches[0].active} matches "
-          f"active (interaction sent → response request received):")
+          f"active (interaction sent → the request carrying the new board received):")
     print(f"  {'':<7}{'game':<11} {'moves':>5}  {'bot p50':>10} {'p99':>7}  {'floor p50':>9} {'p99':>7}  "
           f"{'ratio p50':>9} {'p99':>6}  {'picture':>14}  verdict")
     ok_all = True
