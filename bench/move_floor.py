@@ -213,7 +213,14 @@ class Bench:
             await user.select(board, [self.rng.choice(src.values)], custom_id=src.custom_id)
             dst = board.selects()[0]
             self.mark = self.driver.mark()
-            return game, await user.select(board, [self.rng.choice(dst.values)], custom_id=dst.custom_id)
+            inter = await user.select(board, [self.rng.choice(dst.values)], custom_id=dst.custom_id)
+            yes = next((b for b in board.buttons() if (b.label or "").startswith("Yes, play")), None)
+            if yes is None:
+                return game, inter
+            # the move hands the opponent the win: the board asks first, and the confirmation is the move
+            await self.settle()
+            self.mark = self.driver.mark()
+            return game, await user.click(board, custom_id=yes.custom_id)
         if game == "eggcarton":
             picks = [b for b in board.buttons() if not b.disabled and "·" in (b.label or "")]
             if not picks:
