@@ -295,26 +295,37 @@ async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile
     att = msg.attachments[0]
     READY.setdefault(row, Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons()))))
     target = b.games.get(row) or b.extra[row]
-    target.parlor.append(latency(inter, b.driver.api_calls(since=b.mark)) * 1000)
+    target.parlor.append(latency(inter, b.driver.api_calls(since=b.mark), msg.channel.id) * 1000)
     target.sizes.append(len(att.bytes))
     target.kinds.add(att.filename.rsplit(".", 1)[-1])
     target.floor.append(await b.floor(row))
 
 
-Latency = Callable[[Any, list[Any]], float]
+Latency = Callable[[Any, list[Any], int], float]
 
 
-def board_latency_double(inter: Any, requests: list[Any]) -> float:
-    """Seconds from delivering the interaction to the first request carrying the new board's picture (the
-    interaction response itself, or -- when the move pings someone -- the new board posted below)."""
-    sent = next((r.time for r in requests if r.files), None)
-    return (sent if sent is not None else inter.acked_at) - inter.dispatched_at
+def _board_request(inter: Any, requests: list[Any], channel_id: int, start: float, when: str) -> float | None:
+    """When the first request carrying this move's board picture arrived: the interaction's own response, or
+    -- when the move pings someone -- the new board posted in the match's channel after the click."""
+    for r in requests:
+        t = getattr(r, when)
+        if r.files and t >= start and (r.interaction_id == inter.id or f"/channels/{channel_id}/" in r.path):
+            return float(t)
+    return None
 
 
-def board_latency_loopback(inter: Any, requests: list[Any]) -> float:
+def board_latency_double(inter: Any, requests: list[Any], channel_id: int) -> float:
+    """Seconds from delivering the interaction to the request carrying the new board's picture."""
+    sent = _board_request(inter, requests, channel_id, inter.dispatched_at, "time")
+    assert sent is not None, f"no board picture went out for {inter!r}"
+    return sent - float(inter.dispatched_at)
+
+
+def board_latency_loopback(inter: Any, requests: list[Any], channel_id: int) -> float:
     """The same through the loopback server: interaction sent → the request with the picture received."""
-    sent = next((r.started for r in requests if r.files), None)
-    return (sent if sent is not None else inter.acked_at) - inter.created
+    sent = _board_request(inter, requests, channel_id, inter.created, "started")
+    assert sent is not None, f"no board picture went out for {inter!r}"
+    return sent - float(inter.created)
 
 
 def time_phases() -> None:
