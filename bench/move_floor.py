@@ -297,6 +297,13 @@ async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile
     READY.setdefault(row, Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons()))))
     target = b.games.get(row) or b.extra[row]
     seconds = latency(inter, b.driver.api_calls(since=b.mark), msg.channel.id)
+    for _ in range(150):  # a board posted below the clicked one comes after the (quick) response: wait for it
+        if seconds is not None:
+            break
+        await asyncio.sleep(0.02)
+        m = await b.service.get(rec["mid"])
+        msg = rec["board"] = b.driver.messages.get(m.rec.message_id, msg)
+        seconds = latency(inter, b.driver.api_calls(since=b.mark), msg.channel.id)
     if seconds is None:  # answered without a picture (the board asked something first): not a move to time
         target.skipped += 1
         return
