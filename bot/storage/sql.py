@@ -186,9 +186,9 @@ class SqlStore:
 
     async def _migrate(self, db: Conn) -> list[int]:
         """Apply the migrations not yet recorded in ``db`` (already inside a write transaction)."""
-        await db.execute(
+        await db.execute(self.dialect.ddl(
             "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
-        )
+        ))
         done = {r[0] for r in await db.fetch("SELECT version FROM schema_version")}
         known = code_schema_version()
         if done and max(done) > known:
