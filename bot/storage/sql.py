@@ -167,6 +167,7 @@ class SqlStore:
     """The :class:`bot.storage.Store` methods over :class:`Conn`; backends add connections."""
 
     dialect: Dialect = SQLITE
+    applied_on_open: list[int] = []  # noqa: RUF012 - replaced per instance by _migrate
     poll_interval: float = 60.0
     """How often the scheduler looks at the database even when nothing woke it (other processes' deadlines)."""
 
@@ -201,6 +202,7 @@ class SqlStore:
                 await db.execute(self.dialect.ddl(statement))
             await db.execute("INSERT INTO schema_version VALUES (?, ?)", number, time.time())
             applied.append(number)
+        self.applied_on_open = applied
         return applied
 
     async def schema_version(self) -> int:
