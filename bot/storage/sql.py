@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from bot.storage import (
     ACTIVE,
+    ComputerResult,
     GuildSettings,
     MatchRecord,
     MoveRecord,
@@ -523,3 +524,14 @@ class SqlStore:
                                   guild_id, user_id)
         return {(r[0], r[1]): r[2] for r in rows}
 
+    async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResult]:
+        """The member's finished matches against the computer in this server, oldest first."""
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT m.game, ai.ai_level, me.seat, m.outcome FROM matches m "
+                "JOIN seats me ON me.match_id = m.id AND me.user_id = ? AND me.ai_level IS NULL "
+                "JOIN seats ai ON ai.match_id = m.id AND ai.ai_level IS NOT NULL "
+                "WHERE m.guild_id = ? AND m.status = ? ORDER BY m.id",
+                user_id, guild_id, Status.FINISHED.value,
+            )
+        return [ComputerResult(r[0], r[1], r[2], loads(r[3])) for r in rows]
