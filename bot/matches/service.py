@@ -696,9 +696,15 @@ class MatchService:
         still version-checked, so it never overwrites a move committed meanwhile.
         """
         async with self.lock(match_id):
-            m = await self.get(match_id)
-            m.rec.ui.update(values)
-            await self._save(m, m.version)
+            for attempt in range(ATTEMPTS):
+                m = await self.get(match_id)
+                m.rec.ui.update(values)
+                try:
+                    await self._save(m, m.version)
+                    return
+                except _Conflict:  # another process acted meanwhile: add the values to its version
+                    if attempt == ATTEMPTS - 1:
+                        raise
 
     async def find_here(self, place_id: int, user_id: int | None = None, *,
                         game: str | None = None, active_only: bool = True) -> list[Match]:

@@ -7,9 +7,12 @@ Concurrency (measured in ``bench/store_concurrency.py``):
   life, so actions of different matches never interleave statements on one
   connection, and a match action (version check, state, seats, move log, ratings
   read and written, rating history, counters) is one transaction.
-* **Reads** use a small pool of read-only connections in WAL mode, each read in its
-  own read transaction: a handler only ever sees committed state, as one snapshot
-  (never a match whose seats are being rewritten).
+* **Reads** use a separate read-only connection in WAL mode, each read in its own
+  read transaction: a handler only ever sees committed state, as one snapshot (never
+  a match whose seats are being rewritten), and a long read never holds up a move.
+  One reader: reads are then served in the order handlers asked (a reaction that
+  arrived before a command is looked at first), and more readers were no faster on
+  2 cores (``bench/store_concurrency.py``).
 * Every write to a match is guarded by a version check (``UPDATE … WHERE id = ?
   AND version = ?``), so two clicks can never both apply a move.
 
@@ -39,8 +42,8 @@ from bot.storage.sql import SQLITE, Conn, SqlStore, code_schema_version, migrati
 
 log = logging.getLogger(__name__)
 
-READERS = 2
-"""Read connections (each is a thread in aiosqlite); more did not help on 2 cores (see the bench)."""
+READERS = 1
+"""Read connections (each is a thread in aiosqlite); ``0`` reads on the writer connection."""
 
 HEADER = b"SQLite format 3\x00"
 
