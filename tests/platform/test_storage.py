@@ -139,3 +139,12 @@ async def test_set_place_keeps_the_version(store):
     m = await store.load_match(mid)
     assert (m.thread_id, m.message_id, m.version) == (77, 88, 0)
     assert [r.id for r in await store.matches_in_place(77, active_only=False)] == [mid]
+
+
+async def test_computer_results(store):
+    done = record(status=Status.FINISHED, rated=False, outcome={"ranks": [0, 1]},
+                  seats=[SeatRecord(0, 5, "alice"), SeatRecord(1, 99, "Parlor (hard)", "hard")])
+    await store.create_match(done)
+    await store.create_match(record(seats=[SeatRecord(0, 5, "alice"), SeatRecord(1, 99, "Parlor", "easy")]))
+    got = await store.computer_results(1, 5)
+    assert [(r.game, r.level, r.seat, r.outcome) for r in got] == [("pylon", "hard", 0, {"ranks": [0, 1]})]
