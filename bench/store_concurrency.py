@@ -35,11 +35,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiosqlite  # noqa: E402
+import aiosqlite
 
-from bot import ratings as rating_math  # noqa: E402
-from bot.storage import MatchRecord, MoveRecord, RatingUpdate, SeatRecord, Status  # noqa: E402
-from bot.storage.sqlite import READERS, SqliteStore, _Conn  # noqa: E402
+from bot import ratings as rating_math
+from bot.storage import MatchRecord, MoveRecord, RatingUpdate, SeatRecord, Status
+from bot.storage.sqlite import READERS, SqliteStore, _Conn
 
 SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
 SIZES = [int(x) for x in (sys.argv[2] if len(sys.argv) > 2 else "1,10,40,100").split(",")]
@@ -109,7 +109,7 @@ async def run(store, n: int, seconds: float) -> tuple[int, int, list[float]]:
                 if rate is not None:
                     mid = await store.create_match(record(mid))
                 latencies.append((time.perf_counter() - t0) * 1000)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - counted and shown
                 errors += 1
                 if errors <= 3:
                     print(f"  error: {exc!r}", file=sys.stderr)
@@ -141,7 +141,7 @@ async def pg_store():
     name = f"parlor_bench_{uuid.uuid4().hex[:8]}"
     try:
         admin = await asyncpg.connect(url, timeout=3)
-    except (OSError, asyncpg.PostgresError, asyncio.TimeoutError):
+    except (OSError, asyncpg.PostgresError, TimeoutError):
         return None, None
     await admin.execute(f'CREATE DATABASE "{name}"')
     await admin.close()

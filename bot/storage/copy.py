@@ -22,7 +22,7 @@ async def migrate_only(url: str) -> tuple[list[int], int]:
     store = open_store(url)
     await store.open()  # open() migrates (SQLite: after its file checks)
     try:
-        return getattr(store, "applied_on_open", []), await store.schema_version()
+        return getattr(store, "applied_on_open", []), await store.schema_version()  # type: ignore[attr-defined]
     finally:
         await store.close()
 
@@ -49,7 +49,7 @@ async def copy_db(source: str, target: str) -> dict[str, int]:
     check_file(path)
     try:
         src = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise StorageError(f"cannot open the source database {path}: {exc}") from None
     try:
         try:
@@ -57,8 +57,8 @@ async def copy_db(source: str, target: str) -> dict[str, int]:
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
             if "schema_version" not in names:
                 raise StorageError(f"the source {path} is not a Parlor database (no schema_version table).")
-            found = (await src.execute_fetchall("SELECT MAX(version) FROM schema_version"))[0][0] or 0
-        except Exception as exc:  # noqa: BLE001
+            found = list(await src.execute_fetchall("SELECT MAX(version) FROM schema_version"))[0][0] or 0
+        except Exception as exc:
             if isinstance(exc, StorageError):
                 raise
             raise StorageError(describe(exc, str(path))) from None
@@ -81,13 +81,13 @@ async def copy_db(source: str, target: str) -> dict[str, int]:
 
 
 async def _write_target(target: str, rows: dict[str, tuple[list[str], list[tuple[Any, ...]]]]) -> dict[str, int]:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     from bot.storage.postgres import PostgresStore, safe_url
 
     try:
         conn = await asyncpg.connect(target, timeout=10)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise StorageError(f"cannot reach the target PostgreSQL at {safe_url(target)} ({type(exc).__name__}: "
                            f"{exc}): check the URL and that the server is running.") from None
     try:

@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from bot.errors import NotSaved
 from bot.storage import StorageError

@@ -254,7 +254,7 @@ class SqliteStore(SqlStore):
             row = await (await self._db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")).fetchone()
             if row is not None:
-                found = (await (await self._db.execute("SELECT MAX(version) FROM schema_version")).fetchone())[0]
+                found = await _Conn(self._db).fetchval("SELECT MAX(version) FROM schema_version")
                 if found is not None and found > code_schema_version():
                     raise SchemaTooNew(found, code_schema_version(), where=f"the database {self.path}")
             await self._db.execute("PRAGMA journal_mode=WAL")

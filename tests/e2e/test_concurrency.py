@@ -91,7 +91,7 @@ async def test_a_click_racing_a_typed_move_while_seats_are_rewritten(world, slow
             before = len(await w.bot.service.history(mid))
             gap = 0.003 * (races % 8)  # together, then the click 3–21 ms after the typed move
 
-            async def late_click():
+            async def late_click(gap=gap, user=user, board=board, src=src):
                 await asyncio.sleep(gap)
                 try:
                     return await user.select(board, [src.values[0]], custom_id=src.custom_id)

@@ -22,7 +22,7 @@ def pg_session():
 @pytest.fixture
 def pg_url(pg_session):
     """A fresh, empty schema of the session database, as a URL."""
-    url, schema = pg_session.fresh_schema_url()
+    url, _schema = pg_session.fresh_schema_url()
     yield url
 
 

@@ -136,7 +136,7 @@ def test_second_process_on_the_same_file_is_refused(db):
             env = {**os.environ, "DISCORD_TOKEN": TOKEN, "PARLOR_DATABASE": f"sqlite:///{db}", "PYTHONPATH": str(ROOT)}
             proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=db.parent, env=env,
                                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            out, err = await asyncio.wait_for(proc.communicate(), 60)
+            _out, err = await asyncio.wait_for(proc.communicate(), 60)
             return proc.returncode, err.decode()
         finally:
             await store.close()

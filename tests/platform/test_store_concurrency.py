@@ -2,6 +2,7 @@
 players chain their ratings, and no reader ever sees a half-written match."""
 
 import asyncio
+import itertools
 import time
 
 import pytest
@@ -45,7 +46,7 @@ async def test_10_rated_matches_of_the_same_players_resigned_at_once(any_store):
             chain = await db.fetch("SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history "
                                    "WHERE guild_id = ? AND game = ? AND user_id = ? ORDER BY id", 9, "pylon", uid)
             assert len(chain) == 10
-            for prev, row in zip(chain, chain[1:]):
+            for prev, row in itertools.pairwise(chain):
                 assert (row[0], row[1]) == pytest.approx((prev[2], prev[3]))  # each before = previous after
             assert (chain[-1][2], chain[-1][3]) == pytest.approx((rows[uid].mu, rows[uid].sigma))
 
