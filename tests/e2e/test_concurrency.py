@@ -29,6 +29,57 @@ def slow_saves(monkeypatch):
     monkeypatch.setattr(SqlStore, "_write_seats", staticmethod(slow))
 
 
+async def start_pylon(w, host, opponent):
+    """Challenge and accept through the double; (thread, match id)."""
+    await host.slash(w.chan, "pylon new", opponent=opponent, first="challenger")
+    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels() and f"<@{opponent.id}>" in m.text)
+    await opponent.click(invite, "Accept")
+    await w.dd.settle()
+    return w.thread(), (await w.bot.store.active_matches())[-1].id
+
+
+async def test_40_players_move_at_the_same_instant_in_40_matches(world):
+    """Issue 11: 40 players each type a legal move in their own 40 Pylon matches at the same instant."""
+    w = world
+    users = [w.dd.create_user(f"player{i}") for i in range(80)]
+    for u in users:
+        w.guild.add_member(u)
+    games = [(users[2 * i], *await start_pylon(w, users[2 * i], users[2 * i + 1])) for i in range(40)]
+    replies = await asyncio.gather(*(u.slash(thread, "pylon move", notation="L a1") for u, thread, _ in games))
+    texts = [(await r.message()).text for r in replies if r.ephemeral]
+    assert texts == [], texts[:3]  # no refusal, no "something went wrong"
+    for _, _, mid in games:
+        assert [mv.notation for mv in await w.bot.service.history(mid)] == ["L a1"]
+    await w.dd.settle()
+    w.dd.assert_clean()
+
+
+async def test_10_rated_matches_of_the_same_players_resigned_at_once(world):
+    """Issue 11: all 10 are rated and the rating-history chain is unbroken."""
+    w = world
+    games = [await start_pylon(w, w.alice, w.bob) for _ in range(10)]
+    confirms = []
+    for thread, _ in games:
+        r = await w.alice.slash(thread, "pylon resign")
+        confirms.append(await r.message())
+    await asyncio.gather(*(w.alice.click(c, "Yes, resign") for c in confirms))
+    await w.dd.settle()
+    for thread, mid in games:
+        assert (await w.bot.service.get(mid)).status.value == "finished"
+        await thread.wait_for(lambda m: "alice resigned" in m.text and "Ratings" in m.text)
+    store = w.bot.store
+    rows = await store.ratings(w.guild.id, "pylon", [w.alice.id, w.bob.id])
+    assert (rows[w.alice.id].games, rows[w.alice.id].losses, rows[w.bob.id].wins) == (10, 10, 10)
+    async with store._read() as db:
+        for uid in (w.alice.id, w.bob.id):
+            chain = await db.fetch("SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history "
+                                   "WHERE user_id = ? ORDER BY id", uid)
+            assert len(chain) == 10
+            for prev, row in zip(chain, chain[1:], strict=False):
+                assert (row[0], row[1]) == pytest.approx((prev[2], prev[3]))
+    w.dd.assert_clean()
+
+
 async def react_together(users, msg, spread: float) -> None:
     async def one(i, u):
         await asyncio.sleep(i * spread)
