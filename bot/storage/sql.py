@@ -315,7 +315,7 @@ class SqlStore:
                 changes = list(rate.compute(current))
                 for change in changes:
                     await self._apply_rating(db, match, change, now)
-            for user_id, name, delta in counters:
+            for user_id, name, delta in sorted(counters):  # one lock order for every transaction (PostgreSQL)
                 await db.execute(
                     "INSERT INTO counters (guild_id, game, user_id, name, value) VALUES (?, ?, ?, ?, ?) "
                     "ON CONFLICT (guild_id, game, user_id, name) DO UPDATE SET value = counters.value + excluded.value",
