@@ -185,6 +185,14 @@ class MatchService:
             raise LobbyError("That match no longer exists.")
         return Match(rec)
 
+    async def get_settled(self, match_id: int) -> Match:
+        """The match once every action of it already under way in this process has committed.
+
+        For decisions that must not be taken on a state about to change (removing a voter's reaction).
+        """
+        async with self.lock(match_id):
+            return await self.get(match_id)
+
     async def settings(self, guild_id: int | None) -> GuildSettings:
         if guild_id is None:
             return GuildSettings(0)
