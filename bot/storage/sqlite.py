@@ -297,7 +297,7 @@ class SqliteStore(SqlStore):
             return
         conn = await self._pool.get()
         try:
-            await conn.execute("BEGIN")  # one snapshot for the whole block (WAL: never blocks the writer)
+            await _begin(conn, "BEGIN")  # one snapshot for the whole block (WAL: never blocks the writer)
             try:
                 yield _Conn(conn)
             finally:
@@ -311,7 +311,7 @@ class SqliteStore(SqlStore):
         async with self._wlock:
             db = self.db
             try:
-                await db.execute("BEGIN IMMEDIATE")
+                await _begin(db, "BEGIN IMMEDIATE")
                 yield _Conn(db)
                 await db.execute("COMMIT")
             except BaseException as exc:
@@ -326,6 +326,24 @@ class SqliteStore(SqlStore):
                                    "(the server's disk may be full). Nothing changed; please tell the bot's "
                                    "operator.") from exc
                 raise
+
+
+async def _begin(db: aiosqlite.Connection, statement: str) -> None:
+    """Start a transaction, first ending one a cancelled task left open on this connection.
+
+    Runs in the connection's own thread, after everything queued before it (aiosqlite is FIFO): a
+    ``BEGIN`` whose awaiting task was cancelled has run by then, and is ended here instead of making
+    this ``BEGIN`` fail with "cannot start a transaction within a transaction". The caller holds the
+    connection exclusively (the write lock, or a reader taken from the pool), so an open transaction
+    can only be such a leftover.
+    """
+    def begin(conn: sqlite3.Connection) -> None:
+        if conn.in_transaction:
+            log.warning("ending a transaction a cancelled task left open")
+            conn.execute("ROLLBACK")
+        conn.execute(statement)
+
+    await db._execute(begin, db._conn)
 
 
 def _is_storage_fault(exc: sqlite3.OperationalError) -> bool:

@@ -139,3 +139,19 @@ async def test_a_computer_move_left_by_a_dead_process_is_taken_over(any_store):
     assert r is not None and r.actor == 1
     assert await any_store.lapsed_claims("ai", time.time()) == []
     assert (await alive.get(m.id)).status == Status.RUNNING
+
+
+async def test_cancelled_actions_never_leave_a_transaction_open(any_store):
+    """Handlers are cancelled at any await (a timeout, the scheduler stopping): the store stays usable."""
+    svc = MatchService(any_store)
+    m = await started(svc, ALICE, BOB)
+    for delay in range(40):
+        task = asyncio.create_task(svc.set_ui(m.id, {"n": delay}))
+        reader = asyncio.create_task(any_store.matches_in_place(10))
+        for _ in range(delay % 8):
+            await asyncio.sleep(0)
+        task.cancel()
+        reader.cancel()
+        await asyncio.gather(task, reader, return_exceptions=True)
+    r = await svc.play(m.id, ALICE.user_id, "L a1")
+    assert r.match.version == m.version + 1 and len(await any_store.matches_in_place(10)) == 1
