@@ -48,7 +48,7 @@ async def copy_db(source: str, target: str) -> dict[str, int]:
 
     check_file(path)
     try:
-        src = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        src = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
     except Exception as exc:
         raise StorageError(f"cannot open the source database {path}: {exc}") from None
     try:
@@ -71,10 +71,12 @@ async def copy_db(source: str, target: str) -> dict[str, int]:
         tables = [t for t in TABLES if t in names] + sorted(
             t for t in names if t not in TABLES and t != "schema_version")
         rows: dict[str, tuple[list[str], list[tuple[Any, ...]]]] = {}
+        await src.execute("BEGIN")  # one snapshot of every table, even if a bot is still writing
         for table in tables:
             cols = [r[1] for r in await src.execute_fetchall(f'PRAGMA table_info("{table}")')]
             data = [tuple(r) for r in await src.execute_fetchall(f'SELECT {", ".join(cols)} FROM "{table}"')]
             rows[table] = (cols, data)
+        await src.execute("COMMIT")
     finally:
         await src.close()
     return await _write_target(target, rows)
