@@ -7,6 +7,8 @@ import time
 from bot.matches import scheduler as scheduler_module
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import MatchService, Player
+from bot.storage.postgres import PostgresStore
+from bot.storage.sqlite import SqliteStore
 
 
 class Clock:
@@ -19,7 +21,10 @@ class Clock:
 
 async def test_two_processes_expire_each_deadline_once(any_store):
     clock = Clock()
-    services = [MatchService(any_store, clock=clock) for _ in range(2)]  # two processes sharing the database
+    second = (SqliteStore(any_store.path) if isinstance(any_store, SqliteStore)  # a second process's store
+              else PostgresStore(any_store.url))
+    await second.open()
+    services = [MatchService(store, clock=clock) for store in (any_store, second)]
     ids = []
     for i in range(6):
         m = await services[0].create("pylon", guild_id=1, channel_id=2, host=Player(10 + 2 * i, "a"),
@@ -38,6 +43,7 @@ async def test_two_processes_expire_each_deadline_once(any_store):
     await asyncio.gather(*(s.run_due() for s in schedulers))
     assert sorted(mid for _, mid in seen) == ids  # each deadline handled once, by one of them
     assert await any_store.lapsed_claims("deadline", time.time() + 3600) == []  # claims released
+    await second.close()
 
 
 async def test_a_deadline_claimed_by_a_dead_process_is_taken_over_after_its_lease(any_store, monkeypatch):
