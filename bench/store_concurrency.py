@@ -39,10 +39,14 @@ import aiosqlite
 
 from bot import ratings as rating_math
 from bot.storage import MatchRecord, MoveRecord, RatingUpdate, SeatRecord, Status
+from bot.storage.sql import MATCH_COLUMNS, _match_values, marks
 from bot.storage.sqlite import READERS, SqliteStore, _Conn
 
 SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
 SIZES = [int(x) for x in (sys.argv[2] if len(sys.argv) > 2 else "1,10,40,100").split(",")]
+HEAVY = 2000
+"""Stored matches listed by the heavy-read scenario (each reader lists every active match, like a startup or a
+busy server's /matches), to show what long reads cost the writers."""
 BUDGET_N, BUDGET_RATE, BUDGET_P99 = 40, 300.0, 250.0
 DEFAULT = f"writer+{READERS} reader{'s' if READERS > 1 else ''}" if READERS else "one connection"
 
@@ -79,7 +83,13 @@ def record(i: int) -> MatchRecord:
     )
 
 
-async def run(store, n: int, seconds: float) -> tuple[int, int, list[float]]:
+async def run(store, n: int, seconds: float, heavy: bool = False) -> tuple[int, int, list[float]]:
+    if heavy:
+        async with store.transaction() as db:
+            for i in range(HEAVY):
+                r = record(10_000 + i)
+                await db.execute(f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(20)})",
+                                 *_match_values(r))
     ids = [await store.create_match(record(i)) for i in range(n)]
     latencies: list[float] = []
     errors = 0
@@ -116,10 +126,14 @@ async def run(store, n: int, seconds: float) -> tuple[int, int, list[float]]:
 
     async def reader() -> None:
         while time.perf_counter() < stop:
-            await store.matches_in_place(10)
-            await asyncio.sleep(0.005)
+            if heavy:
+                await store.active_matches()
+                await asyncio.sleep(0.2)
+            else:
+                await store.matches_in_place(10)
+                await asyncio.sleep(0.005)
 
-    await asyncio.gather(*(worker(mid) for mid in ids), *(reader() for _ in ids))
+    await asyncio.gather(*(worker(mid) for mid in ids), *(reader() for _ in (ids[:2] if heavy else ids)))
     return len(latencies), errors, latencies
 
 
@@ -191,6 +205,20 @@ async def main() -> None:
                   f"{pct(lat, 0.99):>8.1f} {errors:>7}", flush=True)
             if name == DEFAULT and n == BUDGET_N:
                 chosen = (rate, pct(lat, 0.99), errors)
+    print(f"heavy reads: {BUDGET_N} matches acting while 2 readers each list {HEAVY} active matches "
+          "every 200 ms")
+    for name, make in options.items():
+        if name == "conn per write":
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            store = make(str(Path(tmp) / "bench.sqlite3"))
+            await store.open()
+            try:
+                done, errors, lat = await run(store, BUDGET_N, SECONDS, heavy=True)
+            finally:
+                await store.close()
+        print(f"{name:<18} {BUDGET_N:>4} {done / SECONDS:>10.0f} {statistics.median(lat):>8.1f} "
+              f"{pct(lat, 0.99):>8.1f} {errors:>7}", flush=True)
     if chosen is not None:
         rate, p99, errors = chosen
         ok = errors == 0 and rate >= BUDGET_RATE and p99 <= BUDGET_P99

@@ -1,4 +1,4 @@
-"""The SQLite backend (aiosqlite): WAL, one writer, separate readers, numbered migrations.
+"""The SQLite backend (aiosqlite): WAL, one connection behind one lock, numbered migrations.
 
 Concurrency (measured in ``bench/store_concurrency.py``):
 
@@ -7,12 +7,14 @@ Concurrency (measured in ``bench/store_concurrency.py``):
   life, so actions of different matches never interleave statements on one
   connection, and a match action (version check, state, seats, move log, ratings
   read and written, rating history, counters) is one transaction.
-* **Reads** use a separate read-only connection in WAL mode, each read in its own
-  read transaction: a handler only ever sees committed state, as one snapshot (never
-  a match whose seats are being rewritten), and a long read never holds up a move.
-  One reader: reads are then served in the order handlers asked (a reaction that
-  arrived before a command is looked at first), and more readers were no faster on
-  2 cores (``bench/store_concurrency.py``).
+* **Reads** take the same lock and run on the same connection, between write
+  transactions: a handler only ever sees committed state (never a match whose
+  seats are being rewritten), and a multi-statement read is one consistent view.
+  ``readers=N`` instead gives N separate read-only WAL connections; measured with
+  ``bench/store_concurrency.py`` on 2 cores, one connection was as fast or faster
+  at every concurrency (1–100 matches acting at once, also with long listings
+  running), because every connection is a thread competing for the GIL, and a
+  connection per write transaction was 4–6× slower with p99 in seconds.
 * Every write to a match is guarded by a version check (``UPDATE … WHERE id = ?
   AND version = ?``), so two clicks can never both apply a move.
 
@@ -42,8 +44,9 @@ from bot.storage.sql import SQLITE, Conn, SqlStore, code_schema_version, migrati
 
 log = logging.getLogger(__name__)
 
-READERS = 1
-"""Read connections (each is a thread in aiosqlite); ``0`` reads on the writer connection."""
+READERS = 0
+"""Separate read connections (each a thread in aiosqlite); 0 (the default, the fastest measured): reads share
+the writer connection and its lock."""
 
 HEADER = b"SQLite format 3\x00"
 

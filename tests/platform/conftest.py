@@ -29,6 +29,8 @@ def pg_url(pg_session):
 async def make_store(kind: str, tmp_path, request):
     if kind == "sqlite":
         return SqliteStore(str(tmp_path / "db" / "p.sqlite3"))
+    if kind == "sqlite-readers":  # the separate-read-connection option (not the default; see the bench)
+        return SqliteStore(str(tmp_path / "db" / "p.sqlite3"), readers=2)
     from bot.storage.postgres import PostgresStore
 
     return PostgresStore(request.getfixturevalue("pg_url"), max_size=20)

@@ -14,6 +14,17 @@ from bot.storage.sql import SqlStore
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 
 
+@pytest.fixture(params=["sqlite", "sqlite-readers", "postgresql"])
+async def any_store(request, tmp_path):
+    """Here also SQLite with separate read connections (the option the bench compares)."""
+    from tests.platform.conftest import make_store
+
+    s = await make_store(request.param, tmp_path, request)
+    await s.open()
+    yield s
+    await s.close()
+
+
 async def started(svc, host, opponent, **opts):
     m = await svc.create("pylon", guild_id=9, channel_id=10, host=host, opponent=opponent,
                          options={"first": "challenger", **opts}, turn_limit=3600)
