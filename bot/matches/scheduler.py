@@ -1,10 +1,11 @@
-"""One task that wakes at the earliest stored deadline and hands expiries to the cogs.
+"""One task that wakes at the earliest stored timer and hands what is due to the cogs.
 
-Deadlines live in the database, so a restart simply reads them again: turn
-timers and tournament clocks resume where they were. With several processes on
-one database each deadline is claimed first (``Store.claim``), so exactly one
-process acts on it; a computer move whose process died (its claim lapsed) is
-taken over here.
+Timers live in the database, so a restart simply reads them again: turn
+deadlines, tournament clocks, turn reminders and thread archiving resume where
+they were. A reminder is claimed (cleared) in the same write that finds it due,
+so it is sent once, never twice. With several processes on one database each
+deadline is claimed first (``Store.claim``), so exactly one process acts on it;
+a computer move whose process died (its claim lapsed) is taken over here.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.matches.service import MatchService, Result
+from bot.matches.service import Match, MatchService, Result
 
 log = logging.getLogger(__name__)
 
@@ -24,9 +25,13 @@ CLAIM_LEASE = 15.0
 
 
 class Scheduler:
-    def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]]) -> None:
+    def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]], *,
+                 on_remind: Callable[[Match], Awaitable[None]] | None = None,
+                 on_archive: Callable[[int], Awaitable[None]] | None = None) -> None:
         self.service = service
         self.on_result = on_result
+        self.on_remind = on_remind
+        self.on_archive = on_archive
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -83,14 +88,34 @@ class Scheduler:
                     await self.on_result(result)
             except Exception:
                 log.exception("taking over the computer move of match %s failed", match_id)
+        await self._reminders()
+        await self._archives()
         return results
+
+    async def _reminders(self) -> None:
+        for match_id in await self.service.store.due_reminders(self.service.clock()):
+            try:
+                match = await self.service.remind(match_id)
+                if match is not None and self.on_remind is not None:
+                    await self.on_remind(match)
+            except Exception:
+                log.exception("the reminder of match %s failed", match_id)
+
+    async def _archives(self) -> None:
+        for match_id in await self.service.store.due_archives(self.service.clock()):
+            try:
+                if self.on_archive is not None:
+                    await self.on_archive(match_id)
+            except Exception:
+                log.exception("archiving the thread of match %s failed", match_id)
+            await self.service.archived(match_id)
 
     async def _run(self) -> None:
         while not self._stopping:
             self._wake.clear()
             try:
                 await self.run_due()
-                nxt = await self.service.store.next_deadline()
+                nxt = await self.service.store.next_timer()
                 lapse = await self.service.store.next_claim_expiry("ai")
             except Exception:
                 log.exception("scheduler pass failed")

@@ -34,6 +34,7 @@ from bot.storage import (
     GuildSettings,
     MatchRecord,
     MoveRecord,
+    NotifyMode,
     RatingChange,
     RatingRow,
     RatingUpdate,
@@ -126,10 +127,11 @@ POSTGRES = Dialect(
 
 MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, message_id, status, options, state, version, seed, host_id, "
-    "rated, turn_limit, deadline, clocks, outcome, ui, created_at, updated_at, finished_at"
+    "rated, turn_limit, deadline, clocks, outcome, ui, created_at, updated_at, finished_at, remind_at, archive_at"
 )
 RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, wins, losses, draws, games"
-TABLES = ("guild_settings", "matches", "seats", "moves", "ratings", "rating_history", "counters", "claims")
+TABLES = ("guild_settings", "matches", "seats", "moves", "ratings", "rating_history", "counters", "claims",
+          "notify_prefs")
 """Tables copied by ``copy-db`` (in foreign-key order); tables added by later migrations are found by name."""
 
 
@@ -145,6 +147,7 @@ def _match_values(m: MatchRecord) -> tuple[Any, ...]:
         m.game, m.guild_id, m.channel_id, m.thread_id, m.message_id, m.status.value, dumps(m.options),
         dumps(m.state), m.version, m.seed, m.host_id, int(m.rated), m.turn_limit, m.deadline,
         dumps(m.clocks), dumps(m.outcome), dumps(m.ui) or "{}", m.created_at, m.updated_at, m.finished_at,
+        m.remind_at, m.archive_at,
     )
 
 
@@ -156,7 +159,7 @@ def _row_to_match(row: Any) -> MatchRecord:
         host_id=row["host_id"], rated=bool(row["rated"]), turn_limit=row["turn_limit"],
         deadline=row["deadline"], clocks=loads(row["clocks"]), outcome=loads(row["outcome"]),
         ui=loads(row["ui"]) or {}, created_at=row["created_at"], updated_at=row["updated_at"],
-        finished_at=row["finished_at"],
+        finished_at=row["finished_at"], remind_at=row["remind_at"], archive_at=row["archive_at"],
     )
 
 
@@ -234,7 +237,7 @@ class SqlStore:
     async def create_match(self, match: MatchRecord) -> int:
         async with self._write() as db:
             match.id = int(await db.fetchval(
-                f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(20)}) RETURNING id",
+                f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(22)}) RETURNING id",
                 *_match_values(match),
             ))
             await self._write_seats(db, match, fresh=True)
@@ -297,7 +300,7 @@ class SqlStore:
             changed = await db.execute(
                 "UPDATE matches SET guild_id=?, channel_id=?, thread_id=?, message_id=?, status=?, options=?, "
                 "state=?, version=?, seed=?, host_id=?, rated=?, turn_limit=?, deadline=?, clocks=?, outcome=?, "
-                "ui=?, created_at=?, updated_at=?, finished_at=? WHERE id=? AND version=?",
+                "ui=?, created_at=?, updated_at=?, finished_at=?, remind_at=?, archive_at=? WHERE id=? AND version=?",
                 *_match_values(match)[1:], match.id, expected_version,
             )
             if changed != 1:
@@ -416,6 +419,100 @@ class SqlStore:
                 "ORDER BY deadline", now, *ACTIVE,
             )
         return [r[0] for r in rows]
+
+    async def next_timer(self) -> float | None:
+        """The earliest deadline, reminder or thread archiving still to come (the scheduler's wake-up)."""
+        async with self._read() as db:
+            rows = await db.fetch(
+                f"SELECT MIN(deadline) FROM matches WHERE deadline IS NOT NULL AND status IN ({ACTIVE_MARKS}) "
+                f"UNION ALL SELECT MIN(remind_at) FROM matches WHERE remind_at IS NOT NULL AND status IN ({ACTIVE_MARKS}) "
+                "UNION ALL SELECT MIN(archive_at) FROM matches WHERE archive_at IS NOT NULL", *ACTIVE, *ACTIVE,
+            )
+        found = [float(r[0]) for r in rows if r[0] is not None]
+        return min(found) if found else None
+
+    async def due_reminders(self, now: float) -> list[int]:
+        async with self._read() as db:
+            rows = await db.fetch(
+                f"SELECT id FROM matches WHERE remind_at IS NOT NULL AND remind_at <= ? AND status IN ({ACTIVE_MARKS}) "
+                "ORDER BY remind_at", now, *ACTIVE,
+            )
+        return [r[0] for r in rows]
+
+    async def claim_reminder(self, match_id: int, remind_at: float) -> bool:
+        """Clear the reminder if it is still the one found due; False if another process took it first."""
+        async with self._write() as db:
+            return await db.execute("UPDATE matches SET remind_at = NULL WHERE id = ? AND remind_at = ?",
+                                    match_id, remind_at) == 1
+
+    async def due_archives(self, now: float) -> list[int]:
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT id FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY archive_at", now,
+            )
+        return [r[0] for r in rows]
+
+    async def clear_archive(self, match_id: int) -> None:
+        """The thread was archived (or there is none): no version change, like :meth:`set_place`."""
+        async with self._write() as db:
+            await db.execute("UPDATE matches SET archive_at = NULL WHERE id = ?", match_id)
+
+    async def latest_finished_in_place(self, place_id: int) -> MatchRecord | None:
+        """The most recently ended match played in this thread or directly in this channel."""
+        found = await self._select_matches(
+            f"status NOT IN ({ACTIVE_MARKS}) AND state IS NOT NULL AND "
+            "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (*ACTIVE, place_id, place_id),
+        )
+        return found[0] if found else None
+
+    async def set_board_version(self, match_id: int, version: int) -> None:
+        """The live board now shows ``version`` (no version change, like :meth:`set_place`)."""
+        async with self._write() as db:
+            await db.execute("UPDATE matches SET board_version = ? WHERE id = ?", version, match_id)
+
+    async def stale_boards(self) -> list[int]:
+        """Running or finished matches whose live board is behind the stored match."""
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT id FROM matches WHERE board_version IS NOT NULL AND board_version < version "
+                "AND status IN (?, ?) AND message_id IS NOT NULL ORDER BY id",
+                Status.RUNNING.value, Status.FINISHED.value,
+            )
+        return [r[0] for r in rows]
+
+    # -- notification choices ------------------------------------------------------------------
+
+    async def notify_modes(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, NotifyMode]:
+        """The stored choices of these members (members without one are left out: the default applies)."""
+        if not user_ids:
+            return {}
+        async with self._read() as db:
+            rows = await db.fetch(
+                f"SELECT user_id, mode FROM notify_prefs WHERE guild_id = ? AND user_id IN ({marks(len(user_ids))})",
+                guild_id, *user_ids,
+            )
+        return {r[0]: NotifyMode(r[1]) for r in rows}
+
+    async def set_notify_mode(self, guild_id: int, user_id: int, mode: NotifyMode,
+                              dm_channel_id: int | None = None) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO notify_prefs (guild_id, user_id, mode, dm_channel_id, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET mode = excluded.mode, "
+                "dm_channel_id = COALESCE(excluded.dm_channel_id, notify_prefs.dm_channel_id), "
+                "updated_at = excluded.updated_at",
+                guild_id, user_id, mode.value, dm_channel_id, time.time(),
+            )
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The member's DM channel with the bot, if one was recorded (opening one costs a request)."""
+        async with self._read() as db:
+            value = await db.fetchval(
+                "SELECT dm_channel_id FROM notify_prefs WHERE user_id = ? AND dm_channel_id IS NOT NULL LIMIT 1",
+                user_id,
+            )
+        return None if value is None else int(value)
 
     # -- claims: exactly one process acts on a deadline or a computer move -------------------------
 
