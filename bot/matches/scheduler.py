@@ -20,7 +20,7 @@ from bot.matches.service import Match, MatchService, Result
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 60.0
-CLAIM_LEASE = 15.0
+CLAIM_LEASE = 10.0
 """Seconds a process owns a deadline it is handling; if it dies, another takes over after that."""
 
 

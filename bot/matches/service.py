@@ -67,7 +67,7 @@ def reminder_time(start: float, turn_limit: int) -> float | None:
     return start + turn_limit - min(0.2 * turn_limit, 86400.0)
 
 
-AI_LEASE = 15.0
+AI_LEASE = 10.0
 """Seconds a process owns a pending computer move; if it dies, another process takes it over after that."""
 ATTEMPTS = 4
 """How often a typed action is tried when another process changed the match in between."""

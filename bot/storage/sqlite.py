@@ -264,6 +264,11 @@ class SqliteStore(SqlStore):
             await self._db.execute("PRAGMA synchronous=NORMAL")  # durable across process crashes in WAL mode
             await self._db.execute("PRAGMA foreign_keys=ON")
             await self.migrate()
+            async with self._write() as db:
+                # Claims (bot.storage.sql.SqlStore.claim) are for processes sharing a database; a SQLite file
+                # has one process (the lock above), so any claim found now was left by a process that died:
+                # its computer moves and deadlines are this process's to take at once.
+                await db.execute("DELETE FROM claims")
             if self.readers:
                 self._pool = asyncio.Queue()
                 for _ in range(self.readers):

@@ -148,3 +148,27 @@ async def test_computer_results(store):
     await store.create_match(record(seats=[SeatRecord(0, 5, "alice"), SeatRecord(1, 99, "Parlor", "easy")]))
     got = await store.computer_results(1, 5)
     assert [(r.game, r.level, r.seat, r.outcome) for r in got] == [("pylon", "hard", 0, {"ranks": [0, 1]})]
+
+
+async def test_timers_boards_and_notify_choices(store):
+    from bot.storage import NotifyMode
+
+    now = time.time()
+    a = await store.create_match(record(deadline=now + 100, remind_at=now - 5, message_id=55))
+    b = await store.create_match(record(status=Status.FINISHED, deadline=None, archive_at=now - 1,
+                                        finished_at=now, thread_id=99))
+    assert await store.due_reminders(now) == [a] and await store.due_archives(now) == [b]
+    assert await store.next_timer() == pytest.approx(now - 5)
+    assert await store.claim_reminder(a, (await store.load_match(a)).remind_at)
+    assert not await store.claim_reminder(a, now - 5)  # already taken: only one process sends it
+    await store.clear_archive(b)
+    assert await store.due_reminders(now) == [] and await store.due_archives(now) == []
+    assert (await store.latest_finished_in_place(99)).id == b
+    await store.set_board_version(a, 0)
+    m = await store.load_match(a)
+    m.version = 1
+    await store.save_match(m, 0)
+    assert await store.stale_boards() == [a]
+    await store.set_notify_mode(1, 5, NotifyMode.DM, dm_channel_id=1234)
+    await store.set_notify_mode(1, 5, NotifyMode.OFF)
+    assert await store.notify_modes(1, [5, 6]) == {5: NotifyMode.OFF} and await store.dm_channel(5) == 1234
