@@ -88,7 +88,7 @@ async def run(store, n: int, seconds: float, heavy: bool = False) -> tuple[int, 
         async with store.transaction() as db:
             for i in range(HEAVY):
                 r = record(10_000 + i)
-                await db.execute(f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(20)})",
+                await db.execute(f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(len(_match_values(r)))})",
                                  *_match_values(r))
     ids = [await store.create_match(record(i)) for i in range(n)]
     latencies: list[float] = []
