@@ -81,8 +81,7 @@ def human_seconds(seconds: float) -> str:
 
 
 def rules_text(game_key: str) -> str:
-    pkg = GAMES[game_key].package
-    path = Path(__file__).resolve().parent.parent / "bot" / "games" / pkg / "rules_text.md"
+    path = Path(GAMES[game_key].module.__file__ or "").parent / "rules_text.md"  # next to the engine
     try:
         return path.read_text(encoding="utf-8")
     except OSError:
