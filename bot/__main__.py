@@ -17,15 +17,21 @@ def main() -> int:
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    from bot.app import ParlorBot
+    from bot import sqlite_lock
+    from bot.app import create_bot
     from bot.storage import open_store
 
+    try:
+        held = sqlite_lock.acquire(config.database)  # kept open (and locked) until the process ends
+    except sqlite_lock.DatabaseInUse as exc:
+        print(f"parlor: {exc}", file=sys.stderr)
+        return 2
     try:
         store = open_store(config.database)
     except (NotImplementedError, ValueError) as exc:
         print(f"parlor: {exc}", file=sys.stderr)
         return 2
-    bot = ParlorBot(config, store)
+    bot = create_bot(config, store)
     try:
         bot.run(config.token, log_handler=None)
     except Exception as exc:  # discord.LoginFailure, PrivilegedIntentsRequired...
@@ -36,6 +42,7 @@ def main() -> int:
                   "at https://discord.com/developers/applications and update DISCORD_TOKEN.", file=sys.stderr)
             return 2
         raise
+    del held
     return 0
 
 
