@@ -31,6 +31,15 @@ def main() -> int:
     except (NotImplementedError, ValueError) as exc:
         print(f"parlor: {exc}", file=sys.stderr)
         return 2
+    if config.metrics_port is not None:
+        from bot import metrics
+
+        try:
+            metrics.serve(config.metrics_port)
+        except OSError as exc:
+            print(f"parlor: PARLOR_METRICS_PORT={config.metrics_port}: cannot listen there ({exc.strerror or exc}); "
+                  "choose a free port or unset it.", file=sys.stderr)
+            return 2
     bot = create_bot(config, store)
     try:
         bot.run(config.token, log_handler=None)

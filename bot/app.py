@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot import metrics
 from bot.config import Config
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import MatchService, Result
@@ -54,7 +55,7 @@ class ParlorBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), application_id=config.application_id,
-            activity=discord.Game("/help · board games"), **options,
+            activity=discord.Game("/help · board games"), http_trace=metrics.trace_config(), **options,
         )
         self.config = config
         self.store = store
@@ -76,6 +77,12 @@ class ParlorBot(commands.Bot):
         if self.sync_commands:
             await self.sync_app_commands()
         self.scheduler.start()
+        if self.config.metrics_port is not None:
+            metrics.set_shards(self.config.shard_ids, self.config.shard_count)
+            metrics.watch_active_matches(self._count_active)
+
+    async def _count_active(self) -> int:
+        return len(await self.store.active_ids_with_components())
 
     async def sync_app_commands(self) -> None:
         """Instantly in PARLOR_COMMAND_GUILDS, otherwise globally (Discord may take a while to show them)."""

@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot import metrics
 from bot.matches.service import MatchService, Result
 
 log = logging.getLogger(__name__)
@@ -67,8 +68,11 @@ class Scheduler:
         return results
 
     async def _run(self) -> None:
+        target: float | None = None  # the earliest deadline this pass was meant to serve
         while not self._stopping:
             self._wake.clear()
+            if target is not None and (now := self.service.clock()) >= target:
+                metrics.scheduler_lag(now - target)
             try:
                 await self.run_due()
                 nxt = await self.service.store.next_deadline()
@@ -77,6 +81,7 @@ class Scheduler:
                 nxt = None
             if self._stopping:
                 break
+            target = nxt
             delay = MAX_SLEEP if nxt is None else min(MAX_SLEEP, max(0.0, nxt - self.service.clock()))
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)

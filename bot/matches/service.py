@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import metrics
 from bot import ratings as rating_math
 from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games import GAMES, Game
@@ -393,6 +394,7 @@ class MatchService:
             NotAPlayer / NotYourTurn / MatchOver: the platform's turn checks.
             InvalidNotation / IllegalMove: the engine's.
         """
+        started = time.perf_counter()
         async with self.lock(match_id):
             m = await self.get(match_id)
             if expected_version is not None and expected_version != m.version:
@@ -414,7 +416,9 @@ class MatchService:
                     raise NotYourTurn(self._whose_turn(m))
             if self._clock_ran_out(m, seat):
                 return await self._timeout_locked(m)
-            return await self._apply(m, seat, move, m.version, user_id=user_id)
+            result = await self._apply(m, seat, move, m.version, user_id=user_id)
+        metrics.move_played(m.game.key, time.perf_counter() - started)
+        return result
 
     @staticmethod
     def _whose_turn(m: Match) -> str:
