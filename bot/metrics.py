@@ -18,9 +18,10 @@ so two processes are told apart by their endpoints.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 import aiohttp
@@ -113,7 +114,7 @@ class ActiveMatches(Collector):
     """``parlor_active_matches``, counted when scraped: the scrape thread asks the bot's event loop for a
     cheap id query (at most ``timeout`` s; a busy or stopped loop gives the last count)."""
 
-    def __init__(self, count: Callable[[], Awaitable[int]], loop: asyncio.AbstractEventLoop,
+    def __init__(self, count: Callable[[], Coroutine[Any, Any, int]], loop: asyncio.AbstractEventLoop,
                  timeout: float = 2.0) -> None:
         self.count = count
         self.loop = loop
@@ -122,9 +123,9 @@ class ActiveMatches(Collector):
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         try:
-            fut = asyncio.run_coroutine_threadsafe(self.count(), self.loop)
+            fut: concurrent.futures.Future[int] = asyncio.run_coroutine_threadsafe(self.count(), self.loop)
             self.last = fut.result(self.timeout)
-        except Exception:  # noqa: BLE001 - a scrape must never fail or touch the bot
+        except Exception:  # a scrape must never fail or touch the bot
             log.debug("counting active matches for metrics failed", exc_info=True)
         yield GaugeMetricFamily("parlor_active_matches", "Matches in a lobby, challenged or running",
                                 value=self.last)
@@ -136,7 +137,7 @@ class ActiveMatches(Collector):
 _active: ActiveMatches | None = None
 
 
-def watch_active_matches(count: Callable[[], Awaitable[int]], registry: CollectorRegistry = REGISTRY) -> None:
+def watch_active_matches(count: Callable[[], Coroutine[Any, Any, int]], registry: CollectorRegistry = REGISTRY) -> None:
     """Serve ``parlor_active_matches`` from ``count`` (run on the current event loop)."""
     global _active
     if _active is not None:

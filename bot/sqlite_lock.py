@@ -39,7 +39,7 @@ def acquire(database_url: str) -> IO[str] | None:
     path = lock_path(db_path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        f = open(path, "a+")
+        f = open(path, "a+")  # noqa: SIM115 - held open (locked) for the life of the process
     except OSError as exc:
         log.debug("no lock file %s: %s", path, exc)
         return None
