@@ -8,6 +8,7 @@ deadline scheduler (which re-arms every stored timer and clock).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot import metrics
+from bot import ai_resume, metrics
 from bot.config import Config
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import MatchService, Result
@@ -66,6 +67,7 @@ class ParlorBot(commands.Bot):
         # with several shard processes only the one running shard 0 uploads the commands
         self.sync_commands = sync_commands and config.syncs_commands
         self.started_at = time.perf_counter()
+        self.ai_resume_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs._views import MatchButton, MatchSelect
@@ -77,6 +79,7 @@ class ParlorBot(commands.Bot):
         if self.sync_commands:
             await self.sync_app_commands()
         self.scheduler.start()
+        self.ai_resume_task = asyncio.create_task(ai_resume.run(self), name="parlor-ai-resume")
         if self.config.metrics_port is not None:
             metrics.set_shards(self.config.shard_ids, self.config.shard_count)
             metrics.watch_active_matches(self._count_active)
@@ -120,6 +123,8 @@ class ParlorBot(commands.Bot):
             await cog.present_timeout(result)
 
     async def close(self) -> None:
+        if self.ai_resume_task is not None:
+            self.ai_resume_task.cancel()
         await self.scheduler.stop()
         await super().close()
         await self.store.close()

@@ -441,9 +441,13 @@ class GameCog(commands.GroupCog):
         """Games with hidden information send DMs here."""
 
     def schedule_ai(self, match_id: int) -> None:
-        task = asyncio.create_task(self._ai_turn(match_id))
+        task = asyncio.create_task(self._ai_turn(match_id), name=f"parlor-ai-{match_id}")
         self._ai_tasks.add(task)
         task.add_done_callback(self._ai_tasks.discard)
+
+    def ai_pending(self, match_id: int) -> bool:
+        """A computer move of ``match_id`` is being made in this process (see bot/ai_resume.py)."""
+        return any(t.get_name() == f"parlor-ai-{match_id}" for t in self._ai_tasks)
 
     async def _ai_turn(self, match_id: int) -> None:
         try:

@@ -115,3 +115,44 @@ async def test_dm_on_shard_0_advances_match_on_shard_1_in_another_process(tmp_pa
             fd.assert_clean()
     finally:
         await drop_database(admin_url(), name)
+
+
+async def test_owed_computer_move_is_made_after_the_process_died(tmp_path):
+    """The human's move was committed, then the process died before the computer moved: the restarted
+    process (its start-up sweep) makes the computer's move."""
+    from bot.matches.service import MatchService, Player
+    from bot.storage import open_store
+
+    url = f"sqlite:///{tmp_path}/p.sqlite3"
+    async with FakeDiscord(log_dir=tmp_path / "logs") as fd:
+        guild = fd.create_guild("Parlor Test")
+        chan = guild.create_text_channel("games")
+        alice = fd.create_user("alice")
+        guild.add_member(alice)
+        store = open_store(url)
+        await store.open()
+        try:
+            svc = MatchService(store)
+            m = await svc.create("pylon", guild_id=guild.id, channel_id=chan.id,
+                                 host=Player(alice.id, alice.global_name),
+                                 opponent=Player(fd.bot_user.id, "Parlor (easy)", "easy"), options={},
+                                 turn_limit=None)
+            if m.ai_to_act() is None:  # alice opens: she moves, the computer's reply is owed
+                seat = m.seat_of(alice.id)
+                move = m.rules.format(m.rules.legal_moves(m.state, seat)[0], m.state)
+                m = (await svc.play(m.id, alice.id, move)).match
+            assert m.ai_to_act() is not None
+            plies = len(await store.moves(m.id))
+        finally:
+            await store.close()
+        await start_parlor(fd, url, guild.id)
+        board = await chan.wait_for(is_board, timeout=10)
+        store = open_store(url)
+        await store.open()
+        try:
+            moves = await store.moves(m.id)
+        finally:
+            await store.close()
+        assert len(moves) == plies + 1 and moves[-1].user_id == fd.bot_user.id
+        assert moves[-1].notation in board.text
+        fd.assert_clean()
