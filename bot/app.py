@@ -42,6 +42,11 @@ EXTENSIONS = (
 )
 
 
+# with a database shared by several processes, each scheduler re-reads the earliest deadline this often,
+# so deadlines set by a process that then dies are served by another within seconds
+SHARED_DB_MAX_SLEEP = 5.0
+
+
 def intents() -> discord.Intents:
     """Only what the bot uses: guilds (channels, threads) and reactions (Nomic votes). No privileged intents."""
     i = discord.Intents.none()
@@ -62,6 +67,8 @@ class ParlorBot(commands.Bot):
         self.store = store
         self.service = MatchService(store, clock=clock)
         self.scheduler = Scheduler(self.service, self.present_result)
+        if config.sharded or not config.database.startswith("sqlite:"):
+            self.scheduler.max_sleep = SHARED_DB_MAX_SLEEP  # deadlines set by other processes
         self.game_cogs: dict[str, GameCog] = {}
         self.extensions_to_load = extensions
         # with several shard processes only the one running shard 0 uploads the commands

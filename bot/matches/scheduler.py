@@ -25,6 +25,8 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        # with several processes another one may set an earlier deadline (and die): look again this often
+        self.max_sleep = MAX_SLEEP
         service.on_deadline_change = self.poke
 
     def poke(self) -> None:
@@ -82,7 +84,7 @@ class Scheduler:
             if self._stopping:
                 break
             target = nxt
-            delay = MAX_SLEEP if nxt is None else min(MAX_SLEEP, max(0.0, nxt - self.service.clock()))
+            delay = self.max_sleep if nxt is None else min(self.max_sleep, max(0.0, nxt - self.service.clock()))
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)
             except TimeoutError:

@@ -156,3 +156,26 @@ async def test_owed_computer_move_is_made_after_the_process_died(tmp_path):
         assert len(moves) == plies + 1 and moves[-1].user_id == fd.bot_user.id
         assert moves[-1].notation in board.text
         fd.assert_clean()
+
+
+async def test_deadline_set_elsewhere_is_served_within_seconds_postgresql(tmp_path):
+    """A deadline written by another process after this one last looked (that process then died) fires
+    within seconds: with a shared database the scheduler re-reads the earliest deadline every 5 s."""
+    url, name = await throwaway_database()
+    try:
+        async with FakeDiscord(shard_count=2, log_dir=tmp_path / "logs") as fd:
+            guild = guild_on_shard(fd, 1, 2)
+            chan = guild.create_text_channel("games")
+            a, b = fd.create_user("alice"), fd.create_user("bob")
+            guild.add_member(a)
+            guild.add_member(b)
+            await start_parlor(fd, url, guild.id, name="shard0",
+                               env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "0"})
+            await asyncio.sleep(0.5)  # its scheduler has looked and found nothing
+            await seed_due_match(url, guild, chan, a, b, lead=1.0)  # "the other process", gone already
+            t = time.monotonic()
+            over = await chan.wait_for(lambda m: "match over" in (m.embed.title or ""), timeout=10)
+            assert time.monotonic() - t < 8 and "turn limit" in over.text
+            fd.assert_clean()
+    finally:
+        await drop_database(admin_url(), name)
