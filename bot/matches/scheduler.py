@@ -1,7 +1,9 @@
-"""One task that wakes at the earliest stored deadline and hands expiries to the cogs.
+"""One task that wakes at the earliest stored timer and hands what is due to the cogs.
 
-Deadlines live in the database, so a restart simply reads them again: turn
-timers and tournament clocks resume where they were.
+Timers live in the database, so a restart simply reads them again: turn
+deadlines, tournament clocks, turn reminders and thread archiving resume where
+they were. A reminder is claimed (cleared) in the same write that finds it due,
+so it is sent once, never twice.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot import metrics
-from bot.matches.service import MatchService, Result
+from bot.matches.service import Match, MatchService, Result
 
 log = logging.getLogger(__name__)
 
@@ -19,14 +21,16 @@ MAX_SLEEP = 60.0
 
 
 class Scheduler:
-    def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]]) -> None:
+    def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]], *,
+                 on_remind: Callable[[Match], Awaitable[None]] | None = None,
+                 on_archive: Callable[[int], Awaitable[None]] | None = None) -> None:
         self.service = service
         self.on_result = on_result
+        self.on_remind = on_remind
+        self.on_archive = on_archive
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
-        # with several processes another one may set an earlier deadline (and die): look again this often
-        self.max_sleep = MAX_SLEEP
         service.on_deadline_change = self.poke
 
     def poke(self) -> None:
@@ -67,7 +71,27 @@ class Scheduler:
                 await self.on_result(result)
             except Exception:
                 log.exception("presenting the expiry of match %s failed", match_id)
+        await self._reminders()
+        await self._archives()
         return results
+
+    async def _reminders(self) -> None:
+        for match_id in await self.service.store.due_reminders(self.service.clock()):
+            try:
+                match = await self.service.remind(match_id)
+                if match is not None and self.on_remind is not None:
+                    await self.on_remind(match)
+            except Exception:
+                log.exception("the reminder of match %s failed", match_id)
+
+    async def _archives(self) -> None:
+        for match_id in await self.service.store.due_archives(self.service.clock()):
+            try:
+                if self.on_archive is not None:
+                    await self.on_archive(match_id)
+            except Exception:
+                log.exception("archiving the thread of match %s failed", match_id)
+            await self.service.archived(match_id)
 
     async def _run(self) -> None:
         target: float | None = None  # the earliest deadline this pass was meant to serve
@@ -77,14 +101,14 @@ class Scheduler:
                 metrics.scheduler_lag(now - target)
             try:
                 await self.run_due()
-                nxt = await self.service.store.next_deadline()
+                nxt = await self.service.store.next_timer()
             except Exception:
                 log.exception("scheduler pass failed")
                 nxt = None
             if self._stopping:
                 break
             target = nxt
-            delay = self.max_sleep if nxt is None else min(self.max_sleep, max(0.0, nxt - self.service.clock()))
+            delay = MAX_SLEEP if nxt is None else min(MAX_SLEEP, max(0.0, nxt - self.service.clock()))
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)
             except TimeoutError:
