@@ -75,9 +75,11 @@ def some_program(hand: list[str], length: int = 5) -> list[str]:
     return out
 
 
-async def eof_round_one_by_dm(fd: Any, chan: Any, alice: Any, bob: Any) -> tuple[Any, list[Any]]:
+async def eof_round_one_by_dm(fd: Any, chan: Any, alice: Any, bob: Any,
+                             builders: list[Any] | None = None) -> tuple[Any, list[Any]]:
     """Two players open and start an EOF match (blind draw: the deal needs no clicks), then write their
-    programs with ``/eof move`` in their DMs. Returns (the match thread, the two DM interactions)."""
+    programs with ``/eof move`` in their DMs. Returns (the match thread, the two DM interactions); the
+    program builders the bot sent by DM are appended to ``builders``."""
     mark = fd.mark()
     await alice.slash(chan, "eof new", draw="blind")
     lobby = await chan.wait_for(lambda m: "Start" in m.button_labels(), since=mark, timeout=10)
@@ -87,6 +89,8 @@ async def eof_round_one_by_dm(fd: Any, chan: Any, alice: Any, bob: Any) -> tuple
     dms = []
     for user in (alice, bob):
         dm = await user.wait_for_dm(lambda m: m.embed.title == "Round 1: your program", timeout=10)
+        if builders is not None:
+            builders.append(dm)
         program = some_program(hand_from_select(dm))
         r = await user.slash(user.dm_channel(), "eof move", notation=" ".join(program))
         reply = await r.message(timeout=10)

@@ -104,8 +104,13 @@ async def test_dm_on_shard_0_advances_match_on_shard_1_in_another_process(tmp_pa
             guild.add_member(bob)
             p0 = await start_parlor(fd, url, name="shard0", env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "0"})
             p1 = await start_parlor(fd, url, name="shard1", env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "1"})
-            thread, dms = await eof_round_one_by_dm(fd, chan, alice, bob)
+            builders: list = []
+            thread, dms = await eof_round_one_by_dm(fd, chan, alice, bob, builders)
             assert [r.delivered_to for r in dms] == [[p0.tag], [p0.tag]]  # DMs: shard 0's process
+            # the builders were sent by shard 1's process (the Start click); shard 0's closed them
+            for dm in builders:
+                await fd.wait_until(lambda dm=dm: dm.edit_count > 0 and "Submit" not in dm.button_labels(),
+                                    timeout=10, describe=lambda: "a DM builder was not closed")
             log = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution", timeout=15)
             assert log.attachments and log.attachments[0].is_gif
             # the guild's own interactions go to shard 1's process, which sees the round played by shard 0's
