@@ -19,6 +19,7 @@ what is measured is moves of *different* matches at the same time, and kills.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import secrets
 import time
@@ -181,21 +182,59 @@ async def seed(url: str, fd: FakeDiscord, cfg: LoadConfig, users: list[Any], gui
         await store.close()
 
 
-async def read_matches(url: str, ids: list[int]) -> dict[int, Any]:
-    from bot.matches.service import Match
-    from bot.storage import open_store
+async def sql_rows(url: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Read-only SQL against the bot's database while its processes run (``?`` placeholders). Not through
+    the Store: a SQLite store takes the one-process lock, which the running bot holds."""
+    if url.startswith("sqlite:///"):
+        import sqlite3
 
-    store = open_store(url)
-    await store.open()
+        path = url.removeprefix("sqlite:///")
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+        try:
+            return [tuple(r) for r in conn.execute(query, params).fetchall()]
+        finally:
+            conn.close()
+    import asyncpg
+
+    n = 0
+
+    def number(_m: Any) -> str:
+        nonlocal n
+        n += 1
+        return f"${n}"
+
+    import re
+
+    pg_query = re.sub(r"\?", number, query)
+    conn = await asyncpg.connect(url)
     try:
-        out = {}
-        for mid in ids:
-            rec = await store.load_match(mid)
-            if rec is not None:
-                out[mid] = (Match(rec), await store.moves(mid))
-        return out
+        return [tuple(r) for r in await conn.fetch(pg_query, *params)]
     finally:
-        await store.close()
+        await conn.close()
+
+
+async def read_positions(url: str, ids: list[int]) -> dict[int, tuple[str, Any]]:
+    """match id -> (status, engine state) for ``ids``."""
+    out: dict[int, tuple[str, Any]] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        for mid, status, state in await sql_rows(url, f"SELECT id, status, state FROM matches WHERE id IN ({marks})",
+                                                 tuple(chunk)):
+            out[mid] = (status, state)
+    return out
+
+
+async def read_moves(url: str, ids: list[int]) -> list[tuple[int, int, int | None, str]]:
+    """(match id, seat, user id, notation) of every logged move of ``ids``."""
+    out: list[tuple[int, int, int | None, str]] = []
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        out += await sql_rows(url, f"SELECT match_id, seat, user_id, notation FROM moves WHERE match_id IN ({marks}) "
+                              "ORDER BY match_id, ply",
+                              tuple(chunk))
+    return out
 
 
 async def run_load(cfg: LoadConfig, workdir: Path, *, on_start: Any = None) -> LoadReport:
@@ -236,16 +275,17 @@ async def run_load(cfg: LoadConfig, workdir: Path, *, on_start: Any = None) -> L
         t_end = t_start + cfg.seconds
         resync: set[int] = set()
 
-        from bot.storage import Status
-
         async def refresh(locs: list[_Local]) -> None:
-            found = await read_matches(url, [loc.mid for loc in locs])
+            found = await read_positions(url, [loc.mid for loc in locs])
             for loc in locs:
                 got = found.get(loc.mid)
                 if got is not None:
-                    m = got[0]
-                    loc.state = m.state
-                    loc.over = m.status != Status.RUNNING or m.state is None or m.rules.outcome(m.state) is not None
+                    status, state = got
+                    if isinstance(state, str):
+                        state = json.loads(state)
+                    loc.state = loc.rules.load(state) if state is not None else None
+                    loc.over = (status != "running" or loc.state is None
+                                or loc.rules.outcome(loc.state) is not None)
 
         async def play(user: Any) -> None:
             mine = by_user[user.id]
@@ -277,8 +317,9 @@ async def run_load(cfg: LoadConfig, workdir: Path, *, on_start: Any = None) -> L
                 try:
                     r = await user.slash(loc.chan, "pylon move", notation=notation, check=False)
                     if r.failed:
-                        report.refusals["no answer (" + (r.failure_reason or "failed")[:40] + ")"] += 1
+                        report.refusals["no answer (" + (r.failure_reason or "failed").split(" (")[0][:60] + ")"] += 1
                         resync.add(loc.mid)
+                        await asyncio.sleep(0.2)  # as a person would, before trying again
                         continue
                     msg = await r.message(timeout=cfg.answer_timeout)
                     elapsed = time.perf_counter() - t0
@@ -310,29 +351,25 @@ async def run_load(cfg: LoadConfig, workdir: Path, *, on_start: Any = None) -> L
                 name = names[turn % len(names)]
                 turn += 1
                 if cfg.processes == 1:
-                    up.clear()
+                    up.clear()  # players wait for the restart (with several, the other shards carry on)
                 try:
-                    await fd.restart_bot(kill=True, name=name, timeout=60)
+                    await fd.bots[name].kill()
                     report.kills += 1
+                    await fd.restart_bot(kill=True, name=name, timeout=60)
                 finally:
                     up.set()
 
         kill_task = asyncio.create_task(killer())
         await asyncio.gather(*(play(u) for u in users))
-        kill_task.cancel()
-        try:
-            await kill_task
-        except asyncio.CancelledError:
-            pass
         report.elapsed = loop.time() - t_start
+        await asyncio.wait_for(kill_task, 90)  # a restart under way finishes (it stops at t_end)
         await asyncio.sleep(0.5)
         report.bot_errors = [e.get("message", "") for e in fd.bot_errors]
 
         stored: Counter[tuple[int, int, str]] = Counter()
-        for mid, (_m, moves) in (await read_matches(url, [loc.mid for loc in locals_])).items():
-            for mv in moves:
-                if mv.user_id is not None and mv.seat >= 0:
-                    stored[(mid, mv.user_id, mv.notation)] += 1
+        for mid, seat, user_id, notation in await read_moves(url, [loc.mid for loc in locals_]):
+            if user_id is not None and seat >= 0:
+                stored[(mid, user_id, notation)] += 1
         report.stored = sum(stored.values())
         for key, n in acked.items():
             if stored[key] < n:

@@ -1,34 +1,40 @@
-"""A throw-away PostgreSQL database for loopback tests (PARLOR_TEST_POSTGRES, default the project's server).
+"""A throw-away PostgreSQL database per loopback test, from the storage tests' server or cluster
+(``tests/pg.py``: PARLOR_TEST_POSTGRES, default the project's server, else an initdb cluster).
 
-No server answering: a failure with CI=true, otherwise a skip that says why. The PostgreSQL backend not
-built (``open_store`` raises NotImplementedError): a skip that says so.
+No PostgreSQL: a failure with CI=true, otherwise a skip that says why.
 """
 from __future__ import annotations
 
-import os
-
 import pytest
 
-DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
+from tests import pg
+
+_session: pg.PgSession | None = None
+_why = ""
 
 
-def admin_url() -> str:
-    return os.environ.get("PARLOR_TEST_POSTGRES", DEFAULT)
+def session() -> pg.PgSession:
+    global _session, _why
+    if _session is None and not _why:
+        _session, _why = pg.start_session()
+    if _session is None:
+        if pg.in_ci():
+            pytest.fail(f"PostgreSQL is required in CI: {_why}")
+        pytest.skip(f"PostgreSQL half skipped: {_why}")
+    return _session
+
+
+def close() -> None:
+    global _session
+    if _session is not None:
+        _session.close()
+        _session = None
 
 
 async def throwaway_database() -> tuple[str, str]:
-    """(url, name) of a new empty database, or fail/skip as above."""
-    from bot.storage import open_store
-    from tests.loopback.load import create_database
+    """(url, name) of a new empty database (drop it with :func:`drop`)."""
+    return session().fresh_database_url()
 
-    try:
-        open_store(f"{admin_url().rsplit('/', 1)[0]}/probe")
-    except NotImplementedError as exc:
-        pytest.skip(f"PostgreSQL backend not available in this tree: {exc}")
-    try:
-        return await create_database(admin_url())
-    except (OSError, Exception) as exc:  # asyncpg raises its own errors for refused/unknown servers
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"PostgreSQL is required in CI (PARLOR_TEST_POSTGRES={admin_url()}): {exc}")
-        pytest.skip(f"no PostgreSQL at {admin_url()}: {exc}")
-        raise
+
+async def drop(name: str) -> None:
+    session().drop_database(name)
