@@ -179,7 +179,7 @@ async def test_a_game_played_to_three_in_a_row(world):
 
 async def test_resign_then_rematch_with_seats_swapped(world):
     w = world
-    thread, board = await start(w)
+    thread, _ = await start(w)
     await mark(w, thread, w.alice, "b2")
     before = live_board(thread)
     before_png = before.attachments[0].bytes
@@ -211,7 +211,7 @@ async def test_resign_then_rematch_with_seats_swapped(world):
 
 async def test_turn_limit_forfeit_after_a_restart(world):
     w = world
-    thread, board = await start(w, turn_limit=300)
+    thread, _ = await start(w, turn_limit=300)
     await mark(w, thread, w.alice, "b2")
     await w.restart()
     assert await w.expire(200) == []
@@ -226,7 +226,7 @@ async def test_turn_notices_by_ping_by_dm_and_a_reminder(world):
     w = world
     r = await w.bob.slash(w.chan, "notify", mode="dm")
     assert r.ephemeral
-    thread, board = await start(w, turn_limit=21600)
+    thread, _ = await start(w, turn_limit=21600)
     await mark(w, thread, w.alice, "b2")
     assert pings_of(w, w.bob) == []
     dms = dms_of(w.bob)
@@ -242,10 +242,10 @@ async def test_turn_notices_by_ping_by_dm_and_a_reminder(world):
 
 async def test_restart_mid_match_the_buttons_still_work(world):
     w = world
-    thread, board = await start(w)
+    thread, _ = await start(w)
     await mark(w, thread, w.alice, "b2")
     await w.restart()
-    board = await thread.wait_for(lambda m: is_board(m) and "alice: `b2`" in m.text)
+    await thread.wait_for(lambda m: is_board(m) and "alice: `b2`" in m.text)
     await w.dd.settle()
     r = await w.bob.click(live_board(thread), "c3")
     assert not r.ephemeral

@@ -30,8 +30,8 @@ class TicTacToe(GameCog, group_name="tictactoe", group_description="Tic-tac-toe:
                            first="Who plays X (moves first)", turn_limit="Time per move",
                            level="Computer strength (when playing me)",
                            expires="How long the invitation stays open (default 15 minutes)")
-    @app_commands.choices(first=FIRST_CHOICES, turn_limit=TURN_LIMITS, level=LEVEL_CHOICES,
-                          expires=EXPIRY_CHOICES)
+    @app_commands.choices(first=FIRST_CHOICES, level=LEVEL_CHOICES)  # one decorator per value type (mypy)
+    @app_commands.choices(turn_limit=TURN_LIMITS, expires=EXPIRY_CHOICES)
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
                   first: app_commands.Choice[str] | None = None,
                   turn_limit: app_commands.Choice[int] | None = None,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from bot.games.base import Seat
 
 from .rules import RULES, TicTacToeState, winning_line
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(cells: tuple[Seat | None, ...], to_move: Seat) -> int:
     """+1 if the side to move wins with best play, 0 for a draw, -1 if it loses."""
     if winning_line(cells) is not None:

@@ -52,14 +52,14 @@ def render(view: TicTacToeView, *, names: Sequence[str] | None = None, events: S
         text_center(draw, (LEFT + i * CELL + CELL // 2, TOP + 3 * CELL + 22), COLUMNS[i], font(20), MUTED)
         text_center(draw, (LEFT - 22, TOP + (2 - i) * CELL + CELL // 2), str(i + 1), font(20), MUTED)
     last = next((e.data["square"] for e in reversed(events) if e.kind == "mark"), None)
-    for square, seat in enumerate(view.cells):
+    for square, mark in enumerate(view.cells):
         x0, y0, x1, y1 = cell_box(square)
         if square == last:
             draw.rectangle((x0 + 6, y0 + 6, x1 - 6, y1 - 6), outline=ACCENT, width=6)
-        if seat is None:
+        if mark is None:
             continue
         pad = 34
-        if seat == 0:
+        if mark == 0:
             draw.line((x0 + pad, y0 + pad, x1 - pad, y1 - pad), fill=PLAYER_COLOURS[0], width=14)
             draw.line((x0 + pad, y1 - pad, x1 - pad, y0 + pad), fill=PLAYER_COLOURS[0], width=14)
         else:
