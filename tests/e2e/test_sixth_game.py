@@ -14,10 +14,12 @@ import pytest
 
 from bot.app import EXTENSIONS, ParlorBot
 from bot.config import Config
+from bot.render import CARD, PLAYER_COLOURS
 from bot.storage.sqlite import SqliteStore
 from tests import sixth_game
 from tests.e2e.conftest import Clock, World
 from tests.e2e.test_turns import dms_of, pings_of
+from tests.sixth_game.tictactoe.render import centre
 
 pytestmark = pytest.mark.e2e
 
@@ -106,6 +108,8 @@ async def test_challenge_accept_and_a_button_move(world):
     new = thread.last_message
     assert is_board(new) and "alice: `b2`" in new.text and [u.id for u in new.mentions] == [w.bob.id]
     assert new.button("X").disabled and not new.button("a1").disabled
+    img = new.embed.image().image().convert("RGB")  # the picture the board shows: an X on b2
+    assert img.getpixel(centre(4)) == PLAYER_COLOURS[0] and img.getpixel(centre(0)) == CARD
     # with pings off, a button move is one request: the board edited in place
     await w.alice.slash(w.chan, "notify", mode="off")
     since = w.dd.mark()

@@ -66,3 +66,25 @@ def test_registered_only_while_a_test_asks():
     finally:
         sixth_game.unregister()
     assert sixth_game.KEY not in GAMES and sixth_game.KEY not in TITLES
+
+
+def test_the_picture_shows_the_marks_the_last_move_and_the_line():
+    from bot.render import ACCENT, CARD, PLAYER_COLOURS
+    from tests.sixth_game.tictactoe import render
+    from tests.sixth_game.tictactoe.render import cell_box, centre
+
+    s, events = RULES.initial({}, 2), []
+    for text in ("a1", "a2", "b2", "a3"):
+        s, events = RULES.apply(s, s.to_move, RULES.parse(text, s, s.to_move))
+    img = render(RULES.view(s, None), names=("alice", "bob"), events=events)
+    assert img.size == (600, 680)
+    assert img.getpixel(centre(4)) == PLAYER_COLOURS[0]  # the X on b2 crosses in the middle
+    x, y = centre(3)
+    assert img.getpixel((x, y - 40)) == PLAYER_COLOURS[1]  # the O's ring on a2
+    assert img.getpixel(centre(8)) == CARD  # c3 is empty
+    x0, y0, _, _ = cell_box(6)
+    assert img.getpixel((x0 + 8, y0 + 40)) == ACCENT  # a3, the last move, is framed
+    s, events = RULES.apply(s, 0, RULES.parse("c3", s, 0))
+    img = render(RULES.view(s, None), names=("alice", "bob"), events=events)
+    (ax, ay), (bx, by) = centre(0), centre(4)
+    assert img.getpixel(((ax + bx) // 2, (ay + by) // 2)) == ACCENT  # the winning line runs a1–c3
