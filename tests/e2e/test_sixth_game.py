@@ -1,6 +1,7 @@
 """The sixth game (tic-tac-toe from tests/sixth_game/, a 62-line cog) through the same platform scenarios as
 the five real games (test_platform.py, test_turns.py): challenge, accept, a move by button and by text, a
-stale click, resign, turn limit, turn notification, rematch, restart, the computer, the end of a game.
+stale click, resign, turn limit, turn notification, rematch, restart, the computer, the end of a game,
+a lobby and a declined challenge.
 
 The product does not know the game: the fixture registers it and loads its cog as one more extension,
 and takes it out again afterwards.
@@ -270,4 +271,22 @@ async def test_against_the_perfect_computer(world):
     # the computer answered at once: b2 is its only move that does not lose, and alice is pinged again
     assert "Parlor (perfect): `b2`" in latest.text and [u.id for u in latest.mentions] == [w.alice.id]
     assert "Moved on" in board.text
+    w.dd.assert_clean()
+
+
+async def test_lobby_and_a_declined_challenge(world):
+    w = world
+    await w.alice.slash(w.chan, "tictactoe new")
+    lobby = await w.chan.wait_for(lambda m: "Join" in m.button_labels())
+    assert "Tic-tac-toe: lobby" in lobby.text and lobby.button("Start").disabled
+    await w.carol.click(lobby, "Join")
+    await w.carol.click(lobby, "Start")
+    await w.alice.click(lobby, "Start")
+    await w.dd.settle()
+    board = await w.thread().wait_for(is_board)
+    assert "alice (X)" in board.text and "carol (O)" in board.text
+    await w.bob.slash(w.chan, "tictactoe new", opponent=w.dave)
+    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels() and "dave" in m.text)
+    await w.dave.click(invite, "Decline")
+    assert "declined" in invite.text and invite.buttons() == []
     w.dd.assert_clean()
