@@ -88,3 +88,16 @@ def test_the_picture_shows_the_marks_the_last_move_and_the_line():
     img = render(RULES.view(s, None), names=("alice", "bob"), events=events)
     (ax, ay), (bx, by) = centre(0), centre(4)
     assert img.getpixel(((ax + bx) // 2, (ay + by) // 2)) == ACCENT  # the winning line runs a1–c3
+
+
+def test_one_short_cog_and_the_product_does_not_know_the_game():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    cog = Path(__file__).with_name("cog.py")
+    assert len(cog.read_text(encoding="utf-8").splitlines()) < 80
+    product = [p for d in ("bot", "cogs") for p in (root / d).rglob("*.py")]
+    assert product
+    for path in product:
+        text = path.read_text(encoding="utf-8").lower()
+        assert "tictactoe" not in text and "sixth_game" not in text, path
