@@ -37,7 +37,7 @@ def rate(guild_id: int, game: str, players: Sequence[tuple[int, int]],
         return []
     m = model()
     before = [current.get(uid) or fresh(guild_id, game, uid) for uid, _ in players]
-    ranks = [rank for _, rank in players]
+    ranks: list[float] = [rank for _, rank in players]  # openskill wants floats; ints are kept as they are
     teams = [[m.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     result = m.rate(teams, ranks=ranks)
     best = min(ranks)

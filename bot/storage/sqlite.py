@@ -351,7 +351,7 @@ async def _begin(db: aiosqlite.Connection, statement: str) -> None:
             conn.execute("ROLLBACK")
         conn.execute(statement)
 
-    await db._execute(begin, db._conn)
+    await db._execute(begin, db._conn)  # type: ignore[no-untyped-call]  # aiosqlite leaves _execute unannotated
 
 
 def _is_storage_fault(exc: sqlite3.OperationalError) -> bool:
