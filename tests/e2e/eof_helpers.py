@@ -11,7 +11,7 @@ from bot.app import ParlorBot
 from bot.config import Config
 from bot.games.eof.pieces import VALID_ORIENTS, Instruction, Piece, pieces_of
 from bot.games.eof.rules import EofState, Phase
-from bot.matches import service as service_module
+from bot.matches import lobby as service_module  # where create() draws the seed
 from bot.matches.service import Match
 from bot.storage.sqlite import SqliteStore
 from tests.discord_double import Channel, DiscordDouble, Message, SimUser
