@@ -9,12 +9,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from bot.matches.service import MatchService, Result
 
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 60.0
+
+
+class DeadlineSource(Protocol):
+    async def next_deadline(self) -> float | None: ...
+    async def run_due(self) -> Any: ...
 
 
 class Scheduler:
@@ -24,6 +30,8 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self.sources: list[DeadlineSource] = []
+        """Other stored deadlines (tournament start times and round deadlines) handled on the same wake-ups."""
         service.on_deadline_change = self.poke
 
     def poke(self) -> None:
@@ -64,14 +72,26 @@ class Scheduler:
                 await self.on_result(result)
             except Exception:
                 log.exception("presenting the expiry of match %s failed", match_id)
+        for source in self.sources:
+            try:
+                await source.run_due()
+            except Exception:
+                log.exception("deadline source %r failed", source)
         return results
+
+    async def _next_deadline(self) -> float | None:
+        found = [await self.service.store.next_deadline()]
+        for source in self.sources:
+            found.append(await source.next_deadline())
+        times = [t for t in found if t is not None]
+        return min(times) if times else None
 
     async def _run(self) -> None:
         while not self._stopping:
             self._wake.clear()
             try:
                 await self.run_due()
-                nxt = await self.service.store.next_deadline()
+                nxt = await self._next_deadline()
             except Exception:
                 log.exception("scheduler pass failed")
                 nxt = None

@@ -28,6 +28,8 @@ from bot.storage import (
     VersionConflict,
 )
 
+from bot.storage.tournaments import TournamentSql
+
 MIGRATIONS = "bot.storage.migrations"
 
 
@@ -55,8 +57,8 @@ _MATCH_COLUMNS = (
 )
 
 
-class SqliteStore:
-    """:class:`bot.storage.Store` on one SQLite file."""
+class SqliteStore(TournamentSql):
+    """:class:`bot.storage.Store` on one SQLite file (tournament tables: :class:`TournamentSql`)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -134,17 +136,22 @@ class SqliteStore:
         db = self.db
         await db.execute("BEGIN IMMEDIATE")
         try:
-            cur = await db.execute(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?, ?, ?, ?)",
-                self._match_values(match),
-            )
-            match.id = int(cur.lastrowid or 0)
-            await self._write_seats(match)
+            await self._insert_match(match)
             await db.execute("COMMIT")
         except BaseException:
             await db.execute("ROLLBACK")
             raise
+        return match.id
+
+    async def _insert_match(self, match: MatchRecord) -> int:
+        """Insert a match and its seats inside the caller's transaction; sets and returns ``match.id``."""
+        cur = await self.db.execute(
+            f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?, ?, ?, ?)",
+            self._match_values(match),
+        )
+        match.id = int(cur.lastrowid or 0)
+        await self._write_seats(match)
         return match.id
 
     @staticmethod
