@@ -37,6 +37,7 @@ EXTENSIONS = (
     "cogs.egg_carton",
     "cogs.eof",
     "cogs.nomic",
+    "cogs.tournament",
 )
 
 

@@ -155,8 +155,7 @@ class TournamentService:
             raise TournamentError("The start must be within 30 days.")
         settings = await self.matches.settings(guild_id)
         limit = self.matches.check_turn_limit(turn_limit if turn_limit is not None else settings.turn_limit)
-        if limit > round_time:
-            limit = round_time
+        limit = min(limit, round_time)
         now = self.clock()
         t = TournamentRecord(
             id=0, guild_id=guild_id, channel_id=channel_id, message_id=None, organiser_id=organiser.user_id,
@@ -598,6 +597,16 @@ class TournamentService:
                 except ParlorError:
                     pass
         return Transition(t, cancelled=reason)
+
+    async def mark_announced(self, tid: int, round_no: int) -> None:
+        """Remember that a round's pairings were posted (so a restart does not post them again)."""
+        async with self.lock(tid):
+            async def mark() -> None:
+                t = await self.get(tid)
+                if int(t.data.get("announced", 0)) < round_no:
+                    t.data["announced"] = round_no
+                    await self._save(t)
+            await self._retry(mark)
 
     # -- reading ----------------------------------------------------------------------------
 

@@ -67,7 +67,7 @@ def test_byes_are_spread_one_per_round(n):
 
 
 def test_bye_never_twice_while_someone_has_none():
-    _, history, per_round = run_swiss(7, 7, rng_seed=3)
+    _, _history, per_round = run_swiss(7, 7, rng_seed=3)
     for h, pairs in per_round:
         bye = next(p.white for p in pairs if p.black is None)
         fewest = min(h.byes.get(p, 0) for p in range(100, 107))

@@ -7,7 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.tournaments.model import Format, Pairing, Result
-from bot.tournaments.pairing import History, default_swiss_rounds, max_swiss_rounds, round_robin_round, round_robin_rounds, swiss_round
+from bot.tournaments.pairing import (
+    History,
+    default_swiss_rounds,
+    round_robin_round,
+    round_robin_rounds,
+    swiss_round,
+)
 from bot.tournaments.standings import standings
 
 pytestmark = pytest.mark.property
