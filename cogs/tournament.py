@@ -472,6 +472,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         started = await self.service.materialise(tid)
         await self.post_pairings(started)
 
+    async def post_started(self, started: list[Started]) -> None:
+        self.spawn(self.post_pairings(started))
+
     async def post_pairings(self, started: list[Started]) -> None:
         for s in started:
             try:

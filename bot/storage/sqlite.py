@@ -7,6 +7,7 @@ can never both apply a move: the loser gets :class:`VersionConflict`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Sequence
@@ -28,7 +29,7 @@ from bot.storage import (
     VersionConflict,
 )
 
-from bot.storage.tournaments import TournamentSql
+from bot.storage.tournaments import AiosqliteTransactions, TournamentSql
 
 MIGRATIONS = "bot.storage.migrations"
 
@@ -57,12 +58,13 @@ _MATCH_COLUMNS = (
 )
 
 
-class SqliteStore(TournamentSql):
+class SqliteStore(TournamentSql, AiosqliteTransactions):
     """:class:`bot.storage.Store` on one SQLite file (tournament tables: :class:`TournamentSql`)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._db: aiosqlite.Connection | None = None
+        self._wlock = asyncio.Lock()  # one connection runs one write transaction at a time
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -133,17 +135,11 @@ class SqliteStore(TournamentSql):
     # -- matches ----------------------------------------------------------------
 
     async def create_match(self, match: MatchRecord) -> int:
-        db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            await self._insert_match(match)
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+        async with self._write() as db:
+            await self._insert_match(db, match)
         return match.id
 
-    async def _insert_match(self, match: MatchRecord) -> int:
+    async def _insert_match(self, db: Any, match: MatchRecord) -> int:
         """Insert a match and its seats inside the caller's transaction; sets and returns ``match.id``."""
         cur = await self.db.execute(
             f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -213,6 +209,11 @@ class SqliteStore(TournamentSql):
         Raises:
             VersionConflict: the stored version is no longer ``expected_version``.
         """
+        async with self._wlock:
+            await self._save_match(match, expected_version, new_moves, ratings, counters)
+
+    async def _save_match(self, match: MatchRecord, expected_version: int, new_moves: Sequence[MoveRecord],
+                          ratings: Sequence[RatingChange], counters: Sequence[tuple[int, str, int]]) -> None:
         db = self.db
         await db.execute("BEGIN IMMEDIATE")
         try:
@@ -382,6 +383,10 @@ class SqliteStore(TournamentSql):
 
     async def reset_ratings(self, guild_id: int, game: str | None = None) -> int:
         """Delete a server's ratings (one game or all); returns the number of players reset."""
+        async with self._wlock:
+            return await self._reset_ratings(guild_id, game)
+
+    async def _reset_ratings(self, guild_id: int, game: str | None) -> int:
         db = self.db
         await db.execute("BEGIN IMMEDIATE")
         try:

@@ -1,9 +1,10 @@
 """Tournament records and their SQL (migration 004), kept apart from the match tables' code.
 
-:class:`TournamentSql` is mixed into the SQLite store (``SqliteStore``). Its SQL is plain
-SQL-92 with ``?`` placeholders and ``ON CONFLICT`` upserts — nothing SQLite-only except the
-``BEGIN IMMEDIATE`` used by the host store's transaction helper — so that a PostgreSQL backend
-can run the same statements through its own ``execute``/``transaction``.
+:class:`TournamentSql` is written once for both dialects in the shared-SQL pattern of
+``bot/storage/__init__.py``: ``?`` placeholders, ``ON CONFLICT`` upserts, ``RETURNING id``, and
+every statement run on a ``Conn`` from the host store's ``_read()`` (committed snapshot) or
+``_write()`` (ONE write transaction, serialised by the backend). A decision that leads to a write
+is read inside the ``_write()`` block, with the dialect's ``FOR UPDATE`` where it matters.
 
 Every change of a tournament is one transaction guarded by its ``version``
 (``UPDATE ... WHERE id = ? AND version = ?``); starting a round also inserts the
@@ -13,11 +14,13 @@ started — and paired — only once, whatever crashes or races.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Sequence
+from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.storage import MatchRecord, VersionConflict
 
@@ -103,38 +106,34 @@ def _t_row(r: Sequence[Any]) -> TournamentRecord:
 
 
 class TournamentSql:
-    """The tournament half of the store. The host class provides ``db`` (an aiosqlite-like
-    connection), ``_insert_match`` (insert a match and its seats inside an open transaction)."""
+    """The tournament half of the store. The host provides ``_read()`` / ``_write()`` (async context
+    managers yielding a ``Conn``: ``execute`` → rows affected, ``fetch``, ``fetchrow``, ``fetchval``),
+    ``_insert_match(db, match)`` (insert a match and its seats on that ``Conn``) and optionally
+    ``dialect.for_update``."""
 
-    db: Any
+    if TYPE_CHECKING:  # provided by the host store
+        def _read(self) -> Any: ...
+        def _write(self) -> Any: ...
+        async def _insert_match(self, db: Any, match: MatchRecord) -> int: ...
 
-    async def _insert_match(self, match: MatchRecord) -> int:  # provided by the host store
-        raise NotImplementedError
-
-    async def _tx_begin(self) -> None:
-        await self.db.execute("BEGIN IMMEDIATE")
-
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self.db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    @property
+    def _for_update(self) -> str:
+        dialect = getattr(self, "dialect", None)
+        return str(getattr(dialect, "for_update", "") or "")
 
     # -- tournaments ----------------------------------------------------------------
 
     async def create_tournament(self, t: TournamentRecord) -> int:
-        await self._tx_begin()
-        try:
-            cur = await self.db.execute(
-                f"INSERT INTO tournaments ({_T_COLUMNS}) VALUES (NULL, {', '.join('?' * 20)})", _t_values(t))
-            t.id = int(cur.lastrowid or 0)
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+        async with self._write() as db:
+            t.id = int(await db.fetchval(
+                f"INSERT INTO tournaments ({_T_COLUMNS.removeprefix('id, ')}) VALUES ({', '.join('?' * 20)}) "
+                "RETURNING id", *_t_values(t)))
         return t.id
 
     async def load_tournament(self, tournament_id: int) -> TournamentRecord | None:
-        rows = await self._fetchall(f"SELECT {_T_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,))
-        return _t_row(rows[0]) if rows else None
+        async with self._read() as db:
+            row = await db.fetchrow(f"SELECT {_T_COLUMNS} FROM tournaments WHERE id = ?", tournament_id)
+        return _t_row(row) if row is not None else None
 
     async def tournaments_in_guild(self, guild_id: int, *, active_only: bool = True,
                                    limit: int = 25) -> list[TournamentRecord]:
@@ -143,17 +142,19 @@ class TournamentSql:
         if active_only:
             where += f" AND status IN ({', '.join('?' * len(TOURNAMENT_ACTIVE))})"
             params += TOURNAMENT_ACTIVE
-        rows = await self._fetchall(f"SELECT {_T_COLUMNS} FROM tournaments WHERE {where} ORDER BY id DESC LIMIT ?",
-                                    (*params, limit))
+        async with self._read() as db:
+            rows = await db.fetch(f"SELECT {_T_COLUMNS} FROM tournaments WHERE {where} ORDER BY id DESC LIMIT ?",
+                                  *params, limit)
         return [_t_row(r) for r in rows]
 
     async def active_tournaments_of_user(self, guild_id: int, user_id: int) -> list[TournamentRecord]:
         """Events of this server where the user is signed up or still playing."""
         marks = ", ".join("?" * len(TOURNAMENT_ACTIVE))
-        rows = await self._fetchall(
-            f"SELECT {_T_COLUMNS} FROM tournaments WHERE guild_id = ? AND status IN ({marks}) AND id IN "
-            "(SELECT tournament_id FROM tournament_entrants WHERE user_id = ? AND withdrawn_round IS NULL) "
-            "ORDER BY id DESC", (guild_id, *TOURNAMENT_ACTIVE, user_id))
+        async with self._read() as db:
+            rows = await db.fetch(
+                f"SELECT {_T_COLUMNS} FROM tournaments WHERE guild_id = ? AND status IN ({marks}) AND id IN "
+                "(SELECT tournament_id FROM tournament_entrants WHERE user_id = ? AND withdrawn_round IS NULL) "
+                "ORDER BY id DESC", guild_id, *TOURNAMENT_ACTIVE, user_id)
         return [_t_row(r) for r in rows]
 
     async def save_tournament(self, t: TournamentRecord, expected_version: int,
@@ -165,53 +166,48 @@ class TournamentSql:
                 in ``change.new_round`` was already started (by another process, or before a crash).
         """
         change = change or TournamentChange()
-        db = self.db
-        await self._tx_begin()
-        try:
-            cur = await db.execute(
+        async with self._write() as db:
+            n = await db.execute(
                 "UPDATE tournaments SET guild_id=?, channel_id=?, message_id=?, organiser_id=?, game=?, format=?, "
                 "rounds=?, round_time=?, turn_limit=?, rated=?, status=?, current_round=?, starts_at=?, deadline=?, "
                 "seed=?, version=?, data=?, created_at=?, updated_at=?, finished_at=? WHERE id=? AND version=?",
-                (*_t_values(t), t.id, expected_version))
-            if cur.rowcount != 1:
+                *_t_values(t), t.id, expected_version)
+            if n != 1:
                 raise VersionConflict(f"tournament {t.id} is no longer at version {expected_version}")
             if change.new_round is not None:
                 rnd, started, deadline = change.new_round
-                cur = await db.execute(
+                n = await db.execute(
                     "INSERT INTO tournament_rounds (tournament_id, round, started_at, deadline) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (tournament_id, round) DO NOTHING", (t.id, rnd, started, deadline))
-                if cur.rowcount != 1:
+                    "ON CONFLICT (tournament_id, round) DO NOTHING", t.id, rnd, started, deadline)
+                if n != 1:
                     raise VersionConflict(f"round {rnd} of tournament {t.id} has already started")
             if change.finish_round is not None:
                 await db.execute("UPDATE tournament_rounds SET finished_at = ? WHERE tournament_id = ? AND round = ?",
-                                 (change.finish_round[1], t.id, change.finish_round[0]))
+                                 change.finish_round[1], t.id, change.finish_round[0])
             for e in change.add_entrants:
                 await db.execute(
                     "INSERT INTO tournament_entrants (tournament_id, user_id, name, seed, withdrawn_round, joined_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (t.id, e.user_id, e.name, e.seed, e.withdrawn_round, e.joined_at))
+                    "VALUES (?, ?, ?, ?, ?, ?)", t.id, e.user_id, e.name, e.seed, e.withdrawn_round, e.joined_at)
             for uid in change.remove_entrants:
-                await db.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?", (t.id, uid))
+                await db.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?", t.id, uid)
             for uid, rnd in change.withdraw:
                 await db.execute("UPDATE tournament_entrants SET withdrawn_round = ? WHERE tournament_id = ? AND "
-                                 "user_id = ? AND withdrawn_round IS NULL", (rnd, t.id, uid))
+                                 "user_id = ? AND withdrawn_round IS NULL", rnd, t.id, uid)
             for p in change.pairings:
                 await db.execute(
                     "INSERT INTO tournament_pairings (tournament_id, round, board, white_id, black_id, result, match_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)", (t.id, p.round, p.board, p.white_id, p.black_id, p.result,
-                                                      p.match_id))
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)", t.id, p.round, p.board, p.white_id, p.black_id, p.result,
+                    p.match_id)
             for rnd, board, result in change.results:
                 await db.execute("UPDATE tournament_pairings SET result = ? WHERE tournament_id = ? AND round = ? "
-                                 "AND board = ? AND result IS NULL", (result, t.id, rnd, board))
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+                                 "AND board = ? AND result IS NULL", result, t.id, rnd, board)
 
     async def entrants(self, tournament_id: int) -> list[EntrantRecord]:
-        rows = await self._fetchall(
-            "SELECT user_id, name, seed, withdrawn_round, joined_at FROM tournament_entrants WHERE tournament_id = ? "
-            "ORDER BY seed, user_id", (tournament_id,))
-        return [EntrantRecord(*r) for r in rows]
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT user_id, name, seed, withdrawn_round, joined_at FROM tournament_entrants "
+                "WHERE tournament_id = ? ORDER BY seed, user_id", tournament_id)
+        return [EntrantRecord(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def pairings(self, tournament_id: int, round: int | None = None) -> list[PairingRecord]:
         sql = ("SELECT round, board, white_id, black_id, result, match_id FROM tournament_pairings "
@@ -220,18 +216,19 @@ class TournamentSql:
         if round is not None:
             sql += " AND round = ?"
             params.append(round)
-        rows = await self._fetchall(sql + " ORDER BY round, board", params)
-        return [PairingRecord(*r) for r in rows]
+        async with self._read() as db:
+            rows = await db.fetch(sql + " ORDER BY round, board", *params)
+        return [PairingRecord(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
     async def pairing_of_match(self, match_id: int) -> tuple[int, PairingRecord] | None:
         """(tournament id, pairing) of a tournament match, or None for an ordinary match."""
-        rows = await self._fetchall(
-            "SELECT tournament_id, round, board, white_id, black_id, result, match_id FROM tournament_pairings "
-            "WHERE match_id = ?", (match_id,))
-        if not rows:
+        async with self._read() as db:
+            r = await db.fetchrow(
+                "SELECT tournament_id, round, board, white_id, black_id, result, match_id FROM tournament_pairings "
+                "WHERE match_id = ?", match_id)
+        if r is None:
             return None
-        r = rows[0]
-        return r[0], PairingRecord(*r[1:])
+        return r[0], PairingRecord(r[1], r[2], r[3], r[4], r[5], r[6])
 
     async def create_pairing_match(self, tournament_id: int, round: int, board: int, match: MatchRecord) -> int:
         """Insert ``match`` as the match of a pairing, unless the pairing has one already.
@@ -239,56 +236,107 @@ class TournamentSql:
         One transaction: a crash either leaves no match, or a match linked to its pairing; never a
         stray second match. Returns the pairing's match id (the existing one if there was one).
         """
-        db = self.db
-        await self._tx_begin()
-        try:
-            rows = await self._fetchall(
-                "SELECT match_id FROM tournament_pairings WHERE tournament_id = ? AND round = ? AND board = ?",
-                (tournament_id, round, board))
-            if not rows:
+        async with self._write() as db:
+            row = await db.fetchrow(
+                "SELECT match_id FROM tournament_pairings WHERE tournament_id = ? AND round = ? AND board = ?"
+                + self._for_update, tournament_id, round, board)
+            if row is None:
                 raise LookupError(f"no pairing {tournament_id}/{round}/{board}")
-            if rows[0][0] is not None:
-                await db.execute("ROLLBACK")
-                return int(rows[0][0])
-            match_id = await self._insert_match(match)
+            if row[0] is not None:
+                return int(row[0])
+            match_id = await self._insert_match(db, match)
             await db.execute("UPDATE tournament_pairings SET match_id = ? WHERE tournament_id = ? AND round = ? AND "
-                             "board = ?", (match_id, tournament_id, round, board))
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+                             "board = ?", match_id, tournament_id, round, board)
         return match_id
 
     async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
         """Where the sign-up message is (no version change)."""
-        await self.db.execute("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
+        async with self._write() as db:
+            await db.execute("UPDATE tournaments SET message_id = ? WHERE id = ?", message_id, tournament_id)
 
     async def next_tournament_deadline(self) -> float | None:
-        rows = await self._fetchall(
-            "SELECT MIN(deadline) FROM tournaments WHERE deadline IS NOT NULL AND status IN ('signup', 'running')")
-        return None if not rows or rows[0][0] is None else float(rows[0][0])
+        async with self._read() as db:
+            value = await db.fetchval(
+                "SELECT MIN(deadline) FROM tournaments WHERE deadline IS NOT NULL AND status IN ('signup', 'running')")
+        return None if value is None else float(value)
 
     async def due_tournaments(self, now: float) -> list[int]:
-        rows = await self._fetchall(
-            "SELECT id FROM tournaments WHERE deadline IS NOT NULL AND deadline <= ? AND status IN ('signup', "
-            "'running') ORDER BY deadline", (now,))
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT id FROM tournaments WHERE deadline IS NOT NULL AND deadline <= ? AND status IN ('signup', "
+                "'running') ORDER BY deadline", now)
         return [r[0] for r in rows]
 
     async def running_tournaments(self) -> list[int]:
-        rows = await self._fetchall("SELECT id FROM tournaments WHERE status IN ('running', 'paused') ORDER BY id")
+        async with self._read() as db:
+            rows = await db.fetch("SELECT id FROM tournaments WHERE status IN ('running', 'paused') ORDER BY id")
         return [r[0] for r in rows]
 
     # -- per-server settings ----------------------------------------------------------
 
     async def tournament_settings(self, guild_id: int) -> tuple[int | None, int]:
         """(organiser role id or None, most active events a player may be in)."""
-        rows = await self._fetchall("SELECT organiser_role, max_events FROM tournament_settings WHERE guild_id = ?",
-                                    (guild_id,))
-        return (rows[0][0], int(rows[0][1])) if rows else (None, 3)
+        async with self._read() as db:
+            row = await db.fetchrow("SELECT organiser_role, max_events FROM tournament_settings WHERE guild_id = ?",
+                                    guild_id)
+        return (row[0], int(row[1])) if row is not None else (None, 3)
 
     async def save_tournament_settings(self, guild_id: int, organiser_role: int | None, max_events: int) -> None:
-        await self.db.execute(
-            "INSERT INTO tournament_settings (guild_id, organiser_role, max_events, updated_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET organiser_role = excluded.organiser_role, "
-            "max_events = excluded.max_events, updated_at = excluded.updated_at",
-            (guild_id, organiser_role, max_events, time.time()))
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO tournament_settings (guild_id, organiser_role, max_events, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "organiser_role = excluded.organiser_role, max_events = excluded.max_events, "
+                "updated_at = excluded.updated_at", guild_id, organiser_role, max_events, time.time())
+
+
+# -- a Conn over one aiosqlite connection, for the SQLite store of before the shared-SQL rewrite -------
+
+
+class AiosqliteConn:
+    """The ``Conn`` calls on an ``aiosqlite.Connection`` (``?`` placeholders as they are)."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        cur = await self.db.execute(sql, args)
+        return int(cur.rowcount)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.db.executemany(sql, rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        async with self.db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
+        async with self.db.execute(sql, args) as cur:
+            return await cur.fetchone()
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        row = await self.fetchrow(sql, *args)
+        return None if row is None else row[0]
+
+
+class AiosqliteTransactions:
+    """``_read()`` / ``_write()`` on one aiosqlite connection; every write transaction holds ``_wlock``
+    (one connection cannot run two transactions at once)."""
+
+    db: Any
+    _wlock: asyncio.Lock
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AiosqliteConn]:
+        yield AiosqliteConn(self.db)
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AiosqliteConn]:
+        async with self._wlock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield AiosqliteConn(self.db)
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")

@@ -5,7 +5,8 @@ not met, weighted so that a maximum-cardinality, maximum-weight matching
 (``networkx.max_weight_matching``, the blossom algorithm) pairs
 
 1. as many players as possible (everyone, whenever a pairing without repeats exists);
-2. players of equal score, else of the nearest scores (the squared difference is penalised);
+2. players of equal score, else from the next score group (crossing k group boundaries costs
+   more than any number of pairings crossing fewer), the higher score groups kept whole first;
 3. players whose first-move ("colour") preferences differ, so first moves alternate;
 4. inside a score group, the top half against the bottom half (the Dutch system's shape).
 
@@ -31,12 +32,13 @@ import networkx as nx
 from bot.tournaments.model import Pairing, Result
 
 BYE = -1
-_BASE = 10**12
-_SCORE = 10**8       # per squared half-point of score difference
-_REPEAT = 10**11     # a repeat pairing (only when nothing else is possible)
-_COLOUR_STRONG = 10**6
-_COLOUR_MILD = 10**5
-_BYE_RANK = 10**3    # per position above the bottom, for the bye
+_BASE = 9 * 10**18    # weights stay within 64 bits (fast integer arithmetic in the matching)
+_REPEAT = 10**18      # a repeat pairing (only when nothing else is possible)
+_FLOAT = 10**11       # a pairing across one score-group boundary; k boundaries cost (n + 1)^(k − 1) times more
+_BRACKET = 10**8      # per half point of difference times the pair's total: keep the higher groups whole
+_COLOUR_STRONG = 10**7
+_COLOUR_MILD = 10**6
+_BYE_RANK = 10**2    # per position above the bottom, for the bye
 
 
 def default_swiss_rounds(players: int) -> int:
@@ -226,6 +228,8 @@ def _graph(order: list[int], h: History, window: int, odd: bool, fewest: int, al
         first.setdefault(s, i)
         last[s] = i
     prefs = {p: h.preference(p) for p in order}
+    distinct = sorted(set(scores), reverse=True)
+    group = [distinct.index(x) for x in scores]   # 0 = the top score group
     for i, a in enumerate(order):
         s = scores[i]
         size = last[s] - first[s] + 1
@@ -241,7 +245,8 @@ def _graph(order: list[int], h: History, window: int, odd: bool, fewest: int, al
             if repeat and not allow_repeats:
                 continue
             diff = s - scores[j]
-            weight = _BASE - _SCORE * diff * diff - (_REPEAT if repeat else 0)
+            weight = (_BASE - _float_cost(group[j] - group[i], n) - _BRACKET * diff * (s + scores[j])
+                      - (_REPEAT if repeat else 0))
             (pa, sa), (pb, sb) = prefs[a], prefs[b]
             if pa is not None and pa == pb:
                 weight -= _COLOUR_STRONG if min(sa, sb) >= 2 else _COLOUR_MILD
@@ -256,8 +261,16 @@ def _graph(order: list[int], h: History, window: int, odd: bool, fewest: int, al
                 continue
             extra = (h.byes.get(p, 0) - fewest) * _REPEAT
             diff = scores[i] - low
-            g.add_edge(p, BYE, weight=_BASE - _SCORE * diff * diff - _BYE_RANK * (n - 1 - i) - extra)
+            g.add_edge(p, BYE, weight=_BASE - _float_cost(group[-1] - group[i], n)
+                       - _BRACKET * diff * (scores[i] + low) - _BYE_RANK * (n - 1 - i) - extra)
     return g
+
+
+def _float_cost(gap: int, n: int) -> int:
+    """Pairing across ``gap`` score-group boundaries: more than any number of pairings across fewer."""
+    if gap <= 0:
+        return 0
+    return _FLOAT * (n + 1) ** (min(gap, 3) - 1) * (1 + max(0, gap - 3))
 
 
 def _colours(a: int, b: int, h: History, pos: dict[int, int], seed: str, round_no: int) -> tuple[int, int]:

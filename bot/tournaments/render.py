@@ -10,6 +10,7 @@ the podium has its place number in a medal *and* a ★/▲/● mark, a withdrawn
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -46,6 +47,15 @@ def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+def fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
+    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
+    if d.textlength(text, font=fnt) <= width:
+        return text
+    while text and d.textlength(text + "…", font=fnt) > width:
+        text = text[:-1]
+    return text + "…"
+
+
 def render_standings(rows: Sequence[Row], names: dict[int, str], fmt: Format, *, title: str,
                      subtitle: str = "") -> Image.Image:
     """The table (at most 128 rows; the rest are counted in the last line)."""
@@ -78,15 +88,12 @@ def render_standings(rows: Sequence[Row], names: dict[int, str], fmt: Format, *,
             d.text((x_place + 38, mid), MARKS[r.place - 1], font=body, fill=medal, anchor="lm")
         else:
             d.text((x_place, mid), str(r.place), font=body, fill=INK, anchor="lm")
-        name = names.get(r.player, str(r.player))
-        text = name if len(name) <= 22 else name[:21] + "…"
-        if r.withdrawn:
-            text += " (withdrew)"
         fnt = bold if r.place == 1 else body
-        d.text((x_name, mid), text, font=fnt, fill=MUTED if r.withdrawn else INK, anchor="lm")
+        name = fit(d, names.get(r.player, str(r.player)), fnt, x_pts - 70 - x_name - (150 if r.withdrawn else 0))
+        d.text((x_name, mid), name + (" (withdrew)" if r.withdrawn else ""), font=fnt,
+               fill=MUTED if r.withdrawn else INK, anchor="lm")
         if r.withdrawn:
-            w = d.textlength(name if len(name) <= 22 else name[:21] + "…", font=fnt)
-            d.line((x_name, mid, x_name + w, mid), fill=MUTED, width=2)
+            d.line((x_name, mid, x_name + d.textlength(name, font=fnt), mid), fill=MUTED, width=2)
         t1 = r.sb_text if fmt.is_round_robin else r.buchholz_text
         t2 = format_points(r.h2h) if fmt.is_round_robin else r.sb_text
         d.text((x_pts, mid), r.points_text, font=bold, fill=INK, anchor="rm")

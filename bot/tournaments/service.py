@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.errors import ParlorError
+from bot.errors import ParlorError, StaleBoard
 from bot.games import GAMES
 from bot.games.base import Reason
 from bot.matches.service import Match, MatchService, Player, Result
@@ -41,6 +41,7 @@ MAX_PLAYERS = 1024
 MIN_ROUND_TIME = 60
 MAX_ROUND_TIME = 14 * 86400
 TWO_PLAYER_GAMES = ("pylon", "fireandice", "eggcarton")
+POST_CLAIM_TTL = 30.0
 
 
 class TournamentError(ParlorError):
@@ -63,6 +64,7 @@ class Presenter(Protocol):
     async def event_cancelled(self, t: TournamentRecord, reason: str) -> None: ...
     async def signup_changed(self, t: TournamentRecord) -> None: ...
     async def match_decided(self, result: Result) -> None: ...
+    async def post_started(self, started: list[Started]) -> None: ...
 
 
 class _Quiet:
@@ -79,6 +81,9 @@ class _Quiet:
         pass
 
     async def match_decided(self, result: Result) -> None:
+        pass
+
+    async def post_started(self, started: list[Started]) -> None:
         pass
 
 
@@ -111,6 +116,9 @@ class TournamentService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
         self.on_deadline_change = lambda: None
+        self.token = secrets.token_hex(6)
+        """This process, in posting claims."""
+        self._last_sweep = self.clock()
 
     def lock(self, tid: int) -> asyncio.Lock:
         lock = self._locks.get(tid)
@@ -302,10 +310,47 @@ class TournamentService:
             if p.match_id is None:
                 rec = self._match_record(t, p, names)
                 p.match_id = await self.store.create_pairing_match(t.id, p.round, p.board, rec)
-            result = await self.matches.begin(p.match_id)
+            try:
+                result = await self.matches.begin(p.match_id)
+            except StaleBoard:  # another process started it at the same moment
+                result = Result(await self.matches.get(p.match_id))
             m = result.match
-            if m.status == Status.RUNNING and m.rec.message_id is None:
+            if m.status == Status.RUNNING and m.rec.message_id is None and await self._claim_posting(m):
                 out.append(Started(p, m, result if result.started else Result(m, started=True)))
+        return out
+
+    async def _claim_posting(self, m: Match) -> bool:
+        """Claim the posting of a match's thread and board for this process (compare-and-set on the
+        match's version), so that two processes never both post it. A claim older than
+        ``POST_CLAIM_TTL`` (a process that died while posting) can be taken over."""
+        async with self.matches.lock(m.id):
+            fresh = await self.matches.get(m.id)
+            if fresh.rec.message_id is not None:
+                return False
+            claim = fresh.rec.ui.get("posting")
+            now = self.clock()
+            if claim and claim[0] != self.token and now - float(claim[1]) < POST_CLAIM_TTL:
+                return False
+            expected = fresh.version
+            fresh.rec.ui["posting"] = [self.token, now]
+            fresh.rec.version += 1   # the board is not posted yet: no button carries the old version
+            try:
+                await self.store.save_match(fresh.rec, expected)
+            except VersionConflict:
+                return False
+            m.rec = fresh.rec
+            m.state = fresh.state
+            return True
+
+    async def unposted(self) -> list[Started]:
+        """Matches of running events nobody posted (a process died while posting); at most every 30 s."""
+        now = self.clock()
+        if now - self._last_sweep < POST_CLAIM_TTL:
+            return []
+        self._last_sweep = now
+        out: list[Started] = []
+        for tid in await self.store.running_tournaments():
+            out.extend(await self.materialise(tid))
         return out
 
     def _match_record(self, t: TournamentRecord, p: PairingRecord, names: dict[int, str]) -> MatchRecord:
@@ -445,6 +490,12 @@ class TournamentService:
                 continue
             if tr is not None:
                 out.append(tr)
+        try:
+            left = await self.unposted()
+            if left:
+                await self.presenter.post_started(left)
+        except Exception:
+            log.exception("posting left-over tournament matches failed")
         return out
 
     async def expire(self, tid: int) -> Transition | None:
