@@ -478,9 +478,14 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     async def post_pairings(self, started: list[Started]) -> None:
         for s in started:
             try:
-                await self.post_pairing(s)
+                # claimed again right before posting: a big paced round takes a while, and another
+                # process may have taken over a claim that grew old meanwhile
+                if await self.service.claim_posting(s.match):
+                    await self.post_pairing(s)
             except Exception:
                 log.exception("posting the match of pairing %s/%s failed", s.pairing.round, s.pairing.board)
+            finally:
+                self.service.done_posting(s.match.id)
 
     async def post_pairing(self, s: Started) -> None:
         """The pairing's match, as any match: its own thread, a greeting that pings both, the live board."""

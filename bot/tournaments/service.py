@@ -41,7 +41,7 @@ MAX_PLAYERS = 1024
 MIN_ROUND_TIME = 60
 MAX_ROUND_TIME = 14 * 86400
 TWO_PLAYER_GAMES = ("pylon", "fireandice", "eggcarton")
-POST_CLAIM_TTL = 30.0
+POST_CLAIM_TTL = 120.0
 
 
 class TournamentError(ParlorError):
@@ -119,6 +119,7 @@ class TournamentService:
         self.token = secrets.token_hex(6)
         """This process, in posting claims."""
         self._last_sweep = self.clock()
+        self._posting: set[int] = set()
 
     def lock(self, tid: int) -> asyncio.Lock:
         lock = self._locks.get(tid)
@@ -315,11 +316,18 @@ class TournamentService:
             except StaleBoard:  # another process started it at the same moment
                 result = Result(await self.matches.get(p.match_id))
             m = result.match
-            if m.status == Status.RUNNING and m.rec.message_id is None and await self._claim_posting(m):
+            if m.id in self._posting:  # already handed out for posting by this process
+                continue
+            if m.status == Status.RUNNING and m.rec.message_id is None and await self.claim_posting(m):
+                self._posting.add(m.id)
                 out.append(Started(p, m, result if result.started else Result(m, started=True)))
         return out
 
-    async def _claim_posting(self, m: Match) -> bool:
+    def done_posting(self, match_id: int) -> None:
+        """The presenter posted the match (or gave up): a later sweep may hand it out again if unposted."""
+        self._posting.discard(match_id)
+
+    async def claim_posting(self, m: Match) -> bool:
         """Claim the posting of a match's thread and board for this process (compare-and-set on the
         match's version), so that two processes never both post it. A claim older than
         ``POST_CLAIM_TTL`` (a process that died while posting) can be taken over."""
@@ -343,7 +351,7 @@ class TournamentService:
             return True
 
     async def unposted(self) -> list[Started]:
-        """Matches of running events nobody posted (a process died while posting); at most every 30 s."""
+        """Matches of running events nobody posted (a process died while posting); at most every 2 minutes."""
         now = self.clock()
         if now - self._last_sweep < POST_CLAIM_TTL:
             return []

@@ -143,7 +143,7 @@ async def test_swiss_of_five_with_an_absent_player_and_a_restart(world):
     met = [frozenset((p.white_id, p.black_id)) for p in all_pairings if p.black_id]
     assert len(met) == len(set(met))
     assert sorted(p.white_id for p in all_pairings if p.black_id is None) == sorted(
-        set(p.white_id for p in all_pairings if p.black_id is None))  # nobody got two byes
+        {p.white_id for p in all_pairings if p.black_id is None})  # nobody got two byes
     st = await cog(w).service.standing(tid)
     want = expected_points(all_pairings, users, w.dave)
     assert {r.player: r.points for r in st.rows} == {u.id: want[u.id] for u in players}

@@ -102,9 +102,12 @@ async def test_kill_before_matches_were_created_or_started(tmp_path):
     rec = TS._match_record(svc, await svc.get(t.id), pairs[0], {})
     await store.create_pairing_match(t.id, 1, pairs[0].board, rec)
     await store.close()
-    store, matches, svc = await open_service(path, clock)   # the restart
+    store, _matches, svc = await open_service(path, clock)   # the restart
     started = await svc.resume_all()
     assert len(started) == 2 and all(s.match.status == Status.RUNNING for s in started)
+    assert await svc.resume_all() == []             # handed out for posting already
+    for st in started:
+        svc.done_posting(st.match.id)                 # ... the presenter failed to post them
     again = await svc.resume_all()                  # not yet posted, so listed again, but no new match
     assert {s.match.id for s in again} == {s.match.id for s in started}
     assert len(await store.active_matches()) == 2
