@@ -134,6 +134,16 @@ class RatingChange:
     after: RatingRow
 
 
+@dataclass(frozen=True)
+class ComputerResult:
+    """One finished match a member played against the computer (unrated): for ``/stats``."""
+
+    game: str
+    level: str
+    seat: int                        # the member's seat
+    outcome: dict[str, JSON] | None  # the match's stored outcome (``Outcome.dump()``)
+
+
 class VersionConflict(Exception):
     """Someone else changed the match first (a double click or another shard)."""
 
@@ -169,6 +179,7 @@ class Store(Protocol):
     async def rating_history(self, guild_id: int, game: str, user_id: int) -> list[tuple[float, float]]: ...
     async def reset_ratings(self, guild_id: int, game: str | None = None) -> int: ...
     async def counters(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]: ...
+    async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResult]: ...
 
     # -- tournaments (issue 17; SQL in bot/storage/tournaments.py, migration 004) --------------------
     async def create_tournament(self, t: TournamentRecord) -> int: ...
