@@ -248,7 +248,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         embed, view = await self.signup_message(t)
         cb = await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         if isinstance(cb.resource, discord.InteractionMessage):
-            await self.bot.store.set_tournament_message(t.id, cb.resource.id)
+            await self.service.set_message(t.id, cb.resource.id)
 
     @app_commands.command(name="standings", description="The standings of a tournament")
     @app_commands.describe(event="The tournament number (default: the one in this channel)")

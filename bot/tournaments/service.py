@@ -657,6 +657,15 @@ class TournamentService:
                     pass
         return Transition(t, cancelled=reason)
 
+    async def set_message(self, tid: int, message_id: int) -> None:
+        """Remember the sign-up message (versioned like every change, so no concurrent save drops it)."""
+        async with self.lock(tid):
+            async def store() -> None:
+                t = await self.get(tid)
+                t.message_id = message_id
+                await self._save(t)
+            await self._retry(store)
+
     async def mark_announced(self, tid: int, round_no: int) -> None:
         """Remember that a round's pairings were posted (so a restart does not post them again)."""
         async with self.lock(tid):
