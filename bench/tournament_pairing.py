@@ -14,8 +14,8 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from bot.tournaments.model import Pairing, Result  # noqa: E402
-from bot.tournaments.pairing import swiss_round  # noqa: E402
+from bot.tournaments.model import Pairing, Result
+from bot.tournaments.pairing import swiss_round
 
 PLAYERS = int(sys.argv[1]) if len(sys.argv) > 1 else 512
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 10

@@ -14,11 +14,11 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from bot.render import png_bytes  # noqa: E402
-from bot.tournaments.model import Format, Pairing, Result  # noqa: E402
-from bot.tournaments.pairing import swiss_round  # noqa: E402
-from bot.tournaments.render import render_standings  # noqa: E402
-from bot.tournaments.standings import standings  # noqa: E402
+from bot.render import png_bytes
+from bot.tournaments.model import Format, Pairing, Result
+from bot.tournaments.pairing import swiss_round
+from bot.tournaments.render import render_standings
+from bot.tournaments.standings import standings
 
 PLAYERS = 128
 BUDGET_MS = 150.0

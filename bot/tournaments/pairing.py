@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from bot.tournaments.model import Pairing, Result
 
@@ -129,7 +129,7 @@ def swiss_round(players: Sequence[int], history: Sequence[Pairing], round_no: in
     matching = _match_blocks(order, h, block)
     if last_round is not None and round_no < last_round and len(order) <= block:
         matching = _look_ahead(order, h, matching)
-    pairs = []
+    pairs: list[tuple[int, int | None]] = []
     for a, b in matching:
         if a == BYE or b == BYE:
             pairs.append((b if a == BYE else a, None))
@@ -270,7 +270,7 @@ def _float_cost(gap: int, n: int) -> int:
     """Pairing across ``gap`` score-group boundaries: more than any number of pairings across fewer."""
     if gap <= 0:
         return 0
-    return _FLOAT * (n + 1) ** (min(gap, 3) - 1) * (1 + max(0, gap - 3))
+    return int(_FLOAT * (n + 1) ** (min(gap, 3) - 1) * (1 + max(0, gap - 3)))
 
 
 def _colours(a: int, b: int, h: History, pos: dict[int, int], seed: str, round_no: int) -> tuple[int, int]:

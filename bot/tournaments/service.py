@@ -16,12 +16,13 @@ anyway. Discord is not known here: a :class:`Presenter` (the cog) is told what h
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import weakref
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from bot.errors import ParlorError, StaleBoard
 from bot.games import GAMES
@@ -35,6 +36,7 @@ from bot.tournaments.model import Result as GameResult
 from bot.tournaments.standings import Row, standings
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 1024
@@ -115,7 +117,7 @@ class TournamentService:
         self.presenter: Presenter = presenter or _Quiet()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
-        self.on_deadline_change = lambda: None
+        self.on_deadline_change: Callable[[], None] = lambda: None
         self.token = secrets.token_hex(6)
         """This process, in posting claims."""
         self._last_sweep = self.clock()
@@ -408,7 +410,8 @@ class TournamentService:
             await self._after(tr)
         return tr
 
-    async def _retry(self, action):  # type: ignore[no-untyped-def]
+    async def _retry(self, action: Callable[[], Awaitable[T]]) -> T | None:
+        """Run ``action`` again (fresh reads) when another process changed the tournament meanwhile."""
         for attempt in range(5):
             try:
                 return await action()
@@ -548,7 +551,7 @@ class TournamentService:
         for tid in await self.store.running_tournaments():
             try:
                 async with self.lock(tid):
-                    tr = await self._retry(lambda tid=tid: self._reconcile_locked(tid))
+                    tr = await self._retry(functools.partial(self._reconcile_locked, tid))
                 if tr is not None:
                     await self._after(tr)
                 out.extend(await self.materialise(tid))
