@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from bot.errors import ParlorError, StaleBoard
+from bot.errors import LobbyError, ParlorError, StaleBoard
 from bot.games import GAMES
 from bot.games.base import Reason
 from bot.matches.service import Match, MatchService, Player, Result
@@ -313,9 +313,11 @@ class TournamentService:
             if p.match_id is None:
                 rec = self._match_record(t, p, names)
                 p.match_id = await self.store.create_pairing_match(t.id, p.round, p.board, rec)
+            if (await self.matches.get(p.match_id)).status not in (Status.LOBBY, Status.RUNNING):
+                continue  # over already (its result is being recorded)
             try:
                 result = await self.matches.begin(p.match_id)
-            except StaleBoard:  # another process started it at the same moment
+            except (StaleBoard, LobbyError):  # another process started (or ended) it at the same moment
                 result = Result(await self.matches.get(p.match_id))
             m = result.match
             if m.id in self._posting:  # already handed out for posting by this process

@@ -9,6 +9,15 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 
+@pytest.fixture(autouse=True)
+def no_errors_logged(caplog):
+    """The tournament code logs no errors (its loggers are not among the double's captured ones)."""
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelname in ("ERROR", "CRITICAL")
+              and r.name.startswith(("bot", "cogs"))]
+    assert not errors, [r.getMessage() for r in errors]
+
+
 def cog(w):
     return w.bot.get_cog("TournamentCog")
 
@@ -236,4 +245,32 @@ async def test_too_many_events_and_withdraw(world):
     assert "cancelled" in (await r.message()).text
     await idle(w)
     assert (await w.bot.store.load_tournament(1)).status == "cancelled"
+    w.dd.assert_clean()
+
+
+async def test_organiser_pause_resume_and_remove(world):
+    w = world
+    signup = await open_event(w, game="pylon", rounds=2, options={"round-time": 300})
+    for u in (w.alice, w.bob, w.carol, w.dave):
+        await u.click(signup, "Join")
+    await w.admin.click(signup, "Start (organiser)")
+    await idle(w)
+    tid = (await w.bot.store.tournaments_in_guild(w.guild.id))[0].id
+    r = await w.admin.slash(w.chan, "tournament pause")
+    assert r.ephemeral and "paused" in (await r.message()).text
+    await w.chan.wait_for(lambda m: "paused by the organiser" in m.text)
+    await w.expire(10_000)          # the round clock is stopped: nothing advances (games' own limits still run)
+    t = await w.bot.store.load_tournament(tid)
+    assert t.status == "paused" and t.current_round == 1
+    r = await w.admin.slash(w.chan, "tournament resume")
+    assert "resumed" in (await r.message()).text
+    t = await w.bot.store.load_tournament(tid)
+    assert t.status == "running" and t.deadline == pytest.approx(w.clock() + 300, abs=5)
+    r = await w.admin.slash(w.chan, "tournament remove", player=w.dave)
+    assert r.ephemeral and "Removed" in (await r.message()).text
+    await w.chan.wait_for(lambda m: "dave was removed" in m.text)
+    entrants = {e.user_id: e for e in await w.bot.store.entrants(tid)}
+    assert entrants[w.dave.id].withdrawn_round == (await w.bot.store.load_tournament(tid)).current_round
+    r = await w.bob.slash(w.chan, "tournament remove", player=w.alice)
+    assert r.ephemeral and "organiser" in (await r.message()).text
     w.dd.assert_clean()
