@@ -161,6 +161,10 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     async def _resume(self) -> None:
         """After a (re)start: results recorded meanwhile, rounds advanced, unposted pairings posted."""
         started = await self.service.resume_all()
+        for tid in await self.bot.store.running_tournaments():  # a round started but never announced (a crash)
+            t = await self.service.get(tid)
+            if t.status == "running" and int(t.data.get("announced", 0)) < t.current_round:
+                await self._post_round(tid, t.current_round)
         await self.post_pairings(started)
 
     def spawn(self, coro: Any) -> None:

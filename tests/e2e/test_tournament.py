@@ -274,3 +274,25 @@ async def test_organiser_pause_resume_and_remove(world):
     r = await w.bob.slash(w.chan, "tournament remove", player=w.alice)
     assert r.ephemeral and "organiser" in (await r.message()).text
     w.dd.assert_clean()
+
+
+async def test_a_round_started_but_never_posted_is_posted_once_after_a_restart(world):
+    from bot.tournaments.service import _Quiet
+
+    w = world
+    signup = await open_event(w, game="pylon")
+    for u in (w.alice, w.bob, w.carol, w.dave):
+        await u.click(signup, "Join")
+    tid = (await w.bot.store.tournaments_in_guild(w.guild.id))[0].id
+    cog(w).service.presenter = _Quiet()           # the process dies right after the round was committed
+    await cog(w).service.start(tid, None)
+    assert w.guild.threads == [] and len(await w.bot.store.pairings(tid, 1)) == 2
+    await w.restart()
+    await idle(w)
+    await w.chan.wait_for(lambda m: "round 1 of 3" in m.text)
+    assert len(w.guild.threads) == 2
+    await w.restart()                               # and again: nothing is posted twice
+    await idle(w)
+    assert len(w.guild.threads) == 2
+    assert sum("round 1 of 3" in m.text for m in w.chan.messages) == 1
+    w.dd.assert_clean()
