@@ -6,7 +6,6 @@ import pytest
 
 from bot.matches.service import MatchService, Player
 from bot.storage import Status, VersionConflict
-from bot.storage.sqlite import SqliteStore
 from bot.tournaments.model import Format
 from bot.tournaments.service import TournamentError, TournamentService
 
@@ -21,8 +20,8 @@ class Clock:
         return self.now
 
 
-async def open_service(path, clock):
-    store = SqliteStore(str(path))
+async def open_service(make, clock):
+    store = make()
     await store.open()
     matches = MatchService(store, clock=clock)
     svc = TournamentService(matches)
@@ -38,9 +37,9 @@ async def signed_up(svc, n=5, fmt=Format.SWISS, rounds=3):
     return t
 
 
-async def test_refusals_change_nothing(tmp_path):
+async def test_refusals_change_nothing(store_factory):
     clock = Clock()
-    store, _, svc = await open_service(tmp_path / "db.sqlite3", clock)
+    store, _, svc = await open_service(store_factory, clock)
     with pytest.raises(TournamentError, match="2-player"):
         await svc.create(guild_id=1, channel_id=2, organiser=Player(99, "o"), game="nomic", fmt=Format.SWISS,
                          rounds=None, round_time=600, turn_limit=None, rated=True, starts_in=60)
@@ -56,17 +55,17 @@ async def test_refusals_change_nothing(tmp_path):
     await store.close()
 
 
-async def test_two_processes_start_the_event_once(tmp_path):
+async def test_two_processes_start_the_event_once(store_factory):
     clock = Clock()
-    a = await open_service(tmp_path / "db.sqlite3", clock)
-    b = await open_service(tmp_path / "db.sqlite3", clock)
+    a = await open_service(store_factory, clock)
+    b = await open_service(store_factory, clock)
     t = await signed_up(a[2])
     clock.now += 61
     results = await asyncio.gather(a[2].run_due(), b[2].run_due())
     assert sum(len(r) for r in results) == 1
     assert len(await a[0].pairings(t.id, 1)) == 3
-    async with a[0].db.execute("SELECT COUNT(*) FROM tournament_rounds WHERE tournament_id = ?", (t.id,)) as cur:
-        assert (await cur.fetchone())[0] == 1
+    async with a[0]._read() as db:
+        assert await db.fetchval("SELECT COUNT(*) FROM tournament_rounds WHERE tournament_id = ?", t.id) == 1
     # both "processes" post: each pairing gets exactly one match
     made = await asyncio.gather(a[2].materialise(t.id), b[2].materialise(t.id))
     ids = [s.match.id for group in made for s in group]
@@ -76,9 +75,9 @@ async def test_two_processes_start_the_event_once(tmp_path):
         await s[0].close()
 
 
-async def test_a_round_row_is_written_once(tmp_path):
+async def test_a_round_row_is_written_once(store_factory):
     clock = Clock()
-    store, _, svc = await open_service(tmp_path / "db.sqlite3", clock)
+    store, _, svc = await open_service(store_factory, clock)
     t = await signed_up(svc)
     await svc.start(t.id, 99)
     t = await svc.get(t.id)
@@ -89,11 +88,10 @@ async def test_a_round_row_is_written_once(tmp_path):
     await store.close()
 
 
-async def test_kill_before_matches_were_created_or_started(tmp_path):
+async def test_kill_before_matches_were_created_or_started(store_factory):
     """Round 1 committed, then killed: the restart creates each match once and starts it."""
     clock = Clock()
-    path = tmp_path / "db.sqlite3"
-    store, _, svc = await open_service(path, clock)
+    store, _, svc = await open_service(store_factory, clock)
     t = await signed_up(svc)
     await svc.start(t.id, 99)                       # pairs round 1; matches not created yet (the cog does that)
     pairs = [p for p in await store.pairings(t.id, 1) if p.black_id]
@@ -102,7 +100,7 @@ async def test_kill_before_matches_were_created_or_started(tmp_path):
     rec = TS._match_record(svc, await svc.get(t.id), pairs[0], {})
     await store.create_pairing_match(t.id, 1, pairs[0].board, rec)
     await store.close()
-    store, _matches, svc = await open_service(path, clock)   # the restart
+    store, _matches, svc = await open_service(store_factory, clock)   # the restart
     started = await svc.resume_all()
     assert len(started) == 2 and all(s.match.status == Status.RUNNING for s in started)
     assert await svc.resume_all() == []             # handed out for posting already
@@ -114,10 +112,9 @@ async def test_kill_before_matches_were_created_or_started(tmp_path):
     await store.close()
 
 
-async def test_result_missed_by_a_crash_is_recorded_on_restart_and_the_round_advances(tmp_path):
+async def test_result_missed_by_a_crash_is_recorded_on_restart_and_the_round_advances(store_factory):
     clock = Clock()
-    path = tmp_path / "db.sqlite3"
-    store, matches, svc = await open_service(path, clock)
+    store, matches, svc = await open_service(store_factory, clock)
     t = await signed_up(svc, 4, rounds=2)
     await svc.start(t.id, 99)
     started = await svc.materialise(t.id)
@@ -125,7 +122,7 @@ async def test_result_missed_by_a_crash_is_recorded_on_restart_and_the_round_adv
     for s in started:
         await matches.resign(s.match.id, s.match.seats[1].user_id)
     await store.close()
-    store, matches, svc = await open_service(path, clock)
+    store, matches, svc = await open_service(store_factory, clock)
     await svc.resume_all()
     assert all(p.result == "1-0" for p in await store.pairings(t.id, 1))
     t = await svc.get(t.id)
@@ -135,9 +132,9 @@ async def test_result_missed_by_a_crash_is_recorded_on_restart_and_the_round_adv
     await store.close()
 
 
-async def test_round_deadline_decides_running_games_and_absent_players_forfeit(tmp_path):
+async def test_round_deadline_decides_running_games_and_absent_players_forfeit(store_factory):
     clock = Clock()
-    store, matches, svc = await open_service(tmp_path / "db.sqlite3", clock)
+    store, matches, svc = await open_service(store_factory, clock)
     t = await signed_up(svc, 4, rounds=1)
     await svc.start(t.id, 99)
     started = await svc.materialise(t.id)
@@ -153,9 +150,9 @@ async def test_round_deadline_decides_running_games_and_absent_players_forfeit(t
     await store.close()
 
 
-async def test_withdraw_pause_resume(tmp_path):
+async def test_withdraw_pause_resume(store_factory):
     clock = Clock()
-    store, matches, svc = await open_service(tmp_path / "db.sqlite3", clock)
+    store, matches, svc = await open_service(store_factory, clock)
     t = await signed_up(svc, 4, rounds=2)
     await svc.start(t.id, 99)
     started = await svc.materialise(t.id)
@@ -176,4 +173,25 @@ async def test_withdraw_pause_resume(tmp_path):
     assert t2.current_round == 2
     r2 = await store.pairings(t.id, 2)
     assert victim not in {x for p in r2 for x in (p.white_id, p.black_id)}
+    await store.close()
+
+
+async def test_a_stored_round_can_be_recomputed_and_checked(store_factory):
+    from bot.tournaments import pairing
+    from bot.tournaments.service import to_pairing
+
+    clock = Clock()
+    store, matches, svc = await open_service(store_factory, clock)
+    t = await signed_up(svc, 6, rounds=3)
+    await svc.start(t.id, 99)
+    with pytest.raises(TournamentError, match="Sign-up is closed"):
+        await svc.join(t.id, Player(555, "late"))
+    for s in await svc.materialise(t.id):
+        await matches.resign(s.match.id, s.match.seats[1].user_id)
+    await svc.wait_idle()
+    t = await svc.get(t.id)
+    assert t.current_round == 2
+    history = [to_pairing(p) for p in await store.pairings(t.id, 1)]
+    again = pairing.swiss_round(t.data["order"], history, 2, t.seed, last_round=t.rounds)
+    assert [(p.white, p.black) for p in again] == [(p.white_id, p.black_id) for p in await store.pairings(t.id, 2)]
     await store.close()
