@@ -137,6 +137,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         self.pacer = Pacer()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._resumed = False
+        self._announcing: set[tuple[int, int]] = set()
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -164,7 +165,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         for tid in await self.bot.store.running_tournaments():  # a round started but never announced (a crash)
             t = await self.service.get(tid)
             if t.status == "running" and int(t.data.get("announced", 0)) < t.current_round:
-                await self._post_round(tid, t.current_round)
+                await self._post_round(tid, t.current_round, after_crash=True)
         await self.post_pairings(started)
 
     def spawn(self, coro: Any) -> None:
@@ -445,11 +446,35 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         """Post (in the background: a big round takes a while when paced) the round and its matches."""
         self.spawn(self._post_round(t.id, round_no))
 
-    async def _post_round(self, tid: int, round_no: int) -> None:
+    async def _post_round(self, tid: int, round_no: int, *, after_crash: bool = False) -> None:
+        if (tid, round_no) in self._announcing:  # this process is posting that round already
+            return
+        self._announcing.add((tid, round_no))
+        try:
+            await self._post_round_once(tid, round_no, after_crash)
+        finally:
+            self._announcing.discard((tid, round_no))
+
+    async def _already_announced(self, channel: Any, tid: int, round_no: int) -> bool:
+        """Whether the round's header is among the channel's last messages (sent just before a crash)."""
+        title = f"Tournament #{tid}: round {round_no} of "
+        try:
+            async for m in channel.history(limit=50):
+                if self.bot.user and m.author.id == self.bot.user.id and any(
+                        (e.title or "").startswith(title) for e in m.embeds):
+                    return True
+        except discord.HTTPException:
+            return False
+        return False
+
+    async def _post_round_once(self, tid: int, round_no: int, after_crash: bool) -> None:
         t = await self.service.get(tid)
         channel = await self.channel_of(t)
         if round_no == 1:
             await self.signup_changed(t)
+        if after_crash and channel is not None and await self._already_announced(channel, tid, round_no):
+            await self.service.mark_announced(tid, round_no)
+            t = await self.service.get(tid)
         if channel is not None and t.data.get("announced", 0) < round_no:
             if round_no > 1:
                 embed, file = await self.standings_post(t)

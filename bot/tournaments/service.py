@@ -525,7 +525,7 @@ class TournamentService:
         # the round's time ran out: running games are decided by the game's timeout rule
         for p in await self.store.pairings(tid, t.current_round):
             if p.result is None and p.match_id is not None:
-                result = await self.matches.force_timeout(p.match_id)
+                result = await self.matches.force_timeout(p.match_id, "was to move when the round's time ran out")
                 if result is not None:
                     try:
                         await self.presenter.match_decided(result)
