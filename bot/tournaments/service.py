@@ -50,6 +50,10 @@ class TournamentError(ParlorError):
     """A tournament action that does not fit (shown to the user privately)."""
 
 
+class TournamentConflict(TournamentError, VersionConflict):
+    """Another click or process changed the tournament first (retried inside; shown if it reaches a user)."""
+
+
 @dataclass
 class Standing:
     tournament: TournamentRecord
@@ -142,9 +146,10 @@ class TournamentService:
         t.updated_at = self.clock()
         try:
             await self.store.save_tournament(t, expected, change)
-        except VersionConflict:
+        except VersionConflict as exc:
             t.version = expected
-            raise
+            raise TournamentConflict("Someone changed this tournament at the same moment; please try again.") \
+                from exc
         self.on_deadline_change()
 
     # -- creation and sign-up ---------------------------------------------------------------
