@@ -544,12 +544,21 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
             await self.pacer.wait(m.rec.channel_id)
         white, black = m.seats[0], m.seats[1]
         tid = m.rec.ui.get("tournament")
+        turns = getattr(cog, "turns", None)
+        if turns is not None:  # each player's /parlor notify choice: the board pings the first mover (or DMs)
+            thread_seats, _ = await turns.split(m, [s.seat for s in m.seats if s.seat not in m.to_act()])
+            pinged = [m.seats[s].user_id for s in thread_seats]
+        else:
+            pinged = [white.user_id, black.user_id]
         await place.send(
             f"Tournament #{tid}, round {s.pairing.round}, board {s.pairing.board}: <@{white.user_id}> (moves first) "
             f"vs <@{black.user_id}>. Good luck!",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(white.user_id),
-                                                            discord.Object(black.user_id)]))
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged], everyone=False,
+                                                     roles=False))
         await cog.post_board(place, m, s.result)
+        notify = getattr(cog, "notify_turn", None)
+        if notify is not None:
+            await notify(m, s.result)
 
     async def match_decided(self, result: Result) -> None:
         cog = self.bot.game_cogs.get(result.match.rec.game)
