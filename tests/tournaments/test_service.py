@@ -195,3 +195,24 @@ async def test_a_stored_round_can_be_recomputed_and_checked(store_factory):
     again = pairing.swiss_round(t.data["order"], history, 2, t.seed, last_round=t.rounds)
     assert [(p.white, p.black) for p in again] == [(p.white_id, p.black_id) for p in await store.pairings(t.id, 2)]
     await store.close()
+
+
+async def test_round_robin_withdrawal_forfeits_the_remaining_games(store_factory):
+    clock = Clock()
+    store, matches, svc = await open_service(store_factory, clock)
+    t = await signed_up(svc, 4, fmt=Format.ROUND_ROBIN, rounds=None)
+    await svc.start(t.id, 99)
+    started = await svc.materialise(t.id)
+    quitter = started[0].match.seats[1].user_id
+    await svc.withdraw(t.id, quitter)               # before moving: this round's game is a forfeit
+    await matches.resign(started[1].match.id, started[1].match.seats[0].user_id)
+    await svc.wait_idle()
+    t = await svc.get(t.id)
+    assert t.current_round == 2
+    r2 = await store.pairings(t.id, 2)
+    theirs = next(p for p in r2 if quitter in (p.white_id, p.black_id))
+    assert theirs.result in ("+-", "-+") and theirs.match_id is None
+    assert len(await svc.materialise(t.id)) == 1      # only the other game is played
+    st = await svc.standing(t.id)
+    assert next(r for r in st.rows if r.player == quitter).withdrawn
+    await store.close()
