@@ -66,6 +66,8 @@ STARTS = [
     app_commands.Choice(name="in 3 days", value=259200),
     app_commands.Choice(name="in 7 days", value=604800),
 ]
+PAGE = 32
+"""Players per standings picture (a taller picture is unreadable in Discord's preview)."""
 STATUS_WORDS = {"signup": "sign-up open", "running": "running", "paused": "paused", "finished": "finished",
                 "cancelled": "cancelled"}
 
@@ -256,12 +258,14 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
             await self.service.set_message(t.id, cb.resource.id)
 
     @app_commands.command(name="standings", description="The standings of a tournament")
-    @app_commands.describe(event="The tournament number (default: the one in this channel)")
+    @app_commands.describe(event="The tournament number (default: the one in this channel)",
+                           page="Page of the table (32 players a page)")
     @app_commands.guild_only()
-    async def standings_cmd(self, interaction: discord.Interaction, event: int | None = None) -> None:
+    async def standings_cmd(self, interaction: discord.Interaction, event: int | None = None,
+                            page: app_commands.Range[int, 1, 40] = 1) -> None:
         t = await self.find(interaction, event, active_only=False)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        embed, file = await self.standings_post(t)
+        embed, file = await self.standings_post(t, page=page)
         await interaction.followup.send(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="withdraw", description="Leave a tournament you are playing in")
@@ -429,15 +433,21 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
             except discord.HTTPException:
                 log.info("could not post to tournament %s's channel", t.id)
 
-    async def standings_post(self, t: TournamentRecord, *, title: str | None = None) -> tuple[discord.Embed,
-                                                                                              discord.File]:
+    async def standings_post(self, t: TournamentRecord, *, title: str | None = None,
+                             page: int = 1) -> tuple[discord.Embed, discord.File]:
+        """The table as a picture (32 players a page, so it stays readable in Discord) and as text."""
         st = await self.service.standing(t.id)
+        pages = max(1, -(-len(st.rows) // PAGE))
+        page = min(max(1, page), pages)
+        rows = st.rows[(page - 1) * PAGE:]
         done = t.current_round if t.status in ("finished", "cancelled") else max(0, t.current_round - 1)
-        sub = f"{TITLES[t.game]} · after round {done} of {t.rounds or '?'}"
+        sub = f"{TITLES[t.game]} · after round {done} of {t.rounds or '?'}" + (
+            f" · page {page} of {pages}" if pages > 1 else "")
         heading = title or f"Tournament #{t.id} standings"
-        img = await asyncio.to_thread(render_standings, st.rows, st.names, st.format, title=heading, subtitle=sub)
+        img = await asyncio.to_thread(render_standings, rows, st.names, st.format, title=heading, subtitle=sub,
+                                      limit=PAGE)
         data = await asyncio.to_thread(png_bytes, img)
-        table = text_table(st.rows, {k: v for k, v in st.names.items()}, st.format, limit=30)
+        table = text_table(rows, st.names, st.format, limit=PAGE)
         embed = discord.Embed(title=heading, description=f"{sub}\n```\n{table[:3900]}\n```", colour=COLOUR)
         embed.set_image(url="attachment://standings.png")
         return embed, picture_file(data, "standings.png")

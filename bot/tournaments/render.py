@@ -57,9 +57,9 @@ def fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
 
 
 def render_standings(rows: Sequence[Row], names: dict[int, str], fmt: Format, *, title: str,
-                     subtitle: str = "") -> Image.Image:
-    """The table (at most 128 rows; the rest are counted in the last line)."""
-    shown = list(rows[:MAX_ROWS])
+                     subtitle: str = "", limit: int = MAX_ROWS) -> Image.Image:
+    """The table (at most ``limit`` rows, 128 at most; the rest are counted in the last line)."""
+    shown = list(rows[:min(limit, MAX_ROWS)])
     more = len(rows) - len(shown)
     height = HEAD + ROW * (len(shown) + (1 if more else 0)) + 16
     img = Image.new("RGB", (WIDTH, height), BACKGROUND)
