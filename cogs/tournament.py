@@ -86,12 +86,12 @@ class Pacer:
     def __init__(self, burst: int = 5, per: float = 5.0) -> None:
         self.burst, self.per = burst, per
         self._sent: dict[int, deque[float]] = {}
-        self._lock = asyncio.Lock()
+        self._locks: dict[int, asyncio.Lock] = {}
 
     async def wait(self, channel_id: int) -> None:
         if self.burst <= 0:
             return
-        async with self._lock:
+        async with self._locks.setdefault(channel_id, asyncio.Lock()):  # channels do not wait for each other
             sent = self._sent.setdefault(channel_id, deque())
             now = time.monotonic()
             while sent and now - sent[0] >= self.per:
