@@ -193,6 +193,8 @@ async def test_round_robin_of_four(world):
         await idle(w)
     t = await w.bot.store.load_tournament(tid)
     assert t.status == "finished" and t.rounds == 3
+    results = [m for th in w.guild.threads for m in th.messages if "match over" in m.text]
+    assert len(results) == 6 and all("Rematch" not in m.button_labels() for m in results)  # the event pairs
     pairs = await w.bot.store.pairings(tid)
     assert len({frozenset((p.white_id, p.black_id)) for p in pairs}) == 6
     st = await cog(w).service.standing(tid)
