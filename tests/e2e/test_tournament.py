@@ -300,3 +300,22 @@ async def test_a_round_started_but_never_posted_is_posted_once_after_a_restart(w
     assert len(w.guild.threads) == 2
     assert sum("round 1 of 3" in m.text for m in w.chan.messages) == 1
     w.dd.assert_clean()
+
+
+async def test_notification_choices_apply_to_tournament_games(world):
+    w = world
+    await w.alice.slash(w.chan, "notify", mode="dm")
+    await w.bob.slash(w.chan, "notify", mode="off")
+    signup = await open_event(w, game="pylon", rounds=1)
+    for u in (w.alice, w.bob, w.carol, w.dave):
+        await u.click(signup, "Join")
+    await w.admin.click(signup, "Start (organiser)")
+    await idle(w)
+    pinged = [u.id for th in w.guild.threads for m in th.messages for u in m.mentions]
+    assert w.alice.id not in pinged and w.bob.id not in pinged      # dm / off: never pinged in the thread
+    assert w.carol.id in pinged and w.dave.id in pinged              # the default: pinged in the thread
+    tid = (await w.bot.store.tournaments_in_guild(w.guild.id))[0].id
+    alice_game = next(p for p in await w.bot.store.pairings(tid, 1) if w.alice.id in (p.white_id, p.black_id))
+    if alice_game.white_id == w.alice.id:   # her turn from the start: a DM with a link instead of a ping
+        dm = await w.alice.wait_for_dm(lambda m: "Your move" in m.text)
+        assert "discord.com/channels" in dm.text
