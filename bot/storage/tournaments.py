@@ -249,11 +249,6 @@ class TournamentSql:
                              "board = ?", match_id, tournament_id, round, board)
         return match_id
 
-    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
-        """Where the sign-up message is (no version change)."""
-        async with self._write() as db:
-            await db.execute("UPDATE tournaments SET message_id = ? WHERE id = ?", message_id, tournament_id)
-
     async def next_tournament_deadline(self) -> float | None:
         async with self._read() as db:
             value = await db.fetchval(
