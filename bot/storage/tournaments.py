@@ -14,11 +14,9 @@ started — and paired — only once, whatever crashes or races.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -283,55 +281,3 @@ class TournamentSql:
                 "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "organiser_role = excluded.organiser_role, max_events = excluded.max_events, "
                 "updated_at = excluded.updated_at", guild_id, organiser_role, max_events, time.time())
-
-
-# -- a Conn over one aiosqlite connection, for the SQLite store of before the shared-SQL rewrite -------
-
-
-class AiosqliteConn:
-    """The ``Conn`` calls on an ``aiosqlite.Connection`` (``?`` placeholders as they are)."""
-
-    def __init__(self, db: Any) -> None:
-        self.db = db
-
-    async def execute(self, sql: str, *args: Any) -> int:
-        cur = await self.db.execute(sql, args)
-        return int(cur.rowcount)
-
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self.db.executemany(sql, rows)
-
-    async def fetch(self, sql: str, *args: Any) -> list[Any]:
-        async with self.db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
-
-    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
-        async with self.db.execute(sql, args) as cur:
-            return await cur.fetchone()
-
-    async def fetchval(self, sql: str, *args: Any) -> Any:
-        row = await self.fetchrow(sql, *args)
-        return None if row is None else row[0]
-
-
-class AiosqliteTransactions:
-    """``_read()`` / ``_write()`` on one aiosqlite connection; every write transaction holds ``_wlock``
-    (one connection cannot run two transactions at once)."""
-
-    db: Any
-    _wlock: asyncio.Lock
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AiosqliteConn]:
-        yield AiosqliteConn(self.db)
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[AiosqliteConn]:
-        async with self._wlock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                yield AiosqliteConn(self.db)
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            await self.db.execute("COMMIT")
