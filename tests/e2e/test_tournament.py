@@ -6,6 +6,9 @@ from collections import defaultdict
 
 import pytest
 
+from tests.e2e.test_postgres import pg_world  # noqa: F401 - fixture
+from tests.platform.conftest import pg_session  # noqa: F401 - fixture
+
 pytestmark = pytest.mark.e2e
 
 
@@ -80,7 +83,15 @@ def expected_points(pairings, users, absent):
 
 
 async def test_swiss_of_five_with_an_absent_player_and_a_restart(world):
-    w = world
+    await swiss_of_five(world)
+
+
+async def test_swiss_of_five_on_postgresql(pg_world):
+    """The same event with the store on PostgreSQL (asyncpg), restarts included."""
+    await swiss_of_five(pg_world)
+
+
+async def swiss_of_five(w):
     erin = w.dd.create_user("erin")
     w.guild.add_member(erin)
     players = [w.alice, w.bob, w.carol, w.dave, erin]
