@@ -86,7 +86,7 @@ async def test_swiss_of_five_with_an_absent_player_and_a_restart(world):
     await swiss_of_five(world)
 
 
-async def test_swiss_of_five_on_postgresql(pg_world):
+async def test_swiss_of_five_on_postgresql(pg_world):  # noqa: F811 - the imported fixture
     """The same event with the store on PostgreSQL (asyncpg), restarts included."""
     await swiss_of_five(pg_world)
 
