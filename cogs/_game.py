@@ -781,6 +781,8 @@ class GameCog(commands.GroupCog):
         await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
 
     def rematch_view(self, match: Match) -> discord.ui.View:
+        if "tournament" in match.rec.ui:  # a tournament pairing: the event decides who plays next
+            return v.view_of()
         return v.view_of(v.button(match.id, None, "rematch", label="Rematch", emoji="🔁",
                                   style=discord.ButtonStyle.primary))
 

@@ -42,6 +42,8 @@ class ServiceCore:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.on_deadline_change = on_deadline_change or (lambda: None)
         self.counter_hooks: dict[str, Callable[[Match, list[Event]], list[tuple[int, str, int]]]] = {}
+        self.on_match_end: Callable[[Match], None] = lambda m: None
+        """Called (synchronously; schedule work, do not block) after a match is stored finished or aborted."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         """This process's name in database claims (computer moves, deadlines)."""
 
@@ -85,6 +87,8 @@ class ServiceCore:
         except VersionConflict:
             raise _Conflict("Someone else acted on this match at the same moment; look at the board again.") from None
         self.on_deadline_change()
+        if m.rec.status in (Status.FINISHED, Status.ABORTED):
+            self.on_match_end(m)
         return changes
 
     # -- bookkeeping shared by every action ---------------------------------------

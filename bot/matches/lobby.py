@@ -194,6 +194,19 @@ class Lobby(ServiceCore):
                 raise LobbyError(f"{m.spec.title} needs at least {m.spec.min_seats} players to start.")
             return await self._start(m)
 
+    async def begin(self, match_id: int) -> Result:
+        """Start a match whose seats were filled by the platform (a tournament pairing), in seat order.
+
+        Idempotent: an already running match is returned as it is (``started`` False).
+        """
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            if m.status == Status.RUNNING:
+                return Result(m)
+            if m.status != Status.LOBBY:
+                raise LobbyError("This match can no longer start.")
+            return await self._start(m)
+
     async def _start(self, m: Match) -> Result:
         expected = m.version
         rng = random.Random(f"{m.rec.seed}:seating")

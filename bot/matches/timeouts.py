@@ -22,7 +22,16 @@ class Timeouts(ServiceCore):
                 return await self._close(m, Status.EXPIRED, f"The {what} expired: nobody took it up in time.")
             return await self._timeout_locked(m)
 
-    async def _timeout_locked(self, m: Match) -> Result:
+    async def force_timeout(self, match_id: int, why: str | None = None) -> Result | None:
+        """Decide a running match now by the game's own timeout rule (a tournament round's deadline);
+        ``why`` completes "<player> …" in the result."""
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            if m.status != Status.RUNNING:
+                return None
+            return await self._timeout_locked(m, why=why)
+
+    async def _timeout_locked(self, m: Match, *, why: str | None = None) -> Result:
         now = self.clock()
         expected = m.version
         to_act = sorted(m.to_act())
@@ -53,7 +62,7 @@ class Timeouts(ServiceCore):
             await self._save(m, expected)
             return Result(m)
         loser = losers[0]
-        why = "ran out of time on the clock" if clock_out else "did not move within the turn limit"
+        why = why or ("ran out of time on the clock" if clock_out else "did not move within the turn limit")
         outcome = Outcome.forfeit(loser, len(m.seats), Reason.TIMEOUT)
         outcome = Outcome(outcome.ranks, outcome.reason, outcome.scores, f"{m.seats[loser].name} {why}.")
         if m.rec.clocks and clock_out:
