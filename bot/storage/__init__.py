@@ -7,7 +7,9 @@ the default) or PostgreSQL (``bot.storage.postgres``, asyncpg).
 Adding a Store method (the pattern; one method serves both backends)
 --------------------------------------------------------------------
 1. Declare it in :class:`Store` below.
-2. Write it ONCE in :class:`bot.storage.sql.SqlStore` with ``?`` placeholders::
+2. Write it ONCE, with ``?`` placeholders, in the SQL part of :class:`bot.storage.sql.SqlStore` it belongs
+   to (``sql_matches``, ``sql_ratings``, ``sql_timers``, ``sql_settings``, ``tournaments``; a new job gets
+   its own ``SqlBase`` subclass mixed into ``SqlStore``)::
 
        async def reminders_due(self, now: float) -> list[int]:
            async with self._read() as db:           # committed state, one consistent snapshot
