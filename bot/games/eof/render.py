@@ -40,8 +40,9 @@ from bot.games.eof.pieces import (
     Instruction,
     Piece,
 )
-from bot.games.eof.rules import HAND, EofView, PlayerView, Step
 from bot.games.eof.scoring import Configuration
+from bot.games.eof.state import HAND, Step
+from bot.games.eof.views import EofView, PlayerView
 from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font
 
 RGB = tuple[int, int, int]
