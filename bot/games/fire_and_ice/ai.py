@@ -11,7 +11,7 @@
   islands still open to a side, how close that side is to controlling each of
   the three islands.
 
-The search never calls the checked engine; it mirrors ``rules._after`` on
+The search never calls the checked engine; it mirrors ``board.play_unchecked`` on
 masks (tested against the engine).
 """
 

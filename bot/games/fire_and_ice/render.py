@@ -22,6 +22,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from bot.games.base import Event
+from bot.games.fire_and_ice.board import Move
 from bot.games.fire_and_ice.geometry import (
     EMPTY,
     FIRE,
@@ -35,7 +36,7 @@ from bot.games.fire_and_ice.geometry import (
     SIDE_NAMES,
 )
 from bot.games.fire_and_ice.notation import parse_point
-from bot.games.fire_and_ice.rules import FireIceView, Move
+from bot.games.fire_and_ice.view import FireIceView
 from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font
 from bot.text import plural
 
