@@ -43,7 +43,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.games.base import Seat
-from bot.games.egg_carton.rules import LEVELS, RULES, SLOTS_PER_SIDE, EggCartonState, Pick
+from bot.games.egg_carton.notation import SLOTS_PER_SIDE
+from bot.games.egg_carton.rules import LEVELS, RULES, EggCartonState, Pick
 
 Board = tuple[int, ...]
 """14 ring cells from the mover's side: 0–5 theirs, 6 and 13 end zones (0), 7–12 the opponent's."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -62,14 +62,17 @@ FINAL_MS: Final = 4000
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """``t`` of ``a`` and ``1 - t`` of ``b``."""
-    return tuple(round(x * t + y * (1 - t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    return (round(a[0] * t + b[0] * (1 - t)), round(a[1] * t + b[1] * (1 - t)),
+            round(a[2] * t + b[2] * (1 - t)))
 
 
 def shade(colour: RGB, factor: float) -> RGB:
     """``colour`` darkened (factor < 1) or brightened toward white (factor > 1)."""
+    r, g, b = colour
     if factor >= 1:
-        return tuple(round(c + (255 - c) * (factor - 1)) for c in colour)  # type: ignore[return-value]
-    return tuple(round(c * factor) for c in colour)  # type: ignore[return-value]
+        return (round(r + (255 - r) * (factor - 1)), round(g + (255 - g) * (factor - 1)),
+                round(b + (255 - b) * (factor - 1)))
+    return round(r * factor), round(g * factor), round(b * factor)
 
 
 # --- geometry ------------------------------------------------------------------------------------------
@@ -146,13 +149,16 @@ class CachedDraw(ImageDraw.ImageDraw):
         super().__init__(im)
         self.target = im
 
-    def text(self, xy: tuple[float, float], text: str, fill: object = None,  # type: ignore[override]
-             font: ImageFont.FreeTypeFont | None = None, anchor: str | None = None, **kw: object) -> None:
+    def text(  # type: ignore[override]  # a subset of Pillow's parameters; the others go through **kw
+        self, xy: tuple[float, float], text: str, fill: float | tuple[int, ...] | str | None = None,
+        font: ImageFont.FreeTypeFont | None = None, anchor: str | None = None, **kw: Any,
+    ) -> None:
         if kw or font is None or not isinstance(fill, tuple) or not text:
-            super().text(xy, text, fill=fill, font=font, anchor=anchor, **kw)  # type: ignore[arg-type]
+            super().text(xy, text, fill=fill, font=font, anchor=anchor, **kw)
             return
         mask, left, top = stamp(text, font, anchor or "la")
-        self.target.paste(fill, (int(xy[0]) + left, int(xy[1]) + top), mask)  # type: ignore[arg-type]
+        self.target.paste(fill, (int(xy[0]) + left, int(xy[1]) + top), mask)
+
 
 def draw_pyramid(d: ImageDraw.ImageDraw, cx: int, base_y: int, piece: Piece, *, scale: float = 1.0,
                  dim: bool = False) -> None:

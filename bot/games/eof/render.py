@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.base import Event
+from bot.games.base import JSON, Event
 from bot.games.eof.drawing import (
     CRASH,
     FILE_X,
@@ -112,7 +112,9 @@ def _marks(view: EofView, events: Sequence[Event]) -> _Marks:
 
 
 def _status(view: EofView, names: Sequence[str] | None, marks: _Marks) -> tuple[str, RGB]:
-    nm = lambda t: seat_name(view, names, t)  # noqa: E731
+    def nm(t: int) -> str:
+        return seat_name(view, names, t)
+
     if view.finished:
         return "Final scores: " + " · ".join(f"{nm(t)} {sc}" for t, sc in enumerate(view.scores)), ACCENT
     if marks.scored_round is not None and view.last_round is not None:
@@ -398,10 +400,10 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
 
 # --- the execution animation ---------------------------------------------------------------------------
 
-def _frame_view(base: EofView, steps: tuple[Step, ...], snap: Mapping[str, object]) -> EofView:
-    file = tuple(Piece.parse(p) for p in snap["file"])  # type: ignore[attr-defined, union-attr]
-    pointers = tuple(int(p) for p in snap["pointers"])  # type: ignore[attr-defined, union-attr]
-    pool = tuple(int(p) for p in snap["pool"])  # type: ignore[attr-defined, union-attr]
+def _frame_view(base: EofView, steps: tuple[Step, ...], snap: Mapping[str, JSON]) -> EofView:
+    file = tuple(Piece.parse(p) for p in snap["file"])
+    pointers = tuple(int(p) for p in snap["pointers"])
+    pool = tuple(int(p) for p in snap["pool"])
     players = []
     for pl in base.players:
         mine = tuple(st for st in steps if st.seat == pl.seat)

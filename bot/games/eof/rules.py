@@ -321,9 +321,9 @@ class EofRules(RulesBase):
                 t = s.drawer
                 assert t is not None
                 w.bag[piece.index] -= 1
-                hand = list(w.hands[t])
-                hand[piece.index] += 1
-                w.hands[t] = tuple(hand)
+                counts = list(w.hands[t])
+                counts[piece.index] += 1
+                w.hands[t] = tuple(counts)
                 w.draws[t] = w.draws[t] + (piece,)
                 w.size_choice = -1
                 w.event("draw", f"{w.name(t)} draws {piece} ({len(w.draws[t])}/{HAND}).", seat=t,

@@ -262,16 +262,17 @@ class FireAndIceRules(RulesBase):
             IllegalMove: the move is well-formed but not legal for ``seat`` now.
         """
         token = read(text)
-        if token[0] == "move":
-            move: FireIceMove = Move(token[1], token[2])  # type: ignore[misc]
-        elif token[0] == "pass":
+        move: FireIceMove
+        if len(token) == 3:  # ("move", src, dst)
+            move = Move(token[1], token[2])
+        elif len(token) == 1:  # ("pass",)
             move = Pass()
-        else:
+        else:  # ("place", point)
             if seat != CHANCE:
-                name = point_name(token[1])  # type: ignore[misc]
+                name = point_name(token[1])
                 raise InvalidNotation(f"'{text.strip()}' names only one point. Write a move as from-to: "
                                       f"{name}-<destination>, for example F6-C6.")
-            move = Place(token[1])  # type: ignore[misc]
+            move = Place(token[1])
         self.apply(s, seat, move)  # legality check; raises IllegalMove with the reason
         return move
 
@@ -351,8 +352,8 @@ class FireAndIceRules(RulesBase):
                 raise ValueError(f"Fire and Ice state: bad last move: {e}") from None
             if token[0] == "pass":
                 last = Pass()
-            elif token[0] == "move":
-                src, dst = token[1], token[2]  # type: ignore[misc]
+            elif len(token) == 3:  # ("move", src, dst)
+                src, dst = token[1], token[2]
                 last = Move(src, dst)
                 if dst not in NEIGHBOURS[src] or board[dst] != 1 - to_move:
                     raise ValueError(f"Fire and Ice state: last move {last} does not fit the board.")

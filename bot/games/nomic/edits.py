@@ -5,6 +5,7 @@ every handler makes first).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bot.games.base import JSON, Event, IllegalMove, Seat
 from bot.games.nomic.state import MOVE, PROPOSE, REVEAL, ROLL, RUNNING, VOTE, Note, Record, State, name, now
@@ -14,9 +15,9 @@ def emit(events: list[Event], kind: str, text: str, **data: JSON) -> None:
     events.append(Event(kind, text, data))
 
 
-def with_player(s: State, seat: Seat, **changes: object) -> State:
+def with_player(s: State, seat: Seat, **changes: Any) -> State:
     players = list(s.players)
-    players[seat] = replace(players[seat], **changes)  # type: ignore[arg-type]
+    players[seat] = replace(players[seat], **changes)
     return replace(s, players=tuple(players))
 
 

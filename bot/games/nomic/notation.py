@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot.games.base import InvalidNotation
@@ -61,7 +61,7 @@ _PATH_CHARS = re.compile(r"[NESW0-9\s,;.\-]+")
 _PATH_TOKEN = re.compile(r"(\d*)\s*([NESW])")
 _YES = {"yes", "y", "aye", "for", "✅", "👍"}
 _NO = {"no", "nay", "against", "❌", "👎"}
-_NO_ARGS = {"start": Start, "skip": Skip, "pass": Skip, "lapse": Lapse, "leave": Leave, "resign": Leave,
+_NO_ARGS: dict[str, Callable[[], Move]] = {"start": Start, "skip": Skip, "pass": Skip, "lapse": Lapse, "leave": Leave, "resign": Leave,
             "unvote": Unvote}
 _MAX_STEPS = 2 * DIE_SIDES[-1]
 

@@ -61,8 +61,8 @@ a turn and starts the next, :mod:`.edits` holds what the handlers share.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from bot.games.base import (
     CHANCE,
@@ -322,7 +322,8 @@ def _sample_proposals(s: State) -> list[Move]:
     return out
 
 
-_HANDLERS = {
+# Each handler takes its own move type; the dict is keyed by that type, so ``Any`` is safe here.
+_HANDLERS: dict[type, Callable[[State, Seat, Any, list[Event]], State]] = {
     Join: apply_join, Start: apply_start, Roll: apply_roll, Path: apply_path, Reveal: apply_reveal,
     Propose: apply_propose, Vote: apply_vote, Unvote: apply_unvote, Judge: apply_judge, Ruling: apply_ruling,
     Lapse: apply_lapse, Skip: apply_skip, Leave: apply_leave, End: apply_end,

@@ -300,8 +300,12 @@ def _playout(s: PylonState, first: Placement, seat: Seat, rng: random.Random) ->
         stash[turn][z - 1] -= 1
         turn = 1 - turn
     h = [1] * SQUARES
-    top = [p[0] for p in board]  # type: ignore[index]
-    ts = [p[1] for p in board]  # type: ignore[index]
+    full: list[tuple[int, int]] = []
+    for p in board:
+        assert p is not None  # every square is filled by now
+        full.append(p)
+    top = [p[0] for p in full]
+    ts = [p[1] for p in full]
     bs = list(ts)
     side = 1
     while True:

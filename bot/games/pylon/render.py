@@ -71,9 +71,11 @@ def square_center(square: int) -> tuple[int, int]:
 
 def shade(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
     """``colour`` brightened (factor > 1, towards white) or darkened (factor < 1)."""
+    r, g, b = colour
     if factor >= 1:
-        return tuple(round(c + (255 - c) * (factor - 1)) for c in colour)  # type: ignore[return-value]
-    return tuple(round(c * factor) for c in colour)  # type: ignore[return-value]
+        return (round(r + (255 - r) * (factor - 1)), round(g + (255 - g) * (factor - 1)),
+                round(b + (255 - b) * (factor - 1)))
+    return round(r * factor), round(g * factor), round(b * factor)
 
 
 @lru_cache(maxsize=2)
@@ -208,7 +210,7 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
         for size in (1, 2, 3):
             n = view.stash[seat][size - 1]
             side = {1: 18, 2: 24, 3: 30}[size]
-            _pyramid(d, x + 15, line_y, side, colour if n else MUTED)  # type: ignore[arg-type]
+            _pyramid(d, x + 15, line_y, side, colour if n else MUTED)
             d.text((x + 34, line_y), f"{SIZE_LETTERS[size]}×{n}", font=font(22), fill=INK if n else MUTED,
                    anchor="lm")
             x += 98
