@@ -41,6 +41,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from bot.games.base import Seat
 from bot.games.egg_carton.notation import SLOTS_PER_SIDE
@@ -327,7 +328,7 @@ def _remember(state: EggCartonState, seat: Seat, picks: list[Pick], level: str) 
     """Store each later pick of the plan under the state it will be played in."""
     s = state
     steps = []
-    for here, nxt in zip(picks, picks[1:], strict=False):
+    for here, nxt in pairwise(picks):
         s, _ = RULES.apply(s, seat, here)
         steps.append(((level, s), nxt))
     with _PLANS_LOCK:

@@ -183,7 +183,8 @@ def label(piece: Piece) -> str:
 def draw_badge(d: ImageDraw.ImageDraw, cx: int, cy: int, colour: int, size: int = 30) -> None:
     """A player's colour as a square with its letter (R/Y/G/B): tells players apart without hue."""
     h = size // 2
-    d.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=6, fill=PIECE_COLOURS[colour], outline=OUTLINE)
+    d.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=6, fill=PIECE_COLOURS[colour],
+                        outline=OUTLINE)
     d.text((cx, cy + 1), LETTERS[colour], font=font(size * 2 // 3, True), fill=INK_DARK, anchor="mm")
 
 
@@ -211,7 +212,7 @@ def draw_instruction(d: ImageDraw.ImageDraw, cx: int, cy: int, ins: Instruction,
 
 
 def draw_marker(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str) -> None:
-    x0, y0, x1, y1 = box
+    x0, _y0, x1, y1 = box
     cx = (x0 + x1) // 2
     top = y1 - 48
     d.rounded_rectangle([x0 + 3, top, x1 - 3, y1 - 4], radius=6, fill=CARD_LIGHT)

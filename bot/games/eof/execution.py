@@ -390,7 +390,8 @@ def dry_run(s: EofState, seat: Seat, ins: Instruction, after: Sequence[Instructi
         work.deleted, work.asked, work.allowed = [], (), ()
         done = work.execute(seat, k, earlier)
         if done is None:
-            return DryRun(f"unknown: your instruction {k + 1} ({earlier}) would first ask for permission", asks=True)
+            return DryRun(f"unknown: your instruction {k + 1} ({earlier}) would first ask for permission",
+                          asks=True)
         if done.crash:
             return DryRun(f"your instruction {k + 1} ({earlier}) would crash first", done.crash)
     work.deleted, work.asked, work.allowed = [], (), ()

@@ -44,7 +44,7 @@ class ProgramSpace(Sequence[Program]):
         total = 0
         for k in range(KINDS):
             if hand[k]:
-                rest = hand[:k] + (hand[k] - 1,) + hand[k + 1:]
+                rest = (*hand[:k], hand[k] - 1, *hand[k + 1:])
                 total += 5 * ProgramSpace._count(rest, length - 1)
         return total
 
@@ -73,7 +73,7 @@ class ProgramSpace(Sequence[Program]):
             for k in range(KINDS):
                 if not hand[k]:
                     continue
-                rest = hand[:k] + (hand[k] - 1,) + hand[k + 1:]
+                rest = (*hand[:k], hand[k] - 1, *hand[k + 1:])
                 block = self._count(rest, left - 1)
                 if r < 5 * block:
                     piece = ALL_KINDS[k]

@@ -192,7 +192,8 @@ def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequenc
 
 def _draw_header(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks) -> None:
     title = headline(view, names)
-    d.text((24, 12), fit_text(title, 30, WIDTH - 48, True), font=font(30, True), fill=ACCENT if view.finished else INK)
+    d.text((24, 12), fit_text(title, 30, WIDTH - 48, True), font=font(30, True),
+           fill=ACCENT if view.finished else INK)
     opts = []
     if view.locking != "none":
         opts.append(view.locking)
@@ -245,10 +246,11 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
         colour = PIECE_COLOURS[pl.colour]
         lit = marks.actor == seat
         if lit:
-            d.rounded_rectangle([cx - 14, cy - 14, cx + 31, cy + 14], radius=7, fill=CRASH if marks.crash else ACCENT)
+            d.rounded_rectangle([cx - 14, cy - 14, cx + 31, cy + 14], radius=7,
+                                fill=CRASH if marks.crash else ACCENT)
         d.polygon([(cx, cy - 11), (cx + 9, cy + 10), (cx - 9, cy + 10)], fill=colour, outline=OUTLINE)
-        d.text((cx + 12, cy + 1), LETTERS[pl.colour], font=font(LABEL_FONT - 4, True), fill=INK_DARK if lit else INK,
-               anchor="lm")
+        d.text((cx + 12, cy + 1), LETTERS[pl.colour], font=font(LABEL_FONT - 4, True),
+               fill=INK_DARK if lit else INK, anchor="lm")
 
 
 def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks,
@@ -264,8 +266,8 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
         colour = PIECE_COLOURS[pl.colour]
         draw_badge(d, x0 + 30, y + 16, pl.colour)
         first = " ▸" if view.first == seat and view.phase not in ("first", "over") else ""
-        d.text((x0 + 54, y + 2), fit_text(seat_name(view, names, seat) + first, 24, 250, True), font=font(24, True),
-               fill=colour)
+        d.text((x0 + 54, y + 2), fit_text(seat_name(view, names, seat) + first, 24, 250, True),
+               font=font(24, True), fill=colour)
         d.text((x1 - 14, y), str(pl.score), font=font(30, True), fill=INK, anchor="ra")
         rounds = " ".join(f"{p:+d}" for p in pl.round_scores)
         if rounds:
@@ -493,4 +495,6 @@ def _pad(img: Image.Image, height: int) -> Image.Image:
 __all__ = ["animate", "board_height", "piece_point", "pointer_point", "position_box", "render", "render_hand"]
 
 
-__all__ = ["CRASH", "FINAL_MS", "NUM_H", "PIECE_COLOURS", "STRIP", "WIDTH", "animate", "board_height", "deal_progress", "headline", "piece_point", "pointer_point", "position_box", "render", "render_hand", "winners_text"]
+__all__ = ["CRASH", "FINAL_MS", "NUM_H", "PIECE_COLOURS", "STRIP", "WIDTH", "animate", "board_height",
+           "deal_progress", "headline", "piece_point", "pointer_point", "position_box", "render",
+           "render_hand", "winners_text"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union
 
 from bot.games.base import Seat
 from bot.games.fire_and_ice.geometry import (
@@ -58,7 +57,7 @@ class Place:
         return f"+{point_name(self.point)}"
 
 
-FireIceMove = Union[Move, Pass, Place]
+FireIceMove = Move | Pass | Place
 
 
 # --------------------------------------------------------------------------- state

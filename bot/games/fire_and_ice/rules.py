@@ -203,7 +203,8 @@ class FireAndIceRules(RulesBase):
             article = "an" if other == ICE else "a"
             text = f"{side_name(seat)} {move}; {article} {side_name(other)} piece appears on {vacated}."
         else:
-            text = f"{side_name(seat)} {move}; {side_name(other)} has no pieces left, so {vacated} stays empty."
+            text = (f"{side_name(seat)} {move}; {side_name(other)} has no pieces left, "
+                    f"so {vacated} stays empty.")
         events = [Event("move", text, {"seat": seat, "from": point_name(move.src), "to": point_name(move.dst),
                                         "added": point_name(move.src) if added else None})]
         before, after = controllers(s.board), controllers(new.board)
@@ -222,8 +223,8 @@ class FireAndIceRules(RulesBase):
             if winner == seat:
                 wtext = f"{side_name(winner)} controls {islands_text(line)} and wins!"
             else:
-                wtext = (f"{side_name(seat)}'s move hands {side_name(winner)} the win: {side_name(winner)} controls "
-                         f"{islands_text(line)}.")
+                wtext = (f"{side_name(seat)}'s move hands {side_name(winner)} the win: "
+                         f"{side_name(winner)} controls {islands_text(line)}.")
             events.append(Event("win", wtext, {"seat": winner, "islands": islands}))
         return new, events
 
@@ -337,8 +338,8 @@ class FireAndIceRules(RulesBase):
             raise ValueError(f"Fire and Ice state: 'supply' must be two whole numbers 0–{PIECES}.")
         for seat in (FIRE, ICE):
             if board.count(seat) + sup[seat] != PIECES:
-                raise ValueError(f"Fire and Ice state: {side_name(seat)} has {board.count(seat)} pieces on the "
-                                 f"board and {sup[seat]} in supply; they must add up to {PIECES}.")
+                raise ValueError(f"Fire and Ice state: {side_name(seat)} has {board.count(seat)} pieces "
+                                 f"on the board and {sup[seat]} in supply; they must add up to {PIECES}.")
         if setup and (ply or to_move != FIRE):
             raise ValueError("Fire and Ice state: handicap pieces are placed before the first move.")
         last_raw = d.get("last")
@@ -467,9 +468,6 @@ def make_view(s: State, seat: Seat | None = None) -> FireIceView:
     )
 
 
-__all__ = [
-    "ISLAND_LINES", "LINES", "RULES", "FireAndIceRules", "FireIceMove", "FireIceView", "Move", "Pass",
-    "Place",
-    "State", "controllers", "control_lines", "destinations", "gives_opponent_win", "make_view",
-    "movable_pieces", "masks", "start_board", "winning_line", "wins_now",
-]
+__all__ = ["ISLAND_LINES", "LINES", "RULES", "FireAndIceRules", "FireIceMove", "FireIceView", "Move", "Pass",
+           "Place", "State", "control_lines", "controllers", "destinations", "gives_opponent_win",
+           "make_view", "masks", "movable_pieces", "start_board", "winning_line", "wins_now"]

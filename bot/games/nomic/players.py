@@ -106,4 +106,5 @@ def apply_leave(s: State, seat: Seat, m: Leave, events: list[Event]) -> State:
 
 
 def apply_end(s: State, seat: Seat, m: End, events: list[Event]) -> State:
-    return finish_game(s, events, Reason.ABORTED, "Stopped by the host." if m.by == "host" else "Stopped by an admin.")
+    detail = "Stopped by the host." if m.by == "host" else "Stopped by an admin."
+    return finish_game(s, events, Reason.ABORTED, detail)

@@ -8,8 +8,9 @@ the last path as an amber line from its start to its landing space, and each
 player's token (with a white halo and a dark ring: it reads on every space's
 colour) with their name. The picture has one size for a whole match: the map
 is fitted into a fixed square whatever part of the world it shows (only more
-than six players or a world wider than 51 spaces make it larger). A header says whose turn and phase it is; a legend lists the
-resources and every player with their colour, position and clock. The
+than six players or a world wider than 51 spaces make it larger). A header
+says whose turn and phase it is; a legend lists the resources and every
+player with their colour, position and clock. The
 rulebook is not drawn: the cog shows it in embeds (:mod:`.rulebook`).
 """
 

@@ -195,8 +195,7 @@ class _Search:
         stand = self.margin0 if side == 0 else -self.margin0
         if stand >= beta or qdepth == 0:
             return stand
-        if stand > alpha:
-            alpha = stand
+        alpha = max(alpha, stand)
         top, h = self.top, self.h
         caps = [m for m in moves if top[m[0]] == side and top[m[1]] != side]
         caps.sort(key=lambda m: -h[m[1]])

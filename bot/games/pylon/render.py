@@ -90,7 +90,8 @@ def _background() -> Image.Image:
     f = font(22, bold=True)
     for c in range(COLUMNS):
         x = MARGIN_X + c * CELL + CELL // 2
-        d.text((x, BOARD_TOP + BOARD_H + LABEL_H // 2 + 2), COLUMN_LETTERS[c], font=f, fill=MUTED, anchor="mm")
+        d.text((x, BOARD_TOP + BOARD_H + LABEL_H // 2 + 2), COLUMN_LETTERS[c], font=f, fill=MUTED,
+               anchor="mm")
     for r in range(ROWS):
         y = BOARD_TOP + (ROWS - 1 - r) * CELL + CELL // 2
         d.text((MARGIN_X // 2, y), str(r + 1), font=f, fill=MUTED, anchor="mm")
@@ -127,7 +128,7 @@ def _stack(d: ImageDraw.ImageDraw, square: int, stack: Stack) -> None:
     owner, size = stack[-1]
     _marker(d, cx, cy, owner, 6 if size == 1 else 7)
     if len(stack) > 1:
-        x0, y0, x1, y1 = square_box(square)
+        _x0, y0, x1, _y1 = square_box(square)
         bx, by, br = x1 - 22, y0 + 22, 15
         d.ellipse((bx - br, by - br, bx + br, by + br), fill=BADGE_FILL, outline=OUTLINE, width=2)
         d.text((bx, by + 1), str(len(stack)), font=font(19, bold=True), fill=BADGE_INK, anchor="mm")

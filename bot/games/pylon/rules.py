@@ -72,7 +72,8 @@ OVER: Final = "over"
 
 # Every move object exists once: legal-move generation only filters these.
 _PLACEMENTS: Final = {(size, sq): Placement(size, sq) for size in (1, 2, 3) for sq in range(SQUARES)}
-_PAIRS: Final = tuple((src, dst, Stacking(src, dst)) for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
+_PAIRS: Final = tuple((src, dst, Stacking(src, dst))
+                      for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
 
 
 @dataclass(frozen=True)
@@ -504,7 +505,8 @@ class Pylon(RulesBase):
             for p in raw:
                 if (not isinstance(p, list) or len(p) != 2 or p[0] not in (0, 1) or p[1] not in (1, 2, 3)
                         or isinstance(p[0], bool) or isinstance(p[1], bool)):
-                    raise ValueError(f"Pylon state: bad pyramid {p!r} on {name} (want [owner 0/1, size 1-3]).")
+                    raise ValueError(f"Pylon state: bad pyramid {p!r} on {name} "
+                                     "(want [owner 0/1, size 1-3]).")
                 pieces.append((int(p[0]), int(p[1])))
             if any(pieces[i][1] < pieces[i + 1][1] for i in range(len(pieces) - 1)):
                 raise ValueError(f"Pylon state: the stack on {name} has a pyramid on a smaller one.")
