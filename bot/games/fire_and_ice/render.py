@@ -39,7 +39,7 @@ from bot.games.fire_and_ice.geometry import (
 from bot.games.fire_and_ice.notation import parse_point
 from bot.games.fire_and_ice.view import FireIceView
 from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font
-from bot.text import plural
+from bot.render.text import plural
 
 WIDTH = 900
 HEIGHT = 1000

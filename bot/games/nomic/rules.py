@@ -78,7 +78,6 @@ from bot.games.base import (
     RulesBase,
     Seat,
 )
-from bot.games.nomic import notation
 from bot.games.nomic.flow import tally
 from bot.games.nomic.judgment import apply_judge, apply_lapse, apply_ruling
 from bot.games.nomic.movement import apply_path, apply_reveal, apply_roll
@@ -104,6 +103,9 @@ from bot.games.nomic.moves import (
     Unvote,
     Vote,
 )
+from bot.games.nomic.notation import all_paths, canonical_path
+from bot.games.nomic.notation import read as read_move
+from bot.games.nomic.notation import write as write_move
 from bot.games.nomic.players import apply_end, apply_join, apply_leave, apply_skip, apply_start
 from bot.games.nomic.proposals import apply_propose, apply_unvote, apply_vote
 from bot.games.nomic.state import (
@@ -211,18 +213,18 @@ class NomicRules(RulesBase):
         elif s.phase == MOVE:
             assert s.roll is not None
             if s.roll <= _FULL_PATHS_UP_TO:
-                moves += [Path(p) for p in notation.all_paths(s.roll)]
+                moves += [Path(p) for p in all_paths(s.roll)]
             else:
                 r = s.roll
                 offsets = {(dx, sy * (r - abs(dx))) for dx in range(-r, r + 1) for sy in (1, -1)}
-                moves += [Path(notation.canonical_path(dx, dy)) for dx, dy in sorted(offsets)]
+                moves += [Path(canonical_path(dx, dy)) for dx, dy in sorted(offsets)]
             moves.append(Skip())
         elif s.phase == PROPOSE:
             moves += _sample_proposals(s)
             moves.append(Skip())
         elif s.phase == VOTE:
             moves += [Vote(True), Vote(False)]
-        return sorted(moves, key=notation.write)
+        return sorted(moves, key=write_move)
 
     def apply(self, s: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
         """Play ``move`` for ``seat``; returns the new state and what happened.
@@ -267,13 +269,13 @@ class NomicRules(RulesBase):
             InvalidNotation: not readable as a move.
             IllegalMove: readable but not legal now.
         """
-        move = notation.read(text)
+        move = read_move(text)
         self.apply(s, seat, move)
         return move
 
     def format(self, move: Move, s: State | None = None) -> str:
         """The canonical notation of ``move``."""
-        return notation.write(move)
+        return write_move(move)
 
     def timeout_moves(self, s: State) -> list[tuple[Seat, Move]] | None:
         """At the turn limit: a pending question lapses; otherwise the current player's turn ends

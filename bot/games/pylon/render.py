@@ -26,7 +26,7 @@ from bot.games.base import Event
 from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font
-from bot.text import plural
+from bot.render.text import plural
 
 CELL: Final = 104
 MARGIN_X: Final = 48
