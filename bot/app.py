@@ -40,6 +40,7 @@ EXTENSIONS = (
     "cogs.egg_carton",
     "cogs.eof",
     "cogs.nomic",
+    "cogs.tournament",
 )
 
 
