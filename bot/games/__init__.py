@@ -57,7 +57,8 @@ class Game:
 
     @property
     def rules(self) -> Rules[Any, Any]:
-        return self.module.RULES  # type: ignore[no-any-return]
+        rules: Rules[Any, Any] = self.module.RULES
+        return rules
 
     @property
     def spec(self) -> GameSpec:
@@ -65,7 +66,8 @@ class Game:
 
     @property
     def render(self) -> Callable[..., Any]:
-        return self.module.render  # type: ignore[no-any-return]
+        render: Callable[..., Any] = self.module.render
+        return render
 
     @property
     def choose(self) -> Callable[..., Any] | None:
