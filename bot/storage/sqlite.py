@@ -31,7 +31,7 @@ import logging
 import os
 import sqlite3
 import stat
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -351,7 +351,8 @@ async def _begin(db: aiosqlite.Connection, statement: str) -> None:
             conn.execute("ROLLBACK")
         conn.execute(statement)
 
-    await db._execute(begin, db._conn)  # type: ignore[no-untyped-call]  # aiosqlite leaves _execute unannotated
+    run_in_thread: Callable[..., Awaitable[None]] = db._execute  # aiosqlite leaves _execute unannotated
+    await run_in_thread(begin, db._conn)
 
 
 def _is_storage_fault(exc: sqlite3.OperationalError) -> bool:
