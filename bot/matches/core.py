@@ -33,7 +33,10 @@ from bot.storage import (
 
 
 class ServiceCore:
-    """State and helpers shared by the lobby, play and timeout parts. ``clock`` is injectable so tests control time."""
+    """State and helpers shared by the lobby, play and timeout parts.
+
+    ``clock`` is injectable so tests control time.
+    """
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  on_deadline_change: Callable[[], None] | None = None) -> None:

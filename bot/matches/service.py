@@ -50,8 +50,8 @@ from bot.storage import MoveRecord, Status
 
 __all__ = [
     "AI_LEASE", "ARCHIVE_AFTER", "ATTEMPTS", "CHALLENGE_EXPIRY", "CLOCKS", "MAX_TURN_LIMIT", "MIN_TURN_LIMIT",
-    "PLATFORM_OPTIONS", "REMIND_FROM", "TURN_RUN", "Match", "MatchService", "Player", "Result", "engine_options",
-    "reminder_time",
+    "PLATFORM_OPTIONS", "REMIND_FROM", "TURN_RUN", "Match", "MatchService", "Player", "Result",
+    "engine_options", "reminder_time",
 ]
 
 

@@ -1,4 +1,8 @@
-"""Ratings, rating history and counters in SQL (written inside a match's save, read by /stats and /leaderboard)."""
+"""Ratings, rating history and counters in SQL.
+
+Written inside a match's save (:meth:`bot.storage.sql_matches.MatchSql.save_match`), read by /stats and
+/leaderboard.
+"""
 
 from __future__ import annotations
 
