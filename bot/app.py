@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
@@ -22,9 +22,6 @@ from bot.config import Config
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
 from bot.storage import Store
-
-if TYPE_CHECKING:
-    from cogs._game import GameCog
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +39,27 @@ EXTENSIONS = (
     "cogs.nomic",
     "cogs.tournament",
 )
+
+
+class GameFront(Protocol):
+    """What the core asks of a game's Discord side (``cogs/_game.py``'s ``GameCog`` provides it).
+
+    Each game cog registers itself in :attr:`ParlorBot.game_cogs` under its game key.
+    """
+
+    async def on_component(self, interaction: discord.Interaction, match: Match, version: int | None,
+                           action: str, values: list[str]) -> None: ...
+    async def present_timeout(self, result: Result) -> None: ...
+    async def remind(self, match: Match) -> None: ...
+    async def recover(self, match: Match, result: Result | None = None) -> None: ...
+    def schedule_ai(self, match_id: int) -> None: ...
+    async def place_of(self, match: Match) -> discord.abc.Messageable | None: ...
+    async def post_board(self, place: discord.abc.Messageable | None, match: Match, result: Result | None, *,
+                         retire: bool = True) -> None: ...
+
+
+ErrorReply = Callable[[discord.Interaction, BaseException], Awaitable[None]]
+"""Tells the user, ephemerally, what went wrong (``cogs/errors.py``'s ``reply_error``)."""
 
 
 def intents() -> discord.Intents:
@@ -67,20 +85,18 @@ class ParlorBot(commands.Bot):
         self.service = MatchService(store, clock=clock)
         self.scheduler = Scheduler(self.service, self.present_result, on_remind=self.present_reminder,
                                    on_archive=self.archive_thread)
-        self.game_cogs: dict[str, GameCog] = {}
-        from cogs._turns import Turns
-
-        self.turns = Turns(self)  # turn notices, shared by every game cog
+        # Filled in by the Discord layer (cogs/) so that bot/ needs nothing from it:
+        self.game_cogs: dict[str, GameFront] = {}   # each game cog registers itself under its game key
+        self.error_reply: ErrorReply | None = None  # how handle_component tells the user about an error
+        self.turns: Any = None                      # turn notices, shared by every game cog
+        _bridge_cogs(self)
         self.extensions_to_load = extensions
         # with several shard processes only the one running shard 0 uploads the commands
         self.sync_commands = sync_commands and config.syncs_commands
         self.started_at = time.perf_counter()
 
     async def setup_hook(self) -> None:
-        from cogs._views import MatchButton, MatchSelect
-
         await self.store.open()
-        self.add_dynamic_items(MatchButton, MatchSelect)
         for ext in self.extensions_to_load:
             await self.load_extension(ext)
         if self.sync_commands:
@@ -113,8 +129,6 @@ class ParlorBot(commands.Bot):
     async def handle_component(self, interaction: discord.Interaction, match_id: int, version: int | None,
                                action: str, values: list[str]) -> None:
         """Every board/lobby component lands here (see cogs/_views.py)."""
-        from cogs.errors import reply_error
-
         try:
             match = await self.service.get(match_id)
             cog = self.game_cogs.get(match.rec.game)
@@ -122,7 +136,9 @@ class ParlorBot(commands.Bot):
                 raise RuntimeError(f"no cog for {match.rec.game}")
             await cog.on_component(interaction, match, version, action, values)
         except Exception as exc:  # noqa: BLE001 - every error gets an answer
-            await reply_error(interaction, exc)
+            if self.error_reply is None:
+                raise
+            await self.error_reply(interaction, exc)
 
     async def present_result(self, result: Result) -> None:
         cog = self.game_cogs.get(result.match.rec.game)
@@ -169,6 +185,23 @@ class ParlorBot(commands.Bot):
             task.cancel()
         await super().close()
         await self.store.close()
+
+
+def _bridge_cogs(bot: ParlorBot) -> None:
+    """TEMPORARY, until the cogs register themselves: the last place where bot/ reaches into cogs/.
+
+    The Discord layer is to fill the registry itself (``cogs/errors.py``'s setup sets
+    ``bot.error_reply``; the extension owning the board components calls
+    ``bot.add_dynamic_items(MatchButton, MatchSelect)``; ``bot.turns`` is set before the game cogs
+    load); then this function and its call in ``ParlorBot.__init__`` are deleted.
+    """
+    from cogs._turns import Turns
+    from cogs._views import MatchButton, MatchSelect
+    from cogs.errors import reply_error
+
+    bot.turns = Turns(bot)
+    bot.error_reply = reply_error
+    bot.add_dynamic_items(MatchButton, MatchSelect)
 
 
 class ShardedParlorBot(ParlorBot, commands.AutoShardedBot):
