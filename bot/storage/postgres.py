@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import asyncpg  # type: ignore[import-untyped]
 
 from bot.errors import NotSaved
-from bot.storage import StorageError
+from bot.storage.records import StorageError
 from bot.storage.sql import POSTGRES, Conn, SqlStore
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ class PostgresStore(SqlStore):
             self._pool = None
 
     async def migrate(self) -> list[int]:
-        from bot.storage import SchemaTooNew
+        from bot.storage.records import SchemaTooNew
 
         try:
             async with self._write() as db:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from contextlib import AbstractAsyncContextManager
 
-from bot.storage import SchemaTooNew
+from bot.storage.records import SchemaTooNew
 from bot.storage.sql_matches import MATCH_COLUMNS, MatchSql, _match_values, _row_to_match
 from bot.storage.sql_ratings import RATING_COLUMNS, RatingSql, _rating
 from bot.storage.sql_settings import SettingsSql

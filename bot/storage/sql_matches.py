@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage import (
+from bot.storage.records import (
     ACTIVE,
     MatchRecord,
     MoveRecord,

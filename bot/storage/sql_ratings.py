@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage import (
+from bot.storage.records import (
     ComputerResult,
     MatchRecord,
     RatingChange,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from bot.storage import (
+from bot.storage.records import (
     GuildSettings,
     NotifyMode,
 )

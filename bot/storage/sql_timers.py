@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from bot.storage import ACTIVE
+from bot.storage.records import ACTIVE
 from bot.storage.sqlbase import ACTIVE_MARKS, Conn, SqlBase
 
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Protocol
 
-from bot.storage import ACTIVE
+from bot.storage.records import ACTIVE
 
 MIGRATIONS = "bot.storage.migrations"
 

@@ -39,7 +39,7 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import NotSaved
-from bot.storage import StorageError
+from bot.storage.records import StorageError
 from bot.storage.sql import SQLITE, Conn, SqlStore, code_schema_version, migrations  # noqa: F401 (re-export)
 
 log = logging.getLogger(__name__)
@@ -249,7 +249,7 @@ class SqliteStore(SqlStore):
         return db
 
     async def _open_connections(self) -> None:
-        from bot.storage import SchemaTooNew
+        from bot.storage.records import SchemaTooNew
 
         try:
             self._db = await self._connect(read_only=False)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.storage import MatchRecord, VersionConflict
+from bot.storage.records import MatchRecord, VersionConflict
 
 TOURNAMENT_ACTIVE = ("signup", "running", "paused")
 
