@@ -1,0 +1,113 @@
+"""The product's shape: imports point one way (cogs/ -> bot/ -> bot/games/, bot/render/), no import cycle,
+and the core's files stay short enough to read."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("bot", "cogs")
+
+BRIDGE = ("bot.app", "_bridge_cogs")
+"""The one temporary place where bot/ still reaches into cogs/ (until the cogs register themselves);
+delete this exemption together with the function."""
+
+MAX_LINES = 600
+CORE = ("bot/matches", "bot/storage")
+"""Folders whose every file must stay under MAX_LINES (plus the modules directly under bot/)."""
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(tree: ast.AST, module: str, is_package: bool, skip_function: str | None) -> set[str]:
+    """Every module named by an import anywhere in ``tree`` (top level, functions, TYPE_CHECKING)."""
+    package = module if is_package else module.rpartition(".")[0]
+    out: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == skip_function:
+            return
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            out.add(base)
+            out.update(f"{base}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return out
+
+
+def _graph() -> nx.DiGraph:
+    files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")]
+    modules = {_module(p): p for p in files}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for name, path in modules.items():
+        skip = BRIDGE[1] if name == BRIDGE[0] else None
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for target in _imports(tree, name, path.name == "__init__.py", skip):
+            if target in modules and target != name:
+                graph.add_edge(name, target)
+    return graph
+
+
+def test_bot_never_imports_cogs() -> None:
+    graph = _graph()
+    bad = sorted((a, b) for a, b in graph.edges if a.split(".")[0] == "bot" and b.split(".")[0] == "cogs")
+    assert not bad, f"bot/ imports cogs/ (the Discord layer registers itself instead): {bad}"
+
+
+def test_the_bridge_is_the_only_exemption() -> None:
+    """The exemption above is real: the function exists (remove both together)."""
+    tree = ast.parse((ROOT / "bot" / "app.py").read_text(encoding="utf-8"))
+    names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    assert BRIDGE[1] in names, f"bot/app.py has no {BRIDGE[1]} any more: delete BRIDGE from this test"
+
+
+def test_engines_and_pictures_know_nothing_of_the_platform() -> None:
+    graph = _graph()
+    lower = ("bot.games", "bot.render")
+    allowed = (*lower, "bot.text")
+    bad = sorted((a, b) for a, b in graph.edges
+                 if a.startswith(lower) and not b.startswith(allowed))
+    assert not bad, f"bot/games or bot/render import the layers above them: {bad}"
+
+
+def test_no_import_cycle() -> None:
+    cycles = list(nx.simple_cycles(_graph()))
+    assert not cycles, f"import cycles: {sorted(cycles, key=len)[:5]}"
+
+
+def test_finds_imports_of_every_kind() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import sibling\n"
+        "from ..up import thing\n"
+        "if TYPE_CHECKING:\n    import bot.hidden\n"
+        "def f():\n    from cogs.x import y\n"
+        "def skipped():\n    import cogs.z\n"
+    )
+    found = _imports(ast.parse(source), "bot.pkg.mod", False, "skipped")
+    assert {"bot.pkg.sibling", "bot.up.thing", "bot.hidden", "cogs.x", "cogs.x.y"} <= found
+    assert "cogs.z" not in found
+
+
+def test_core_files_stay_readable() -> None:
+    files = [p for p in (ROOT / "bot").glob("*.py")] + [p for d in CORE for p in (ROOT / d).rglob("*.py")]
+    long = {str(p.relative_to(ROOT)): n for p in files
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"files over {MAX_LINES} lines (split them along their jobs): {long}"
