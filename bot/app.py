@@ -76,8 +76,7 @@ class ParlorBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
-            # discord.py's _ClientOptions types application_id as int, yet Client's own default is None
-            application_id=config.application_id,  # type: ignore[arg-type]
+            application_id=config.application_id,  # type: ignore[arg-type]  # discord.py: int, default None
             activity=discord.Game("/help · board games"), http_trace=metrics.trace_config(), **options,
         )
         self.config = config
