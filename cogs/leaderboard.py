@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.games import RATED, TITLES
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
+from bot.text import shown
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -81,7 +82,7 @@ class Leaderboard(commands.Cog):
         gid = interaction.guild_id or 0
         rows = await self.bot.store.user_ratings(gid, target.id)
         counters = await self.bot.store.counters(gid, target.id)
-        embed = discord.Embed(title=f"Stats: {target.display_name}", colour=discord.Colour.blurple())
+        embed = discord.Embed(title=f"Stats: {shown(target.display_name)}", colour=discord.Colour.blurple())
         for r in rows:
             rank = await self.bot.store.rating_rank(gid, r.game, target.id)
             rank_txt = f" · rank {rank[0]}/{rank[1]}" if rank else ""

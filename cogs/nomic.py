@@ -67,6 +67,7 @@ from bot.games.nomic.moves import (
 from bot.matches.service import Match, Result
 from bot.render import png_bytes
 from bot.storage import Status
+from bot.text import shown
 from cogs import _views as v
 from cogs._game import (
     COLOUR_END,
@@ -112,7 +113,7 @@ def nomic_view(match: Match | None) -> NomicView:
 
 
 def _md(text: str) -> str:
-    return escape_markdown(text)
+    return shown(text)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -395,7 +396,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             return
         if not action.startswith("pa:"):
             raise StaleBoard("That button does nothing any more.")
-        if version is not None and version != match.version:
+        if version is None or version != match.version:  # path buttons always carry their version
             raise StaleBoard("This board is out of date: the game has moved on. Use the newest board.")
         view = match.view(None)
         seat = match.seat_of(interaction.user.id)

@@ -18,10 +18,11 @@ import discord
 from discord import app_commands
 
 from bot.errors import StaleBoard
-from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
 from bot.games.pylon import wants_to_agree
+from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
 from bot.matches.service import Match, Result
 from bot.storage import Status
+from bot.text import shown
 from cogs import _views as v
 from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
 
@@ -136,7 +137,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         if view.phase == "placement":
             lines.append(f"Placement: {view.to_place} pyramids still to place.")
         elif view.phase == "stacking" and any(view.agreed):
-            who = ", ".join(match.seats[s].name for s in (0, 1) if view.agreed[s])
+            who = ", ".join(shown(match.seats[s].name) for s in (0, 1) if view.agreed[s])
             lines.append(f"Agreed to end: {who} (the game ends when both agree).")
         return lines
 

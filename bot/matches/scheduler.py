@@ -18,9 +18,12 @@ MAX_SLEEP = 60.0
 
 
 class Scheduler:
-    def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]]) -> None:
+    def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]], *,
+                 check: Callable[[int], Awaitable[bool]] | None = None) -> None:
         self.service = service
         self.on_result = on_result
+        self.check = check
+        """Asked before a due match is expired; ``False`` skips it (its place is gone: aborted, not timed out)."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -53,6 +56,8 @@ class Scheduler:
         results = []
         for match_id in await self.service.store.due_matches(self.service.clock()):
             try:
+                if self.check is not None and not await self.check(match_id):
+                    continue
                 result = await self.service.expire(match_id)
             except Exception:
                 log.exception("expiring match %s failed", match_id)

@@ -22,6 +22,7 @@ from bot import ratings as rating_math
 from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games import GAMES, Game
 from bot.games.base import CHANCE, Chance, Event, GameError, Outcome, Reason, Seat
+from bot.matches import changes
 from bot.storage import (
     GuildSettings,
     MatchRecord,
@@ -32,6 +33,7 @@ from bot.storage import (
     Store,
     VersionConflict,
 )
+from bot.text import shown
 
 MIN_TURN_LIMIT = 30
 MAX_TURN_LIMIT = 14 * 86400
@@ -177,6 +179,7 @@ class MatchService:
             await self.store.save_match(m.rec, expected, new_moves=moves, ratings=ratings, counters=counters)
         except VersionConflict:
             raise StaleBoard("Someone else acted on this match at the same moment; look at the board again.") from None
+        changes.note(m.id)
         self.on_deadline_change()
 
     # -- creation and lobby -------------------------------------------------------
@@ -219,6 +222,7 @@ class MatchService:
             updated_at=now, finished_at=None, seats=seats,
         )
         await self.store.create_match(rec)
+        changes.note(rec.id)
         m = Match(rec)
         self.on_deadline_change()
         if vs_bot:
@@ -418,7 +422,7 @@ class MatchService:
 
     @staticmethod
     def _whose_turn(m: Match) -> str:
-        names = [m.seats[s].name for s in sorted(m.to_act())]
+        names = [shown(m.seats[s].name) for s in sorted(m.to_act())]
         if not names:
             return "It is not your turn."
         return f"It is not your turn: waiting for {', '.join(names)}."
