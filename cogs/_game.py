@@ -235,6 +235,8 @@ class GameCog(commands.GroupCog):
         else:
             embed, _ = self.invite_message(match)
             embed.description = f"Started: {names}."
+            if settings.use_threads and not use_threads:
+                embed.description += "\n" + _perms.thread_note(interaction)
             cb = await interaction.response.edit_message(embed=embed, view=None, content=None)
             header_msg = interaction.message
         place: discord.abc.Messageable | None = None

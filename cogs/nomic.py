@@ -148,7 +148,7 @@ def _howto_pages() -> list[str]:
 
 
 class RulebookButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"nomic:rb:(?P<mid>\d+):(?P<page>\d+):(?P<mode>[ne])(?P<tag>[a-z]?)"):
+                     template=r"nomic:rb:(?P<mid>[0-9]{1,18}):(?P<page>[0-9]{1,4}):(?P<mode>[ne])(?P<tag>[a-z]?)"):
     """A page of ``/nomic rules``: ``mode`` n = a new ephemeral message, e = edit this one.
 
     Owned by the cog (not the match platform) so it works without a match (the Initial Set).
@@ -767,6 +767,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def show_rulebook(self, interaction: discord.Interaction, match_id: int, page: int, *, edit: bool,
                             howto: bool = False) -> None:
         match = await self.service.get(match_id) if match_id else None
+        if match is not None and match.rec.game != self.game_key:
+            raise StaleBoard("That button does nothing any more.")
         view = nomic_view(match)
         rules = rulebook_pages(view)
         howtos = _howto_pages()

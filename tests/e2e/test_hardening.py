@@ -1,0 +1,321 @@
+"""Issue 11, the Discord-facing parts: forged components, deleted places, missing permissions, /parlor's
+registration, escaped display names, and error replies that only say "unchanged" when it is true."""
+
+import logging
+
+import pytest
+
+from bot.storage import Status
+from tests.discord_double import UserActionError
+
+pytestmark = pytest.mark.e2e
+
+
+def is_board(m):
+    return bool(m.attachments) and m.attachments[0].is_png and "To move" in m.text
+
+
+async def start_pylon(w, chan=None, alice=None, **opts):
+    chan = chan or w.chan
+    alice = alice or w.alice
+    await alice.slash(chan, "pylon new", opponent=w.bob, **opts)
+    invite = await chan.wait_for(lambda m: "Accept" in m.button_labels())
+    await w.bob.click(invite, "Accept")
+    await w.dd.settle()
+    thread = chan.threads[-1]
+    board = await thread.wait_for(is_board)
+    return thread, board
+
+
+async def only_match(w):
+    recs = await w.bot.store.active_matches()
+    assert len(recs) == 1
+    return recs[0]
+
+
+def errors_logged(caplog):
+    return [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+# ------------------------------------------------------------------------------------------ forged components
+
+def forged_ids(mid, ver):
+    big = "9" * 40
+    return [
+        "",                                   # empty
+        "p", "p:", "p::::", "p:1", "s:1:0",   # truncated
+        f"p:{mid}:{ver}:",                    # empty action
+        f"p:{mid}:{ver}: ",                   # blank action
+        f"p:{big}:0:m:a1",                    # a 40-digit match id
+        f"p:{mid}:{big}:m:a1",                # a 40-digit version
+        f"p:{2**63}:0:m:a1",                  # just past a 64-bit id
+        "p:0:0:m:a1", "p:-1:0:m:a1", "p:abc:0:m:a1", f"p:{mid}:x:m:a1",
+        f"p:{mid}:{ver}:" + "m" * 200,        # oversized (over Discord's 100)
+        "x" * 101,
+        f"p:{mid}:-:pv:x", f"p:{mid}:-:pv:", f"p:{mid}:-:pv:1", f"p:{mid}:-:pv:99999:hand",
+        f"p:{mid}:-:pv:0:{'k' * 60}",
+        f"p:{mid}:{ver}:m:zz", f"p:{mid}:{ver}:nothing", f"p:{mid}:-:accept!",
+        f"s:{mid}:{ver}:mv",                  # a select id on a button
+        f"p:{mid}:{ver}:m:a1\n",              # trailing newline
+        f"p:{mid + 1000}:0:m:a1",             # no such match
+        "adm:reset", "adm:reset:x", "adm:reset:zzz:1", f"adm:reset:pylon:{big}", "adm:reset:pylon:1:extra",
+        "nomic:rb", f"nomic:rb:{big}:0:n", "nomic:rb:1:99999999:e", "nomic:rb:1:0:q",
+        "unknown", "pylon:1:0:m:a1", "p;1;0;m:a1", "P:1:0:m:a1",
+    ]
+
+
+async def test_forged_custom_ids_each_get_a_private_refusal_and_log_nothing(world, caplog):
+    caplog.set_level(logging.INFO)
+    w = world
+    thread, board = await start_pylon(w)
+    rec = await only_match(w)
+    before = rec.version
+    for cid in forged_ids(rec.id, rec.version):
+        for on_message in (True, False):
+            r = await w.alice.forge_component(board, cid, on_message=on_message)
+            assert r.acked and r.ephemeral, (cid, on_message)
+            assert (await r.message()).text, cid
+    # a select with an absurd value list
+    r = await w.alice.forge_component(board, f"s:{rec.id}:{rec.version}:mv", component_type=3,
+                                      values=["x" * 300])
+    assert r.ephemeral
+    r = await w.alice.forge_component(board, f"s:{rec.id}:{rec.version}:mv", component_type=3, values=[])
+    assert r.ephemeral
+    await w.dd.settle()
+    assert errors_logged(caplog) == []
+    after = await w.bot.store.load_match(rec.id)
+    assert after.version == before and after.status == Status.RUNNING
+    assert await w.bot.store.moves(rec.id) == []
+    assert is_board(board) and board.buttons()       # the real board still works
+    w.dd.assert_clean()
+
+
+async def test_a_dash_version_never_bypasses_the_stale_board_check(world):
+    w = world
+    thread, board = await start_pylon(w)
+    rec = await only_match(w)
+    for cid, kind, values in ((f"p:{rec.id}:-:m:Lc3", 2, None), (f"s:{rec.id}:-:mv", 3, ["Lc3"]),
+                              (f"p:{rec.id}:-:zL", 2, None), (f"s:{rec.id}:-:plL.0", 3, ["c3"]),
+                              (f"p:{rec.id}:-:cf:Lc3", 2, None)):
+        r = await w.alice.forge_component(board, cid, component_type=kind, values=values)
+        assert r.ephemeral and "out of date" in (await r.message()).text, cid
+    assert await w.bot.store.moves(rec.id) == []
+    # the same move with the board's version is a move
+    r = await w.alice.forge_component(board, f"p:{rec.id}:{rec.version}:m:Lc3")
+    assert not r.ephemeral
+    assert [m.notation for m in await w.bot.store.moves(rec.id)] == ["L c3"]
+    w.dd.assert_clean()
+
+
+async def test_a_component_works_only_where_its_match_is(world):
+    w = world
+    thread, board = await start_pylon(w)
+    rec = await only_match(w)
+    other = w.guild.create_text_channel("elsewhere")
+    await w.carol.slash(other, "pylon new")
+    lobby = await other.wait_for(lambda m: "Join" in m.button_labels())
+    real = board.button("Large (5 left)").custom_id
+    r = await w.alice.forge_component(lobby, real)
+    assert r.ephemeral and "elsewhere" in (await r.message()).text
+    move = f"p:{rec.id}:{rec.version}:m:Lc3"
+    r = await w.alice.forge_component(lobby, move)
+    assert r.ephemeral
+    assert await w.bot.store.moves(rec.id) == []
+    # in the match's own thread the same controls work
+    r = await w.alice.click(board, "Large (5 left)")
+    assert not r.ephemeral
+    # a private control from the DM of someone who is not playing
+    await w.carol.slash(w.chan, "help")
+    w.dd.assert_clean()
+
+
+async def test_private_controls_in_a_dm_only_for_players(world):
+    w = world
+    thread, board = await start_pylon(w)
+    rec = await only_match(w)
+    # the bot DMs carol and alice something (any bot DM will do as the message the forged control sits on)
+    carol_dm = await w.bot.create_dm(await w.bot.fetch_user(w.carol.id))
+    await carol_dm.send("hello")
+    alice_dm = await w.bot.create_dm(await w.bot.fetch_user(w.alice.id))
+    await alice_dm.send("hello")
+    msg = await w.carol.wait_for_dm()
+    r = await w.carol.forge_component(msg, f"p:{rec.id}:-:resign!")
+    assert r.ephemeral and "not playing" in (await r.message()).text
+    assert (await w.bot.store.load_match(rec.id)).status == Status.RUNNING
+    msg = await w.alice.wait_for_dm()
+    r = await w.alice.forge_component(msg, f"p:{rec.id}:-:resign!")
+    assert "resigned" in (await r.message()).text
+    assert (await w.bot.store.load_match(rec.id)).status == Status.FINISHED
+
+
+# ------------------------------------------------------------------------------------------ deleted places
+
+async def test_deleted_thread_aborts_the_match_unrated(world):
+    w = world
+    thread, board = await start_pylon(w, turn_limit=300)
+    rec = await only_match(w)
+    await w.alice.click(board, "Large (5 left)")
+    await thread.delete()
+    await w.dd.settle()
+    note = await w.chan.wait_for(lambda m: "thread was deleted" in m.text)
+    assert f"#{rec.id}" in note.text and "unrated" in note.text
+    after = await w.bot.store.load_match(rec.id)
+    assert after.status == Status.ABORTED and after.deadline is None
+    r = await w.carol.slash(w.chan, "matches")
+    assert "No active matches" in (await r.message()).text
+    assert await w.expire(1000) == []
+    assert (await w.bot.store.load_match(rec.id)).status == Status.ABORTED
+    assert await w.bot.store.top_ratings(w.guild.id, "pylon") == []
+    w.dd.assert_clean()
+
+
+async def test_deleted_channel_aborts_every_match_in_it(world):
+    w = world
+    side = w.guild.create_text_channel("side")
+    await start_pylon(w, chan=side, turn_limit=300)
+    await w.carol.slash(side, "pylon new")                      # an open lobby there too
+    await side.wait_for(lambda m: "Join" in m.button_labels())
+    await start_pylon(w, alice=w.carol, turn_limit=300)        # and one in #games that must stay
+    assert len(await w.bot.store.active_matches()) == 3
+    await side.delete()
+    await w.dd.settle()
+    active = await w.bot.store.active_matches()
+    assert [r.channel_id for r in active] == [w.chan.id]
+    assert await w.expire(1000) != []                          # only the #games match times out
+    assert await w.bot.store.top_ratings(w.guild.id, "pylon") != []
+    w.dd.assert_clean()
+
+
+async def test_thread_deleted_while_offline_is_aborted_not_forfeited(world):
+    w = world
+    thread, board = await start_pylon(w, turn_limit=300)
+    rec = await only_match(w)
+    await w.dd.disconnect()
+    await thread.delete()                                     # nobody connected: the event is lost
+    await w.restart()
+    assert await w.expire(1000) == []
+    after = await w.bot.store.load_match(rec.id)
+    assert after.status == Status.ABORTED
+    assert await w.bot.store.top_ratings(w.guild.id, "pylon") == []
+    await w.chan.wait_for(lambda m: "thread was deleted" in m.text)
+    assert not any("match over" in m.text for m in w.chan.messages)
+
+
+# ------------------------------------------------------------------------------------------ permissions
+
+@pytest.mark.parametrize("perm,label", [("send_messages", "Send Messages"), ("embed_links", "Embed Links"),
+                                        ("attach_files", "Attach Files")])
+async def test_missing_channel_permission_is_named_before_a_match_exists(world, perm, label):
+    w = world
+    w.chan.deny_bot(perm)
+    r = await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy")
+    text = (await r.message()).text
+    assert r.ephemeral and f"**{label}**" in text and "unchanged" not in text
+    assert await w.bot.store.active_matches() == []
+    # a challenge made before the permission went: accepting it is refused the same way, it stays open
+    w.chan.set_overwrite(w.dd.bot_user)                       # clear the overwrite
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bob)
+    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
+    w.chan.deny_bot(perm)
+    r = await w.bob.click(invite, "Accept")
+    assert r.ephemeral and f"**{label}**" in (await r.message()).text
+    assert (await only_match(w)).status == Status.CHALLENGE
+    w.dd.assert_clean()
+
+
+@pytest.mark.parametrize("perm,label", [("create_public_threads", "Create Public Threads"),
+                                        ("send_messages_in_threads", "Send Messages in Threads")])
+async def test_missing_thread_permission_plays_in_the_channel_and_says_why(world, perm, label):
+    w = world
+    w.chan.deny_bot(perm)
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bob)
+    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
+    await w.bob.click(invite, "Accept")
+    await w.dd.settle()
+    assert w.guild.threads == []
+    await w.chan.wait_for(is_board)
+    assert label in invite.text
+    w.dd.assert_clean()
+
+
+async def test_a_match_created_then_failing_never_says_unchanged(world, monkeypatch, caplog):
+    w = world
+    thread, board = await start_pylon(w)
+    rec = await only_match(w)
+    cog = w.bot.game_cogs["pylon"]
+
+    async def broken_reply(*args, **kwargs):
+        raise RuntimeError("the reply broke")
+
+    monkeypatch.setattr(cog, "reply_with_board", broken_reply)
+    r = await w.alice.slash(thread, "pylon move", notation="Lc3")
+    text = (await r.message()).text
+    assert r.ephemeral and "unchanged" not in text and f"saved (match #{rec.id})" in text
+    assert len(await w.bot.store.moves(rec.id)) == 1
+
+    async def broken_play(*args, **kwargs):
+        raise RuntimeError("the database broke")
+
+    monkeypatch.setattr(w.bot.service, "play", broken_play)
+    r = await w.bob.slash(thread, "pylon move", notation="Lf5")
+    assert "the match is unchanged" in (await r.message()).text
+    assert len(await w.bot.store.moves(rec.id)) == 1
+
+
+# ------------------------------------------------------------------------------------------ /parlor
+
+async def test_parlor_is_registered_for_manage_server_only(world):
+    import discord
+
+    w = world
+    cmd = next(c for c in w.dd.registered_commands(w.guild) if c["name"] == "parlor")
+    assert int(cmd["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
+    with pytest.raises(UserActionError, match="hidden"):
+        await w.alice.slash(w.chan, "parlor settings", threads=False)
+    r = await w.alice.slash(w.chan, "parlor settings", threads=False, strict=False)  # the runtime check stays
+    assert r.ephemeral and "Manage Server" in (await r.message()).text
+    r = await w.admin.slash(w.chan, "parlor settings")
+    assert "Parlor settings" in (await r.message()).text
+
+
+# ------------------------------------------------------------------------------------------ display names
+
+NASTY = "**@everyone** <@123> _x_"
+SAFE = "\\*\\*@\u200beveryone\\*\\* <\u200b@123> \\_x\\_"
+
+
+async def test_display_names_are_shown_escaped_everywhere(world):
+    w = world
+    mallory = w.dd.create_user("mallory", global_name=NASTY)
+    w.guild.add_member(mallory)
+    await mallory.slash(w.chan, "pylon new", opponent=w.bob, first="challenger")
+    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
+    assert SAFE in invite.text and NASTY not in invite.text
+    await w.bob.click(invite, "Accept")
+    await w.dd.settle()
+    thread = w.thread()
+    assert "@everyone" not in thread.name and "<@123>" not in thread.name and "_x_" in thread.name
+    board = await thread.wait_for(is_board)
+    assert SAFE in board.embed.title and NASTY not in board.text
+    await mallory.click(board, "Large (5 left)")
+    sel = next(s for s in board.selects() if "c3" in s.values)
+    await mallory.select(board, ["c3"], custom_id=sel.custom_id)
+    assert SAFE in board.text and NASTY not in board.text
+    r = await w.bob.slash(thread, "pylon history")
+    assert SAFE in (await r.message()).text
+    r = await w.carol.slash(w.chan, "matches")
+    assert SAFE in (await r.message()).text
+    r = await mallory.slash(w.chan, "pylon move", notation="Sa1")      # not her turn: the error names bob
+    r = await w.bob.slash(thread, "pylon move", notation="Sa1")
+    r = await w.bob.slash(thread, "pylon move", notation="Sa2")        # not his turn: waiting for mallory
+    assert SAFE in (await r.message()).text
+    r = await mallory.slash(thread, "pylon resign")
+    await mallory.click(await r.message(), "Yes, resign")
+    await w.dd.settle()
+    over = await thread.wait_for(lambda m: "match over" in m.text)
+    assert SAFE in over.text and NASTY not in over.text
+    r = await w.carol.slash(w.chan, "stats", user=mallory)
+    assert SAFE in (await r.message()).text
+    for m in w.dd.messages.values():
+        assert not m.mention_everyone and all(u.id != 123 for u in m.mentions)
+    w.dd.assert_clean()
