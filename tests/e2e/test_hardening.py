@@ -124,8 +124,6 @@ async def test_a_component_works_only_where_its_match_is(world):
     # in the match's own thread the same controls work
     r = await w.alice.click(board, "Large (5 left)")
     assert not r.ephemeral
-    # a private control from the DM of someone who is not playing
-    await w.carol.slash(w.chan, "help")
     w.dd.assert_clean()
 
 
@@ -138,7 +136,13 @@ async def test_private_controls_in_a_dm_only_for_players(world):
     await carol_dm.send("hello")
     alice_dm = await w.bot.create_dm(await w.bot.fetch_user(w.alice.id))
     await alice_dm.send("hello")
+    await w.dave.slash(w.chan, "pylon new")                    # an open lobby in #games
+    await w.chan.wait_for(lambda m: "Join" in m.button_labels())
+    lobby = max(r.id for r in await w.bot.store.active_matches())
     msg = await w.carol.wait_for_dm()
+    r = await w.carol.forge_component(msg, f"p:{lobby}:-:join")   # a lobby button, pressed from a DM
+    assert r.ephemeral and "not playing" in (await r.message()).text
+    assert len((await w.bot.store.load_match(lobby)).seats) == 1
     r = await w.carol.forge_component(msg, f"p:{rec.id}:-:resign!")
     assert r.ephemeral and "not playing" in (await r.message()).text
     assert (await w.bot.store.load_match(rec.id)).status == Status.RUNNING
