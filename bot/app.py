@@ -215,8 +215,9 @@ class ParlorBot(commands.Bot):
         return result
 
     async def place_still_there(self, match_id: int) -> bool:
-        """Before a timer acts on a match: is its thread/channel still there? If Discord says it is gone
-        (10003 Unknown Channel, e.g. deleted while the bot was offline), the match is aborted instead."""
+        """Before a timer acts on a running match: is its thread/channel still there? If Discord says it is
+        gone (10003 Unknown Channel: deleted while the bot was offline, or the event was lost), the match is
+        aborted instead of anyone forfeiting. One request per expiry; other errors let the timer act."""
         try:
             match = await self.service.get(match_id)
         except MatchError:
@@ -224,9 +225,7 @@ class ParlorBot(commands.Bot):
         rec = match.rec
         if rec.guild_id is None or rec.status != Status.RUNNING:
             return True
-        if self.get_channel(rec.place_id) is not None:
-            return True
-        try:
+        try:  # asked of Discord, not the cache: a deletion may have happened while we were not listening
             await self.fetch_channel(rec.place_id)
         except discord.NotFound as exc:
             if exc.code == 10003:

@@ -263,7 +263,13 @@ class GameCog(commands.GroupCog):
             return
         kwargs = await self.board_kwargs(match, result)
         mention = self.turn_mentions(match)
-        msg = await place.send(**kwargs, allowed_mentions=mention)
+        try:
+            msg = await place.send(**kwargs, allowed_mentions=mention)
+        except discord.NotFound as exc:
+            if exc.code != 10003:
+                raise
+            await self.bot.place_gone(match)  # deleted without our noticing (10003): abort it, unrated
+            return
         await self.service.set_place(match.id, message_id=msg.id)
         match.rec.message_id = msg.id
 

@@ -46,7 +46,7 @@ def channel_blockers(interaction: discord.Interaction) -> list[str]:
     """The permissions the bot lacks to post boards where ``interaction`` happened (empty in DMs)."""
     if interaction.guild_id is None:
         return []
-    needs = CHANNEL_NEEDS
+    needs: tuple[tuple[str, str], ...] = CHANNEL_NEEDS
     if _in_thread(interaction):
         needs = tuple(("send_messages_in_threads", "Send Messages in Threads") if a == "send_messages" else (a, b)
                       for a, b in needs)

@@ -67,7 +67,7 @@ def forged_ids(mid, ver):
 async def test_forged_custom_ids_each_get_a_private_refusal_and_log_nothing(world, caplog):
     caplog.set_level(logging.INFO)
     w = world
-    thread, board = await start_pylon(w)
+    _thread, board = await start_pylon(w)
     rec = await only_match(w)
     before = rec.version
     for cid in forged_ids(rec.id, rec.version):
@@ -92,7 +92,7 @@ async def test_forged_custom_ids_each_get_a_private_refusal_and_log_nothing(worl
 
 async def test_a_dash_version_never_bypasses_the_stale_board_check(world):
     w = world
-    thread, board = await start_pylon(w)
+    _thread, board = await start_pylon(w)
     rec = await only_match(w)
     for cid, kind, values in ((f"p:{rec.id}:-:m:Lc3", 2, None), (f"s:{rec.id}:-:mv", 3, ["Lc3"]),
                               (f"p:{rec.id}:-:zL", 2, None), (f"s:{rec.id}:-:plL.0", 3, ["c3"]),
@@ -109,7 +109,7 @@ async def test_a_dash_version_never_bypasses_the_stale_board_check(world):
 
 async def test_a_component_works_only_where_its_match_is(world):
     w = world
-    thread, board = await start_pylon(w)
+    _thread, board = await start_pylon(w)
     rec = await only_match(w)
     other = w.guild.create_text_channel("elsewhere")
     await w.carol.slash(other, "pylon new")
@@ -129,7 +129,7 @@ async def test_a_component_works_only_where_its_match_is(world):
 
 async def test_private_controls_in_a_dm_only_for_players(world):
     w = world
-    thread, board = await start_pylon(w)
+    _thread, _board = await start_pylon(w)
     rec = await only_match(w)
     # the bot DMs carol and alice something (any bot DM will do as the message the forged control sits on)
     carol_dm = await w.bot.create_dm(await w.bot.fetch_user(w.carol.id))
@@ -192,7 +192,7 @@ async def test_deleted_channel_aborts_every_match_in_it(world):
 
 async def test_thread_deleted_while_offline_is_aborted_not_forfeited(world):
     w = world
-    thread, board = await start_pylon(w, turn_limit=300)
+    thread, _board = await start_pylon(w, turn_limit=300)
     rec = await only_match(w)
     await w.dd.disconnect()
     await thread.delete()                                     # nobody connected: the event is lost
@@ -203,6 +203,46 @@ async def test_thread_deleted_while_offline_is_aborted_not_forfeited(world):
     assert await w.bot.store.top_ratings(w.guild.id, "pylon") == []
     await w.chan.wait_for(lambda m: "thread was deleted" in m.text)
     assert not any("match over" in m.text for m in w.chan.messages)
+
+
+async def test_unknown_channel_when_posting_aborts_the_match(world, monkeypatch):
+    import asyncio
+
+    w = world
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy", first="challenger")
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    rec = await only_match(w)
+    gone = asyncio.Event()
+    real_ai_move = w.bot.service.ai_move
+
+    async def ai_move_later(match_id):
+        await gone.wait()
+        return await real_ai_move(match_id)
+
+    monkeypatch.setattr(w.bot.service, "ai_move", ai_move_later)
+    await w.alice.click(board, "Large (5 left)")
+    sel = next(s for s in board.selects() if "c3" in s.values)
+    await w.alice.select(board, ["c3"], custom_id=sel.custom_id)
+    thread.deleted = True                       # gone, and the gateway event was lost: Discord answers 10003
+    gone.set()
+    await w.dd.settle()                         # the computer's reply cannot be posted
+    assert any(r.error_code == 10003 for r in w.dd.failed_requests())
+    assert (await w.bot.store.load_match(rec.id)).status == Status.ABORTED
+    await w.chan.wait_for(lambda m: "thread was deleted" in m.text)
+    assert await w.expire(100_000) == []
+
+
+async def test_a_timer_never_forfeits_a_match_whose_thread_is_gone(world):
+    w = world
+    thread, _board = await start_pylon(w, turn_limit=300)
+    rec = await only_match(w)
+    thread.deleted = True                       # the gateway event was lost; the thread is still cached
+    assert await w.expire(1000) == []
+    after = await w.bot.store.load_match(rec.id)
+    assert after.status == Status.ABORTED and after.outcome["reason"] == "aborted"
+    assert await w.bot.store.top_ratings(w.guild.id, "pylon") == []
 
 
 # ------------------------------------------------------------------------------------------ permissions
@@ -244,7 +284,7 @@ async def test_missing_thread_permission_plays_in_the_channel_and_says_why(world
 
 async def test_a_match_created_then_failing_never_says_unchanged(world, monkeypatch, caplog):
     w = world
-    thread, board = await start_pylon(w)
+    thread, _board = await start_pylon(w)
     rec = await only_match(w)
     cog = w.bot.game_cogs["pylon"]
 
