@@ -1,0 +1,24 @@
+"""The real ``python -m bot`` through the loopback Discord: a match, a kill -9, the board still works."""
+from __future__ import annotations
+
+from tests.loopback import FakeDiscord
+from tests.loopback.helpers import is_board, start_parlor, start_pylon
+
+
+async def test_real_process_plays_survives_kill_9(tmp_path):
+    async with FakeDiscord(log_dir=tmp_path / "logs") as fd:
+        guild = fd.create_guild("Parlor Test")
+        chan = guild.create_text_channel("games")
+        alice, bob = fd.create_user("alice"), fd.create_user("bob")
+        guild.add_member(alice)
+        guild.add_member(bob)
+        db = f"sqlite:///{tmp_path}/p.sqlite3"
+        await start_parlor(fd, db, guild.id)
+        thread, board = await start_pylon(fd, chan, alice, bob)
+        r = await alice.slash(thread, "pylon move", notation="S a1")
+        new_board = await r.message()
+        assert is_board(new_board) and "S a1" in new_board.text
+        await fd.restart_bot(kill=True)
+        r = await bob.slash(thread, "pylon move", notation="S b1")
+        assert "S b1" in (await r.message()).text
+        fd.assert_clean()
