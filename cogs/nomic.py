@@ -403,7 +403,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         if view.phase != "move" or view.question is not None or view.roll is None:
             raise StaleBoard("No path is due now.")
         if seat != view.current:
-            raise NotYourTurn(f"It is {view.name(view.current)}'s turn to move." if seat is not None
+            raise NotYourTurn(f"It is {_md(view.name(view.current))}'s turn to move." if seat is not None
                               else "You are not playing in this game.")
         plan = action[3:]
         if (any(c not in DIRECTIONS for c in plan) or len(plan) > view.roll
@@ -521,7 +521,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         # a path or a skip: the reply is the new board; the old one loses its (now stale) buttons
         q = match.view(None).question
         if q is not None:
-            raise NotYourTurn(f"Judgment is pending: {match.view(None).name(q.judge)}, the Judge, must first rule "
+            raise NotYourTurn(f"Judgment is pending: {_md(match.view(None).name(q.judge))}, the Judge, must first rule "
                               "with `/nomic ruling` (rule 114).")
         old_message = match.rec.message_id
         result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(parsed))
@@ -745,7 +745,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         if q is None:
             raise LobbyError("No Judgment is pending: any player can invoke one with `/nomic judge`.")
         if match.seat_of(interaction.user.id) != q.judge:
-            raise NotAPlayer(f"Only the Judge, {view.name(q.judge)}, can rule on this question (rule 114).")
+            raise NotAPlayer(f"Only the Judge, {_md(view.name(q.judge))}, can rule on this question (rule 114).")
         result = await self.service.play(match.id, interaction.user.id, f"ruling {text.strip()}")
         number = next(int(e.data["number"]) for e in result.events if e.kind == "ruling")
         embed = discord.Embed(title=f"\u2696\ufe0f Rule {number}: a Judgment", description=_cut(text.strip(), 4000),

@@ -363,3 +363,34 @@ async def test_display_names_are_shown_escaped_everywhere(world):
     for m in w.dd.messages.values():
         assert not m.mention_everyone and all(u.id != 123 for u in m.mentions)
     w.dd.assert_clean()
+
+
+async def test_forged_game_specific_actions_are_refused_quietly(world, caplog):
+    from tests.e2e.nomic_helpers import start_game
+
+    caplog.set_level(logging.INFO)
+    w = world
+    thread, board, mid = await start_game(w)
+    nomic_ids = [f"p:{mid}:{{v}}:pa:", f"p:{mid}:{{v}}:pa:xyz", f"p:{mid}:{{v}}:pa:" + "N" * 70,
+                 f"p:{mid}:-:pa:N", f"p:{mid}:{{v}}:m:", f"p:{mid}:{{v}}:m:" + "?" * 70,
+                 f"s:{mid}:{{v}}:mv", f"p:{mid}:-:pv:0:hand", f"p:{mid}:-:col:red", f"p:{mid}:-:pb1:AA"]
+    await w.dave.slash(w.chan, "eof new")
+    lobby = await w.chan.wait_for(lambda m: "Join" in m.button_labels() and "EOF" in m.text)
+    eof = max(r.id for r in await w.bot.store.active_matches())
+    eof_ids = [f"p:{eof}:-:col:", f"p:{eof}:-:col:purple", f"p:{eof}:-:col:{'r' * 70}", f"p:{eof}:-:pb1:",
+               f"p:{eof}:-:pb1:!!", f"p:{eof}:-:pb{'9' * 30}:AA", f"p:{eof}:-:pk1:zz", f"p:{eof}:-:pc1:R1U",
+               f"p:{eof}:-:an:1.1:maybe", f"p:{eof}:-:an:x", f"p:{eof}:-:open", f"p:{eof}:-:pv:0:perm",
+               f"p:{eof}:0:m:any", f"p:{eof}:-:m:any", f"s:{eof}:-:pb1:", f"p:{eof}:-:start"]
+    version = (await w.bot.store.load_match(mid)).version
+    for msg, ids in ((board, nomic_ids), (lobby, eof_ids)):
+        for cid in ids:
+            cid = cid.replace("{v}", str(version))
+            kind = 3 if cid.startswith("s:") else 2
+            for user in (w.alice, w.dave):
+                r = await user.forge_component(msg, cid, component_type=kind, values=["x"] if kind == 3 else None)
+                assert r.acked and not r.failed, (cid, user)  # (an empty path is a legal picker step)
+    await w.dd.settle()
+    assert errors_logged(caplog) == []
+    assert (await w.bot.store.load_match(mid)).version == version
+    assert (await w.bot.store.load_match(eof)).status == Status.LOBBY
+    w.dd.assert_clean()
