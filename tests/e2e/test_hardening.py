@@ -370,7 +370,7 @@ async def test_forged_game_specific_actions_are_refused_quietly(world, caplog):
 
     caplog.set_level(logging.INFO)
     w = world
-    thread, board, mid = await start_game(w)
+    _thread, board, mid = await start_game(w)
     nomic_ids = [f"p:{mid}:{{v}}:pa:", f"p:{mid}:{{v}}:pa:xyz", f"p:{mid}:{{v}}:pa:" + "N" * 70,
                  f"p:{mid}:-:pa:N", f"p:{mid}:{{v}}:m:", f"p:{mid}:{{v}}:m:" + "?" * 70,
                  f"s:{mid}:{{v}}:mv", f"p:{mid}:-:pv:0:hand", f"p:{mid}:-:col:red", f"p:{mid}:-:pb1:AA"]
