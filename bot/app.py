@@ -123,6 +123,11 @@ class ParlorBot(commands.Bot):
         cid, ctype = data.get("custom_id"), data.get("component_type")
         if not isinstance(cid, str) or interaction.message is None:
             return False
+        # a View item registered for this message (or persistently, bot.add_view) handles it itself
+        views: dict[int | None, dict[tuple[int, str], Any]] = getattr(
+            getattr(self._connection, "_view_store", None), "_views", {})
+        if (ctype, cid) in views.get(interaction.message.id, {}) or (ctype, cid) in views.get(None, {}):
+            return True
         if not any(t.fullmatch(cid) for t in self._component_templates.values()):
             return False
         return (ctype, cid) in component_ids(interaction.message.components)

@@ -305,6 +305,16 @@ async def test_a_match_created_then_failing_never_says_unchanged(world, monkeypa
     assert "the match is unchanged" in (await r.message()).text
     assert len(await w.bot.store.moves(rec.id)) == 1
 
+    async def broken_post(*args, **kwargs):
+        raise RuntimeError("posting the first board broke")
+
+    monkeypatch.setattr(cog, "post_board", broken_post)            # a match created, then its board fails
+    r = await w.carol.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy")
+    await w.dd.settle()
+    new = max(x.id for x in await w.bot.store.active_matches())
+    texts = [m.text for m in r.messages]
+    assert any(f"saved (match #{new})" in t for t in texts) and not any("unchanged" in t for t in texts)
+
 
 # ------------------------------------------------------------------------------------------ /parlor
 
