@@ -124,23 +124,38 @@ class MatchComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.c
         changes.track()
         try:
             cid = parse_custom_id(self.cid, data.get("component_type"))
-            raw = data.get("values") or []
-            values = [str(x)[:100] for x in raw[:25]] if isinstance(raw, list) else []
+            values = offered_values(interaction, self.cid, data.get("values"))
         except Exception as exc:  # noqa: BLE001 - every error gets an answer
             await reply_error(interaction, exc)
             return
         await bot.handle_component(interaction, cid, values)
 
 
-def component_ids(components: Any) -> list[tuple[int, str]]:
-    """(type, custom_id) of every component on a message (rows, v2 containers, accessories)."""
-    out: list[tuple[int, str]] = []
+def offered_values(interaction: discord.Interaction, cid: str, raw: Any) -> list[str]:
+    """A select's picked values, each one that the menu on the message really offers (else BadComponent)."""
+    if raw is None:
+        return []
+    menu = next((c for c in walk_components(interaction.message.components if interaction.message else ())
+                 if getattr(c, "custom_id", None) == cid), None)
+    offered = {o.value for o in getattr(menu, "options", None) or ()}
+    if not isinstance(raw, list) or len(raw) > 25 or any(not isinstance(x, str) or x not in offered for x in raw):
+        raise BadComponent("That choice is not on the menu (any more). Use the match's newest board.")
+    return list(raw)
+
+
+def walk_components(components: Any) -> list[Any]:
+    """Every component on a message, rows and containers flattened."""
+    out: list[Any] = []
     for comp in components or ():
-        cid = getattr(comp, "custom_id", None)
-        if cid is not None:
-            out.append((int(getattr(comp.type, "value", comp.type)), cid))
-        out += component_ids(getattr(comp, "children", None) or getattr(comp, "components", None))
+        out.append(comp)
+        out += walk_components(getattr(comp, "children", None) or getattr(comp, "components", None))
         accessory = getattr(comp, "accessory", None)
         if accessory is not None:
-            out += component_ids([accessory])
+            out.append(accessory)
     return out
+
+
+def component_ids(components: Any) -> list[tuple[int, str]]:
+    """(type, custom_id) of every component on a message (rows, v2 containers, accessories)."""
+    return [(int(getattr(c.type, "value", c.type)), c.custom_id) for c in walk_components(components)
+            if getattr(c, "custom_id", None) is not None]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from typing import Any
 
 import discord
@@ -104,10 +105,12 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:
         await self.check_picker(interaction, match, version)
-        if action.startswith("z"):
+        size_button = re.fullmatch(r"z[123]", action)
+        place_select = re.fullmatch(r"pl([123])\.\d{1,2}", action)
+        if size_button:
             await self.edit_board(interaction, match, action)
-        elif action.startswith("pl") and values:
-            size = int(action[2])
+        elif place_select and values:
+            size = int(place_select[1])
             await self.play_from_component(interaction, match.id, version, f"{SIZE_LETTERS[size]} {values[0]}")
         elif action.startswith("src") and values:
             await self.edit_board(interaction, match, f"src{values[0]}")

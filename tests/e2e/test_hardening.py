@@ -97,7 +97,7 @@ async def test_a_dash_version_never_bypasses_the_stale_board_check(world):
     for cid, kind, values in ((f"p:{rec.id}:-:m:Lc3", 2, None), (f"s:{rec.id}:-:mv", 3, ["Lc3"]),
                               (f"p:{rec.id}:-:zL", 2, None), (f"s:{rec.id}:-:plL.0", 3, ["c3"]),
                               (f"p:{rec.id}:-:cf:Lc3", 2, None)):
-        r = await w.alice.forge_component(board, cid, component_type=kind, values=values)
+        r = await w.alice.forge_component(board, cid, component_type=kind, values=values, options=values or ("x",))
         assert r.ephemeral and "out of date" in (await r.message()).text, cid
     assert await w.bot.store.moves(rec.id) == []
     # the same move with the board's version is a move
@@ -403,4 +403,31 @@ async def test_forged_game_specific_actions_are_refused_quietly(world, caplog):
     assert errors_logged(caplog) == []
     assert (await w.bot.store.load_match(mid)).version == version
     assert (await w.bot.store.load_match(eof)).status == Status.LOBBY
+    w.dd.assert_clean()
+
+
+@pytest.mark.parametrize("game", ["pylon", "fireandice", "eggcarton"])
+async def test_forged_picker_actions_and_values_never_crash(world, caplog, game):
+    caplog.set_level(logging.INFO)
+    w = world
+    await w.alice.slash(w.chan, f"{game} new", opponent=w.bot_member)
+    await w.dd.settle()
+    board = await w.thread().wait_for(lambda m: bool(m.attachments) and "To move" in m.text)
+    rec = await only_match(w)
+    actions = ["z", "z9", "zL", "z-1", "plQ.0", "pl9.0", "pl", "pl1.x", "src", "src.0", "src.99", "dst", "back",
+               "m:", "mv", "cf:", "pa:N", "open", "col:red", "an:1.1:allow", "pb1:AA"]
+    values = [None, [""], ["zz"], ["a1"], ["Z9"], ["F6-C6"], ["\u200b"], ["x" * 100]]
+    for action in actions:
+        for vals in values:
+            kind = 3 if vals is not None else 2
+            cid = f"{'s' if kind == 3 else 'p'}:{rec.id}:{rec.version}:{action}"
+            r = await w.bob.forge_component(board, cid, component_type=kind, values=vals)   # not a player
+            assert r.ephemeral, (cid, vals)
+            r = await w.alice.forge_component(board, cid, component_type=kind, values=vals)  # not on the menu
+            assert r.acked and not r.failed, (cid, vals)
+            if vals:                                   # on a menu that offers it (as if the bot had sent it)
+                r = await w.alice.forge_component(board, cid, component_type=kind, values=vals, options=vals)
+                assert r.acked and not r.failed, (cid, vals)
+    await w.dd.settle()
+    assert errors_logged(caplog) == []
     w.dd.assert_clean()
