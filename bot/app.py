@@ -22,8 +22,8 @@ from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
+from bot.names import shown
 from bot.storage import Status, Store
-from bot.text import shown
 
 if TYPE_CHECKING:
     from cogs._game import GameCog

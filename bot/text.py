@@ -1,36 +1,21 @@
-"""Names people chose, made safe to put into Discord text.
-
-A display name is typed by its owner and may hold markdown (``**x**``, ``_x_``,
-``[link](…)``) or mention syntax (``@everyone``, ``<@123>``). Every place that
-writes a name into a message, an embed, a thread name or an error text goes
-through :func:`shown` (markdown and mentions neutralised: the name reads
-exactly as typed) or, where Discord renders no markdown (thread and channel
-names), :func:`plain`. Pictures draw the raw name.
-"""
+"""Small wording helpers shared by engines, renderers and cogs (no Discord imports)."""
 
 from __future__ import annotations
 
-from discord.utils import escape_markdown, escape_mentions
 
-ZWSP = "\u200b"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` with ``word`` in the right number.
 
-
-def _no_mentions(text: str) -> str:
-    # escape_mentions covers @everyone, @here and 17-20 digit ids; "<" before "@", "#", ":" or "t:"
-    # also breaks short ids, channel links, custom emoji and timestamps.
-    text = escape_mentions(text)
-    return text.replace("<", "<" + ZWSP)
-
-
-def shown(name: str) -> str:
-    """``name`` for markdown text (messages, embeds): shown literally, pinging and linking nobody.
-
-    >>> shown("**@everyone** <@123> _x_")
-    '\\\\*\\\\*@\\u200beveryone\\\\*\\\\* <\\u200b@123> \\\\_x\\\\_'
+    >>> plural(1, "pyramid"), plural(0, "game"), plural(2, "destination"), plural(3, "match", "matches")
+    ('1 pyramid', '0 games', '2 destinations', '3 matches')
     """
-    return _no_mentions(escape_markdown(name))
+    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def plain(name: str) -> str:
-    """``name`` where Discord renders no markdown (thread names): only mention syntax neutralised."""
-    return _no_mentions(" ".join(name.split()))
+def article(word: str) -> str:
+    """``word`` with "a" or "an" (by its first letter, which is right for the words we use).
+
+    >>> article("Ice piece"), article("Fire piece")
+    ('an Ice piece', 'a Fire piece')
+    """
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

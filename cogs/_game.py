@@ -25,9 +25,9 @@ from bot.errors import LobbyError, NoMatchHere, NotAPlayer, NotYourTurn, ParlorE
 from bot.games import GAMES
 from bot.games.base import CHANCE
 from bot.matches.service import Match, Player, Result
+from bot.names import plain, shown
 from bot.render import png_bytes
 from bot.storage import Status
-from bot.text import plain, shown
 from cogs import _perms
 from cogs import _views as v
 
@@ -323,12 +323,22 @@ class GameCog(commands.GroupCog):
         return f"To move: {who}{deadline}"
 
     def last_move_text(self, match: Match, result: Result | None) -> str:
+        """"Last: …" with every ply of the mover's run (one side moving twice in a row shows both)."""
         if result is None or not result.moves:
             return ""
-        parts = []
-        for mv in result.moves:
-            who = "🎲" if mv.seat == CHANCE else shown(match.seats[mv.seat].name)
-            parts.append(f"{who}: `{mv.notation}`")
+        plies = [(mv.seat, mv.notation) for mv in result.moves]
+        run = [(int(s), str(n)) for s, n in match.rec.ui.get("turn") or ()]
+        if len(run) > len(plies) and run[-len(plies):] == plies:
+            plies = run
+        parts: list[str] = []
+        prev = None
+        for seat, notation in plies:
+            if seat == prev and seat != CHANCE:
+                parts[-1] += f", then `{notation}`"
+            else:
+                who = "🎲" if seat == CHANCE else shown(match.seats[seat].name) if seat < len(match.seats) else "?"
+                parts.append(f"{who}: `{notation}`")
+            prev = seat
         return "Last: " + ", ".join(parts)
 
     def board_embed(self, match: Match, result: Result | None) -> discord.Embed:
@@ -342,9 +352,13 @@ class GameCog(commands.GroupCog):
         embed = discord.Embed(title=f"{self.spec.title} · {seats}"[:256], description="\n".join(lines)[:4000],
                               colour=colour)
         embed.set_image(url=f"attachment://{self.picture_name(match, result)}")
-        embed.set_footer(text=f"Match #{match.id} · move {match.rec.ui.get('plies', 0)} · "
+        embed.set_footer(text=f"Match #{match.id} · move {self.moves_played(match)} · "
                               f"/{self.game_key} move to type a move")
         return embed
+
+    def moves_played(self, match: Match) -> int:
+        """The move number in the board's footer (games whose picture counts moves make the two agree)."""
+        return int(match.rec.ui.get("plies", 0))
 
     def extra_lines(self, match: Match, result: Result | None) -> list[str]:
         return []

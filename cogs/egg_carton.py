@@ -15,9 +15,9 @@ import discord
 from discord import app_commands
 
 from bot.matches.service import Match, Result
+from bot.names import shown
 from bot.render import gif_bytes, png_bytes
 from bot.storage import Status
-from bot.text import shown
 from cogs import _views as v
 from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
 
@@ -35,7 +35,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     @app_commands.describe(opponent="Who to challenge (pick me to play the computer)",
                            marbles="Marbles in each slot at the start", level="Computer strength (when playing me)",
                            clock="Tournament clock: a time bank per player", speed="Animation of the sowing",
-                           first="Who picks first (against me: random unless you choose)",
+                           first="Who picks first (default: you, also against me)",
                            turn_limit="Time per move")
     @app_commands.choices(marbles=MARBLES, level=LEVELS, clock=CLOCKS, speed=SPEEDS, first=FIRST_CHOICES,
                           turn_limit=TURN_LIMITS)
@@ -44,10 +44,9 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
                   clock: app_commands.Choice[str] | None = None, speed: app_commands.Choice[str] | None = None,
                   first: app_commands.Choice[str] | None = None,
                   turn_limit: app_commands.Choice[int] | None = None) -> None:
-        vs_bot = opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id
         options = {
             "marbles": str(marbles.value if marbles else 3),
-            "first": first.value if first else ("random" if vs_bot else "challenger"),
+            "first": first.value if first else "challenger",  # against me too: the human moves first by default
             "speed": speed.value if speed else "normal",
         }
         if clock and clock.value != "off":
@@ -83,7 +82,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             before = match.rules.view(result.before, None)
             frames = self.game.animate(before, result.events, match.view(None), names=names,
                                        speed=match.options.get("speed", "normal"), clocks=clocks)
-            return gif_bytes([f for f, _ in frames], [d for _, d in frames])
+            return gif_bytes([f for f, _ in frames], [d for _, d in frames], loop=None)  # once, ending on the new position
         img = self.game.render(match.view(None), names=names, events=result.events if result else (),
                                clocks=clocks)
         return png_bytes(img)

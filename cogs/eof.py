@@ -62,9 +62,9 @@ from bot.games.eof.render import PIECE_COLOURS
 from bot.games.eof.rules import EofState, Phase, program_warnings
 from bot.games.eof.scoring import Configuration
 from bot.matches.service import Match, Result
+from bot.names import shown as safe
 from bot.render import gif_bytes, png_bytes
 from bot.storage import MoveRecord, Status
-from bot.text import shown as safe
 from cogs import _views as v
 from cogs._game import COLOUR_INFO, NO_MENTIONS, TURN_LIMITS, GameCog, picture_file
 

@@ -7,6 +7,7 @@ marked and need a confirmation click; winning moves are marked too) and Back.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -14,8 +15,10 @@ from discord import app_commands
 
 from bot.errors import StaleBoard
 from bot.matches.service import Match
+from bot.render import png_bytes
+from bot.text import article, plural
 from cogs import _views as v
-from cogs._game import TURN_LIMITS, GameCog
+from cogs._game import TURN_LIMITS, GameCog, picture_file
 
 SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),
          app_commands.Choice(name="Ice", value="ice"),
@@ -86,13 +89,35 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
             return items
         pieces = list(view.movable)
         for i, part in enumerate(v.chunks(pieces)):
-            opts = [discord.SelectOption(label=p, value=p, description=f"{len(view.destinations(p))} destinations")
+            opts = [discord.SelectOption(label=p, value=p, description=plural(len(view.destinations(p)), "destination"))
                     for p in part]
             items.append(v.select(mid, ver, f"src.{i}", opts,
-                                  placeholder=f"Choose a {SIDE_NAMES[view.to_move]} piece to move"
+                                  placeholder=f"Choose {article(SIDE_NAMES[view.to_move] + ' piece')} to move"
                                               + (f" ({part[0]}–{part[-1]})" if len(pieces) > 25 else ""),
                                   row=i))
         return items
+
+    def moves_played(self, match: Match) -> int:
+        return int(match.view(None).ply)  # the picture's "after move n" (handicap pieces are not moves)
+
+    def render_selected(self, match: Match, selected: str | None) -> bytes:
+        """The board with the chosen piece ringed and its destinations marked (worker thread)."""
+        img = self.game.render(match.view(None), names=match.names(), clocks=match.clocks_ms(self.service.clock()),
+                               selected=selected)
+        return png_bytes(img)
+
+    async def edit_board(self, interaction: discord.Interaction, match: Match, state: str) -> None:
+        """Choosing a piece (or going back) redraws the picture too: the piece's destinations are marked on it."""
+        if not (state.startswith("src") or state == ""):
+            await super().edit_board(interaction, match, state)
+            return
+        data = await asyncio.to_thread(self.render_selected, match, state[3:] or None)
+        file = picture_file(data, self.picture_name(match, None))
+        embed = (interaction.message.embeds[0].copy() if interaction.message and interaction.message.embeds
+                 else self.board_embed(match, None))
+        embed.set_image(url=f"attachment://{file.filename}")
+        await interaction.response.edit_message(embed=embed, view=v.view_of(*self.components(match, state)),
+                                                attachments=[file])
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:

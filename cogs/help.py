@@ -18,7 +18,7 @@ BLURBS = {
     "fireandice": "Move on seven islands; every move leaves an enemy piece behind. Three islands in a line win.",
     "eggcarton": "A relay-sowing marble game: empty your side of the carton first.",
     "eof": "2–4 players write secret five-instruction programs that edit a shared file of pyramids.",
-    "nomic": "Nomic World: roll and roam a map, and change the rules of the game by unanimous vote.",
+    "nomic": "Roll and roam a map, and change the rules of the game by unanimous vote.",
 }
 
 
@@ -42,8 +42,8 @@ class Help(commands.Cog):
             if spec.max_seats is None:
                 seats = f"{spec.min_seats}+"
             ai = " · computer opponent" if spec.ai_levels else ""
-            embed.add_field(name=f"{spec.title} — `/{key}`", value=f"{BLURBS.get(key, '')}\n{seats} players{ai}",
-                            inline=False)
+            blurb = BLURBS.get(key, "").removeprefix(f"{spec.title}: ")  # the field's name already says it
+            embed.add_field(name=f"{spec.title} — `/{key}`", value=f"{blurb}\n{seats} players{ai}", inline=False)
         embed.add_field(
             name="Every game",
             value=("`new` start · `move` play a move · `board` show the board · `resign` · `rules` how to play · "

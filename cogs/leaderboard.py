@@ -12,8 +12,10 @@ from discord.ext import commands
 from PIL import Image, ImageDraw
 
 from bot.games import RATED, TITLES
+from bot.names import shown
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
-from bot.text import shown
+from bot.storage import ComputerResult, RatingRow
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -42,7 +44,7 @@ def history_chart(points: list[tuple[float, float]], title: str) -> bytes:
         d.line(pts, fill=ACCENT, width=3)
     for p in pts:
         d.ellipse((p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3), fill=ACCENT)
-    d.text((x0, y1 + 6), f"{n - 1} rated matches", font=font(12), fill=MUTED)
+    d.text((x0, y1 + 6), plural(n - 1, "rated match", "rated matches"), font=font(12), fill=MUTED)
     return png_bytes(img)
 
 
@@ -73,38 +75,91 @@ class Leaderboard(commands.Cog):
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="Ratings and records of a player in this server")
-    @app_commands.describe(user="Whose stats (default: yours)", game="Chart the rating history of one game")
+    @app_commands.describe(user="Whose stats (default: yours)",
+                           game="Chart the rating history of one game (default: the most played rated game)")
     @app_commands.choices(game=RATED_GAMES)
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
                     game: app_commands.Choice[str] | None = None) -> None:
         target = user or interaction.user
         gid = interaction.guild_id or 0
-        rows = await self.bot.store.user_ratings(gid, target.id)
-        counters = await self.bot.store.counters(gid, target.id)
+        store = self.bot.store
+        rows = await store.user_ratings(gid, target.id)
+        counters = await store.counters(gid, target.id)
+        vs_computer = computer_records(await store.computer_results(gid, target.id))
         embed = discord.Embed(title=f"Stats: {shown(target.display_name)}", colour=discord.Colour.blurple())
         for r in rows:
-            rank = await self.bot.store.rating_rank(gid, r.game, target.id)
+            rank = await store.rating_rank(gid, r.game, target.id)
             rank_txt = f" · rank {rank[0]}/{rank[1]}" if rank else ""
             embed.add_field(name=TITLES.get(r.game, r.game),
                             value=f"{r.ordinal:.1f} (μ {r.mu:.1f}, σ {r.sigma:.1f}){rank_txt}\n"
-                                  f"{r.games} games · {r.wins}W {r.losses}L {r.draws}D")
+                                  f"{plural(r.games, 'game')} · {r.wins}W {r.losses}L {r.draws}D")
+        if vs_computer:
+            embed.add_field(name="Against the computer (unrated)", inline=False,
+                            value="\n".join(vs_computer)[:1024])
         made, adopted = counters.get(("nomic", "proposals"), 0), counters.get(("nomic", "adopted"), 0)
         if made or adopted:
-            embed.add_field(name="Nomic World", value=f"{made} proposals made · {adopted} adopted")
+            embed.add_field(name="Nomic World", value=f"{plural(made, 'proposal')} made · {adopted} adopted")
         if not embed.fields:
-            embed.description = "No rated matches in this server yet."
-        chart_game = game.value if game else (max(rows, key=lambda r: r.games).game if rows else None)
+            embed.description = "No finished matches in this server yet."
+        elif not rows:
+            embed.description = "No rated matches yet: ratings count finished matches between members."
+        chart_game = game.value if game else await self.most_played(gid, target.id, rows)
         files = []
         if chart_game:
-            points = await self.bot.store.rating_history(gid, chart_game, target.id)
+            points = await store.rating_history(gid, chart_game, target.id)
             if points:
                 data = await asyncio.to_thread(history_chart, points,
                                                f"{TITLES[chart_game]} rating: {target.display_name}")
                 files.append(discord.File(io.BytesIO(data), filename="history.png"))
                 embed.set_image(url="attachment://history.png")
+                why = "" if game else " (the most played rated game)"
+                embed.set_footer(text=f"Chart: {TITLES[chart_game]}{why} · pick `game:` to chart another")
+            elif game:
+                embed.set_footer(text=f"No rated {TITLES[chart_game]} matches to chart.")
         await interaction.response.send_message(embed=embed, files=files,
                                                 allowed_mentions=discord.AllowedMentions.none())
+
+    async def most_played(self, guild_id: int, user_id: int, rows: list[RatingRow]) -> str | None:
+        """The rated game with the most rated matches; a tie goes to the one played most recently."""
+        if not rows:
+            return None
+        top = max(r.games for r in rows)
+        tied = [r.game for r in rows if r.games == top]
+        if len(tied) == 1:
+            return tied[0]
+        latest = {}
+        for g in tied:
+            points = await self.bot.store.rating_history(guild_id, g, user_id)
+            latest[g] = points[-1][0] if points else 0.0
+        return max(tied, key=lambda g: (latest[g], g))
+
+
+def computer_records(results: list[ComputerResult]) -> list[str]:
+    """One line per game: "Pylon: 3 games · 2W 1L 0D (easy, hard)" from finished matches against the computer."""
+    tally: dict[str, list[int]] = {}
+    levels: dict[str, list[str]] = {}
+    for res in results:
+        if not res.outcome or res.outcome.get("reason") == "aborted":
+            continue
+        ranks = list(res.outcome.get("ranks") or [])
+        if res.seat >= len(ranks):
+            continue
+        t = tally.setdefault(res.game, [0, 0, 0])
+        if len(set(ranks)) == 1:
+            t[2] += 1
+        elif ranks[res.seat] == 0:
+            t[0] += 1
+        else:
+            t[1] += 1
+        if res.level not in levels.setdefault(res.game, []):
+            levels[res.game].append(res.level)
+    lines = []
+    for g in sorted(tally, key=lambda k: list(TITLES).index(k) if k in TITLES else 99):
+        w, lost, d = tally[g]
+        lines.append(f"{TITLES.get(g, g)}: {plural(w + lost + d, 'game')} · {w}W {lost}L {d}D "
+                     f"({', '.join(levels[g])})")
+    return lines
 
 
 async def setup(bot: ParlorBot) -> None:

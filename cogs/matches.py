@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
+from bot.names import shown
 from bot.storage import Status
-from bot.text import shown
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot

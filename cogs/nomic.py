@@ -65,9 +65,9 @@ from bot.games.nomic.moves import (
     Vote,
 )
 from bot.matches.service import Match, Result
+from bot.names import shown
 from bot.render import png_bytes
 from bot.storage import Status
-from bot.text import shown
 from cogs import _views as v
 from cogs._game import (
     COLOUR_END,

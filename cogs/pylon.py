@@ -18,12 +18,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import StaleBoard
+from bot.errors import NotAPlayer, StaleBoard
 from bot.games.pylon import wants_to_agree
 from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
 from bot.matches.service import Match, Result
+from bot.names import shown
 from bot.storage import Status
-from bot.text import shown
+from bot.text import plural
 from cogs import _views as v
 from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
 
@@ -99,11 +100,49 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
                                                   f"{SQUARE_NAMES[part[-1]]})", row=1 + i))
         agreed = [match.seats[s].name for s in (0, 1) if view.agreed[s]]
         label = "Agree to end" + (f" ({', '.join(agreed)} agreed)" if agreed else "")
-        items.append(v.button(mid, ver, "m:agree", label=label[:80], style=discord.ButtonStyle.danger, row=0))
+        items.append(v.button(mid, ver, "agree?", label=label[:80], style=discord.ButtonStyle.danger, row=0))
         return items
+
+    @staticmethod
+    def agree_score(match: Match) -> str:
+        """The score as it stands, higher first ("17–13")."""
+        a, b = match.view(None).scores
+        return f"{max(a, b)}–{min(a, b)}"
+
+    def agree_question(self, match: Match, seat: int) -> str | None:
+        """What to confirm before ``seat`` agrees to end, when that may end the game at once (else None)."""
+        view = match.view(None)
+        other = match.seats[1 - seat]
+        if not (view.agreed[other.seat] or other.is_ai):
+            return None  # only an offer: the other player still decides
+        mine, theirs = view.scores[seat], view.scores[other.seat]
+        score = self.agree_score(match)
+        if mine > theirs:
+            verdict = f"you would win {score}"
+        elif mine < theirs:
+            verdict = f"you would lose {score} ({shown(other.name)} wins)"
+        else:
+            verdict = f"it would be a {score} draw"
+        if view.agreed[other.seat]:
+            how = f"{shown(other.name)} has already agreed, so the game ends at once"
+        else:
+            how = "The computer answers at once, and if it accepts the game ends"
+        return f"End now at **{score}**? {how}: {verdict}."
+
+    def confirm_text(self, match: Match, notation: str) -> str | None:
+        view = match.view(None)
+        if notation == "agree" and view.to_move is not None:
+            return self.agree_question(match, view.to_move)
+        return None
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:
+        if action == "agree?":  # either player, in turn or not
+            await self.ask_to_agree(interaction, match, version)
+            return
+        if action == "agree-no":
+            await interaction.response.edit_message(content="Not ended: play on.", view=None)
+            return
         await self.check_picker(interaction, match, version)
         size_button = re.fullmatch(r"z[123]", action)
         place_select = re.fullmatch(r"pl([123])\.\d{1,2}", action)
@@ -118,6 +157,23 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
             await self.edit_board(interaction, match, "")
         else:
             raise StaleBoard("That button does nothing any more.")
+
+    async def ask_to_agree(self, interaction: discord.Interaction, match: Match, version: int | None) -> None:
+        """"Agree to end": played at once when it is only an offer; confirmed first when it may end the game."""
+        seat = match.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotAPlayer("You are not playing in this match.")
+        if version is not None and version != match.version:
+            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+        question = self.agree_question(match, seat) if match.view(None).can_agree[seat] else None
+        if question is None:
+            await self.play_from_component(interaction, match.id, version, "agree")
+            return
+        score = self.agree_score(match)
+        view = v.view_of(v.button(match.id, match.version, "cf:agree", label=f"Yes, end at {score}",
+                                  style=discord.ButtonStyle.danger),
+                         v.button(match.id, match.version, "agree-no", label="No, play on"))
+        await interaction.response.send_message(question, view=view, ephemeral=True)
 
     async def after_result(self, match: Match, result: Result) -> None:
         await super().after_result(match, result)
@@ -138,7 +194,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         names = [self.seat_label(match, s) for s in (0, 1)]
         lines = [f"Score: {names[0]} {view.scores[0]} – {view.scores[1]} {names[1]}"]
         if view.phase == "placement":
-            lines.append(f"Placement: {view.to_place} pyramids still to place.")
+            lines.append(f"Placement: {plural(view.to_place, 'pyramid')} still to place.")
         elif view.phase == "stacking" and any(view.agreed):
             who = ", ".join(shown(match.seats[s].name) for s in (0, 1) if view.agreed[s])
             lines.append(f"Agreed to end: {who} (the game ends when both agree).")

@@ -23,6 +23,7 @@ from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoar
 from bot.games import GAMES, Game
 from bot.games.base import CHANCE, Chance, Event, GameError, Outcome, Reason, Seat
 from bot.matches import changes
+from bot.names import shown
 from bot.storage import (
     GuildSettings,
     MatchRecord,
@@ -33,9 +34,9 @@ from bot.storage import (
     Store,
     VersionConflict,
 )
-from bot.text import shown
 
 MIN_TURN_LIMIT = 30
+TURN_RUN = 12
 MAX_TURN_LIMIT = 14 * 86400
 CLOCKS = {"1m": 60_000, "3m": 180_000, "5m": 300_000, "10m": 600_000}
 PLATFORM_OPTIONS = frozenset({"first", "clock", "speed"})
@@ -474,8 +475,24 @@ class MatchService:
             moves.append(MoveRecord(plies, CHANCE, None, m.rules.format(outcome, before), now))
             plies += 1
         m.rec.ui["plies"] = int(m.rec.ui.get("plies", 0)) + len(moves)
+        m.rec.ui["turn"] = self._turn_run(m.rec.ui.get("turn"), moves)
         m.rec.state = m.rules.dump(m.state)
         return events
+
+    @staticmethod
+    def _turn_run(run: Any, moves: list[MoveRecord]) -> list[list[Any]]:
+        """The plies ``[seat, notation]`` since another seat last moved (chance plies do not break a run).
+
+        So a board can say "Last: Alice: `L a1`, then `a1-a2`" when one side moves twice in a row.
+        At most the newest :data:`TURN_RUN` plies are kept.
+        """
+        out: list[list[Any]] = [list(x) for x in run] if isinstance(run, list) else []
+        for mv in moves:
+            mover = next((s for s, _ in reversed(out) if s != CHANCE), None)
+            if mv.seat != CHANCE and mover is not None and mover != mv.seat:
+                out = []
+            out.append([mv.seat, mv.notation])
+        return out[-TURN_RUN:]
 
     def _charge_clock(self, m: Match, now: float) -> None:
         c = m.rec.clocks

@@ -54,14 +54,19 @@ def png_bytes(img: Image.Image, *, optimize: bool = False) -> bytes:
     return buf.getvalue()
 
 
-def gif_bytes(frames: Sequence[Image.Image], durations: Sequence[int] | int, *, loop: int = 0) -> bytes:
-    """Encode frames (RGB or P) as an animated GIF; ``durations`` in ms."""
+def gif_bytes(frames: Sequence[Image.Image], durations: Sequence[int] | int, *, loop: int | None = 0) -> bytes:
+    """Encode frames (RGB or P) as an animated GIF; ``durations`` in ms.
+
+    ``loop=0`` repeats forever; ``loop=None`` plays once and stays on the last frame (no NETSCAPE
+    looping extension is written at all, which is how viewers such as Discord's know to stop).
+    """
     if not frames:
         raise ValueError("no frames")
     pal = [f.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT) if f.mode != "P" else f
            for f in frames]
     buf = io.BytesIO()
+    extra = {} if loop is None else {"loop": loop}
     pal[0].save(buf, format="GIF", save_all=True, append_images=pal[1:],
                 duration=list(durations) if not isinstance(durations, int) else durations,
-                loop=loop, optimize=False, disposal=1)
+                optimize=False, disposal=1, **extra)
     return buf.getvalue()

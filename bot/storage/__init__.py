@@ -131,6 +131,16 @@ class RatingChange:
     after: RatingRow
 
 
+@dataclass(frozen=True)
+class ComputerResult:
+    """One finished match a member played against the computer (unrated): for ``/stats``."""
+
+    game: str
+    level: str
+    seat: int                        # the member's seat
+    outcome: dict[str, JSON] | None  # the match's stored outcome (``Outcome.dump()``)
+
+
 class VersionConflict(Exception):
     """Someone else changed the match first (a double click or another shard)."""
 
@@ -166,6 +176,7 @@ class Store(Protocol):
     async def rating_history(self, guild_id: int, game: str, user_id: int) -> list[tuple[float, float]]: ...
     async def reset_ratings(self, guild_id: int, game: str | None = None) -> int: ...
     async def counters(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]: ...
+    async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResult]: ...
 
 
 def open_store(url: str) -> Store:

@@ -18,6 +18,7 @@ import aiosqlite
 
 from bot.storage import (
     ACTIVE,
+    ComputerResult,
     GuildSettings,
     MatchRecord,
     MoveRecord,
@@ -395,3 +396,14 @@ class SqliteStore:
             "SELECT game, name, value FROM counters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         ) as cur:
             return {(r[0], r[1]): r[2] async for r in cur}
+
+    async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResult]:
+        """The member's finished matches against the computer in this server, oldest first."""
+        async with self.db.execute(
+            "SELECT m.game, ai.ai_level, me.seat, m.outcome FROM matches m "
+            "JOIN seats me ON me.match_id = m.id AND me.user_id = ? AND me.ai_level IS NULL "
+            "JOIN seats ai ON ai.match_id = m.id AND ai.ai_level IS NOT NULL "
+            "WHERE m.guild_id = ? AND m.status = ? ORDER BY m.id",
+            (user_id, guild_id, Status.FINISHED.value),
+        ) as cur:
+            return [ComputerResult(r[0], r[1], r[2], _loads(r[3])) async for r in cur]

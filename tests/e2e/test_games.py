@@ -20,25 +20,64 @@ async def challenge(w, game, **opts):
 
 # ------------------------------------------------------------------ Fire and Ice
 
+def disc_colour(board, point):
+    """The colour inside a point's disc on the picture the board's embed shows (above its number)."""
+    from bot.games.fire_and_ice.notation import parse_point
+    from bot.games.fire_and_ice.render import DISC_R, point_xy
+
+    img = board.embed.image().image().convert("RGB")
+    x, y = point_xy(parse_point(point))
+    return img.getpixel((x, y - DISC_R + 5))
+
+
 async def test_fire_and_ice_piece_then_destination(world):
+    from bot.games.fire_and_ice.render import ISLAND_FILL, TARGET_FILL
+
     w = world
     thread, board = await challenge(w, "fireandice")
     assert "Alice (Fire)" in board.text or "alice (Fire)" in board.text
     src = board.selects()[0]
     assert src.values == ["D4"]
+    assert src.placeholder == "Choose a Fire piece to move" and src.options[0].description == "12 destinations"
+    assert disc_colour(board, "A4") == ISLAND_FILL
+    mark = w.dd.mark()
     await w.alice.select(board, ["D4"], custom_id=src.custom_id)
+    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
     dst = board.selects()[0]
     assert "D4-A4" in dst.values and len(dst.values) == 12
+    # the picture now marks the twelve destinations (white discs), and keeps the embed's text
+    assert all(disc_colour(board, m.split("-")[1]) == TARGET_FILL for m in dst.values)
+    assert disc_colour(board, "A1") == ISLAND_FILL and "To move" in board.text
+    await w.alice.click(board, "Back")
+    await w.dd.settle()
+    assert disc_colour(board, "A4") == ISLAND_FILL  # back: the marks are gone
+    src = board.selects()[0]
+    await w.alice.select(board, ["D4"], custom_id=src.custom_id)
+    dst = board.selects()[0]
     mark = w.dd.mark()
     await w.alice.select(board, ["D4-A4"], custom_id=dst.custom_id)
     await w.dd.settle()
     assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
     assert "D4-A4" in board.text
     r = await w.bob.slash(thread, "fireandice move", notation="d4 - d1")
-    assert not r.ephemeral and "D4-D1" in (await r.message()).text
+    reply = await r.message()
+    assert not r.ephemeral and "D4-D1" in reply.text
+    assert "move 2 ·" in reply.embed.footer  # the picture says "after move 2" (header_layout's move line)
+    assert reply.selects()[0].placeholder == "Choose a Fire piece to move"
     r = await w.alice.slash(thread, "fireandice move", notation="D1-C6")
     assert r.ephemeral and "D1" in (await r.message()).text
     w.dd.assert_clean()
+
+
+async def test_fire_and_ice_footer_counts_moves_like_the_picture_with_a_handicap(world):
+    from bot.games.fire_and_ice.render import move_line
+
+    w = world
+    thread, board = await challenge(w, "fireandice", handicap=2)
+    match = (await w.bot.service.find_here(thread.id))[0]
+    assert match.rec.ui["plies"] == 2                      # two handicap pieces were placed by chance…
+    assert "move 0 ·" in board.embed.footer                # …but no move was played, as the picture says
+    assert move_line(match.view(None)) == "no moves yet"
 
 
 async def test_fire_and_ice_confirms_a_move_that_hands_the_win(world):
@@ -76,6 +115,8 @@ async def test_fire_and_ice_against_the_computer(world):
     board = await thread.wait_for(lambda m: is_board(m) and "Last:" in m.text)  # the computer (Fire) moved first
     assert "Ice" in board.text
     src = board.selects()[0]
+    assert src.placeholder.startswith("Choose an Ice piece")
+    assert all(o.description.endswith(("1 destination", "destinations")) for o in src.options)
     await w.alice.select(board, [src.values[0]], custom_id=src.custom_id)
     dst = board.selects()[0]
     await w.alice.select(board, [dst.values[0]], custom_id=dst.custom_id)
@@ -97,11 +138,14 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
     att = board.attachments[0]
     assert att.is_gif and att.size < 2_000_000 if hasattr(att, "size") else att.is_gif
+    assert b"NETSCAPE2.0" not in att.bytes  # the sowing plays once and stays on the new position
+    gif = att.image()
+    assert gif.info.get("loop") is None and gif.n_frames > 3
     assert "picks again" in board.text  # D with 3 marbles ends off the board: rule A
     assert board.button("D · 0").disabled
     await w.alice.click(board, "E · 4")
     await w.dd.settle()
-    assert "Last: alice: `E`" in board.text and "alice picks again" in board.text  # D E … of a winning line
+    assert "Last: alice: `D`, then `E`" in board.text and "alice picks again" in board.text  # one turn, both picks
     r = await w.bob.click(board, "A · 4")
     assert r.ephemeral and "not your turn" in (await r.message()).text
 
@@ -145,3 +189,22 @@ async def test_egg_carton_computer_replies(world):
     await w.thread().wait_for(lambda m: is_board(m) and "Last: Parlor (novice)" in m.text, timeout=10)
     history = await w.alice.slash(w.thread(), "eggcarton history")
     assert "Parlor (novice)" in (await history.message()).text
+
+
+async def test_egg_carton_rules_hide_the_winning_chain_behind_a_spoiler(world):
+    r = await world.alice.slash(world.chan, "eggcarton rules")
+    text = (await r.message()).text
+    assert r.ephemeral and "first player can force a win" in text and "3 marbles" in text
+    chain = "D E A B F C F D E"
+    assert text.count(chain) == 1 and f"||{chain}||" in text  # the fact stays, the sequence is a spoiler
+
+
+async def test_egg_carton_against_the_expert_the_human_picks_first_by_default(world):
+    w = world
+    await w.alice.slash(w.chan, "eggcarton new", opponent=w.bot_member, level="expert", speed="off")
+    await w.dd.settle()
+    board = await w.thread().wait_for(is_board)
+    match = (await w.bot.service.find_here(w.thread().id))[0]
+    assert match.seats[0].user_id == w.alice.id and match.options["first"] == "challenger"
+    assert f"To move: <@{w.alice.id}>" in board.text and "Last:" not in board.text  # nothing played before her
+    assert board.button_labels() == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3"]

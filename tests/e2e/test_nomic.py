@@ -141,7 +141,7 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     detail = (await r.message()).text
     assert "amended" in detail and "Amended by 201" in detail and "A d6 is rolled" in detail
     st = await w.alice.slash(w.chan, "stats")
-    assert "1 proposals made · 1 adopted" in (await st.message()).text
+    assert "1 proposal made · 1 adopted" in (await st.message()).text
     w.dd.assert_clean()
 
 

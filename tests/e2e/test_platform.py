@@ -38,6 +38,11 @@ async def test_help_lists_games(world):
     r = await world.alice.slash(world.chan, "help")
     msg = await r.message()
     assert r.ephemeral and "Pylon" in msg.text and "/pylon" in msg.text
+    games = [f for f in msg.embed.fields if " — `/" in f["name"]]
+    assert len(games) == 5
+    for f in games:  # "Nomic World — /nomic" is not followed by "Nomic World: …" again
+        title = f["name"].split(" — ")[0]
+        assert title not in f["value"], f
 
 
 async def test_challenge_accept_plays_in_a_thread_with_one_request_per_button_move(world):
@@ -292,7 +297,9 @@ async def test_pylon_agree_to_end_against_the_computer(world):
     await w.bot.store.save_match(match.rec, match.version)
     match = await w.bot.service.get(match.id)
     r = await w.alice.slash(thread, "pylon move", notation="agree")
-    assert not r.ephemeral
+    ask = await r.message()  # against the computer agreeing may end the game at once: asked first
+    assert r.ephemeral and "End now at" in ask.text
+    await w.alice.click(ask, "Yes, play agree")
     await w.dd.settle()
     after = await w.bot.service.get(match.id)
     alice_agreed, _ = rules.apply(s, 0, rules.parse("agree", s, 0))

@@ -4,16 +4,16 @@ import doctest
 
 import pytest
 
-import bot.text
+import bot.names
 import cogs._views
-from bot.text import plain, shown
+from bot.names import plain, shown
 from cogs._views import BadComponent, ComponentId, parse_custom_id
 
 pytestmark = pytest.mark.unit
 
 
 def test_doctests():
-    for module in (bot.text, cogs._views):
+    for module in (bot.names, cogs._views):
         assert doctest.testmod(module).failed == 0
 
 

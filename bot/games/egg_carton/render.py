@@ -3,7 +3,8 @@
 The carton is drawn as the original program showed it: the top row is
 player 2's ``N`` … ``I`` (left to right), the bottom row player 1's ``A`` …
 ``F``, with an end zone at each end for the marbles that went off the board
-(right: passed between ``F`` and ``I``; left: between ``N`` and ``A``).
+(right: passed between ``F`` and ``I``; left: between ``N`` and ``A``). The
+end zones show their marbles but no count: those never matter.
 Marbles are drawn as marbles (up to 13 per cup; the count is always printed
 beside the slot letter too). The strip above the carton belongs to player 2,
 the one below to player 1; the player to move is lit in their colour, with
@@ -182,9 +183,8 @@ def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: in
     for k in range(min(n, 21)):      # marbles in rows of 3 from the bottom of the zone
         mx, my = x0 + 22 + (k % 3) * 24, y1 - 22 - (k // 3) * 18
         img.paste(sprite, (mx - MARBLE_R, my - MARBLE_R), sprite)
-    d.rounded_rectangle((cx - 30, y0 + 14, cx + 30, y0 + 50), radius=10, fill=CARD)
-    text_center(d, (cx, y0 + 32), str(n), font(24, True), INK)
-    text_center(d, (cx, y0 + 66), "off", font(16), END_ZONE_LINE)
+    # No count: marbles off the board never matter (a number here would read like a score).
+    text_center(d, (cx, y0 + 26), "off", font(20, True), END_ZONE_LINE)
 
 
 def _draw(frame: _Frame, names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> Image.Image:

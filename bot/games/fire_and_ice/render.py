@@ -5,8 +5,8 @@ the middle; E, F, G at the bottom), joined by the faint lines of islands (and
 the circle B-C-F). Each island shows its seven points (numbered) and its own
 lines; pieces are Fire (orange-red) and Ice (pale blue) discs. A controlled
 island is tinted with its controller's colour and its controlling line drawn;
-a winning line of islands is drawn thick; the last move is an amber arrow. The
-header shows each side's pieces on the board and in supply, and whose turn it is.
+a winning line of islands is drawn thick; the last move is a white arrow
+edged in black (it reads on both sides' colours). The header shows each side's pieces on the board and in supply, and whose turn it is.
 
 :func:`point_xy` and :func:`island_centre` give the geometry (tests sample
 pixels there).
@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -33,8 +34,10 @@ from bot.games.fire_and_ice.geometry import (
     RING,
     SIDE_NAMES,
 )
+from bot.games.fire_and_ice.notation import parse_point
 from bot.games.fire_and_ice.rules import FireIceView, Move
 from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font
+from bot.text import plural
 
 WIDTH = 900
 HEIGHT = 1000
@@ -47,6 +50,13 @@ ISLAND_FILL = (58, 61, 68)
 ISLAND_EDGE = (96, 101, 110)
 INNER_LINE = (80, 84, 93)
 SEA_LINE = (84, 88, 97)
+
+LAST_LIGHT = (255, 255, 255)
+LAST_DARK = (22, 23, 26)
+"""The last move is drawn in two tones (a white core edged in near-black), so it reads on every ground:
+the dark card and islands, the orange Fire and the pale-blue Ice pieces and their tinted islands."""
+TARGET_FILL = (255, 255, 255)
+"""A legal destination of the chosen piece: a white disc (its number in dark ink)."""
 
 DISC_R = 16
 """Radius of a point's disc in pixels."""
@@ -178,19 +188,35 @@ def _background() -> Image.Image:
     return img
 
 
-def _arrow(draw: ImageDraw.ImageDraw, p: tuple[int, int], q: tuple[int, int],
-           colour: tuple[int, int, int]) -> None:
+def _arrow(draw: ImageDraw.ImageDraw, p: tuple[int, int], q: tuple[int, int]) -> None:
+    """The last move's arrow from ``p`` to ``q``: white, edged in near-black (drawn under the pieces)."""
     dx, dy = q[0] - p[0], q[1] - p[1]
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
     start = (p[0] + ux * (DISC_R + 3), p[1] + uy * (DISC_R + 3))
-    tip = (q[0] - ux * (DISC_R + 4), q[1] - uy * (DISC_R + 4))
-    head = 16.0
+    tip = (q[0] - ux * (DISC_R + 7), q[1] - uy * (DISC_R + 7))
+    head = 20.0
     base = (tip[0] - ux * head, tip[1] - uy * head)
-    draw.line([start, base], fill=colour, width=5)
-    left = (base[0] - uy * 9, base[1] + ux * 9)
-    right = (base[0] + uy * 9, base[1] - ux * 9)
-    draw.polygon([tip, left, right], fill=colour)
+
+    def head_polygon(grow: float) -> list[tuple[float, float]]:
+        t = (tip[0] + ux * grow, tip[1] + uy * grow)
+        b = (base[0] - ux * grow / 2, base[1] - uy * grow / 2)
+        w = 11 + grow
+        return [t, (b[0] - uy * w, b[1] + ux * w), (b[0] + uy * w, b[1] - ux * w)]
+
+    draw.line([start, base], fill=LAST_DARK, width=11)
+    draw.polygon(head_polygon(3), fill=LAST_DARK)
+    draw.line([start, base], fill=LAST_LIGHT, width=5)
+    draw.polygon(head_polygon(0), fill=LAST_LIGHT)
+
+
+def _ring(draw: ImageDraw.ImageDraw, p: tuple[int, int], radius: int, light: int) -> None:
+    """A two-tone ring around a point: ``light`` px of white between 2 px of near-black on each side."""
+    x, y = p
+    r = radius + light + 2
+    draw.ellipse((x - r, y - r, x + r, y + r), outline=LAST_DARK, width=light + 4)
+    r -= 2
+    draw.ellipse((x - r, y - r, x + r, y + r), outline=LAST_LIGHT, width=light)
 
 
 def _clock_text(ms: int) -> str:
@@ -200,55 +226,113 @@ def _clock_text(ms: int) -> str:
     return f"{secs // 60}:{secs % 60:02d}"
 
 
-def _header(draw: ImageDraw.ImageDraw, view: FireIceView, names: Sequence[str] | None,
-            clocks: Sequence[int] | None) -> None:
-    big = font(24, bold=True)
-    small = font(18)
-    for seat in (FIRE, ICE):
-        name = SIDE_NAMES[seat]
-        if names is not None and seat < len(names) and names[seat]:
-            shown = names[seat] if len(names[seat]) <= 18 else names[seat][:17] + "…"
-            name = f"{name} · {shown}"
-        line2 = f"{view.on_board[seat]} on board · {view.supply[seat]} left"
-        if clocks is not None and seat < len(clocks):
-            line2 += f" · {_clock_text(clocks[seat])}"
-        x_disc = 30 if seat == FIRE else WIDTH - 30
-        y = 32
-        if view.to_move == seat:
-            left = 8 if seat == FIRE else WIDTH - 8 - 330
-            box = (left, 8, left + 330, HEADER - 10)
-            draw.rounded_rectangle(box, radius=10, outline=ACCENT, width=3)
-        draw.ellipse((x_disc - 13, y - 13, x_disc + 13, y + 13), fill=SIDE_COLOURS[seat])
-        if seat == FIRE:
-            draw.text((x_disc + 22, y), name, font=big, fill=INK, anchor="lm")
-            draw.text((x_disc - 12, y + 32), line2, font=small, fill=MUTED, anchor="lm")
-        else:
-            draw.text((x_disc - 22, y), name, font=big, fill=INK, anchor="rm")
-            draw.text((x_disc + 12, y + 32), line2, font=small, fill=MUTED, anchor="rm")
+def _fit_text(text: str, sizes: Sequence[int], width: float, *, bold: bool = True) -> tuple[str, int]:
+    """``text`` at the first size in ``sizes`` where it fits ``width`` px, else shortened (…) at the last."""
+    for size in sizes:
+        if font(size, bold=bold).getlength(text) <= width:
+            return text, size
+    fnt = font(sizes[-1], bold=bold)
+    while len(text) > 1 and fnt.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…", sizes[-1]
+
+
+def move_line(view: FireIceView, selected: str | None = None) -> str:
+    """The header's second centre line: moves played (the number the board's footer gives), the result, or
+    (while a piece is chosen) how many destinations it has."""
+    if view.to_move is None:
+        return view.detail
+    if selected:
+        return f"{selected}: {plural(len(view.destinations(selected)), 'destination')} (white)"
+    return f"after move {view.ply}" if view.ply else "no moves yet"
+
+
+class SideText(NamedTuple):
+    """One side's header block: its name line (and font size), its counts line, and its x range."""
+
+    text: str
+    size: int
+    counts: str
+    box: tuple[float, float]
+
+
+class HeaderLayout(NamedTuple):
+    status: str
+    colour: tuple[int, int, int]
+    sub: str
+    centre: tuple[float, float]
+    sides: tuple[SideText, SideText]
+
+
+def header_layout(view: FireIceView, names: Sequence[str] | None,
+                  clocks: Sequence[int] | None, selected: str | None = None) -> HeaderLayout:
+    """Where the header's texts go: the centre column (status) is as wide as its text, and each side's block
+    (disc, side and name, counts) gets the room left beside it; a long name first gets a smaller font, then is
+    shortened."""
+    big, small = font(24, bold=True), font(18)
+    colour: tuple[int, int, int]
     if view.is_over:
         status = "Draw" if view.is_draw or view.winner is None else f"{SIDE_NAMES[view.winner]} wins!"
         colour = INK if view.winner is None else SIDE_COLOURS[view.winner]
     elif view.to_move is None:
-        status = "Handicap set-up"
-        colour = MUTED
+        status, colour = "Handicap set-up", MUTED
     else:
-        status = f"{SIDE_NAMES[view.to_move]} to move"
-        colour = SIDE_COLOURS[view.to_move]
-    draw.text((WIDTH / 2, 30), status, font=big, fill=colour, anchor="mm")
-    sub = f"turn {view.ply + 1}" if view.to_move is not None else view.detail
-    draw.text((WIDTH / 2, 62), sub, font=small, fill=MUTED, anchor="mm")
+        status, colour = f"{SIDE_NAMES[view.to_move]} to move", SIDE_COLOURS[view.to_move]
+    sub = move_line(view, selected)
+    half = max(big.getlength(status), small.getlength(sub)) / 2 + 14
+    centre = (WIDTH / 2 - half, WIDTH / 2 + half)
+    sides: list[SideText] = []
+    for seat in (FIRE, ICE):
+        room = (centre[0] - 8 - 52) if seat == FIRE else (WIDTH - 52 - (centre[1] + 8))
+        label = SIDE_NAMES[seat]
+        if names is not None and seat < len(names) and names[seat]:
+            label = f"{label} · {names[seat]}"
+        text, size = _fit_text(label, (24, 20, 17), room)
+        counts = f"{view.on_board[seat]} on board · {view.supply[seat]} left"
+        if clocks is not None and seat < len(clocks):
+            counts += f" · {_clock_text(clocks[seat])}"
+        counts, _ = _fit_text(counts, (18,), room + 34, bold=False)
+        box = (8, centre[0] - 6) if seat == FIRE else (centre[1] + 6, WIDTH - 8)
+        sides.append(SideText(text, size, counts, box))
+    return HeaderLayout(status, colour, sub, centre, (sides[0], sides[1]))
+
+
+def _header(draw: ImageDraw.ImageDraw, view: FireIceView, names: Sequence[str] | None,
+            clocks: Sequence[int] | None, selected: str | None) -> None:
+    layout = header_layout(view, names, clocks, selected)
+    small = font(18)
+    for seat, (text, size, counts, box) in zip((FIRE, ICE), layout.sides, strict=True):
+        x_disc = 30 if seat == FIRE else WIDTH - 30
+        y = 32
+        if view.to_move == seat:
+            draw.rounded_rectangle((box[0], 8, box[1], HEADER - 10), radius=10, outline=ACCENT, width=3)
+        draw.ellipse((x_disc - 13, y - 13, x_disc + 13, y + 13), fill=SIDE_COLOURS[seat])
+        fnt = font(size, bold=True)
+        if seat == FIRE:
+            draw.text((x_disc + 22, y), text, font=fnt, fill=INK, anchor="lm")
+            draw.text((x_disc - 12, y + 32), counts, font=small, fill=MUTED, anchor="lm")
+        else:
+            draw.text((x_disc - 22, y), text, font=fnt, fill=INK, anchor="rm")
+            draw.text((x_disc + 12, y + 32), counts, font=small, fill=MUTED, anchor="rm")
+    draw.text((WIDTH / 2, 30), layout.status, font=font(24, bold=True), fill=layout.colour, anchor="mm")
+    draw.text((WIDTH / 2, 62), layout.sub, font=small, fill=MUTED, anchor="mm")
 
 
 def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
-           clocks: Sequence[int] | None = None) -> Image.Image:
+           clocks: Sequence[int] | None = None, selected: str | None = None) -> Image.Image:
     """Draw ``view`` (900×1000 RGB); ``events`` of the last move add highlights.
 
     ``names`` are optional display names per seat, ``clocks`` remaining
-    milliseconds per seat. The last move (from the view) is drawn as an amber
-    arrow; islands taken by the last move (``control`` events) get an amber rim.
+    milliseconds per seat. The last move (from the view) is drawn as a white
+    arrow edged in black, under the pieces so no number is covered, with rings
+    round both points; islands taken by the last move (``control`` events) get
+    the same two-tone rim. ``selected`` (a point such as ``"D4"``, while a
+    player picks a move) rings that piece instead and marks each of its legal
+    destinations as a white disc.
     """
     img = _background().copy()
     draw = ImageDraw.Draw(img)
+    targets = {parse_point(d) for d in view.destinations(selected)} if selected else set()
 
     # The winning line of islands, drawn in the sea (the islands on it are drawn over it).
     winning: tuple[int, ...] = ()
@@ -282,8 +366,14 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
     taken = {str(e.data.get("island")) for e in events
              if e.kind == "control" and e.data.get("seat") is not None}
     for k in range(N_ISLANDS):
-        if ISLANDS[k] in taken:
-            draw.polygon(_island_polygon(k), outline=ACCENT, width=4)
+        if ISLANDS[k] in taken and not selected:
+            draw.polygon(_island_polygon(k), outline=LAST_DARK, width=8)
+            draw.polygon(_island_polygon(k), outline=LAST_LIGHT, width=4)
+
+    # The last move's arrow, under the pieces: a disc it passes keeps its number.
+    last = view.last_move
+    if isinstance(last, Move) and not selected:
+        _arrow(draw, point_xy(last.src), point_xy(last.dst))
 
     # Points and pieces.
     num = font(15, bold=True)
@@ -292,7 +382,10 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
         box = (x - DISC_R, y - DISC_R, x + DISC_R, y + DISC_R)
         v = view.board[p]
         label = str(p % 7 + 1)
-        if v == EMPTY:
+        if p in targets:
+            draw.ellipse(box, fill=TARGET_FILL, outline=LAST_DARK, width=3)
+            draw.text((x, y), label, font=num, fill=INK_DARK, anchor="mm")
+        elif v == EMPTY:
             owner = view.controllers[p // 7]
             fill = ISLAND_FILL if owner == EMPTY else TINTS[owner]
             draw.ellipse(box, fill=fill, outline=MUTED, width=2)
@@ -302,23 +395,23 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
             draw.ellipse(box, fill=colour, outline=CARD, width=2)
             draw.text((x, y), label, font=num, fill=(255, 255, 255) if v == FIRE else INK_DARK, anchor="mm")
 
-    # The last move.
-    last = view.last_move
-    if isinstance(last, Move):
-        src, dst = point_xy(last.src), point_xy(last.dst)
-        r = DISC_R + 5
-        draw.ellipse((dst[0] - r, dst[1] - r, dst[0] + r, dst[1] + r), outline=ACCENT, width=4)
-        draw.ellipse((src[0] - r, src[1] - r, src[0] + r, src[1] + r), outline=ACCENT, width=2)
-        _arrow(draw, src, dst, ACCENT)
+    # Rings round the last move's points (outside the discs), or round the piece being chosen.
+    if selected:
+        _ring(draw, point_xy(parse_point(selected)), DISC_R + 1, 5)
+    elif isinstance(last, Move):
+        _ring(draw, point_xy(last.dst), DISC_R + 1, 4)
+        _ring(draw, point_xy(last.src), DISC_R + 1, 2)
 
-    _header(draw, view, names, clocks)
+    _header(draw, view, names, clocks, selected)
     return img
 
 
 def legend() -> Mapping[str, tuple[int, int, int]]:
     """The colours used, by meaning (for tests and help text)."""
     return {"fire": FIRE_COLOUR, "ice": ICE_COLOUR, "island": ISLAND_FILL, "fire_island": TINTS[FIRE],
-            "ice_island": TINTS[ICE], "last_move": ACCENT}
+            "ice_island": TINTS[ICE], "last_move": LAST_LIGHT, "last_move_edge": LAST_DARK,
+            "destination": TARGET_FILL}
 
 
-__all__ = ["DISC_R", "HEIGHT", "WIDTH", "island_centre", "legend", "point_xy", "render"]
+__all__ = ["DISC_R", "HEIGHT", "LAST_DARK", "LAST_LIGHT", "TARGET_FILL", "WIDTH", "header_layout", "island_centre",
+           "legend", "move_line", "point_xy", "render"]

@@ -26,6 +26,7 @@ from bot.games.base import Event
 from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font
+from bot.text import plural
 
 CELL: Final = 104
 MARGIN_X: Final = 48
@@ -195,8 +196,12 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
     score_font = font(40, bold=True)
     d.text((x1 - 18, y0 + 34), score, font=score_font, fill=INK, anchor="rm")
     room = (x1 - 18 - score_font.getlength(score) - 12) - (x0 + 62)
-    d.text((x0 + 62, y0 + 34), _fit(name, font(24, bold=True), room), font=font(24, bold=True), fill=INK,
-           anchor="lm")
+    name_font = font(24, bold=True)
+    for size in (20, 17):  # a long name gets a smaller font before it is shortened
+        if name_font.getlength(name) <= room:
+            break
+        name_font = font(size, bold=True)
+    d.text((x0 + 62, y0 + 34), _fit(name, name_font, room), font=name_font, fill=INK, anchor="lm")
     line_y = y0 + 84
     if view.phase == PLACEMENT:
         x = x0 + 20
@@ -219,20 +224,40 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
         d.text((x1 - 18, y1 - 22), _clock_text(clock), font=font(20), fill=MUTED, anchor="rm")
 
 
-def _status(view: PylonView, names: Sequence[str]) -> str:
+def _status(view: PylonView) -> tuple[str, str]:
+    """The headline as ``(main, tail)``: ``main`` has a ``{}`` where the player's name goes."""
     if view.phase == OVER:
         oc = view.outcome
         a, b = view.scores
-        agreed = " (ended by agreement)" if all(view.agreed) else ""
+        tail = "ended by agreement" if all(view.agreed) else ""
         if oc is None or oc.is_draw:
-            return f"Draw {a}–{b}{agreed}"
-        w = min(oc.winners)
-        return f"{names[w]} wins {max(a, b)}–{min(a, b)}{agreed}"
+            return f"Draw {a}–{b}", tail
+        return f"{{{min(oc.winners)}}} wins {max(a, b)}–{min(a, b)}", tail
     assert view.to_move is not None
-    who = names[view.to_move]
     if view.phase == PLACEMENT:
-        return f"{who} to place · {view.to_place} pyramids left"
-    return f"{who} to stack"
+        return f"{{{view.to_move}}} to place", f"{plural(view.to_place, 'pyramid')} left"
+    return f"{{{view.to_move}}} to stack", ""
+
+
+def _with_names(template: str, names: Sequence[str], fnt: ImageFont.FreeTypeFont, width: float) -> str:
+    """``template`` with the seat names filled in, each shortened (ellipsis) until the line fits ``width``."""
+    fixed = fnt.getlength(template.format("", ""))
+    return template.format(*(_fit(n, fnt, max(60.0, width - fixed)) for n in names))
+
+
+def headline_lines(view: PylonView, names: Sequence[str]) -> list[tuple[str, int]]:
+    """The headline as ``[(text, font size)]``: one line when it fits the board's width, else two smaller ones
+    (the result, then "ended by agreement" / "n pyramids left"); names are shortened only as a last resort."""
+    main, tail = _status(view)
+    for size in (28, 24):
+        fnt = font(size, bold=True)
+        line = main + (f" · {tail}" if tail else "")
+        if fnt.getlength(line.format(*names)) <= BOARD_W:
+            return [(line.format(*names), size)]
+    if not tail:
+        return [(_with_names(main, names, font(24, bold=True), BOARD_W), 24)]
+    fnt = font(22, bold=True)
+    return [(_with_names(main, names, fnt, BOARD_W), 22), (_fit(tail, font(20), BOARD_W), 20)]
 
 
 def render(view: PylonView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
@@ -247,9 +272,12 @@ def render(view: PylonView, *, names: Sequence[str] | None = None, events: Seque
     seat_names = tuple(names) if names else view.seat_names
     img = _background().copy()
     d = ImageDraw.Draw(img)
-    head = font(28, bold=True)
-    short = tuple(_fit(n, head, BOARD_W * 0.55) for n in seat_names)
-    d.text((MARGIN_X, HEADER // 2), _fit(_status(view, short), head, BOARD_W), font=head, fill=INK, anchor="lm")
+    lines = headline_lines(view, seat_names)
+    if len(lines) == 1:
+        d.text((MARGIN_X, HEADER // 2), lines[0][0], font=font(lines[0][1], bold=True), fill=INK, anchor="lm")
+    else:
+        d.text((MARGIN_X, 18), lines[0][0], font=font(lines[0][1], bold=True), fill=INK, anchor="lm")
+        d.text((MARGIN_X, 44), lines[1][0], font=font(lines[1][1]), fill=MUTED, anchor="lm")
     _highlight(d, _last_move_squares(view, events))
     for sq, st in enumerate(view.board):
         if st:

@@ -195,3 +195,30 @@ def test_incremental_frames_equal_full_redraws():
     for (img, ms), (frame, want_ms, _) in zip(frames, moments, strict=False):
         full = _to_palette(_draw(frame, ["a", "b"], [5_000, 0]), _palette())
         assert img.tobytes() == full.tobytes() and ms == want_ms
+
+
+def test_end_zones_show_no_count():
+    """Marbles off the board never matter, so no number is drawn there (it read like a score)."""
+    few = render(RULES.view(position("7 3 4 1 - 1", "4 2 1 - 6 1", off=(0, 0)), None))
+    many = render(RULES.view(position("7 3 4 1 - 1", "4 2 1 - 6 1", off=(1, 1)), None))
+    lots = render(RULES.view(position("7 3 4 1 - 1", "4 2 1 - 6 1", off=(9, 12)), None))
+    for x0, y0, x1, _ in ZONE_BOXES:
+        top = (x0, y0, x1, y0 + 120)  # everything above the pile of marbles
+        assert few.crop(top).tobytes() == many.crop(top).tobytes() == lots.crop(top).tobytes()
+
+
+def test_sowing_gif_plays_once_and_ends_on_the_new_position():
+    import io
+
+    frames, t, _ = animate_move(EXAMPLE, "B", speed="fast")
+    once = gif_bytes([f for f, _ in frames], [ms for _, ms in frames], loop=None)
+    looped = gif_bytes([f for f, _ in frames], [ms for _, ms in frames])
+    assert b"NETSCAPE2.0" not in once          # no looping extension at all: viewers play it once
+    assert b"NETSCAPE2.0" in looped            # (the default still loops, for comparison)
+    gif = Image.open(io.BytesIO(once))
+    assert gif.info.get("loop") is None and gif.n_frames == len(frames)
+    gif.seek(gif.n_frames - 1)
+    last = gif.convert("RGB")
+    board = render(RULES.view(t, None))
+    diff = sum(abs(a - b) for a, b in zip(last.tobytes(), board.tobytes(), strict=True)) / len(board.tobytes())
+    assert diff < 3  # the last frame is the new position (up to the GIF palette)

@@ -20,9 +20,14 @@ from bot.games.fire_and_ice.render import (
     HEIGHT,
     ICE_COLOUR,
     ISLAND_FILL,
+    LAST_DARK,
+    LAST_LIGHT,
+    TARGET_FILL,
     TINTS,
     WIDTH,
+    header_layout,
     island_centre,
+    move_line,
     point_xy,
 )
 from bot.games.fire_and_ice.rules import RULES, make_view
@@ -83,11 +88,162 @@ def test_pieces_and_empty_points(early: Image.Image) -> None:
 
 
 def test_last_move_is_highlighted(early: Image.Image) -> None:
-    assert ring(early, "D1") == ACCENT
-    assert ring(early, "A1") != ACCENT
+    assert ring(early, "D1") == LAST_LIGHT
+    assert ring(early, "A1") != LAST_LIGHT
     # the arrow between D4 and D1
     (x1, y1), (x2, y2) = point_xy(parse_point("D4")), point_xy(parse_point("D1"))
-    assert early.getpixel(((x1 + x2) // 2, (y1 + y2) // 2)) == ACCENT
+    assert early.getpixel(((x1 + x2) // 2, (y1 + y2) // 2)) == LAST_LIGHT
+
+
+def _luminance(rgb: tuple[int, ...]) -> float:
+    def lin(c: int) -> float:
+        c2 = c / 255
+        return c2 / 12.92 if c2 <= 0.03928 else ((c2 + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    """WCAG contrast ratio (1–21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+GROUNDS = {"Fire piece": FIRE_COLOUR, "Ice piece": ICE_COLOUR, "Fire island": TINTS[0], "Ice island": TINTS[1],
+           "island": ISLAND_FILL, "sea": CARD}
+
+
+@pytest.mark.parametrize("ground", list(GROUNDS))
+def test_last_move_highlight_reads_on_every_ground(ground: str) -> None:
+    """One of the highlight's two tones stands out (WCAG ≥ 4.5) on every colour it can be drawn over; the old
+    single amber did not on a Fire piece or island (ratio under 2)."""
+    bg = GROUNDS[ground]
+    assert max(contrast(LAST_LIGHT, bg), contrast(LAST_DARK, bg)) >= 4.5, ground
+    assert contrast(LAST_LIGHT, LAST_DARK) >= 15  # the two tones against each other: the edge is always seen
+    if ground == "Fire piece":
+        assert contrast(ACCENT, bg) < 2  # what the issue saw: amber nearly vanished on Fire's orange
+
+
+def _fire_island_move() -> tuple[object, list]:
+    """Fire holds island D (line 5-6-7) and moves D4-D2 within its own island; Ice is left on D4."""
+    s = position({"D": "---FFFF", "A": "I------"}, to_move=0, ply=9)
+    s2, events = RULES.apply(s, 0, RULES.parse("D4-D2", s, 0))
+    return s2, events
+
+
+def test_last_move_on_a_fire_island_is_two_tone() -> None:
+    s, events = _fire_island_move()
+    view = make_view(s)
+    assert view.controllers[3] == 0  # D is Fire's: the ring sits on the orange tint
+    img = render(view, events=events)
+    x, y = point_xy(parse_point("D2"))
+    light = img.getpixel((x, y - DISC_R - 4))
+    dark = img.getpixel((x, y - DISC_R - 7))
+    assert light == LAST_LIGHT and dark == LAST_DARK
+    assert contrast(light, TINTS[0]) >= 4.5 or contrast(dark, TINTS[0]) >= 4.5
+
+
+def test_the_arrow_never_covers_a_piece_or_its_number() -> None:
+    """D4-A4 crosses D1 and A6 (both occupied): their discs, numbers included, are drawn over the arrow."""
+    from dataclasses import replace
+
+    s = position({"D": "I--I---", "A": "---F-I-"}, to_move=1, ply=3, last="D4-A4")
+    with_arrow = render(make_view(s))
+    without = render(make_view(replace(s, last=None)))
+    (x1, y1), (x2, y2) = point_xy(parse_point("D4")), point_xy(parse_point("A4"))
+    assert with_arrow.getpixel(((x1 + x2) // 2, (y1 + y2) // 2)) in (LAST_LIGHT, LAST_DARK)  # there is an arrow
+    for name in ("D1", "A6"):
+        x, y = point_xy(parse_point(name))
+        box = (x - DISC_R + 2, y - DISC_R + 2, x + DISC_R - 2, y + DISC_R - 2)
+        assert ImageChops.difference(with_arrow.crop(box), without.crop(box)).getbbox() is None, name
+
+
+def test_choosing_a_piece_marks_its_destinations() -> None:
+    s = RULES.initial({}, 2)
+    view = make_view(s)
+    img = render(view, names=("Alice", "Bob"), selected="D4")
+    dests = view.destinations("D4")
+    assert len(dests) == 12
+    for d in dests:
+        assert disc(img, d) == TARGET_FILL, d
+    assert disc(img, "A1") == ISLAND_FILL          # not a destination (not on a line with D4... of islands)
+    assert ring(img, "D4") == LAST_LIGHT            # the chosen piece is ringed
+    plain = render(view, names=("Alice", "Bob"))
+    assert all(disc(plain, d) != TARGET_FILL for d in dests)
+    assert move_line(view, "D4") == "D4: 12 destinations (white)"
+
+
+def _with_a_one_destination_piece() -> tuple[object, str]:
+    """A position (from seeded random play) where a movable piece has exactly one destination."""
+    import random
+
+    rng = random.Random(1)
+    for _ in range(200):
+        s = RULES.initial({}, 2)
+        for _ in range(60):
+            view = make_view(s)
+            if view.to_move is None:
+                break
+            one = [p for p in view.movable if len(view.destinations(p)) == 1]
+            if one:
+                return view, one[0]
+            move = rng.choice(view.legal)
+            s, _ = RULES.apply(s, view.to_move, RULES.parse(move, s, view.to_move))
+    raise AssertionError("no position with a one-destination piece found")
+
+
+def test_header_counts_moves_like_the_footer_and_says_one_destination() -> None:
+    s = position({"D": "I--F---", "A": "F------"}, to_move=0, ply=40)
+    view = make_view(s)
+    assert move_line(view) == "after move 40"     # the footer says "move 40" (cogs: moves_played = view.ply)
+    assert move_line(make_view(RULES.initial({}, 2))) == "no moves yet"
+    view, piece = _with_a_one_destination_piece()
+    assert move_line(view, piece) == f"{piece}: 1 destination (white)"
+
+
+def test_piece_select_says_an_ice_piece_and_one_destination() -> None:
+    from types import SimpleNamespace
+
+    from cogs.fire_and_ice import FireAndIce
+
+    view, piece = _with_a_one_destination_piece()
+    match = SimpleNamespace(view=lambda seat=None: view, id=1, version=1)
+    items = FireAndIce.components(SimpleNamespace(), match, "")  # type: ignore[arg-type]
+    select = items[0]
+    side = "Fire" if view.to_move == 0 else "Ice"
+    assert select.placeholder.startswith(f"Choose {'a Fire' if side == 'Fire' else 'an Ice'} piece to move")
+    descriptions = {o.value: o.description for o in select.options}
+    assert descriptions[piece] == "1 destination"
+    assert all(d == "1 destination" or (d.endswith(" destinations") and not d.startswith("1 "))
+               for d in descriptions.values())
+
+
+LONG = "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW"
+
+
+@pytest.mark.parametrize("names", [("Parlor (medium)", "alice"), ("Parlor (medium)", LONG), (LONG, LONG),
+                                   ("alice", "Parlor (medium)")])
+@pytest.mark.parametrize("to_move", [0, 1])
+def test_header_names_never_run_into_the_status(names: tuple[str, str], to_move: int) -> None:
+    s = position({"D": "I--F---"}, to_move=to_move, ply=41)
+    view = make_view(s)
+    layout = header_layout(view, names, (300_000, 61_000))
+    left, right = layout.centre
+    from bot.render import font
+
+    for seat, (text, size, _counts, box) in enumerate(layout.sides):
+        width = font(size, bold=True).getlength(text)
+        if seat == 0:
+            assert 52 + width <= left - 8 and box[1] <= left
+        else:
+            assert WIDTH - 52 - width >= right + 8 and box[0] >= right
+    if "Parlor (medium)" in names:
+        assert any("Parlor (medium)" in side.text for side in layout.sides)  # the computer's name fits whole
+    # In pixels: the centre column (status and move line) is the same as with no names at all.
+    named = render(view, names=names, clocks=(300_000, 61_000))
+    plain = render(view, clocks=(300_000, 61_000))
+    box = (round(left), 0, round(right), 80)
+    assert ImageChops.difference(named.crop(box), plain.crop(box)).getbbox() is None
 
 
 def test_turn_box_marks_the_side_to_move(early: Image.Image) -> None:

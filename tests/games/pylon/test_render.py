@@ -139,3 +139,48 @@ def test_render_is_deterministic_and_pure() -> None:
     a = render(v, names=("A very long display name indeed", "B"))
     b = render(v, names=("A very long display name indeed", "B"))
     assert a.tobytes() == b.tobytes()
+
+
+LONGEST = ("WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", "Parlor (medium)")
+"""The widest 32-character display name Discord allows, and the computer at its longest level name."""
+
+
+def _ended_by_agreement():
+    import dataclasses
+
+    s = play_all(full_board(), "a1-a2", "b1-b2", "d1-d2")  # Blue leads 16–14
+    return RULES.view(dataclasses.replace(s, agreed=(True, True)), None)
+
+
+def _ink_columns(img, y0: int, y1: int) -> list[int]:
+    """x of every pixel in rows y0..y1 that is not the card colour."""
+    px = img.load()
+    return [x for x in range(img.width) for y in range(y0, y1) if px[x, y] != CARD]
+
+
+@pytest.mark.parametrize("names", [LONGEST, LONGEST[::-1], ("alice", "Parlor (medium)")])
+def test_final_headline_is_never_cut(names) -> None:
+    from bot.games.pylon.render import BOARD_W, MARGIN_X, headline_lines
+    from bot.render import font
+
+    view = _ended_by_agreement()
+    lines = headline_lines(view, names)
+    text = " ".join(t for t, _ in lines)
+    assert "wins 16–14" in text and "ended by agreement" in text  # the result and the reason always show
+    winner = names[1]                                               # Blue (seat 1) won
+    assert text.startswith(winner if len(winner) < 20 else winner[:12])  # a shortened name keeps its start
+    for t, size in lines:
+        assert font(size, bold=True).getlength(t) <= BOARD_W
+    img = render(view, names=names)
+    ink = _ink_columns(img, 0, 58)                                  # the header band, above the board
+    assert ink and max(ink) <= MARGIN_X + BOARD_W and min(ink) >= MARGIN_X - 2
+
+
+def test_headline_counts_pyramids_in_the_singular() -> None:
+    from bot.games.pylon.render import headline_lines
+
+    s = position({"a1": "R1"}, stash=((0, 0, 0), (1, 0, 0)))  # one pyramid left to place
+    lines = headline_lines(RULES.view(s, None), ("Alice", "Bob"))
+    assert lines == [("Bob to place · 1 pyramid left", 28)]
+    s = position({}, stash=((1, 0, 0), (1, 0, 0)))
+    assert "2 pyramids left" in headline_lines(RULES.view(s, None), ("Alice", "Bob"))[0][0]

@@ -1,0 +1,105 @@
+"""Pylon through the Discord double: agreeing to end (confirmed when it ends the game) and the "Last:" line."""
+
+import dataclasses
+
+import pytest
+
+from tests.games.pylon.helpers import full_board, play_all
+
+pytestmark = pytest.mark.e2e
+
+
+def is_board(m):
+    return bool(m.attachments) and m.attachments[0].is_png and "Score:" in m.text
+
+
+async def set_state(w, thread, state):
+    """Put the thread's match in ``state`` and repaint its board (same version: the buttons stay valid)."""
+    match = (await w.bot.service.find_here(thread.id))[0]
+    match.rec.state = match.rules.dump(state)
+    await w.bot.store.save_match(match.rec, match.version)
+    match = await w.bot.service.get(match.id)
+    await w.bot.game_cogs["pylon"].refresh_board(match, None)
+    await w.dd.settle()
+    return match
+
+
+async def vs_computer(w):
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy", first="challenger")
+    await w.dd.settle()
+    thread = w.thread()
+    return thread, await thread.wait_for(is_board)
+
+
+async def test_agree_to_end_against_the_computer_asks_first(world):
+    w = world
+    thread, board = await vs_computer(w)
+    await set_state(w, thread, play_all(full_board(), "a1-a2", "b1-b2", "d1-d2"))  # Blue (the computer) 16–14
+    assert "Score: alice (Red) 14 – 16 Parlor (easy) (Blue)" in board.text
+
+    r = await w.alice.click(board, "Agree to end")
+    ask = await r.message()
+    assert r.ephemeral and "End now at **16–14**?" in ask.text and "you would lose 16–14" in ask.text
+    assert ask.button_labels() == ["Yes, end at 16–14", "No, play on"]
+    await w.alice.click(ask, "No, play on")
+    await w.dd.settle()
+    assert "Not ended" in ask.text and not ask.buttons()
+    match = (await w.bot.service.find_here(thread.id))[0]
+    assert match.status.value == "running" and not any(match.view(None).agreed)  # nothing was played
+
+    r = await w.alice.click(board, "Agree to end")
+    ask = await r.message()
+    await w.alice.click(ask, "Yes, end at 16–14")
+    await w.dd.settle()
+    over = await thread.wait_for(lambda m: "match over" in m.text)
+    assert "Parlor (easy) (Blue) won" in over.text
+    w.dd.assert_clean()
+
+
+async def test_agree_is_an_offer_between_members_and_confirmed_once_the_other_agreed(world):
+    w = world
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bob)
+    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
+    await w.bob.click(invite, "Accept")
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    await set_state(w, thread, play_all(full_board(), "a1-a2", "b1-b2", "d1-d2"))
+    r = await w.alice.click(board, "Agree to end")  # only an offer: played at once, on the board itself
+    assert not r.ephemeral and r.response_name == "UPDATE_MESSAGE"
+    await w.dd.settle()
+    assert "Agreed to end: alice" in board.text
+    r = await w.bob.click(board, "Agree to end (alice agreed)")  # this one ends the game: asked first
+    ask = await r.message()
+    assert r.ephemeral and "alice has already agreed" in ask.text and "you would win 16–14" in ask.text
+    await w.bob.click(ask, "Yes, end at 16–14")
+    await w.dd.settle()
+    over = await thread.wait_for(lambda m: "match over" in m.text)
+    assert "bob (Blue) won" in over.text
+
+
+async def test_last_line_shows_both_moves_when_the_computer_moves_twice(world):
+    w = world
+    thread, board = await vs_computer(w)
+    full = full_board()
+    board_sq = list(full.board)
+    board_sq[24] = ()   # a5 (Red small) and f5 (Blue large) still to place
+    board_sq[29] = ()
+    state = dataclasses.replace(full, board=tuple(board_sq), stash=((1, 0, 0), (0, 0, 1)))
+    await set_state(w, thread, state)
+    assert "Placement: 2 pyramids still to place." in board.text
+    r = await w.alice.slash(thread, "pylon move", notation="S a5")
+    assert not r.ephemeral
+    # The computer places the 30th pyramid and then makes the first stacking move: the board names both.
+    after = await thread.wait_for(lambda m: is_board(m) and "Last: Parlor (easy): `L f5`, then `" in m.text)
+    assert "To move: <@" in after.text
+
+
+async def test_one_pyramid_left_is_singular(world):
+    w = world
+    thread, board = await vs_computer(w)
+    full = full_board()
+    squares = list(full.board)
+    squares[29] = ()  # only f5 (Blue large) left to place, by the computer
+    await set_state(w, thread, dataclasses.replace(full, board=tuple(squares), stash=((0, 0, 0), (0, 0, 1))))
+    assert "Placement: 1 pyramid still to place." in board.text
