@@ -143,6 +143,7 @@ class ParlorBot(commands.Bot):
 
     async def handle_component(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
         """Every board/lobby component lands here (see cogs/_views.py), its id already parsed."""
+        from cogs._views import VERSION_FREE
         from cogs.errors import reply_error
 
         try:
@@ -151,7 +152,7 @@ class ParlorBot(commands.Bot):
             if cog is None:
                 raise LobbyError(f"{GAMES[match.rec.game].spec.title} is not available right now.")
             self.check_component_place(interaction, match)
-            if cid.version is None and (cid.action.startswith(("m:", "cf:")) or cid.action == "mv"):
+            if cid.version is None and not cid.action.startswith(VERSION_FREE):
                 raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
             await cog.on_component(interaction, match, cid.version, cid.action, values)
         except Exception as exc:  # noqa: BLE001 - every error gets an answer

@@ -59,6 +59,14 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return v
 
 
+VERSION_FREE = (
+    "accept", "decline", "cancel", "join", "leave", "start",   # challenge and lobby messages
+    "pv:", "resign!", "end!", "watch", "rematch",              # private views, confirmations, after the match
+    "col:", "open", "an:", "pb", "pk", "pc",                   # EOF: colours, the private program builder, answers
+)
+"""The actions whose components may carry version ``-`` (they check their own situation). Any other action
+with ``-`` is refused as a stale board, so a forged ``-`` can never skip the version check of a move."""
+
 MAX_ID = 2**63 - 1
 """Match ids and versions are 64-bit database integers; anything larger is not one of ours."""
 

@@ -96,7 +96,8 @@ async def test_a_dash_version_never_bypasses_the_stale_board_check(world):
     rec = await only_match(w)
     for cid, kind, values in ((f"p:{rec.id}:-:m:Lc3", 2, None), (f"s:{rec.id}:-:mv", 3, ["Lc3"]),
                               (f"p:{rec.id}:-:zL", 2, None), (f"s:{rec.id}:-:plL.0", 3, ["c3"]),
-                              (f"p:{rec.id}:-:cf:Lc3", 2, None)):
+                              (f"p:{rec.id}:-:cf:Lc3", 2, None), (f"p:{rec.id}:-:agree?", 2, None),
+                              (f"p:{rec.id}:-:src.0", 2, None), (f"p:{rec.id}:-:back", 2, None)):
         r = await w.alice.forge_component(board, cid, component_type=kind, values=values, options=values or ("x",))
         assert r.ephemeral and "out of date" in (await r.message()).text, cid
     assert await w.bot.store.moves(rec.id) == []
