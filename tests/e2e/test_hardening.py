@@ -249,7 +249,7 @@ async def test_a_timer_never_forfeits_a_match_whose_thread_is_gone(world):
 # ------------------------------------------------------------------------------------------ permissions
 
 @pytest.mark.parametrize("perm,label", [("send_messages", "Send Messages"), ("embed_links", "Embed Links"),
-                                        ("attach_files", "Attach Files")])
+                                        ("attach_files", "Attach Files"), ("view_channel", "View Channel")])
 async def test_missing_channel_permission_is_named_before_a_match_exists(world, perm, label):
     w = world
     w.chan.deny_bot(perm)
@@ -265,6 +265,22 @@ async def test_missing_channel_permission_is_named_before_a_match_exists(world, 
     r = await w.bob.click(invite, "Accept")
     assert r.ephemeral and f"**{label}**" in (await r.message()).text
     assert (await only_match(w)).status == Status.CHALLENGE
+    w.dd.assert_clean()
+
+
+async def test_in_a_thread_the_thread_permission_is_the_one_named(world):
+    w = world
+    side = w.dd._create_thread(w.chan, "chat", w.alice)        # an ordinary thread someone opened
+    await w.dd.settle()
+    w.chan.deny_bot("send_messages_in_threads")
+    r = await w.alice.slash(side, "pylon new", opponent=w.bot_member, level="easy")
+    text = (await r.message()).text
+    assert r.ephemeral and "**Send Messages in Threads**" in text and "**Send Messages**" not in text
+    assert await w.bot.store.active_matches() == []
+    w.chan.set_overwrite(w.dd.bot_user)
+    r = await w.alice.slash(side, "pylon new", opponent=w.bot_member, level="easy")
+    await w.dd.settle()
+    await side.wait_for(is_board)                               # played right there, no new thread
     w.dd.assert_clean()
 
 
@@ -432,3 +448,17 @@ async def test_forged_picker_actions_and_values_never_crash(world, caplog, game)
     await w.dd.settle()
     assert errors_logged(caplog) == []
     w.dd.assert_clean()
+
+
+async def test_a_permission_lost_mid_match_is_named_and_the_saved_action_admitted(world):
+    w = world
+    thread, _board = await start_pylon(w)
+    rec = await only_match(w)
+    w.chan.deny_bot("send_messages_in_threads")               # taken away after the match started
+    r = await w.alice.slash(thread, "pylon resign")
+    r = await w.alice.click(await r.message(), "Yes, resign")
+    await w.dd.settle()
+    texts = [m.text for m in r.followups]
+    assert any(f"saved: match #{rec.id}" in t and "Send Messages in Threads" in t for t in texts), texts
+    assert not any("unchanged" in t for t in texts)
+    assert (await w.bot.store.load_match(rec.id)).status == Status.FINISHED
