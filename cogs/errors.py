@@ -35,6 +35,8 @@ def user_message(error: BaseException) -> str | None:
         return error.user_text()
     if isinstance(error, ParlorError):
         return str(error)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return "That command has changed; Discord will show the current one shortly. Please try again then."
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the Manage Server permission for that."
     if isinstance(error, app_commands.NoPrivateMessage):

@@ -462,3 +462,13 @@ async def test_a_permission_lost_mid_match_is_named_and_the_saved_action_admitte
     assert any(f"saved: match #{rec.id}" in t and "Send Messages in Threads" in t for t in texts), texts
     assert not any("unchanged" in t for t in texts)
     assert (await w.bot.store.load_match(rec.id)).status == Status.FINISHED
+
+
+async def test_a_stale_command_gets_an_answer_not_a_traceback(world, caplog):
+    caplog.set_level(logging.INFO)
+    w = world
+    registered = w.dd.registered_commands(w.guild)
+    w.dd._store_commands(w.guild.id, [*registered, {"name": "oldgame", "description": "gone", "type": 1}])
+    r = await w.alice.slash(w.chan, "oldgame")
+    assert r.ephemeral and "command has changed" in (await r.message()).text
+    assert errors_logged(caplog) == []
