@@ -124,11 +124,12 @@ class ParlorBot(commands.Bot):
         if not isinstance(cid, str) or interaction.message is None:
             return False
         # a View item registered for this message (or persistently, bot.add_view) handles it itself
-        views: dict[int | None, dict[tuple[int, str], Any]] = getattr(
-            getattr(self._connection, "_view_store", None), "_views", {})
+        store = getattr(self._connection, "_view_store", None)
+        views: dict[int | None, dict[tuple[int, str], Any]] = getattr(store, "_views", {})
         if (ctype, cid) in views.get(interaction.message.id, {}) or (ctype, cid) in views.get(None, {}):
             return True
-        if not any(t.fullmatch(cid) for t in self._component_templates.values()):
+        templates = [*self._component_templates.values(), *getattr(store, "_dynamic_items", {})]
+        if not any(t.fullmatch(cid) for t in templates):
             return False
         return (ctype, cid) in component_ids(interaction.message.components)
 
