@@ -133,7 +133,7 @@ class GameCog(commands.GroupCog):
                 opp = await self.player_for(opponent)
         if interaction.guild_id is None:
             raise LobbyError("Start matches in a server channel.")
-        _perms.check_can_host(interaction)
+        _perms.check_can_host(interaction, self.game_key)
         match = await self.service.create(
             self.game_key, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host=host,
             opponent=opp, options=options, turn_limit=turn_limit,
@@ -424,7 +424,7 @@ class GameCog(commands.GroupCog):
         uid = interaction.user.id
         svc = self.service
         if action in ("accept", "start"):
-            _perms.check_can_host(interaction)
+            _perms.check_can_host(interaction, self.game_key)
         if action == "accept":
             result = await svc.accept(match.id, uid)
             await self._announce_start(interaction, result.match, result, response=False)

@@ -19,6 +19,9 @@ CHANNEL_NEEDS = (
     ("embed_links", "Embed Links"),
     ("attach_files", "Attach Files"),
 )
+GAME_NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "nomic": (("add_reactions", "Add Reactions"), ("read_message_history", "Read Message History")),  # votes
+}
 THREAD_NEEDS = (
     ("create_public_threads", "Create Public Threads"),
     ("send_messages_in_threads", "Send Messages in Threads"),
@@ -42,11 +45,11 @@ def _and(labels: list[str]) -> str:
     return bold[0] if len(bold) == 1 else ", ".join(bold[:-1]) + " and " + bold[-1]
 
 
-def channel_blockers(interaction: discord.Interaction) -> list[str]:
-    """The permissions the bot lacks to post boards where ``interaction`` happened (empty in DMs)."""
+def channel_blockers(interaction: discord.Interaction, game: str = "") -> list[str]:
+    """The permissions the bot lacks to host ``game`` where ``interaction`` happened (empty in DMs)."""
     if interaction.guild_id is None:
         return []
-    needs: tuple[tuple[str, str], ...] = CHANNEL_NEEDS
+    needs: tuple[tuple[str, str], ...] = CHANNEL_NEEDS + GAME_NEEDS.get(game, ())
     if _in_thread(interaction):
         needs = tuple(("send_messages_in_threads", "Send Messages in Threads") if a == "send_messages" else (a, b)
                       for a, b in needs)
@@ -60,9 +63,9 @@ def thread_blockers(interaction: discord.Interaction) -> list[str]:
     return _missing(interaction.app_permissions, THREAD_NEEDS)
 
 
-def check_can_host(interaction: discord.Interaction) -> None:
+def check_can_host(interaction: discord.Interaction, game: str = "") -> None:
     """Raise :class:`MissingBotPermissions` naming what to grant, before anything is created."""
-    missing = channel_blockers(interaction)
+    missing = channel_blockers(interaction, game)
     if not missing:
         return
     where = getattr(interaction.channel, "mention", "this channel")

@@ -268,6 +268,16 @@ async def test_missing_channel_permission_is_named_before_a_match_exists(world, 
     w.dd.assert_clean()
 
 
+async def test_nomic_needs_reactions_for_its_votes(world):
+    w = world
+    w.chan.deny_bot("add_reactions")
+    r = await w.alice.slash(w.chan, "nomic new")
+    assert r.ephemeral and "**Add Reactions**" in (await r.message()).text
+    assert await w.bot.store.active_matches() == []
+    r = await w.alice.slash(w.chan, "pylon new")                # the other games do not need it
+    assert not r.ephemeral
+
+
 async def test_in_a_thread_the_thread_permission_is_the_one_named(world):
     w = world
     side = w.dd._create_thread(w.chan, "chat", w.alice)        # an ordinary thread someone opened
