@@ -22,7 +22,7 @@ from bot import ratings as rating_math
 from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games import GAMES, Game
 from bot.games.base import CHANCE, Chance, Event, GameError, Outcome, Reason, Seat
-from bot.matches import changes
+from bot.matches.changes import note as note_changed
 from bot.names import shown
 from bot.storage import (
     GuildSettings,
@@ -180,7 +180,7 @@ class MatchService:
             await self.store.save_match(m.rec, expected, new_moves=moves, ratings=ratings, counters=counters)
         except VersionConflict:
             raise StaleBoard("Someone else acted on this match at the same moment; look at the board again.") from None
-        changes.note(m.id)
+        note_changed(m.id)
         self.on_deadline_change()
 
     # -- creation and lobby -------------------------------------------------------
@@ -223,7 +223,7 @@ class MatchService:
             updated_at=now, finished_at=None, seats=seats,
         )
         await self.store.create_match(rec)
-        changes.note(rec.id)
+        note_changed(rec.id)
         m = Match(rec)
         self.on_deadline_change()
         if vs_bot:
