@@ -482,3 +482,18 @@ async def test_a_stale_command_gets_an_answer_not_a_traceback(world, caplog):
     r = await w.alice.slash(w.chan, "oldgame")
     assert r.ephemeral and "command has changed" in (await r.message()).text
     assert errors_logged(caplog) == []
+
+
+async def test_a_lobby_whose_channel_went_while_offline_just_expires(world, caplog):
+    caplog.set_level(logging.INFO)
+    w = world
+    side = w.guild.create_text_channel("side")
+    await w.carol.slash(side, "pylon new")
+    await side.wait_for(lambda m: "Join" in m.button_labels())
+    await w.dd.disconnect()
+    await side.delete()
+    await w.restart()
+    results = await w.expire(10 * 86400)
+    assert [r.match.status for r in results] == [Status.EXPIRED]
+    assert await w.bot.store.active_matches() == []
+    assert errors_logged(caplog) == []
