@@ -2,10 +2,14 @@
 
 The real bot (ParlorBot with the Nomic cog, real SQLite) runs against the in-process Discord
 double (tests/discord_double). Each round trip is: the current player's ``/nomic propose``
-(answered with the proposal message), every player's ✅ (or one ❌), and what the bot does when the
-vote is decided (the proposal message edited once, the next turn's board posted). The bench counts
-the bot's requests to Discord from the proposal to the new board, without the reaction routes
-(the bot's own ✅/❌ and removals of outsiders' reactions); the budget is 3.
+(answered with the proposal message), every player's ✅ (the last one ❌ on odd trips), and what the
+bot does: the live tally on the proposal edited after each vote that does not decide it, then, when
+the last voter has voted, the proposal message edited with the result and the next turn's board
+posted. The bench counts the bot's requests to Discord from the proposal to the new board, without
+the reaction routes (the bot's own ✅/❌ and removals of outsiders' reactions); the budget is
+3 + (players - 1) tally edits. On every third trip the players react all at once (a burst; tally
+edits that would overlap are coalesced by the cog, but the double delivers the reactions one after
+the other, so a burst costs the same here).
 
 Run from the repository root: .venv/bin/python bench/nomic_votes.py [--players 3] [--trips 8]
 """
@@ -26,7 +30,8 @@ from bot.config import Config
 from bot.storage.sqlite import SqliteStore
 from tests.discord_double import DiscordDouble
 
-BUDGET = 3
+BASE_BUDGET = 3
+"""The proposal, the decided message's edit, the next board; plus one tally edit per undecided vote."""
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
 
@@ -76,15 +81,19 @@ async def run(players: int, trips: int) -> list[dict[str, object]]:
                 await dd.settle()
                 m = await bot.service.get(mid)
                 voters = sorted(m.rules.to_act(m.state))
+                burst = trip % 3 == 2
                 for i, seat in enumerate(voters):
                     last = i == len(voters) - 1
                     await by_id[m.seats[seat].user_id].react(msg, "\u274c" if reject and last else "\u2705")
-                    await dd.settle()
+                    if not burst:
+                        await dd.settle()
+                await dd.settle()
                 elapsed = time.perf_counter() - t0
                 calls = dd.api_calls(since=mark)
                 counted = [c for c in calls if "/reactions/" not in c.route]
                 decided = "adopted" if "adopted" in msg.text else ("rejected" if "rejected" in msg.text else "open")
-                rows.append({"trip": trip + 1, "result": decided, "requests": len(counted),
+                rows.append({"trip": trip + 1, "result": decided + (" (burst)" if burst else ""),
+                             "requests": len(counted),
                              "reaction_requests": len(calls) - len(counted),
                              "routes": ", ".join(sorted({c.route for c in counted})), "seconds": elapsed})
             dd.assert_clean()
@@ -98,15 +107,17 @@ def main() -> None:
     ap.add_argument("--trips", type=int, default=8)
     args = ap.parse_args()
     rows = asyncio.run(run(max(2, min(args.players, len(NAMES))), max(1, args.trips)))
-    print(f"Nomic World proposal round trips, {args.players} players (budget: {BUDGET} requests besides reactions)")
-    print(f"{'trip':>4} {'result':>9} {'requests':>8} {'reactions':>9} {'seconds':>8}  routes")
+    players = max(2, min(args.players, len(NAMES)))
+    budget = BASE_BUDGET + players - 1
+    print(f"Nomic World proposal round trips, {players} players (budget: {budget} requests besides reactions)")
+    print(f"{'trip':>4} {'result':>17} {'requests':>8} {'reactions':>9} {'seconds':>8}  routes")
     for r in rows:
-        print(f"{r['trip']:>4} {r['result']:>9} {r['requests']:>8} {r['reaction_requests']:>9} "
+        print(f"{r['trip']:>4} {r['result']:>17} {r['requests']:>8} {r['reaction_requests']:>9} "
               f"{r['seconds']:>8.3f}  {r['routes']}")
     worst = max(int(r["requests"]) for r in rows)  # type: ignore[call-overload]
     print(f"requests per round trip (excluding reaction routes): max {worst}, "
           f"mean {sum(int(r['requests']) for r in rows) / len(rows):.2f}  "  # type: ignore[call-overload]
-          f"-> {'within' if worst <= BUDGET else 'OVER'} the budget of {BUDGET}")
+          f"-> {'within' if worst <= budget else 'OVER'} the budget of {budget}")
 
 
 if __name__ == "__main__":

@@ -18,11 +18,14 @@ message:
   be removed when the rules refused it (so the message never shows a vote
   that was not counted).
 
-Removing a reaction does not withdraw a vote (Nomic World's rules keep a vote
-once cast; a voter changes it by reacting with the other emoji). Nothing is
-kept only in memory: the listener reads the mapping from the match each time,
-and :meth:`ReactionVotes.resync` reads the reactions themselves to count
-those the listener never saw (the owner calls it: the Nomic cog on
+Removing a reaction withdraws the vote it cast (``on_raw_reaction_remove``:
+the owner's :meth:`VoteOwner.withdraw_vote`); a voter changes a vote by
+reacting with the other emoji (the owner then removes the old reaction, and
+that removal withdraws nothing because the vote no longer matches it).
+Nothing is kept only in memory: the listener reads the mapping from the
+match each time, and :meth:`ReactionVotes.resync` reads the reactions
+themselves to count those the listener never saw, and withdraws counted
+votes whose reaction is gone (the owner calls it: the Nomic cog on
 ``on_ready``, after a start or a reconnection, and when a Judgment that held
 the votes is over).
 """
@@ -62,6 +65,14 @@ class VoteOwner(Protocol):
                         message_id: int) -> bool:
         """Play the vote (nothing when it is already counted); return whether the reaction stays
         (``False``: the rules refused it for good)."""
+        ...
+
+    async def withdraw_vote(self, match: Match, ref: Any, user_id: int, yes: bool) -> None:
+        """The voter removed their ``yes`` (or no) reaction: withdraw that vote if it is the one counted."""
+        ...
+
+    def votes_cast(self, match: Match, ref: Any) -> dict[int, bool]:
+        """The votes counted on ``ref`` now, by user id (``True`` = yes)."""
         ...
 
 
@@ -157,6 +168,10 @@ class ReactionVotes:
             log.info("could not read the reactions on vote message %s: %s", message_id, exc)
             return
         yes, no = users[YES], users[NO]
+        for uid, was_yes in sorted(owner.votes_cast(match, ref).items()):
+            if uid not in (yes if was_yes else no):  # the reaction went while nobody listened
+                await owner.withdraw_vote(match, ref, uid, was_yes)
+                match = await self.bot.service.get(match_id)
         for uid in sorted(yes | no):
             match = await self.bot.service.get(match_id)  # a vote counted just now may have decided it
             allowed = owner.may_vote(match, ref, uid)
@@ -203,6 +218,25 @@ class ReactionVotes:
         except Exception:
             log.exception("handling a vote reaction on message %s failed", payload.message_id)
 
+    async def on_raw_reaction_remove(self, payload: discord.RawReactionActionEvent) -> None:
+        """A voter took their ✅ / ❌ back: the owner withdraws the vote (if it is the one counted)."""
+        me = self.bot.user
+        emoji = str(payload.emoji)
+        if me is None or payload.user_id == me.id or payload.guild_id is None or emoji not in (YES, NO):
+            return
+        async with self._posting:
+            pass
+        try:
+            found = await self.find(payload.channel_id, payload.message_id)
+            if found is None:
+                return
+            match, ref = found
+            owner = self.owners[match.rec.game]
+            if owner.may_vote(match, ref, payload.user_id):
+                await owner.withdraw_vote(match, ref, payload.user_id, emoji == YES)
+        except Exception:
+            log.exception("handling a removed vote reaction on message %s failed", payload.message_id)
+
 
 def votes_of(bot: ParlorBot) -> ReactionVotes:
     """The bot's :class:`ReactionVotes`, created (and its listener added) on first use."""
@@ -211,4 +245,5 @@ def votes_of(bot: ParlorBot) -> ReactionVotes:
         votes = ReactionVotes(bot)
         bot.reaction_votes = votes  # type: ignore[attr-defined]
         bot.add_listener(votes.on_raw_reaction_add, "on_raw_reaction_add")
+        bot.add_listener(votes.on_raw_reaction_remove, "on_raw_reaction_remove")
     return votes

@@ -9,15 +9,22 @@ How the match runs on Discord:
   Joining tries a DM at once and says so if DMs are closed (the player then
   gets 🔒 "Show privately" buttons in the thread instead).
 * **Deal**: the board in the match thread carries Small / Medium / Large (with
-  how many are left; greyed when none) and Any for the drawing player; the
-  service draws the piece, and the board shows every draw.
+  how many are left; greyed when none), Any, and "Draw the rest for me" (the
+  player's remaining draws at random sizes, one click, one board edit) for the
+  drawing player; the service draws the piece, and the board shows every draw.
 * **Programming**: each player gets the builder in DM (ephemeral fallback):
-  the hand picture, a select of the unused pieces, the five orientations of
-  the chosen piece (crashing ones marked, still allowed), Undo, Submit →
-  Confirm. The draft lives in the custom ids (``pb<round>:Y1R.G2L``), so the
-  builder needs no memory and survives restarts. ``/eof move`` submits a whole
-  program (in DM or the thread; the reply is always ephemeral). The thread
-  only learns who has submitted.
+  the hand picture, a select of the unused pieces (each saying which
+  orientations would run now), the five orientations of the chosen piece,
+  each with a dry run (:func:`bot.games.eof.rules.dry_run`): what it would do
+  to the file as it stands if it ran first, and after the player's own
+  instructions so far; impossible and crashing-now ones are marked, still
+  allowed. Undo, Submit → Confirm. The draft lives in the custom ids
+  (``pb<round>:Y1R.G2L``), so the builder needs no memory and survives
+  restarts. ``/eof move`` submits a whole program (in DM or the thread; the
+  reply is always ephemeral); the DM builder (remembered, or found in the
+  DM's recent messages) then shows the program as submitted, as it does
+  when the turn limit turns a missing program into none. The thread only
+  learns who has submitted.
 * **Execution**: when the last program is in, the thread gets the step log
   with the animation (GIF), then the round's scores with each player's
   configurations, then a fresh board. A delete that needs permission DMs the
@@ -33,6 +40,7 @@ over, and ``/eof move`` answers ephemerally.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 from collections.abc import Sequence
@@ -44,7 +52,7 @@ from discord import app_commands
 from bot.errors import LobbyError, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import CHANCE, Event, GameError, InvalidNotation
 from bot.games.eof import setup_options
-from bot.games.eof.notation import Program, read_instruction
+from bot.games.eof.notation import SKIP, Program, read_instruction
 from bot.games.eof.pieces import (
     COLOUR_NAMES,
     ORIENT_NAMES,
@@ -58,8 +66,8 @@ from bot.games.eof.pieces import (
     size_totals,
     sub,
 )
-from bot.games.eof.render import PIECE_COLOURS
-from bot.games.eof.rules import EofState, Phase, program_warnings
+from bot.games.eof.render import PIECE_COLOURS, deal_progress
+from bot.games.eof.rules import HAND, EofState, Phase, dry_run, program_warnings
 from bot.games.eof.scoring import Configuration
 from bot.matches.service import Match, Result
 from bot.names import shown as safe
@@ -129,6 +137,11 @@ def _move_kind(mv: MoveRecord) -> str:
 
 class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edit a shared file"):
     game_key = "eof"
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        self._builders: dict[tuple[int, int, int], tuple[int, int]] = {}
+        """(match, seat, round) -> (DM channel, message) of the program builders sent this process."""
 
     # ================================================================ creating and the lobby
 
@@ -261,7 +274,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             t = s.drawer
             k = len(s.draws[t])
             what = "choose the size of the next draw below" if s.feel and s.size_choice < 0 else "drawing"
-            return f"**Deal, round {s.round}:** <@{match.seats[t].user_id}> draws ({k + 1}/9): {what}{deadline}"
+            return f"**Deal, round {s.round}:** <@{match.seats[t].user_id}> {deal_progress(k)}: {what}{deadline}"
         if s.phase is Phase.PROGRAM:
             waiting = ", ".join(f"<@{match.seats[t].user_id}>" for t in range(s.seats) if s.programs[t] is None)
             done = ", ".join(self._who(match, t) for t in range(s.seats) if s.programs[t] is not None)
@@ -358,6 +371,9 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                 items.append(v.button(mid, ver, f"m:{SIZE_LETTERS[i]}", label=f"{word.capitalize()} ({sizes[i]} left)",
                                       style=discord.ButtonStyle.primary, disabled=sizes[i] == 0, row=0))
             items.append(v.button(mid, ver, "m:any", label="Any size", row=0))
+            left = HAND - len(s.draws[s.drawer])
+            if left > 1:
+                items.append(v.button(mid, ver, "rest", label=f"Draw the rest for me ({left})", emoji="🎲", row=1))
         elif s.phase is Phase.PROGRAM:
             items.append(v.button(mid, None, "open", label="Write my program", emoji="📝",
                                   style=discord.ButtonStyle.primary))
@@ -377,6 +393,9 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                 raise StaleBoard("That button does nothing any more.") from None
             await self.join_in_colour(interaction, match, colour)
             return
+        if action == "rest":
+            await self.draw_rest(interaction, match, version)
+            return
         if action == "open":
             seat = self._player_seat(match, interaction)
             await interaction.response.send_message(**await self.builder_payload(match, seat), ephemeral=True)
@@ -391,6 +410,35 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             return
         raise StaleBoard("That button does nothing any more.")
 
+    async def draw_rest(self, interaction: discord.Interaction, match: Match, version: int | None) -> None:
+        """``draw: feel``: the drawing player's remaining draws of this round at random sizes, in one click
+        (each draw is still a logged move); the board is edited once."""
+        seat = self._player_seat(match, interaction)
+        if version is not None and version != match.version:
+            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+        s: EofState = match.state
+        if s is None or s.phase is not Phase.DEAL or s.drawer != seat:
+            raise NotYourTurn("It is not your draw.")
+        events: list[Event] = []
+        moves: list[MoveRecord] = []
+        result: Result | None = None
+        current = match
+        while True:
+            st: EofState = current.state
+            if (current.status != Status.RUNNING or st.phase is not Phase.DEAL or st.drawer != seat
+                    or st.size_choice >= 0):
+                break
+            result = await self.service.play(match.id, interaction.user.id, "draw any")
+            events += result.events
+            moves += result.moves
+            current = result.match
+        assert result is not None
+        merged = dataclasses.replace(result, events=events, moves=moves)
+        kwargs = await self.board_kwargs(current, merged)
+        file = kwargs.pop("file")
+        await interaction.response.edit_message(**kwargs, attachments=[file])
+        await self.after_result(current, merged)
+
     def _player_seat(self, match: Match, interaction: discord.Interaction) -> int:
         seat = match.seat_of(interaction.user.id)
         if seat is None:
@@ -401,6 +449,70 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
 
     def private_header(self, match: Match) -> str:
         return f"**{self.spec.title} #{match.id}** · [back to the match]({self.jump_url(match)})"
+
+    async def send_private(self, match: Match, seat: int, key: str, *, notice: str = "") -> bool:
+        """As the platform's, and the program builder's DM is remembered (in memory; after a restart it is
+        found again in the DM's recent messages) so that a program submitted elsewhere (``/eof move``, the
+        thread's button, the turn limit) can close it. No database write: a write here would coincide with
+        the player's first click in the DM."""
+        if key != "prog":
+            return await super().send_private(match, seat, key, notice=notice)
+        rec = match.seats[seat]
+        payload = await self.private_payload(match, seat, key)
+        content = payload.get("content")
+        payload["content"] = (self.private_header(match) + ("\n" + content if content else ""))[:2000]
+        try:
+            user = self.bot.get_user(rec.user_id) or await self.bot.fetch_user(rec.user_id)
+            msg = await user.send(**payload, allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden:  # the platform posts the "Show privately" button
+            return await super().send_private(match, seat, key, notice=notice)
+        except discord.HTTPException:
+            log.warning("DM to %s for match %s failed", rec.user_id, match.id, exc_info=True)
+            return False
+        for old in [k for k in self._builders if k[:2] == (match.id, seat)]:
+            del self._builders[old]
+        self._builders[(match.id, seat, match.state.round)] = (msg.channel.id, msg.id)
+        return True
+
+    async def _find_builder(self, match: Match, seat: int, rnd: int) -> tuple[int, int] | None:
+        """``(channel id, message id)`` of ``seat``'s DM builder of round ``rnd``: remembered, or the newest
+        one among the DM's recent messages (after a restart)."""
+        known = self._builders.get((match.id, seat, rnd))
+        if known is not None:
+            return known
+        try:
+            user = self.bot.get_user(match.seats[seat].user_id) or await self.bot.fetch_user(match.seats[seat].user_id)
+            channel = user.dm_channel or await user.create_dm()
+            me = self.bot.user.id if self.bot.user is not None else 0
+            tag = f"**{self.spec.title} #{match.id}**"
+            async for msg in channel.history(limit=25):
+                titles = {e.title for e in msg.embeds}
+                if msg.author.id == me and tag in msg.content and f"Round {rnd}: your program" in titles:
+                    return channel.id, msg.id
+        except discord.HTTPException:
+            log.info("could not look for the program builder of match %s", match.id, exc_info=True)
+        return None
+
+    async def close_builder(self, match: Match, seat: int, rnd: int, prog: Program, *,
+                            clicked: int | None = None) -> None:
+        """Show "program submitted" in ``seat``'s DM builder of round ``rnd`` (unless that is the message
+        ``clicked``, which its own interaction edits)."""
+        where = await self._find_builder(match, seat, rnd)
+        self._builders.pop((match.id, seat, rnd), None)
+        if where is None or where[1] == clicked:
+            return
+        s: EofState | None = match.state
+        if match.status == Status.RUNNING and s is not None and s.phase is Phase.PROGRAM and s.round == rnd:
+            payload = await self.builder_payload(match, seat)
+        else:
+            payload = self._submitted_payload(match, seat, prog)
+        file = payload.get("file")
+        try:
+            await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(
+                content=self.private_header(match), embed=payload.get("embed"), view=payload.get("view"),
+                attachments=[file] if file is not None else [])
+        except discord.HTTPException:
+            log.info("could not update the program builder of match %s", match.id, exc_info=True)
 
     async def private_payload(self, match: Match, seat: int, key: str) -> dict[str, Any]:
         if key == "perm":
@@ -483,23 +595,41 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             if len(draft) < need:
                 opts = []
                 for piece, n in iter_kinds(left):
-                    valid = "/".join(ORIENT_NAMES[o].capitalize() for o in sorted(VALID_ORIENTS[piece.colour]))
+                    valid = sorted(VALID_ORIENTS[piece.colour])
+                    runs = [o for o in valid if not dry_run(s, seat, Instruction(piece.colour, piece.size, o)).crash]
+                    runs_now = ("now: " + "/".join(ORIENT_NAMES[o].capitalize() for o in runs) + " would run"
+                                if runs else "now: would crash in every orientation")
+                    works = "/".join(ORIENT_NAMES[o].capitalize() for o in valid)
                     opts.append(discord.SelectOption(
                         label=f"{piece} · {COLOUR_NAMES[piece.colour]} {SIZE_WORDS[piece.size - 1]} ×{n}",
-                        value=str(piece), description=f"works {valid}"[:100], default=piece == chosen))
+                        value=str(piece), description=f"works {works} · {runs_now}"[:100], default=piece == chosen))
                 if opts:
                     items.append(v.select(match.id, None, f"pb{r}:{code}", opts,
                                           placeholder=f"Instruction {len(draft) + 1} of {need}: choose a piece",
                                           row=0))
                 if chosen is not None:
-                    lines.append(f"\n**{chosen}: choose its orientation.**")
+                    lines.append(f"\n**{chosen}: choose its orientation.** *Now:* what it would do to the file "
+                                 f"as it stands (your pointer on {self._where(s, s.pointers[seat])}) if it ran "
+                                 "first; the others' instructions may change that.")
                     for o in range(5):
                         ins = Instruction(chosen.colour, chosen.size, o)
-                        lines.append(f"{ORIENT_EMOJI[o]} {ORIENT_NAMES[o].capitalize()}: {ins.describe()}")
-                        label = ORIENT_NAMES[o].capitalize() + ("" if ins.is_valid else " (crashes)")
+                        line = f"{ORIENT_EMOJI[o]} {ORIENT_NAMES[o].capitalize()}: {ins.describe()}"
+                        now = dry_run(s, seat, ins) if ins.is_valid else None
+                        if now is not None and now.crash:
+                            line += f"\n  ↳ *Now:* 💥 would crash: {now.crash}"
+                        elif now is not None:
+                            line += f"\n  ↳ *Now:* {now.text}"
+                        later = dry_run(s, seat, ins, draft) if ins.is_valid and draft else None
+                        if later is not None and now is not None and (later.text, later.crash) != (now.text, now.crash):
+                            said = f"💥 would crash: {later.crash}" if later.crash else later.text
+                            mine = "instruction 1" if len(draft) == 1 else f"instructions 1–{len(draft)}"
+                            line += f"\n  ↳ *After your {mine}:* {said}"
+                        lines.append(line)
+                        label = ORIENT_NAMES[o].capitalize() + (
+                            " (crashes)" if not ins.is_valid else " (would crash now)" if now and now.crash else "")
                         items.append(v.button(match.id, None, f"pb{r}:{encode_draft((*draft, ins))}", label=label,
                                               emoji=ORIENT_EMOJI[o], row=1,
-                                              style=discord.ButtonStyle.primary if ins.is_valid
+                                              style=discord.ButtonStyle.primary if now is not None and not now.crash
                                               else discord.ButtonStyle.secondary))
             else:
                 lines.append("\nYour program is complete: **Submit** it, or Undo to change it.")
@@ -514,6 +644,11 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         file = await self._hand_file(match, seat, draft)
         embed.set_image(url=f"attachment://{file.filename}")
         return {"content": "", "embed": embed, "file": file, "view": v.view_of(*items)}
+
+    @staticmethod
+    def _where(s: EofState, p: int) -> str:
+        n = len(s.file)
+        return "BOF/EOF (empty file)" if not n else "BOF" if p == 0 else "EOF" if p == n + 1 else f"record {p}"
 
     def _submitted_text(self, match: Match, seat: int, prog: Program) -> str:
         s: EofState = match.state
@@ -583,12 +718,14 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         payload = (await self.builder_payload(after, seat) if same_round
                    else self._submitted_payload(after, seat, Program(draft)))
         await self._edit_private(interaction, after, payload)
+        clicked = interaction.message.id if interaction.message is not None else None
+        await self.close_builder(after, seat, rnd, Program(draft), clicked=clicked)
         await self.present(after, result)
 
     def _submitted_payload(self, match: Match, seat: int, prog: Program) -> dict[str, Any]:
+        text = "No program this round." if prog.skip else f"Your program: `{prog}`"
         embed = discord.Embed(title="Program submitted",
-                              description=f"Your program: `{prog}`\nAll programs are in: execution runs in the "
-                                          "match thread.",
+                              description=f"{text}\nAll programs are in: execution runs in the match thread.",
                               colour=discord.Colour.from_rgb(*PIECE_COLOURS[self.colours(match)[seat]]))
         return {"content": "", "embed": embed, "view": discord.ui.View(timeout=None)}
 
@@ -630,6 +767,11 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         if result.match.status == Status.EXPIRED:
             await super().present_timeout(result)
             return
+        before: EofState | None = result.before
+        if before is not None and before.phase is Phase.PROGRAM:  # missing programs became "no program"
+            for mv in result.moves:
+                if 0 <= mv.seat < before.seats and _move_kind(mv) == "program" and before.programs[mv.seat] is None:
+                    await self.close_builder(result.match, mv.seat, before.round, SKIP)
         await self.present(result.match, result)
 
     async def after_move_private(self, match: Match, result: Result) -> None:
@@ -773,12 +915,16 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                 return
         result = await self.service.play(match.id, interaction.user.id, notation)
         played = next((mv.notation for mv in result.moves if mv.seat == seat), notation)
-        if s.phase is Phase.PROGRAM and not played.startswith("draw") and played not in ("allow", "deny"):
+        submitted = s.phase is Phase.PROGRAM and not played.startswith("draw") and played not in ("allow", "deny")
+        if submitted:
             text = ("No program this round (skip)." if played == "skip"
                     else f"Program submitted for round {s.round}: `{played}`")
         else:
             text = f"Played `{played}`."
         await interaction.response.send_message(text, ephemeral=True)
+        if submitted:
+            prog = match.rules.parse(played, s, seat)
+            await self.close_builder(result.match, seat, s.round, prog if isinstance(prog, Program) else Program(()))
         await self.present(result.match, result)
 
     @move.autocomplete("notation")

@@ -15,22 +15,29 @@ How a game runs on Discord:
   types the path (``/nomic move notation:NNE``) or builds it with the arrow
   buttons: only directions that keep the path shortest are enabled, the
   planned path is drawn on the map, Undo takes a step back, Confirm plays it.
+  Beside them a select lists every destination the roll reaches with one
+  shortest path and what is there; picking one plans that whole path.
   The partial path lives in the custom ids (``pa:NNE``), so the picker needs
   no memory and survives restarts.
 * **Rule-change**: ``/nomic propose action:enact|repeal|amend rule: text:
   effect:`` posts the proposal (the interaction response, mentions disabled)
   and :mod:`cogs._votes` adds ✅ / ❌ and stores the message in the match.
-  Votes are reactions; only the players' count (others' are removed). The
-  message is edited once, when the vote is decided (adopted at unanimity,
-  rejected at the first ❌ or at the turn limit), and the next turn's board
-  follows: three requests for the round trip besides the reactions.
+  Votes are reactions; only the players' count (others' are removed, and
+  the bot's own ✅ / ❌ never count). The message shows a live tally (✅ n of
+  m), edited after each vote (votes arriving during an edit share the next
+  one). A vote can be changed (the other emoji; the old reaction is removed)
+  or withdrawn (remove the reaction: the ``unvote`` move) until every voter
+  has voted; then it is decided, the message edited, and the next turn's
+  board follows: three requests plus one tally edit per undecided vote for
+  the round trip, besides the reactions. The turn limit rejects an open vote.
 * **Judgment**: ``/nomic judge question:`` (any player), ``/nomic ruling
-  text:`` (the Judge only); the ruling is a rule at once.
+  text:`` (the Judge only); the ruling is a rule at once. Meanwhile every
+  other move is answered "play waits for the Judge".
 * **Rulebook**: ``/nomic rules`` pages the rules in effect (buttons carry the
   page), then how to play; ``/nomic rule number:`` shows one entry with its
   history; ``/nomic map`` the map.
 * **End**: an adopted rule with the ``end`` effect, ``/nomic end`` (Manage
-  Server or the host), or fewer than two players (``/nomic resign`` leaves
+  Server or the host; the end says which: ``end host`` / ``end``), or fewer than two players (``/nomic resign`` leaves
   the game; the others play on). Unrated; ``/stats`` counts proposals.
 """
 
@@ -62,6 +69,7 @@ from bot.games.nomic.moves import (
     Leave,
     Propose,
     Ruling,
+    Unvote,
     Vote,
 )
 from bot.matches.service import Match, Result
@@ -101,8 +109,9 @@ EFFECTS: tuple[tuple[str, str], ...] = (
 COLOUR_REJECTED = discord.Colour.from_rgb(237, 66, 69)
 MAX_EVENT_LINES = 8
 PICTURE = "nomic.png"
-HOWTO_NOTE = ("\n\n**Votes by reaction.** React \u2705 or \u274c on the proposal. Removing your reaction does "
-              "not withdraw your vote; react with the other emoji to change it while the vote is open.")
+HOWTO_NOTE = ("\n\n**Votes by reaction.** React \u2705 or \u274c on the proposal; the proposal shows the tally "
+              "as it stands. Until every player has voted you can change your vote (react with the other emoji) "
+              "or withdraw it (remove your reaction); the vote is decided when the last player votes.")
 
 
 def nomic_view(match: Match | None) -> NomicView:
@@ -181,6 +190,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     votes: ReactionVotes
 
     async def cog_load(self) -> None:
+        self._tally_busy: set[int] = set()
+        self._tally_dirty: set[int] = set()
         self.votes = votes_of(self.bot)
         self.votes.register(self.game_key, self)
         self.bot.add_dynamic_items(RulebookButton)
@@ -198,6 +209,17 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         if match.state.players[seat].status == "left":
             raise NotAPlayer("You left this game.")
         return seat
+
+    @staticmethod
+    def judgment_waits(match: Match) -> None:
+        """While a Judgment is pending, play waits for the Judge (not for the player whose turn it is)."""
+        if match.state is None or match.status != Status.RUNNING:
+            return
+        view = match.view(None)
+        q = view.question
+        if q is not None:
+            raise NotYourTurn(f"Play waits for the Judge, {_md(view.name(q.judge))}, to rule on \u201c"
+                              f"{_md(_cut(q.question, 80))}\u201d with `/nomic ruling` (rule 114).")
 
     async def match_or_none(self, interaction: discord.Interaction) -> Match | None:
         try:
@@ -318,9 +340,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                     f"(or repeal / amend a rule by number), or pass with `/nomic move notation:skip`.{deadline}")
         if view.phase == "vote" and view.proposal is not None:
             p = view.proposal
-            waiting = ", ".join(_md(view.name(s)) for s in p.waiting) or "nobody"
-            return (f"\U0001f5f3\ufe0f Vote on proposal {p.number}: react {YES} or {NO} on it "
-                    f"({len(p.yes)} yes, {len(p.no)} no; waiting for {waiting}).{deadline}")
+            return (f"\U0001f5f3\ufe0f Vote on proposal {p.number}: react {YES} or {NO} on it; the live tally is "
+                    f"on the proposal. It is decided when all {len(p.voters)} voters have voted.{deadline}")
         return f"{who} is playing.{deadline}"
 
     def extra_lines(self, match: Match, result: Result | None, plan: str = "") -> list[str]:
@@ -385,15 +406,45 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             items.append(v.button(mid, ver, f"m:{plan}", label=f"Confirm {plan}" if done else
                                   f"Confirm ({len(plan)}/{roll} steps)", style=discord.ButtonStyle.success,
                                   disabled=not done, row=1))
+            options = self.destination_options(view, plan)
+            for k, chunk in enumerate(v.chunks(options, 25)[:2]):
+                more = " (type /nomic move for the rest)" if len(options) > 50 and k == 1 else ""
+                items.append(v.select(mid, ver, f"pd{k}", chunk, row=3 + k,
+                                      placeholder=f"Or pick a destination: its whole path{more}"[:150]))
         items.append(RulebookButton(mid, 0, "n", label="Rulebook", emoji="\U0001f4dc", row=2))
         items.append(RulebookButton(mid, 0, "n", "h", label="How to play", emoji="\u2753", row=2))
         return items
+
+    @staticmethod
+    def destination_options(view: NomicView, plan: str = "") -> list[discord.SelectOption]:
+        """Every space the roll reaches, north first, with one shortest path to it and what is there."""
+        assert view.current is not None and view.roll is not None
+        start = view.players[view.current].pos or (0, 0)
+        r = view.roll
+        offsets = {(dx, sy * (r - abs(dx))) for dx in range(-r, r + 1) for sy in (1, -1)}
+        resources = dict(view.revealed)
+        out = []
+        for dx, dy in sorted(offsets, key=lambda o: (-o[1], o[0])):
+            x, y = start[0] + dx, start[1] + dy
+            path = nomic_notation.canonical_path(dx, dy)
+            res = resources.get((x, y))
+            what = ("the origin (no resource)" if (x, y) == (0, 0) else
+                    f"{res} (revealed)" if res else "unknown: landing reveals its resource")
+            there = [p.name for p in view.players if p.pos == (x, y) and p.status == "active"
+                     and p.seat != view.current]
+            if there:
+                what += " \u00b7 " + ", ".join(there) + " there"
+            out.append(discord.SelectOption(label=f"({x}, {y}) via {path}"[:100], value=path,
+                                            description=what[:100], default=path == plan))
+        return out
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:
         if action == "end!":
             await self.do_end(interaction, match)
             return
+        if action in ("pd0", "pd1") and values:
+            action = f"pa:{values[0]}"
         if not action.startswith("pa:"):
             raise StaleBoard("That button does nothing any more.")
         if version is None or version != match.version:  # path buttons always carry their version
@@ -509,20 +560,21 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             await interaction.response.send_message("You left the game.", ephemeral=True)
             await self.present_change(result.match, result)
             return
-        if isinstance(parsed, Vote):
+        if isinstance(parsed, (Vote, Unvote)):
             self.player_seat(match, interaction.user.id)
+            self.judgment_waits(match)
             result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(parsed))
-            number = next((e.data.get("number") for e in result.events if e.kind == "vote"), "?")
-            await interaction.response.send_message(
-                f"Your vote on proposal {number} is counted: {'yes' if parsed.yes else 'no'}.", ephemeral=True)
+            number = next((e.data.get("number") for e in result.events if e.kind in ("vote", "unvote")), "?")
+            text = (f"Your vote on proposal {number} is withdrawn." if isinstance(parsed, Unvote) else
+                    f"Your vote on proposal {number} is counted: {'yes' if parsed.yes else 'no'}.")
+            await interaction.response.send_message(text, ephemeral=True)
             if any(e.kind in ("adopt", "reject") for e in result.events):
                 await self.present_change(result.match, result)
+            else:
+                await self.refresh_tally(result.match.id)
             return
         # a path or a skip: the reply is the new board; the old one loses its (now stale) buttons
-        q = match.view(None).question
-        if q is not None:
-            raise NotYourTurn(f"Judgment is pending: {_md(match.view(None).name(q.judge))}, the Judge, must first rule "
-                              "with `/nomic ruling` (rule 114).")
+        self.judgment_waits(match)
         old_message = match.rec.message_id
         result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(parsed))
         await self.reply_with_board(interaction, result, old_message)
@@ -536,24 +588,37 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         return await self.move_choices(interaction, current, only_to_act=False)
 
     def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
-        """Proposals in words rather than their JSON notation (the log keeps the JSON)."""
-        lines = super().history_lines(match, moves)
-        out = []
-        for line in lines:
-            head, sep, rest = line.partition("`propose ")
-            if sep:
-                try:
-                    p = nomic_notation.read("propose " + rest.rstrip("`"))
-                except GameError:
-                    out.append(line)
+        """The game in words, replayed from the log: names (never user ids), each die roll under the player
+        who rolled it, proposals in words rather than their JSON notation, round headers."""
+        rules = match.rules
+        try:
+            state = rules.initial({}, int(match.rec.ui.get("start_seats", len(match.seats))))
+        except (ValueError, TypeError):
+            return super().history_lines(match, moves)
+        out: list[str] = []
+        for mv in moves:
+            try:
+                move = rules.parse(mv.notation, state, mv.seat)
+                before = state
+                state, events = rules.apply(state, mv.seat, move)
+            except GameError:
+                out.append(f"`{_cut(mv.notation, 80)}`")
+                continue
+            for e in events:
+                if e.kind == "round":
+                    out.append(f"**{_md(e.text.rstrip('.'))}**")
+                elif e.kind == "turn" or not e.text:
                     continue
-                if isinstance(p, Propose):
-                    target = f" rule {p.rule}" if p.rule is not None else ""
-                    text = escape_markdown(p.text[:120] + ("…" if len(p.text) > 120 else ""))
-                    effect = f" [effect: {p.effect}]" if p.effect else ""
-                    out.append(f"{head}proposes to {p.action}{target}: “{text}”{effect}")
-                    continue
-            out.append(line)
+                elif e.kind == "propose" and isinstance(move, Propose):
+                    target = f" rule {move.rule}" if move.rule is not None else ""
+                    text = _md(_cut(move.text, 120))
+                    effect = f" [effect: {move.effect}]" if move.effect else ""
+                    out.append(f"{_md(before.players[mv.seat].name)} proposes to {move.action}{target}: "
+                               f"\u201c{text}\u201d{effect}")
+                elif e.kind in ("roll", "reveal"):
+                    out.append(f"\u2003\U0001f3b2 {_md(e.text)}")
+                else:
+                    out.append(_md(_cut(e.text, 200)))
         return out
 
     def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
@@ -598,6 +663,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def post_proposal(self, interaction: discord.Interaction, match: Match, move: Propose) -> None:
         """Play the proposal, post it as the reply (mentions off) and open the vote on it."""
         self.player_seat(match, interaction.user.id)
+        self.judgment_waits(match)
         result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(move))
         number = next(int(e.data["number"]) for e in result.events if e.kind == "propose")
         embed = self.proposal_embed(result.match, number)
@@ -634,12 +700,11 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             embed.add_field(name="Effect the bot enforces", value=f"{r.effect_text} (`{r.effect}`)")
         p = view.proposal
         if r.status == "open" and p is not None and p.number == number:
-            # the message is not edited per vote (one edit when decided): the reactions show the votes
-            embed.add_field(name=f"Voters ({p.needed})", value=_cut(", ".join(_md(view.name(s)) for s in p.voters),
-                                                                    1024), inline=False)
-            embed.set_footer(text=f"React {YES} to adopt or {NO} to reject. Only the players' votes count "
-                                  f"({p.needed}). Removing a reaction does not withdraw a vote. "
-                                  f"Match #{match.id}")
+            # edited after every counted vote: the reaction counts include the bot's own ✅ / ❌
+            embed.add_field(name=f"Tally ({p.needed})", value=_cut(self.tally_text(view, p), 1024), inline=False)
+            embed.set_footer(text=f"React {YES} to adopt or {NO} to reject; only the players' votes count. "
+                                  "Until everybody has voted you can change your vote (the other emoji) or "
+                                  f"withdraw it (remove your reaction). Match #{match.id}")
             return embed
         votes = [f"{YES} " + (", ".join(_md(view.name(s)) for s in r.yes) or "\u2014"),
                  f"{NO} " + (", ".join(_md(view.name(s)) for s in r.no) or "\u2014")]
@@ -649,6 +714,42 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             outcome += " In effect from the beginning of the next turn (rule 111)."
         embed.set_footer(text=_cut(f"{outcome} Match #{match.id}".strip(), 2048))
         return embed
+
+    @staticmethod
+    def tally_text(view: NomicView, p: Any) -> str:
+        """``✅ 1 of 3 · ❌ 0 of 3`` and who voted what, who is still to vote."""
+        def names(seats: Sequence[int]) -> str:
+            return ", ".join(_md(view.name(s)) for s in seats) or "\u2014"
+
+        lines = [f"{YES} **{len(p.yes)} of {len(p.voters)}** \u00b7 {NO} **{len(p.no)} of {len(p.voters)}**",
+                 f"{YES} {names(p.yes)}", f"{NO} {names(p.no)}"]
+        if p.waiting:
+            lines.append(f"Still to vote: {names(p.waiting)}")
+        if view.question is not None:
+            lines.append("\u2696\ufe0f Votes wait while the Judge decides a question.")
+        return "\n".join(lines)
+
+    def votes_cast(self, match: Match, ref: Any) -> dict[int, bool]:
+        """For :mod:`cogs._votes`: the counted votes on the open proposal ``ref`` by user id."""
+        if match.status != Status.RUNNING or match.state is None:
+            return {}
+        view = match.view(None)
+        p = view.proposal
+        if p is None or p.number != ref:
+            return {}
+        return {view.players[s].user_id: yes for seats, yes in ((p.yes, True), (p.no, False)) for s in seats}
+
+    async def withdraw_vote(self, match: Match, ref: Any, user_id: int, yes: bool) -> None:
+        """For :mod:`cogs._votes`: a removed reaction withdraws the vote it cast (held during a Judgment:
+        the re-count after the ruling sees the reaction gone)."""
+        if self.votes_cast(match, ref).get(user_id) is not yes or match.view(None).question is not None:
+            return
+        try:
+            result = await self.service.play(match.id, user_id, "unvote")
+        except (GameError, ParlorError) as exc:
+            log.info("withdrawing the vote of %s on match %s refused: %s", user_id, match.id, exc)
+            return
+        await self.refresh_tally(result.match.id)
 
     def may_vote(self, match: Match, ref: Any, user_id: int) -> bool | None:
         """For :mod:`cogs._votes`: voters of the open proposal ``ref``; ``None`` once it is decided."""
@@ -668,6 +769,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         """
         if self._vote_stands(match, ref, user_id, yes):
             return True
+        changed = self.votes_cast(match, ref).get(user_id) is (not yes)
         try:
             result = await self.service.play(match.id, user_id, "vote yes" if yes else "vote no")
         except (GameError, ParlorError) as exc:
@@ -676,9 +778,37 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                 return True
             log.info("vote by %s on match %s refused: %s", user_id, match.id, exc)
             return False
+        if changed:  # the old reaction goes, so the message shows only the vote counted (withdraws nothing)
+            await self.votes.remove(channel_id, message_id, discord.PartialEmoji(name=NO if yes else YES), user_id)
         if any(e.kind in ("adopt", "reject") for e in result.events):
             await self.present_change(result.match, result)
+        else:
+            await self.refresh_tally(match.id)
         return True
+
+    async def refresh_tally(self, match_id: int) -> None:
+        """The live tally on the vote message: one edit per vote, and votes that arrive while an edit is
+        under way share the next one (the edit reads the match afresh)."""
+        if match_id in self._tally_busy:
+            self._tally_dirty.add(match_id)
+            return
+        self._tally_busy.add(match_id)
+        try:
+            while True:
+                self._tally_dirty.discard(match_id)
+                match = await self.service.get(match_id)
+                loc = vote_location(match)
+                if loc is None:
+                    return
+                try:
+                    await self.bot.get_partial_messageable(loc[0]).get_partial_message(loc[1]).edit(
+                        embed=self.proposal_embed(match, int(loc[2])))
+                except discord.HTTPException:
+                    log.info("could not update the tally of match %s", match_id, exc_info=True)
+                if match_id not in self._tally_dirty:
+                    return
+        finally:
+            self._tally_busy.discard(match_id)
 
     def _vote_stands(self, match: Match, ref: Any, user_id: int, yes: bool) -> bool:
         """Nothing to play: the vote is already counted, the proposal is decided, or a Judgment holds it."""
@@ -777,12 +907,11 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             page = len(rules)
         page = max(0, min(page, len(pages) - 1))
         in_rules = page < len(rules)
-        title = (f"Nomic World \u00b7 the rules in effect ({page + 1}/{len(rules)})" if in_rules
-                 else "Nomic World \u00b7 how to play")
+        what = "the rules in effect" if in_rules else "how to play"
+        title = f"Nomic World \u00b7 {what} (page {page + 1} of {len(pages)})"
         embed = discord.Embed(title=title, description=pages[page], colour=COLOUR_INFO)
         where = f"Match #{match_id}" if match_id else "No game here: the Initial Set"
-        embed.set_footer(text=f"{where} \u00b7 page {page + 1} of {len(pages)} \u00b7 /nomic rule number: "
-                              "shows one rule with its history")
+        embed.set_footer(text=f"{where} \u00b7 /nomic rule number: shows one rule with its history")
         mid = match_id
         items = [
             RulebookButton(mid, max(0, page - 1), "e", "p", label="Previous", emoji="\u25c0\ufe0f",
@@ -863,8 +992,9 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def do_end(self, interaction: discord.Interaction, match: Match) -> None:
         if not self.can_end(interaction, match):
             raise NotAPlayer("Only the host or someone with Manage Server can end the game.")
+        by_host = interaction.user.id == match.rec.host_id
         if match.status == Status.LOBBY:
-            result = await self.service.abort(match.id, "Ended by the host or an admin.")
+            result = await self.service.abort(match.id, "Ended by the host." if by_host else "Ended by an admin.")
             await interaction.response.edit_message(content="The lobby is closed.", view=None)
             place = await self.place_of(result.match)
             if place is not None and result.match.rec.message_id:
@@ -876,7 +1006,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                     pass
             return
         seat = match.seat_of(interaction.user.id)
-        result = await self.service.play(match.id, interaction.user.id, "end", seat=seat if seat is not None else 0)
+        result = await self.service.play(match.id, interaction.user.id, "end host" if by_host else "end",
+                                         seat=seat if seat is not None else 0)
         await interaction.response.edit_message(content="The game is over.", view=None)
         await self.present_change(result.match, result)
 

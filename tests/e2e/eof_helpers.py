@@ -145,7 +145,8 @@ async def build_in(user: SimUser, msg: Message, program: Sequence[str], *, submi
         await user.select(msg, [piece])
         label = ORIENT_LABELS[orient]
         names = msg.button_labels()
-        await user.click(msg, label if label in names else f"{label} (crashes)")
+        # plain, "(crashes)" (impossible orientation) or "(would crash now)" (the dry run crashes)
+        await user.click(msg, next(n for n in names if n == label or n.startswith(f"{label} (")))
     if submit:
         await user.click(msg, "Submit")
         await user.click(msg, "Confirm")

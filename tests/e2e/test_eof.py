@@ -152,6 +152,14 @@ async def test_lobby_colours_deal_builder_and_move_in_dm(dd, tmp_path):
     m = await bot.service.get(mid)
     new_board = dd.messages[m.rec.message_id]
     assert new_board.id > scores.id and m.state.round == 2
+    # one size for every frame: the canvas holds the final still (the new round's board) uncropped
+    anim = gif.image()
+    sizes = set()
+    for i in range(anim.n_frames):
+        anim.seek(i)
+        sizes.add(anim.size)
+    board_png = new_board.attachments[0].image()
+    assert len(sizes) == 1 and anim.size[0] == board_png.size[0] and anim.size[1] >= board_png.size[1]
     assert not board.buttons()  # the old board lost its buttons
     executed = {str(st.instruction) for st in m.state.last_round.steps}
     assert_no_secrets(chan, allowed=executed)
@@ -300,12 +308,16 @@ async def test_turn_limit_expiry(dd, tmp_path, monkeypatch):
     # round 2: only one program comes in; the other becomes "no program"
     await dd.settle()
     adm = await builder_dm(first, 2)
+    odm = await builder_dm(other, 2)
     hand = hand_from_select(adm)
     await first.slash(first.dm_channel(), "eof move", notation=" ".join(some_program(hand, 5)))
     await dd.settle()
     clock.advance(61)
     await bot.scheduler.run_due()
     scores = await thread.wait_for(lambda m: m.embed.title == "Round 2 scores", timeout=10)
+    await dd.settle()
+    # the late player's builder does not wait for a program any more
+    assert "No program this round" in odm.text and not odm.selects() and "Program 0/5" not in odm.text
     line = next(x for x in scores.text.splitlines() if other.username in x)
     assert "no program" in line and "+0" in line
     r = await first.slash(thread, "eof history")
@@ -325,7 +337,9 @@ async def test_whole_match_updates_ratings(dd, tmp_path):
         for u in users:
             dm = await builder_dm(u, rnd)
             hand = hand_from_select(dm)
-            await u.slash(u.dm_channel(), "eof move", notation=" ".join(some_program(hand, min(5, len(hand)))))
+            r = await u.slash(u.dm_channel(), "eof move", notation=" ".join(some_program(hand, min(5, len(hand)))))
+            reply = (await r.message()).text
+            assert "Program submitted" in reply, (rnd, u.username, reply)
             if rnd == 4 and u is alice:  # earlier rounds' programs are public now, this round's are not
                 r = await bob.slash(thread, "eof history")
                 text = (await r.message()).text
@@ -341,4 +355,93 @@ async def test_whole_match_updates_ratings(dd, tmp_path):
     assert set(rows) == {alice.id, bob.id} and all(r.games == 1 for r in rows.values())
     final = dd.messages[m.rec.message_id]
     assert not final.buttons()
+    dd.assert_clean()
+
+
+# --- issue 13: the builder's dry run, typed programs close the DM builder, draw counts, draw the rest ------
+
+async def test_builder_dry_run_and_a_typed_program_closes_the_dm_builder(dd, tmp_path):
+    clock = Clock()
+    bot, chan, users = await eof_world(dd, tmp_path, clock)
+    alice, bob = users
+    lobby = await open_lobby(alice, chan, draw="blind")
+    await bob.click(lobby, "Join")
+    thread = await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    adm = await builder_dm(alice)
+    hand = hand_from_select(adm)
+    # the file is empty in round 1: a green piece laid Right would pass EOF now, Up is fine
+    piece = next((p for p in hand if p[0] == "G"), None) or next(p for p in hand if p[0] in "RB")
+    descriptions = {o.value: o.description for o in adm.selects()[0].options}
+    assert all(" · now: " in d for d in descriptions.values())  # the pieces say what would run now too
+    if any(p[0] in "RB" for p in hand):  # nothing to delete or swap in an empty file
+        rb = next(p for p in hand if p[0] in "RB")
+        assert descriptions[rb].endswith("would crash in every orientation")
+    await alice.select(adm, [piece])
+    assert "*Now:*" in adm.text and "as it stands" in adm.text and "BOF/EOF (empty file)" in adm.text
+    assert "💥 would crash:" in adm.text
+    assert "Right (would crash now)" in adm.button_labels()
+    if piece[0] == "G":
+        assert "Up" in adm.button_labels() and "pointer now on" in adm.text
+    # a program typed in the thread: the DM builder no longer says "Program 0/5" (even after a restart:
+    # the bot then finds the builder among the DM's recent messages)
+    assert "Program 0/5" in adm.text
+    await dd.disconnect()
+    bot = make_bot(dd, str(tmp_path / "parlor.sqlite3"), clock)
+    await dd.connect(bot)
+    program = some_program(hand, 5)
+    r = await alice.slash(thread, "eof move", notation=" ".join(program))
+    assert r.ephemeral
+    await dd.settle()
+    assert adm.embed.title == "Round 1: program submitted" and "Program 0/5" not in adm.text
+    assert f"`{' '.join(program)}`" in adm.text and not adm.selects()
+    # bob's last program, submitted in his DM by typing: the round runs, his builder says so too
+    bdm = await builder_dm(bob)
+    bprog = some_program(hand_from_select(bdm), 5)
+    await bob.slash(bob.dm_channel(), "eof move", notation=" ".join(bprog))
+    await thread.wait_for(lambda m: m.embed.title == "Round 1 scores", timeout=10)
+    await dd.settle()
+    assert bdm.embed.title == "Program submitted" and "All programs are in" in bdm.text and not bdm.buttons()
+    m = await bot.service.get(mid)
+    assert m.state.round == 2
+    dd.assert_clean()
+
+
+async def test_draw_count_agrees_and_draw_the_rest_for_me(dd, tmp_path):
+    from bot.games.eof.render import _marks, _status
+
+    clock = Clock()
+    bot, chan, users = await eof_world(dd, tmp_path, clock)
+    alice, bob = users
+    lobby = await open_lobby(alice, chan)  # draw: feel
+    await bob.click(lobby, "Join")
+    await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    m = await bot.service.get(mid)
+    drawer = m.state.drawer
+    board = dd.messages[m.rec.message_id]
+    assert "draws (1/9)" in board.text
+    picture_text, _ = _status(m.view(None), m.names(), _marks(m.view(None), ()))
+    assert "draws (1/9)" in picture_text  # the picture and the embed count the same draw
+    user = user_of(m, users, drawer)
+    await click_suffix(user, board, ":m:M")
+    m = await bot.service.get(mid)
+    board = dd.messages[m.rec.message_id]
+    assert "draws (2/9)" in board.text
+    assert "draws (2/9)" in _status(m.view(None), m.names(), _marks(m.view(None), ()))[0]
+    # the other player cannot draw for the drawer
+    other = user_of(m, users, 1 - drawer)
+    r = await other.click(board, "Draw the rest for me (8)")
+    assert r.ephemeral
+    mark = dd.mark()
+    await user.click(board, "Draw the rest for me (8)")
+    await dd.settle()
+    m = await bot.service.get(mid)
+    assert len(m.state.draws[drawer]) == 9
+    assert m.state.drawer == 1 - drawer or m.state.phase is Phase.PROGRAM
+    summary = dd.api_summary(since=mark)
+    assert summary.get("POST /interactions/{interaction_id}/{token}/callback") == 1
+    assert not any("PATCH /channels" in k and "messages" in k for k in summary), summary  # no extra board edit
+    board = dd.messages[m.rec.message_id]
+    assert "draws (1/9)" in board.text and "Draw the rest for me (9)" in board.button_labels()
     dd.assert_clean()

@@ -114,15 +114,20 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     await w.dave.react(msg, YES)
     await w.dd.settle()
     assert w.dave.id not in [u.id for u in msg.reaction_users(YES)]
+    assert "0 of 3" in msg.text and "Still to vote: alice, bob, carol" in msg.text
     await w.bob.react(msg, YES)
+    await w.dd.settle()
+    # the live tally: bob's vote, not the bot's own ✅ (Discord's count shows 2)
+    assert len(msg.reactions[YES]) == 2 and f"{YES} **1 of 3**" in msg.text and "Still to vote: alice, carol" in msg.text
     await w.carol.react(msg, YES)
     await w.dd.settle()
-    assert "Proposal 201: amend" in msg.text  # still open: no edit per vote
+    assert "Proposal 201: amend" in msg.text and f"{YES} **2 of 3**" in msg.text  # still open
     assert (await match(w, mid)).state.phase == "vote"
     await w.alice.react(msg, YES)
     await w.dd.settle()
     calls = non_reaction_calls(w.dd, mark)
-    assert len(calls) <= 3, [c.route for c in calls]
+    # the proposal, one tally edit per vote but the deciding one, the decision's edit, the next board
+    assert len(calls) <= 3 + 2, [c.route for c in calls]
     assert "Proposal 201 adopted" in msg.text and "3 yes, 0 no" in msg.text
     # the change takes effect at the next turn: bob rolls the d8
     m = await match(w, mid)
@@ -136,7 +141,9 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     await w.carol.click(page, "Next")
     assert "page 2 of" in page.text
     await w.carol.click(page, "How to play")
-    assert "how to play" in page.text and "does not withdraw" in page.text
+    assert "how to play" in page.text and "withdraw it (remove your reaction)" in page.text
+    # one page count, in the title (it said "(1/2)" where the footer said "page 1 of 3")
+    assert page.embed.title.endswith("(page 3 of 3)") and "page 3 of 3" not in (page.embed.footer or "")
     r = await w.carol.slash(thread, "nomic rule", number=109)
     detail = (await r.message()).text
     assert "amended" in detail and "Amended by 201" in detail and "A d6 is rolled" in detail
@@ -145,7 +152,7 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     w.dd.assert_clean()
 
 
-async def test_a_no_rejects_and_the_turn_limit_rejects_an_open_vote(world):
+async def test_votes_change_until_all_have_voted_and_the_turn_limit_rejects_an_open_vote(world):
     w = world
     thread, board, mid = await start_game(w, turn_limit=3600)
     await walk(w, thread, mid)
@@ -153,10 +160,24 @@ async def test_a_no_rejects_and_the_turn_limit_rejects_an_open_vote(world):
     await w.bob.react(msg, YES)
     await w.dd.settle()
     mark = w.dd.mark()
-    await w.carol.react(msg, NO)
+    await w.carol.react(msg, NO)  # a no no longer rejects at once: carol may still change her mind
     await w.dd.settle()
-    assert len(non_reaction_calls(w.dd, mark)) <= 2
-    assert "Proposal 201 rejected" in msg.text and "1 yes, 1 no" in msg.text
+    assert len(non_reaction_calls(w.dd, mark)) == 1  # the tally's edit
+    assert "Proposal 201: enact" in msg.text and f"{NO} **1 of 3**" in msg.text
+    await w.carol.react(msg, YES)  # changed: her ❌ is removed, so the reactions show what counts
+    await w.dd.settle()
+    assert f"{YES} **2 of 3**" in msg.text and f"{NO} **0 of 3**" in msg.text
+    assert w.carol.id not in [u.id for u in msg.reaction_users(NO)]
+    assert (await match(w, mid)).state.phase == "vote"
+    await w.carol.unreact(msg, YES)  # removing the reaction withdraws the vote
+    await w.dd.settle()
+    assert f"{YES} **1 of 3**" in msg.text and "Still to vote: alice, carol" in msg.text
+    m = await match(w, mid)
+    assert m.rules.view(m.state, None).proposal.waiting == (0, 2)
+    await w.carol.react(msg, NO)
+    await w.alice.react(msg, NO)  # the last vote decides
+    await w.dd.settle()
+    assert "Proposal 201 rejected" in msg.text and "1 yes, 2 no" in msg.text
     assert (await current(w, mid)) is w.bob
     await walk(w, thread, mid)
     msg2 = await propose(w, thread, mid, action="repeal", rule=115)
@@ -177,6 +198,15 @@ async def test_a_no_rejects_and_the_turn_limit_rejects_an_open_vote(world):
     text = (await r.message()).text
     assert "proposes to enact: “Players greet each other.”" in text and "proposes to repeal rule 115" in text
     assert '{"action"' not in text
+    # names, never user ids; each roll under the player who rolled it
+    assert str(w.alice.id) not in text and "alice joins the game" in text and "**Round 1 begins**" in text
+    lines = text.splitlines()
+    a_roll = next(i for i, x in enumerate(lines) if "alice rolls the d6" in x)
+    b_roll = next(i for i, x in enumerate(lines) if "bob rolls the d6" in x)
+    a_moves = next(i for i, x in enumerate(lines) if x.startswith("alice moves"))
+    a_rejected = next(i for i, x in enumerate(lines) if "Proposal 201 is rejected" in x)
+    b_moves = next(i for i, x in enumerate(lines) if x.startswith("bob moves"))
+    assert a_roll < a_moves < a_rejected < b_roll < b_moves
     w.dd.assert_clean()
 
 
@@ -192,7 +222,13 @@ async def test_judgment_by_the_judge_only(world):
     await w.dd.settle()
     assert board.buttons() and "North" not in board.button_labels()  # play waits for the ruling
     r = await w.alice.slash(thread, "nomic move", notation="N" * await roll(w, mid))
-    assert r.ephemeral and "Judgment is pending" in (await r.message()).text
+    text = (await r.message()).text
+    assert r.ephemeral and "Play waits for the Judge, carol" in text and "not your turn" not in text
+    r = await w.alice.slash(thread, "nomic propose", action="enact", text="Diagonals are fine.")
+    text = (await r.message()).text
+    assert r.ephemeral and "Play waits for the Judge, carol" in text and "waiting for carol" not in text
+    r = await w.bob.slash(thread, "nomic move", notation="vote yes")
+    assert r.ephemeral and "Play waits for the Judge" in (await r.message()).text
     r = await w.bob.slash(thread, "nomic ruling", text="Yes.")
     assert r.ephemeral and "Only the Judge, carol" in (await r.message()).text
     r = await w.carol.slash(thread, "nomic ruling", text="No: paths are made of N, E, S and W steps.")
@@ -298,4 +334,62 @@ async def test_votes_survive_a_restart(world):
     assert "Proposal 201 adopted" in msg.text
     m = await match(w, mid)
     assert m.status.value == "finished" and "Rule 201 ended the game" in m.state.end_detail
+    w.dd.assert_clean()
+
+
+async def test_the_host_ending_the_game_is_named_as_the_host(world):
+    w = world
+    thread, _board, mid = await start_game(w, players=(w.alice, w.bob))
+    r = await w.alice.slash(thread, "nomic end")  # alice opened the lobby: the host, no Manage Server
+    await w.alice.click(await r.message(), "Yes, end the game")
+    await w.dd.settle()
+    over = await thread.wait_for(lambda m: "game over" in m.text and not m.attachments)
+    assert "Stopped by the host" in over.text and "admin" not in over.text
+    m = await match(w, mid)
+    assert m.status.value == "finished" and m.state.end_detail == "Stopped by the host."
+    w.dd.assert_clean()
+
+
+async def test_a_destination_select_offers_whole_paths(world):
+    w = world
+    thread, board, mid = await start_game(w)
+    n = await roll(w, mid)
+    (sel,) = board.selects()
+    assert len(sel.options) == 4 * n and sel.placeholder.startswith("Or pick a destination")
+    assert all(" via " in o.label for o in sel.options)
+    assert "North" in board.button_labels()  # beside the step buttons
+    target = next(o for o in sel.options if o.label.startswith(f"({n}, 0)"))
+    assert target.value == "E" * n and "unknown" in target.description
+    r = await w.bob.select(board, [target.value])
+    assert r.ephemeral and "alice's turn" in (await r.message()).text
+    mark = w.dd.mark()
+    await w.alice.select(board, [target.value])
+    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
+    assert f"Planned path **{'E' * n}**" in board.text and not board.button(f"Confirm {'E' * n}").disabled
+    await w.alice.click(board, f"Confirm {'E' * n}")  # two clicks for any roll
+    await w.dd.settle()
+    m = await match(w, mid)
+    assert m.state.players[0].pos == (n, 0)
+    w.dd.assert_clean()
+
+
+async def test_a_reaction_removed_while_the_bot_was_away_withdraws_the_vote(world):
+    w = world
+    thread, _board, mid = await start_game(w)
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="Hats on Tuesdays.")
+    await w.bob.react(msg, YES)
+    await w.carol.react(msg, YES)
+    await w.dd.settle()
+    await w.dd.disconnect()
+    await w.bob.unreact(msg, YES)  # no event reaches the bot
+    w.bot = w.make_bot()
+    await w.dd.connect(w.bot)
+    await w.dd.settle()
+    m = await match(w, mid)
+    assert m.rules.view(m.state, None).proposal.yes == (2,)  # bob's vote is withdrawn on the re-count
+    assert f"{YES} **1 of 3**" in msg.text
+    await w.alice.react(msg, YES)
+    await w.dd.settle()
+    assert "Proposal 201: enact" in msg.text  # still open: bob has not voted
     w.dd.assert_clean()

@@ -29,8 +29,18 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.base import Event
 from bot.games.eof.notation import read_instruction
-from bot.games.eof.pieces import COLOUR_NAMES, DOWN, LEFT, RIGHT, SIZE_LETTERS, UP, Instruction, Piece
-from bot.games.eof.rules import EofView, PlayerView, Step
+from bot.games.eof.pieces import (
+    COLOUR_NAMES,
+    DOWN,
+    LEFT,
+    LETTERS,
+    RIGHT,
+    SIZE_LETTERS,
+    UP,
+    Instruction,
+    Piece,
+)
+from bot.games.eof.rules import HAND, EofView, PlayerView, Step
 from bot.games.eof.scoring import Configuration
 from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font
 
@@ -49,18 +59,24 @@ STRIP: Final[RGB] = (54, 57, 63)
 OUTLINE: Final[RGB] = (20, 21, 24)
 
 WIDTH: Final = 880
-SLOT: Final = 48
-PER_ROW: Final = 17
+SLOT: Final = 64
+PER_ROW: Final = 13
 FILE_X: Final = (WIDTH - SLOT * PER_ROW) // 2
-HEADER_H: Final = 96
+HEADER_H: Final = 104
+TOP_H: Final = 30
+"""Record numbers, above the pyramids."""
 PYR_H: Final = 60
-NUM_H: Final = 18
+NUM_H: Final = 32
+"""The piece labels ("R2"), under the pyramids (the configuration bars follow)."""
 CFG_H: Final = 10
-LANE_H: Final = 18
+LANE_H: Final = 30
 ROW_GAP: Final = 14
-PANEL_GAP: Final = 14
 PIECE_W: Final = {1: 20, 2: 30, 3: 40}
 PIECE_H: Final = {1: 26, 2: 40, 3: 54}
+LABEL_FONT: Final = 28
+"""Piece labels and pointer letters in the file strip: a cap height of 9 px or more when Discord shows the
+880 px board 400 px wide."""
+NUMBER_FONT: Final = 28
 
 SPEEDS: Final = {"slow": 1800, "normal": 1100, "fast": 600, "off": 0}
 FINAL_MS: Final = 4000
@@ -86,7 +102,7 @@ def positions(view: EofView) -> int:
 
 
 def row_height(seats: int) -> int:
-    return PYR_H + NUM_H + CFG_H + seats * LANE_H + ROW_GAP
+    return TOP_H + PYR_H + NUM_H + CFG_H + seats * LANE_H + ROW_GAP
 
 
 def file_rows(view: EofView) -> int:
@@ -97,7 +113,7 @@ def position_box(view: EofView, pos: int) -> tuple[int, int, int, int]:
     """The pixel box of position ``pos`` (0 = BOF, 1..n records, n+1 EOF): pyramid area only."""
     row, col = divmod(pos, PER_ROW)
     x0 = FILE_X + col * SLOT
-    y0 = HEADER_H + row * row_height(view.seats)
+    y0 = HEADER_H + row * row_height(view.seats) + TOP_H
     return x0, y0, x0 + SLOT, y0 + PYR_H
 
 
@@ -112,7 +128,7 @@ def piece_point(view: EofView, record: int) -> tuple[int, int]:
 def pointer_point(view: EofView, seat: int) -> tuple[int, int]:
     """The centre of ``seat``'s pointer triangle."""
     x0, _, x1, y1 = position_box(view, view.players[seat].pointer)
-    y = y1 + NUM_H + CFG_H + seat * LANE_H + LANE_H // 2 + 2
+    y = y1 + NUM_H + CFG_H + seat * LANE_H + LANE_H // 2
     return (x0 + x1) // 2, y
 
 
@@ -121,12 +137,12 @@ def board_height(view: EofView) -> int:
 
 
 def _panels_height(view: EofView) -> int:
-    players = 34 + view.seats * _player_row_h(view)
-    return max(players, 34 + 4 * 34)
+    players = 40 + view.seats * _player_row_h(view)
+    return max(players, 40 + 4 * 38)
 
 
 def _player_row_h(view: EofView) -> int:
-    return 66 if view.last_round is not None else 48
+    return 86 if view.last_round is not None else 62
 
 
 def _panels_top(view: EofView) -> int:
@@ -175,6 +191,18 @@ def draw_pyramid(d: ImageDraw.ImageDraw, cx: int, base_y: int, piece: Piece, *, 
     d.polygon([(cx - w / 2, base_y), (cx, base_y - h), (cx + w / 2, base_y)], outline=OUTLINE)
 
 
+def label(piece: Piece) -> str:
+    """``R2``: the colour's letter and the size, written on every piece."""
+    return f"{LETTERS[piece.colour]}{piece.size}"
+
+
+def draw_badge(d: ImageDraw.ImageDraw, cx: int, cy: int, colour: int, size: int = 30) -> None:
+    """A player's colour as a square with its letter (R/Y/G/B): tells players apart without hue."""
+    h = size // 2
+    d.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=6, fill=PIECE_COLOURS[colour], outline=OUTLINE)
+    d.text((cx, cy + 1), LETTERS[colour], font=font(size * 2 // 3, True), fill=INK_DARK, anchor="mm")
+
+
 def draw_instruction(d: ImageDraw.ImageDraw, cx: int, cy: int, ins: Instruction, size: int = 40) -> None:
     """An instruction seen from above: a lying pyramid points its way, a standing one is a crossed square."""
     colour = PIECE_COLOURS[ins.colour]
@@ -198,17 +226,17 @@ def draw_instruction(d: ImageDraw.ImageDraw, cx: int, cy: int, ins: Instruction,
         d.line([(cx - q, cy + q), (cx + q, cy - q)], fill=shade(colour, 0.6), width=2)
 
 
-def _marker(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str) -> None:
+def _marker(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str) -> None:
     x0, y0, x1, y1 = box
     cx = (x0 + x1) // 2
-    top = y1 - 40
+    top = y1 - 48
     d.rounded_rectangle([x0 + 3, top, x1 - 3, y1 - 4], radius=6, fill=CARD_LIGHT)
-    if "/" in label:
-        a, b = label.split("/")
-        d.text((cx, top + 10), a, font=font(12, True), fill=INK_DARK, anchor="mm")
-        d.text((cx, top + 26), b, font=font(12, True), fill=INK_DARK, anchor="mm")
+    if "/" in text:
+        a, b = text.split("/")
+        d.text((cx, top + 12), a, font=font(16, True), fill=INK_DARK, anchor="mm")
+        d.text((cx, top + 32), b, font=font(16, True), fill=INK_DARK, anchor="mm")
     else:
-        d.text((cx, top + 18), label, font=font(14, True), fill=INK_DARK, anchor="mm")
+        d.text((cx, top + 22), text, font=font(19, True), fill=INK_DARK, anchor="mm")
 
 
 def _fit(text: str, fnt_size: int, width: int, bold: bool = False) -> str:
@@ -259,6 +287,8 @@ def _marks(view: EofView, events: Sequence[Event]) -> _Marks:
 
 def _status(view: EofView, names: Sequence[str] | None, marks: _Marks) -> tuple[str, RGB]:
     nm = lambda t: _name(view, names, t)  # noqa: E731
+    if view.finished:
+        return "Final scores: " + " · ".join(f"{nm(t)} {sc}" for t, sc in enumerate(view.scores)), ACCENT
     if marks.scored_round is not None and view.last_round is not None:
         pts = ", ".join(f"{nm(t)} {p:+d}" for t, p in enumerate(view.last_round.points))
         head = f"Round {marks.scored_round} scored: {pts}"
@@ -273,10 +303,6 @@ def _status(view: EofView, names: Sequence[str] | None, marks: _Marks) -> tuple[
         if st.crash:
             return f"{nm(st.seat)} {st.instruction}: CRASH, {st.crash}", CRASH
         return f"{nm(st.seat)} {st.instruction}: {st.text}", ACCENT
-    if view.finished:
-        best = max(view.scores) if view.scores else 0
-        win = [nm(t) for t, s in enumerate(view.scores) if s == best]
-        return f"Game over: {' and '.join(win)} {'wins' if len(win) == 1 else 'win'} with {best}", ACCENT
     if view.phase == "first":
         return "Drawing a piece to decide who plays first", INK
     if view.phase == "deal" and view.drawing is not None:
@@ -285,12 +311,35 @@ def _status(view: EofView, names: Sequence[str] | None, marks: _Marks) -> tuple[
         bag = ""
         if view.bag_sizes is not None:
             bag = " · bag " + " ".join(f"{SIZE_LETTERS[i]} {n}" for i, n in enumerate(view.bag_sizes))
-        return f"{nm(t)} draws ({k}/9){bag}", INK
+        return f"{nm(t)} {deal_progress(k)}{bag}", INK
     if view.phase == "program":
         waiting = [nm(t) for t in view.to_act]
         if waiting:
             return f"Programming: waiting for {', '.join(waiting)}", INK
     return "", INK
+
+
+def deal_progress(drawn: int) -> str:
+    """``draws (1/9)``: the draw about to be made (the board's embed says the same)."""
+    return f"draws ({drawn + 1}/{HAND})"
+
+
+def winners_text(view: EofView, names: Sequence[str] | None = None) -> str:
+    """``Alice wins with 23`` / ``Alice and Bob win with 12`` for a finished game."""
+    best = max(view.scores) if view.scores else 0
+    win = [_name(view, names, t) for t, sc in enumerate(view.scores) if sc == best]
+    return f"{' and '.join(win)} {'wins' if len(win) == 1 else 'win'} with {best}"
+
+
+def headline(view: EofView, names: Sequence[str] | None = None) -> str:
+    """The picture's title: round and phase, or the winner once the game is over."""
+    if view.finished:
+        return f"EOF · Final · {winners_text(view, names)}"
+    phase = {"first": "Deal", "deal": "Deal", "program": "Programming", "permission": "Execution",
+             "execute": "Execution", "over": "Final"}.get(view.phase, view.phase)
+    if view.current is not None and view.phase == "program" and view.steps:
+        phase = "Execution"
+    return f"EOF · Round {view.round} of {view.rounds} · {phase}"
 
 
 # --- the board -----------------------------------------------------------------------------------------
@@ -314,21 +363,17 @@ def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequenc
 
 
 def _draw_header(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks) -> None:
-    phase = {"first": "Deal", "deal": "Deal", "program": "Programming", "permission": "Execution",
-             "execute": "Execution", "over": "Final"}.get(view.phase, view.phase)
-    if view.current is not None and view.phase == "program" and view.steps:
-        phase = "Execution"
-    title = "EOF" if view.finished else f"EOF · Round {view.round} of {view.rounds} · {phase}"
-    d.text((24, 14), title, font=font(26, True), fill=INK)
+    title = headline(view, names)
+    d.text((24, 12), _fit(title, 30, WIDTH - 48, True), font=font(30, True), fill=ACCENT if view.finished else INK)
     opts = []
     if view.locking != "none":
         opts.append(view.locking)
     if view.crash_penalty:
         opts.append("crash penalty")
     if opts:
-        d.text((WIDTH - 24, 20), " · ".join(opts), font=font(15), fill=MUTED, anchor="ra")
+        d.text((WIDTH - 24, 4), " · ".join(opts), font=font(15), fill=MUTED, anchor="ra")
     text, colour = _status(view, names, marks)
-    d.text((24, 54), _fit(text, 19, WIDTH - 48), font=font(19), fill=colour)
+    d.text((24, 58), _fit(text, 24, WIDTH - 48), font=font(24), fill=colour)
 
 
 def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
@@ -349,10 +394,13 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
     touched = set(marks.touched)
     for i, piece in enumerate(view.file):
         x0, y0, x1, y1 = position_box(view, i + 1)
+        cx = (x0 + x1) // 2
         if i in touched:
-            d.rounded_rectangle([x0 + 1, y0 - 2, x1 - 1, y1 + NUM_H - 2], radius=6, outline=ACCENT, width=3)
-        draw_pyramid(d, (x0 + x1) // 2, y1 - 4, piece)
-        d.text(((x0 + x1) // 2, y1 + NUM_H // 2), str(i + 1), font=font(13), fill=MUTED, anchor="mm")
+            d.rounded_rectangle([x0 + 1, y0 - TOP_H + 2, x1 - 1, y1 + NUM_H - 2], radius=6, outline=ACCENT,
+                                width=3)
+        d.text((cx, y0 - TOP_H // 2 + 2), str(i + 1), font=font(NUMBER_FONT), fill=MUTED, anchor="mm")
+        draw_pyramid(d, cx, y1 - 4, piece)
+        d.text((cx, y1 + NUM_H // 2 - 1), label(piece), font=font(LABEL_FONT, True), fill=INK, anchor="mm")
     if marks.configs is not None:
         for seat, cfgs in enumerate(marks.configs):
             colour = PIECE_COLOURS[view.players[seat].colour]
@@ -367,9 +415,12 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
     for seat, pl in enumerate(view.players):
         cx, cy = pointer_point(view, seat)
         colour = PIECE_COLOURS[pl.colour]
-        if marks.actor == seat:
-            d.ellipse([cx - 11, cy - 10, cx + 11, cy + 10], fill=CRASH if marks.crash else ACCENT)
-        d.polygon([(cx, cy - 7), (cx + 8, cy + 6), (cx - 8, cy + 6)], fill=colour, outline=OUTLINE)
+        lit = marks.actor == seat
+        if lit:
+            d.rounded_rectangle([cx - 14, cy - 14, cx + 31, cy + 14], radius=7, fill=CRASH if marks.crash else ACCENT)
+        d.polygon([(cx, cy - 11), (cx + 9, cy + 10), (cx - 9, cy + 10)], fill=colour, outline=OUTLINE)
+        d.text((cx + 12, cy + 1), LETTERS[pl.colour], font=font(LABEL_FONT - 4, True), fill=INK_DARK if lit else INK,
+               anchor="lm")
 
 
 def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks,
@@ -377,21 +428,21 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
     top = _panels_top(view)
     x0, x1 = 24, 560
     d.rounded_rectangle([x0, top, x1, top + _panels_height(view)], radius=10, fill=STRIP)
-    d.text((x0 + 14, top + 8), "Players", font=font(16, True), fill=MUTED)
-    d.text((x1 - 14, top + 8), "score", font=font(15), fill=MUTED, anchor="ra")
+    d.text((x0 + 14, top + 8), "Players", font=font(20, True), fill=MUTED)
+    d.text((x1 - 14, top + 8), "score", font=font(18), fill=MUTED, anchor="ra")
     rh = _player_row_h(view)
     for seat, pl in enumerate(view.players):
-        y = top + 34 + seat * rh
+        y = top + 40 + seat * rh
         colour = PIECE_COLOURS[pl.colour]
-        draw_pyramid(d, x0 + 26, y + 30, Piece(pl.colour, 2), scale=0.8)
+        draw_badge(d, x0 + 30, y + 16, pl.colour)
         first = " ▸" if view.first == seat and view.phase not in ("first", "over") else ""
-        d.text((x0 + 48, y + 4), _fit(_name(view, names, seat) + first, 18, 200, True), font=font(18, True),
+        d.text((x0 + 54, y + 2), _fit(_name(view, names, seat) + first, 24, 250, True), font=font(24, True),
                fill=colour)
-        d.text((x1 - 14, y + 2), str(pl.score), font=font(22, True), fill=INK, anchor="ra")
+        d.text((x1 - 14, y), str(pl.score), font=font(30, True), fill=INK, anchor="ra")
         rounds = " ".join(f"{p:+d}" for p in pl.round_scores)
         if rounds:
-            d.text((x1 - 60, y + 6), rounds, font=font(15), fill=MUTED, anchor="ra")
-        d.text((x0 + 48, y + 26), _fit(_player_status(view, pl, clocks), 15, x1 - x0 - 70), font=font(15),
+            d.text((x1 - 66, y + 6), rounds, font=font(20), fill=MUTED, anchor="ra")
+        d.text((x0 + 54, y + 32), _fit(_player_status(view, pl, clocks), 20, x1 - x0 - 70), font=font(20),
                fill=CRASH if pl.crashed else INK)
         if view.last_round is not None:
             lr = view.last_round
@@ -401,8 +452,8 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
                 cfg = "crashed"
             else:
                 cfg = ", ".join(c.describe() for c in lr.configurations[seat]) or "no configuration"
-            line = _fit(f"Round {lr.round}: {lr.points[seat]:+d} · {cfg}", 14, x1 - x0 - 70)
-            d.text((x0 + 48, y + 45), line, font=font(14), fill=MUTED)
+            line = _fit(f"Round {lr.round}: {lr.points[seat]:+d} · {cfg}", 18, x1 - x0 - 70)
+            d.text((x0 + 54, y + 58), line, font=font(18), fill=MUTED)
 
 
 def _clock_text(ms: int | None) -> str:
@@ -447,15 +498,16 @@ def _draw_pool(d: ImageDraw.ImageDraw, view: EofView) -> None:
     top = _panels_top(view)
     x0, x1 = 576, WIDTH - 24
     d.rounded_rectangle([x0, top, x1, top + _panels_height(view)], radius=10, fill=STRIP)
-    d.text((x0 + 14, top + 8), f"Data pool · {sum(view.pool)}", font=font(16, True), fill=MUTED)
+    d.text((x0 + 14, top + 8), f"Data pool · {sum(view.pool)}", font=font(20, True), fill=MUTED)
     for c in range(4):
-        y = top + 36 + c * 34
+        y = top + 40 + c * 38
         for size in (1, 2, 3):
-            cx = x0 + 34 + (size - 1) * 90
+            cx = x0 + 22 + (size - 1) * 88
             n = view.pool[c * 3 + size - 1]
             piece = Piece(c, size)
-            draw_pyramid(d, cx, y + 26, piece, scale=0.55, dim=n == 0)
-            d.text((cx + 16, y + 14), f"×{n}", font=font(16, n > 0), fill=INK if n else MUTED, anchor="lm")
+            draw_pyramid(d, cx, y + 30, piece, scale=0.55, dim=n == 0)
+            d.text((cx + 13, y + 18), f"{label(piece)}×{n}", font=font(18, n > 0), fill=INK if n else MUTED,
+                   anchor="lm")
 
 
 # --- the DM hand picture -------------------------------------------------------------------------------
@@ -493,12 +545,12 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
         if dim:
             remaining.remove(piece)
         draw_pyramid(d, cx, 124, piece, dim=dim)
-        d.text((cx, 142), str(piece), font=font(15, not dim), fill=MUTED if dim else INK, anchor="mm")
+        d.text((cx, 142), label(piece), font=font(18, True), fill=MUTED if dim else INK, anchor="mm")
     if not pieces:
         d.text((width // 2, 103), "no pieces", font=font(18), fill=MUTED, anchor="mm")
     need = view.program_length
-    label = "Program (submitted)" if view.program else f"Program {len(draft)}/{need}"
-    d.text((24, 168), label, font=font(18, True), fill=INK)
+    heading = "Program (submitted)" if view.program else f"Program {len(draft)}/{need}"
+    d.text((24, 168), heading, font=font(18, True), fill=INK)
     d.rounded_rectangle([16, 196, width - 16, 300], radius=10, fill=STRIP)
     for k in range(max(need, len(draft))):
         cx = 24 + 52 + k * 110
@@ -512,7 +564,7 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
             d.rounded_rectangle([cx - 24, 212, cx + 24, 260], radius=6, outline=MUTED, width=2)
             d.text((cx, 280), f"{k + 1}", font=font(16), fill=MUTED, anchor="mm")
     own = [view.pool[pl.colour * 3 + s - 1] for s in (1, 2, 3)]
-    pool = " ".join(f"{SIZE_LETTERS[i]}×{c}" for i, c in enumerate(own))
+    pool = " ".join(f"{label(Piece(pl.colour, i + 1))}×{c}" for i, c in enumerate(own))
     d.text((24, 308), f"Pool has {COLOUR_NAMES[pl.colour]}: {pool} (for yellow inserts and blue updates)",
            font=font(14), fill=MUTED)
     return img
@@ -586,7 +638,7 @@ def animate(view_before: EofView, events: Sequence[Event], view_after: EofView, 
     if speed not in SPEEDS:
         raise ValueError(f"speed must be one of {', '.join(SPEEDS)}")
     per = SPEEDS[speed]
-    frames: list[tuple[Image.Image, int]] = []
+    stills: list[tuple[Image.Image, int]] = []
     steps = tuple(view_before.steps)  # non-empty when execution resumes after a permission answer
     if per:
         for e in events:
@@ -594,9 +646,20 @@ def animate(view_before: EofView, events: Sequence[Event], view_after: EofView, 
                 continue
             steps = (*steps, _step_of(e))
             fv = _frame_view(view_before, steps, e.data)
-            frames.append((to_palette(render(fv, names=names, events=(e,))), per))
-    frames.append((to_palette(render(view_after, names=names, events=events)), FINAL_MS))
-    return frames
+            stills.append((render(fv, names=names, events=(e,)), per))
+    stills.append((render(view_after, names=names, events=events), FINAL_MS))
+    # one size for every frame (a GIF's canvas is its first frame: a taller final board, e.g. the next
+    # round's longer file, would be cropped); shorter frames get card colour below
+    height = max(im.height for im, _ in stills)
+    return [(to_palette(_pad(im, height)), ms) for im, ms in stills]
+
+
+def _pad(img: Image.Image, height: int) -> Image.Image:
+    if img.height == height:
+        return img
+    out = Image.new("RGB", (img.width, height), CARD)
+    out.paste(img, (0, 0))
+    return out
 
 
 __all__ = ["animate", "board_height", "piece_point", "pointer_point", "position_box", "render", "render_hand"]

@@ -771,6 +771,40 @@ class _Work:
 
 # --- the rules object ----------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class DryRun:
+    """What one instruction would do to the file as it stands (see :func:`dry_run`)."""
+
+    text: str
+    crash: str = ""
+    asks: bool = False
+    """The delete would need another player's permission first."""
+
+
+def dry_run(s: EofState, seat: Seat, ins: Instruction, after: Sequence[Instruction] = ()) -> DryRun:
+    """Run ``ins`` for ``seat`` against the current file and pointers, as if it ran first this round
+    (or right after the seat's own instructions ``after``, the others' left out).
+
+    For the program builder: nothing is changed, and a delete that would need permission says so
+    (the answer is not known) instead of waiting.
+    """
+    work = _Work(s)
+    for k, earlier in enumerate(after):
+        work.deleted, work.asked, work.allowed = [], (), ()
+        done = work.execute(seat, k, earlier)
+        if done is None:
+            return DryRun(f"unknown: your instruction {k + 1} ({earlier}) would first ask for permission", asks=True)
+        if done.crash:
+            return DryRun(f"your instruction {k + 1} ({earlier}) would crash first", done.crash)
+    work.deleted, work.asked, work.allowed = [], (), ()
+    step = work.execute(seat, len(after), ins)
+    if step is None:
+        asked: tuple[Seat, ...] = work.asked
+        names = " and ".join(work.name(t) for t in asked)
+        return DryRun(f"would ask {names} for permission to delete the record their pointer is on", asks=True)
+    return DryRun(step.text, step.crash)
+
+
 def parse_colours(value: str, seats: int) -> tuple[int, ...]:
     """The ``colours`` option: a comma list in seat order ("red,blue"), or "" for the default.
 

@@ -160,6 +160,11 @@ class Vote:
 
 
 @dataclass(frozen=True)
+class Unvote:
+    """A voter withdraws their vote on the open proposal (e.g. removes their reaction) while it is open."""
+
+
+@dataclass(frozen=True)
 class Judge:
     """Invoke Judgment (rule 114) on a question."""
 
@@ -190,7 +195,10 @@ class Leave:
 
 @dataclass(frozen=True)
 class End:
-    """Stop the game now (an admin's decision: the cog must check permissions)."""
+    """Stop the game now (an admin's or the host's decision: the cog must check permissions)."""
+
+    by: str = "admin"
+    """``admin`` or ``host``: who stopped it (the end of the game says so)."""
 
 
-Move = Join | Start | Roll | Path | Reveal | Propose | Vote | Judge | Ruling | Lapse | Skip | Leave | End
+Move = Join | Start | Roll | Path | Reveal | Propose | Vote | Unvote | Judge | Ruling | Lapse | Skip | Leave | End

@@ -52,6 +52,7 @@ from bot.games.nomic.moves import (
     Ruling,
     Skip,
     Start,
+    Unvote,
     Vote,
     effect_problem,
 )
@@ -61,7 +62,7 @@ _PATH_TOKEN = re.compile(r"(\d*)\s*([NESW])")
 _YES = {"yes", "y", "aye", "for", "✅", "👍"}
 _NO = {"no", "nay", "against", "❌", "👎"}
 _NO_ARGS = {"start": Start, "skip": Skip, "pass": Skip, "lapse": Lapse, "leave": Leave, "resign": Leave,
-            "end": End}
+            "unvote": Unvote}
 _MAX_STEPS = 2 * DIE_SIDES[-1]
 
 
@@ -85,6 +86,10 @@ def read(text: str) -> Move:
         if rest:
             raise InvalidNotation(f"`{word}` takes nothing after it (got {rest[:40]!r}).")
         return _NO_ARGS[key]()
+    if key == "end":
+        if rest.lower() not in ("", "admin", "host"):
+            raise InvalidNotation(f"`end` takes `host` or `admin` after it, or nothing (got {rest[:40]!r}).")
+        return End(rest.lower() or "admin")
     if key == "join":
         return _read_join(rest)
     if key == "roll":
@@ -175,13 +180,15 @@ def _read_reveal(rest: str) -> Reveal:
     raise InvalidNotation(f"A revealed resource is one of {', '.join(RESOURCES)} (got {rest[:20]!r}).")
 
 
-def _read_vote(rest: str) -> Vote:
+def _read_vote(rest: str) -> Vote | Unvote:
     word = rest.strip().lower()
+    if word in ("withdraw", "none"):
+        return Unvote()
     if word in _YES:
         return Vote(True)
     if word in _NO:
         return Vote(False)
-    raise InvalidNotation(f"Vote `yes` or `no` (got {rest[:20]!r}).")
+    raise InvalidNotation(f"Vote `yes` or `no`, or `vote withdraw` (got {rest[:20]!r}).")
 
 
 def _read_proposal(rest: str) -> Propose:
@@ -348,7 +355,9 @@ def write(move: Move) -> str:
         return f"judge {move.question}"
     if isinstance(move, Ruling):
         return f"ruling {move.text}"
-    for word, cls in (("start", Start), ("skip", Skip), ("lapse", Lapse), ("leave", Leave), ("end", End)):
+    if isinstance(move, End):
+        return "end" if move.by == "admin" else f"end {move.by}"
+    for word, cls in (("start", Start), ("skip", Skip), ("lapse", Lapse), ("leave", Leave), ("unvote", Unvote)):
         if isinstance(move, cls):
             return word
     raise TypeError(f"not a Nomic World move: {move!r}")

@@ -1,10 +1,14 @@
 """The Nomic World map: a pure picture of a :class:`~bot.games.nomic.view.NomicView`.
 
 The map shows the spaces around everybody (with a margin), north up:
-unknown spaces in slate, revealed ones in their resource's colour and letter
-(Wood, Metal, Water, Food), the origin marked, the last path as an amber line
-from its start to its landing space, and each player's token with their
-name. A header says whose turn and phase it is; a legend lists the
+unknown spaces in slate, revealed ones in their resource's colour with its
+pictogram and its name on a band along the bottom of the space (tokens stand
+above the band, so they never hide what a space provides), the origin marked,
+the last path as an amber line from its start to its landing space, and each
+player's token (with a white halo and a dark ring: it reads on every space's
+colour) with their name. The picture has one size for a whole match: the map
+is fitted into a fixed square whatever part of the world it shows (only more
+than six players or a world wider than 51 spaces make it larger). A header says whose turn and phase it is; a legend lists the
 resources and every player with their colour, position and clock. The
 rulebook is not drawn: the cog shows it in embeds (:mod:`.rulebook`).
 """
@@ -24,6 +28,8 @@ from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_CO
 UNKNOWN = (64, 68, 75)
 """Fill of a space whose resource is still unknown."""
 GRID = (86, 90, 98)
+BAND = (32, 34, 37)
+"""The dark band along the bottom of a revealed space that carries its resource's name."""
 ORIGIN_FILL = CARD_LIGHT
 RESOURCE_COLOURS: dict[str, tuple[int, int, int]] = {
     "Wood": (146, 96, 48),
@@ -36,13 +42,18 @@ TOKEN_COLOURS: tuple[tuple[int, int, int], ...] = (*PLAYER_COLOURS,
     (190, 230, 60), (255, 160, 190), (26, 188, 140), (225, 225, 225))
 """Token colours by seat (cycled after twelve players)."""
 
-MAP_SIZE = 720        # the map's longer side, at most, in pixels
+MAP_SIZE = 720        # the square the map is fitted into, in pixels
 MIN_CELL, MAX_CELL = 14, 88
 MIN_HALF_SPAN = 3     # the map always shows at least -3..3 around what it contains
 PAD = 24
 AXIS = 34             # room for the coordinate labels
 HEADER = 70
 LEGEND_ROW = 30
+LEGEND_COLUMNS = 3
+LEGEND_PLAYER_ROWS = 2  # room for six players before the picture grows
+RESOURCE_LABELS: dict[str, tuple[str, str]] = {
+    "Wood": ("Wood", "Wd"), "Metal": ("Metal", "Mt"), "Water": ("Water", "Wa"), "Food": ("Food", "Fd")}
+"""Each resource's name on its spaces, and the short form for small spaces."""
 
 
 def token_colour(seat: Seat) -> tuple[int, int, int]:
@@ -88,7 +99,8 @@ def _vote_line(view: NomicView) -> str:
     p = view.proposal
     if p is None:
         return "Vote"
-    return f"Vote on {p.number}: {len(p.yes)} yes, {len(p.no)} no, {len(p.waiting)} to vote ({p.needed})"
+    # no counts: the picture is not redrawn per vote; the proposal message carries the live tally
+    return f"Vote on proposal {p.number}: {len(p.voters)} voters, {p.needed} (tally on the proposal)"
 
 
 def _clock(ms: int) -> str:
@@ -165,6 +177,16 @@ class Geometry:
         left, top, _, _ = self.box(p)
         return left + self.cell / 2, top + self.cell / 2
 
+    @property
+    def band(self) -> int:
+        """Height of the resource label along the bottom of a revealed space (0 on tiny maps)."""
+        return max(12, round(self.cell * 0.26)) if self.cell >= 22 else 0
+
+    def token_area(self, p: Point, labelled: bool) -> tuple[float, float, float, float]:
+        """Where tokens stand in space ``p``: above the label band of a revealed space."""
+        left, top, right, bottom = self.box(p)
+        return left, top, right, bottom - (self.band if labelled else 0)
+
 
 def geometry(view: NomicView) -> Geometry:
     """The layout of ``view``'s picture: the spaces shown, their size and place."""
@@ -172,12 +194,14 @@ def geometry(view: NomicView) -> Geometry:
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     cell = max(MIN_CELL, min(MAX_CELL, MAP_SIZE // max(cols, rows)))
     map_w, map_h = cols * cell, rows * cell
+    box_w, box_h = max(MAP_SIZE, map_w), max(MAP_SIZE, map_h)  # fixed unless the world is huge
     on_map = sum(p.status != "left" for p in view.players)
-    legend_rows = 1 + (on_map + 1) // 2
-    width = max(PAD * 2 + AXIS + map_w, 640)
-    height = HEADER + map_h + AXIS + PAD + legend_rows * LEGEND_ROW + PAD
-    left = PAD + AXIS + (width - PAD * 2 - AXIS - map_w) // 2
-    return Geometry(x0, x1, y0, y1, cell, left, HEADER, width, height, HEADER + map_h + AXIS + PAD // 2)
+    legend_rows = 1 + max(LEGEND_PLAYER_ROWS, -(-on_map // LEGEND_COLUMNS))
+    width = PAD * 2 + AXIS + box_w
+    height = HEADER + box_h + AXIS + PAD + legend_rows * LEGEND_ROW + PAD
+    left = PAD + AXIS + (box_w - map_w) // 2
+    top = HEADER + (box_h - map_h) // 2
+    return Geometry(x0, x1, y0, y1, cell, left, top, width, height, HEADER + box_h + AXIS + PAD // 2)
 
 
 def render(view: NomicView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
@@ -208,12 +232,15 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
 
     # Spaces: unknown everywhere, then the revealed ones, the origin, the grid.
     d.rectangle((mx, my, mx + map_w - 1, my + map_h - 1), fill=UNKNOWN)
+    band = g.band
+    resource_at: dict[Point, str] = {}
     for p, res in view.revealed:
         if x0 <= p[0] <= x1 and y0 <= p[1] <= y1:
+            resource_at[p] = res
             left, top, right, bottom = box(p)
             d.rectangle((left, top, right - 1, bottom - 1), fill=RESOURCE_COLOURS[res])
-            if cell >= 22:
-                _icon(d, res, left + cell / 2, top + cell / 2, cell * 0.3)
+            if band:
+                _icon(d, res, left + cell / 2, top + (cell - band) / 2, (cell - band) * 0.34)
     left, top, right, bottom = box((0, 0))
     d.rectangle((left, top, right - 1, bottom - 1), fill=ORIGIN_FILL)
     c = cell // 4
@@ -247,6 +274,16 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
         left, top, right, bottom = box(view.path[-1])
         d.rectangle((left, top, right - 1, bottom - 1), outline=ACCENT, width=max(3, cell // 8))
 
+    # Resource names on their bands (over the landing highlight's bottom edge, under nobody's token).
+    if band:
+        lf = font(max(10, band - 3), bold=True)
+        for p, res in resource_at.items():
+            left, _, right, bottom = box(p)
+            d.rectangle((left + 1, bottom - band, right - 2, bottom - 2), fill=BAND)
+            long, short = RESOURCE_LABELS[res]
+            text = long if d.textlength(long, font=lf) <= cell - 6 else short
+            text_center(d, (left + cell / 2, bottom - band / 2 - 1), text, lf, INK)
+
     # Tokens: players sharing a space sit side by side in it.
     by_space: dict[Point, list[int]] = {}
     for p in on_map:
@@ -256,14 +293,19 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     for pos, seats in by_space.items():
         k = len(seats)
         per_row = 1 if k == 1 else 2 if k <= 4 else 3
-        size = cell / per_row
-        rad = max(4.0, size * 0.38)
-        left, top, _, _ = box(pos)
+        a_left, a_top, a_right, a_bottom = g.token_area(pos, pos in resource_at)
+        area_w, area_h = a_right - a_left, a_bottom - a_top
+        size = min(area_w, area_h) / per_row
         rows_used = min(per_row, -(-k // per_row))
-        y_off = (cell - rows_used * size) / 2
+        rad = max(4.0, size * 0.38 - 2)
+        x_off = (area_w - per_row * size) / 2
+        y_off = (area_h - rows_used * size) / 2
+        left, top, _, _ = box(pos)
         for n, seat in enumerate(seats):
-            cx = left + (n % per_row + 0.5) * size
-            cy = top + y_off + (n // per_row % per_row + 0.5) * size
+            cx = a_left + x_off + (n % per_row + 0.5) * size
+            cy = a_top + y_off + (n // per_row % per_row + 0.5) * size
+            halo = 2 if rad >= 6 else 1
+            d.ellipse((cx - rad - halo, cy - rad - halo, cx + rad + halo, cy + rad + halo), fill=INK)
             d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=token_colour(seat), outline=INK_DARK,
                       width=2 if rad >= 6 else 1)
             if rad >= 9:
@@ -287,9 +329,9 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     d.text((lx + 24, ly + 13), "unknown", font=small, fill=INK, anchor="lm")
     clock_of: Mapping[int, int] | None = (dict(enumerate(clocks)) if isinstance(clocks, Sequence)
                                           else clocks)
-    col_w = (width - PAD * 2) // 2
+    col_w = (width - PAD * 2) // LEGEND_COLUMNS
     for n, p in enumerate(on_map):
-        row, col = divmod(n, 2)
+        row, col = divmod(n, LEGEND_COLUMNS)
         px = PAD + col * col_w
         py = ly + LEGEND_ROW * (row + 1)
         d.ellipse((px, py + 4, px + 18, py + 22), fill=token_colour(p.seat), outline=INK_DARK)

@@ -24,9 +24,10 @@ with equal chances). Passing through reveals nothing.
 Rule-change (rules 110-112): the current player proposes one rule-change:
 enact a new rule, repeal a rule in effect, or amend one (new text). Every
 proposal takes the next number from 201, adopted or not. The players at the
-time of the proposal vote (``vote yes|no``, out of turn, changeable while
-open); by default it is adopted when all said yes and rejected at the first
-no. Either way the turn ends, and an adopted change takes effect at the
+time of the proposal vote (``vote yes|no``, out of turn; ``unvote`` withdraws
+a vote). A vote can be changed or withdrawn until every voter has voted: the
+proposal is decided then (by default adopted when all said yes), or rejected
+when the turn ends first. Either way the turn ends, and an adopted change takes effect at the
 beginning of the next turn (rule 111).
 
 Effects. A proposal may carry an effect from a small catalogue (die size,
@@ -100,6 +101,7 @@ from bot.games.nomic.moves import (
     Ruling,
     Skip,
     Start,
+    Unvote,
     Vote,
 )
 from bot.games.nomic.state import (
@@ -202,7 +204,8 @@ def _clean(text: str, what: str, limit: int, *, required: bool = True) -> None:
 
 def _example_paths(roll: int) -> list[str]:
     half = roll // 2
-    return ["N" * roll, "E" * roll, "N" * half + "E" * (roll - half), "S" * roll, "W" * roll]
+    paths = ["N" * roll, "E" * roll, "N" * half + "E" * (roll - half), "S" * roll, "W" * roll]
+    return list(dict.fromkeys(paths))  # a roll of 1 would list "E" twice
 
 
 class NomicRules(RulesBase):
@@ -361,7 +364,7 @@ class NomicRules(RulesBase):
 
     def out_of_turn(self, s: State, seat: Seat, move: Move) -> bool:
         """Joins, votes, judgments, leaving, ``end`` and the current player's ``skip`` need no turn."""
-        if not isinstance(move, (Join, Vote, Judge, Leave, End, Skip)):
+        if not isinstance(move, (Join, Vote, Unvote, Judge, Leave, End, Skip)):
             return False
         try:
             self.apply(s, seat, move)
@@ -611,10 +614,28 @@ def _apply_vote(s: State, seat: Seat, m: Vote, events: list[Event]) -> State:
     return _count(s, events)
 
 
+def _apply_unvote(s: State, seat: Seat, m: Unvote, events: list[Event]) -> State:
+    _need_running(s, "withdraw a vote")
+    _question_blocks(s)
+    p = open_proposal(s)
+    if p is None:
+        raise IllegalMove("There is no proposal to vote on right now.")
+    votes = dict(p.votes)
+    if seat not in votes:
+        raise IllegalMove(f"You have not voted on proposal {p.number}.")
+    del votes[seat]
+    s = _with_record(s, replace(p, votes=tuple(sorted(votes.items()))))
+    _emit(events, "unvote", f"{name(s, seat)} withdraws their vote on {p.number}.", seat=seat, number=p.number)
+    return s
+
+
 def _count(s: State, events: list[Event]) -> State:
-    """Decide the open proposal if its votes settle it; a decided proposal ends the turn."""
+    """Decide the open proposal once every voter has voted (until then votes may change); a decided
+    proposal ends the turn."""
     p = open_proposal(s)
     assert p is not None
+    if {v for v, _ in p.votes} < set(p.voters):
+        return s
     yes = sum(1 for _, y in p.votes if y)
     no = len(p.votes) - yes
     rule = settings(s).votes
@@ -729,7 +750,7 @@ def _resume(s: State, events: list[Event]) -> State:
 
 
 def _apply_end(s: State, seat: Seat, m: End, events: list[Event]) -> State:
-    return _finish(s, events, Reason.ABORTED, "Stopped by an admin.")
+    return _finish(s, events, Reason.ABORTED, "Stopped by the host." if m.by == "host" else "Stopped by an admin.")
 
 
 def _finish(s: State, events: list[Event], reason: Reason, detail: str) -> State:
@@ -838,7 +859,7 @@ def _sample_proposals(s: State) -> list[Move]:
 
 _HANDLERS = {
     Join: _apply_join, Start: _apply_start, Roll: _apply_roll, Path: _apply_path, Reveal: _apply_reveal,
-    Propose: _apply_propose, Vote: _apply_vote, Judge: _apply_judge, Ruling: _apply_ruling,
+    Propose: _apply_propose, Vote: _apply_vote, Unvote: _apply_unvote, Judge: _apply_judge, Ruling: _apply_ruling,
     Lapse: _apply_lapse, Skip: _apply_skip, Leave: _apply_leave, End: _apply_end,
 }
 

@@ -225,3 +225,158 @@ def test_animation_resumes_after_a_permission_answer() -> None:
     frames = animate(before, ev, RULES.view(s2, None), speed="fast")
     assert [ms for _, ms in frames] == [600] * len(steps(ev)) + [FINAL_MS]
     assert len(steps(ev)) == 3  # red's delete, yellow's move, red's move
+
+
+# --- colour-blind safety, legibility at Discord's size, the final picture, one GIF size (issue 13) ------
+
+DISCORD_WIDTH = 400
+"""Discord shows an embed's image at most 400 px wide."""
+DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881))
+"""Machado, Oliveira & Fernandes (2009), deuteranopia at severity 1.0, applied to RGB."""
+
+
+def deuteranopia(img: Image.Image) -> Image.Image:
+    m = [c for row in DEUTERANOPIA for c in (*row, 0.0)]
+    return img.convert("RGB").convert("RGB", m)  # type: ignore[arg-type]
+
+
+def ink_box(img: Image.Image, box: tuple[int, int, int, int], threshold: int = 200) -> tuple[int, int, int, int] | None:
+    """The bounding box (in ``img``) of light text pixels inside ``box``."""
+    crop = img.convert("L").crop(box).point(lambda v: 255 if v >= threshold else 0)
+    bb = crop.getbbox()
+    return None if bb is None else (bb[0] + box[0], bb[1] + box[1], bb[2] + box[0], bb[3] + box[1])
+
+
+def label_box(v: EofView, record: int) -> tuple[int, int, int, int]:
+    x0, _, x1, y1 = position_box(v, record + 1)
+    return x0 + 2, y1, x1 - 2, y1 + NUM_H
+
+
+def differs(a: Image.Image, b: Image.Image) -> float:
+    """The share of pixels that differ clearly between two equal-size crops."""
+    pa, pb = a.convert("L").load(), b.convert("L").load()
+    n = sum(1 for x in range(a.width) for y in range(a.height) if abs(pa[x, y] - pb[x, y]) > 60)
+    return n / (a.width * a.height)
+
+
+def test_every_piece_in_the_file_and_the_pool_carries_its_letter_and_size() -> None:
+    s = program_state("R2 Y2 G2 B2 R1 R3", colours="red,yellow,green,blue", pointers=(1, 2, 3, 4),
+                      hands={0: "G1"})
+    v = RULES.view(s, None)
+    img = render(v)
+    sim = deuteranopia(img)
+    crops = [sim.crop(label_box(v, r)) for r in range(6)]
+    for r in range(6):
+        assert ink_box(img, label_box(v, r)) is not None, f"record {r + 1} has no label"
+    # under deuteranopia the four medium pieces are still told apart by their labels, and sizes too
+    for a in range(4):
+        for b in range(a + 1, 4):
+            assert differs(crops[a], crops[b]) > 0.03, (a, b)
+    assert differs(crops[0], crops[4]) > 0.01 and differs(crops[0], crops[5]) > 0.01
+    # the same label reads the same: R2 here equals R2 drawn for another record of a new picture
+    v2 = RULES.view(program_state("B1 R2", colours="red,yellow,green,blue", hands={0: "G1"}), None)
+    assert differs(deuteranopia(render(v2)).crop(label_box(v2, 1)), crops[0]) < 0.01
+    # pointers carry their player's letter next to the triangle
+    for seat in range(4):
+        cx, cy = pointer_point(v, seat)
+        assert ink_box(img, (cx + 10, cy - 14, cx + 31, cy + 14)) is not None
+    # the pool: a label beside each of the twelve kinds (text to the right of each small pyramid)
+    from bot.games.eof.render import _panels_top
+    top = _panels_top(v)
+    for c in range(4):
+        for size in (1, 2, 3):
+            cx = 576 + 22 + (size - 1) * 88
+            y = top + 40 + c * 38
+            assert ink_box(img, (cx + 12, y + 6, cx + 80, y + 30), threshold=120) is not None, (c, size)
+
+
+def test_hand_labels_every_piece() -> None:
+    s = program_state("R1", colours="red,yellow", hands={0: "R2 G2 Y2", 1: "G1"})
+    img = render_hand(RULES.view(s, 0))
+    sim = deuteranopia(img)
+    crops = [sim.crop((24 + k * 64, 132, 24 + (k + 1) * 64, 152)) for k in range(3)]
+    assert all(ink_box(img, (24 + k * 64, 132, 24 + (k + 1) * 64, 152)) for k in range(3))
+    assert differs(crops[0], crops[1]) > 0.03 and differs(crops[1], crops[2]) > 0.03
+
+
+def test_file_strip_reads_at_discords_400_px() -> None:
+    s = program_state("R1 Y2 G3 B2 R3 Y1 G1 B3 R2 Y3 G2 B1 R1 Y1", colours="red,yellow,green,blue",
+                      pointers=(1, 5, 9, 15), hands={0: "G1"})
+    v = RULES.view(s, None)
+    img = render(v)
+    scale = DISCORD_WIDTH / img.width
+    for r in (0, 3, 13):  # labels, also on the second row
+        bb = ink_box(img, label_box(v, r))
+        assert bb is not None and (bb[3] - bb[1]) * scale >= 9, (r, bb)
+    for r in (0, 8):  # record numbers above the pyramids (grey)
+        x0, y0, x1, _ = position_box(v, r + 1)
+        bb = ink_box(img, (x0 + 2, y0 - 30, x1 - 2, y0), threshold=120)
+        assert bb is not None and (bb[3] - bb[1]) * scale >= 9, (r, bb)
+    cx, cy = pointer_point(v, 2)
+    bb = ink_box(img, (cx + 10, cy - 14, cx + 31, cy + 14))
+    assert bb is not None and (bb[3] - bb[1]) * scale >= 8
+    # each player's score in the players panel
+    from bot.games.eof.render import _panels_top
+    top = _panels_top(v)
+    for seat in range(4):
+        y = top + 40 + seat * 62
+        bb = ink_box(img, (500, y, 550, y + 36))
+        assert bb is not None and (bb[3] - bb[1]) * scale >= 9, (seat, bb)
+    # the same measure on the old layout's 13 px numbers would have given under 5 px
+    assert 13 * 0.73 * scale < 5
+
+
+def finished_state() -> EofState:
+    import random
+
+    from tests.games.eof.helpers import pick
+    rng = random.Random(11)
+    s = RULES.initial({}, 2)
+    while RULES.outcome(s) is None:
+        seat, move = pick(rng, s)
+        s, _ = RULES.apply(s, seat, move)  # type: ignore[arg-type]
+    return s
+
+
+def test_final_picture_names_the_winner_and_the_final_scores() -> None:
+    from bot.games.eof.render import _marks, _status, headline
+
+    s = finished_state()
+    v = RULES.view(s, None)
+    names = ["Alice", "Bob"]
+    best = max(v.scores)
+    winners = [names[t] for t in range(2) if v.scores[t] == best]
+    title = headline(v, names)
+    assert title.startswith("EOF · Final · ") and " and ".join(winners) in title and f"with {best}" in title
+    # the last events (the round 4 score) do not hide the final scores
+    score_event = Event("score", "", {"round": 4})
+    text, _ = _status(v, names, _marks(v, [score_event]))
+    assert text == f"Final scores: Alice {v.scores[0]} · Bob {v.scores[1]}"
+    img = render(v, names=names, events=[score_event])
+    title_px = [img.getpixel((x, y)) for x in range(24, 400) for y in range(14, 40)]
+    assert ACCENT in title_px  # the title is drawn in the accent colour
+
+
+def test_every_frame_of_an_execution_gif_has_one_size() -> None:
+    # 11 records fill the first row with BOF and EOF; red's insert makes a second row
+    file = "G1 G2 G3 B1 B2 B3 G1 G2 G3 B1 B2"
+    s = program_state(file, colours="red,yellow", pointers=(1, 2), hands={0: "Y1 G1", 1: "G2 G1"})
+    before = RULES.view(s, None)
+    s2, ev = run(s, {0: "Y1R G1U", 1: "G2R G1U"})
+    after = RULES.view(s2, None)
+    assert board_height(after) > board_height(before)
+    frames = animate(before, ev, after)
+    assert len({f.size for f, _ in frames}) == 1
+    assert frames[0][0].size == (WIDTH, board_height(after))
+    data = gif_bytes([f for f, _ in frames], [ms for _, ms in frames])
+    import io
+    gif = Image.open(io.BytesIO(data))
+    sizes = set()
+    for i in range(gif.n_frames):
+        gif.seek(i)
+        sizes.add(gif.size)
+    assert sizes == {(WIDTH, board_height(after))}
+    # the first frame (one row) is padded with the card colour below, not stretched
+    first = frames[0][0].convert("RGB")
+    pad = first.getpixel((WIDTH // 2, first.height - 3))
+    assert max(abs(a - b) for a, b in zip(pad, CARD, strict=True)) <= 6  # (the GIF palette's nearest)

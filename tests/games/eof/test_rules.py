@@ -523,3 +523,38 @@ def test_apply_does_not_mutate_its_input() -> None:
     s1, _ = RULES.apply(s, 0, RULES.parse("R2R G1U", s, 0))
     RULES.apply(s1, 1, RULES.parse("G1U", s1, 1))
     assert RULES.dump(s) == d
+
+
+# --- the builder's dry run (issue 13) ---------------------------------------------------------------------
+
+def test_dry_run_tells_what_an_instruction_would_do_to_the_file_as_it_stands() -> None:
+    from bot.games.eof.pieces import Instruction
+    from bot.games.eof.rules import dry_run
+
+    s = program_state("R1 R2 Y1", pointers=(1, 0), hands={0: "G2 B1 R3 Y1", 1: "G1"})
+    before = RULES.dump(s)
+    ok = dry_run(s, 0, Instruction(2, 2, 3))  # G2R from record 1: record 3
+    assert not ok.crash and "record 3" in ok.text
+    bad = dry_run(s, 0, Instruction(2, 2, 2))  # G2L from record 1 passes BOF
+    assert "passes BOF" in bad.crash
+    assert "no current record" in dry_run(s, 1, Instruction(3, 1, 4)).crash  # yellow is on BOF
+    assert "has no" in dry_run(s, 0, Instruction(0, 3, 0)).crash  # red has no Up
+    assert RULES.dump(s) == before  # nothing changed
+    # a delete of a record holding another pointer asks, under the permission rule
+    s2 = program_state("Y1 Y2", pointers=(1, 1), hands={0: "R1", 1: "G1"}, locking="permission-crash")
+    asks = dry_run(s2, 0, Instruction(0, 1, 3))
+    assert asks.asks and "Yellow" in asks.text and not asks.crash
+
+
+def test_dry_run_after_the_seats_own_earlier_instructions() -> None:
+    from bot.games.eof.pieces import Instruction
+    from bot.games.eof.rules import dry_run
+
+    s = program_state("R1 R2 Y1", pointers=(0, 0), hands={0: "G2 G1 B1", 1: "G1"})
+    g1r, g2r, b1s = Instruction(2, 1, 3), Instruction(2, 2, 3), Instruction(3, 1, 4)
+    assert "no current record" in dry_run(s, 0, b1s).crash  # on BOF now
+    after = dry_run(s, 0, b1s, [g1r])  # after moving right 1: record 1 is there to replace
+    assert not after.crash and "record 1" in after.text
+    first_crashes = dry_run(s, 0, b1s, [Instruction(2, 1, 2)])  # G1L from BOF crashes first
+    assert "would crash first" in first_crashes.text and first_crashes.crash
+    assert "record 3" in dry_run(s, 0, g1r, [g2r]).text

@@ -156,3 +156,21 @@ def test_all_paths_and_canonical_path():
 def test_join_only_by_the_next_seat():
     with pytest.raises(IllegalMove):
         RULES.parse("join 999 Someone", game(), BOB)
+
+
+def test_unvote_reads_and_writes():
+    from bot.games.nomic.moves import Unvote
+    from bot.games.nomic.notation import read, write
+
+    assert read("unvote") == read("vote withdraw") == read("VOTE none") == Unvote()
+    assert write(Unvote()) == "unvote" and read(write(Unvote())) == Unvote()
+
+
+def test_end_says_who_stopped_the_game():
+    from bot.games.nomic.moves import End
+    from bot.games.nomic.notation import read, write
+
+    assert read("end") == End() == End("admin") and write(End()) == "end"
+    assert read("end host") == End("host") and write(End("host")) == "end host"
+    with pytest.raises(InvalidNotation):
+        read("end now")

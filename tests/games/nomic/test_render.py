@@ -102,10 +102,10 @@ def test_players_on_one_space_share_it_side_by_side():
     g = geometry(view)
     left, top, _, _ = g.box((0, 0))
     size = g.cell / 2  # three tokens: two on top, one below
-    colours = {px(img, (left + size / 2, top + size / 2 - size * 0.3)),
-               px(img, (left + 1.5 * size, top + size / 2 - size * 0.3))}
+    colours = {px(img, (left + size / 2, top + size / 2 - size * 0.2)),
+               px(img, (left + 1.5 * size, top + size / 2 - size * 0.2))}
     assert colours == {token_colour(0), token_colour(1)}
-    assert px(img, (left + size / 2, top + 1.5 * size - size * 0.3)) == token_colour(2)
+    assert px(img, (left + size / 2, top + 1.5 * size - size * 0.2)) == token_colour(2)
 
 
 def test_player_in_movement_is_not_drawn():
@@ -150,3 +150,62 @@ def test_names_clocks_lobby_and_finished_views_render():
     assert render(RULES.view(lobby, None)).size[0] >= 640
     over, _ = RULES.apply(s, 0, End())
     assert render(RULES.view(over, None)).mode == "RGB"
+
+
+# --- issue 13: contrast, resource labels under tokens, one size per match ---------------------------------
+
+def luminance(c):
+    def lin(v):
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(x) for x in c[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_a_token_reads_on_every_space_and_never_hides_the_resource():
+    from bot.games.nomic.render import BAND, INK, INK_DARK
+
+    s, _ = played()  # carol (seat 2, the green token) stands on Food
+    view = RULES.view(s, None)
+    img = render(view)
+    g = geometry(view)
+    assert contrast(token_colour(2), RESOURCE_COLOURS["Food"]) < 2  # the problem: green on green
+    left, _top, right, bottom = g.box((0, -1))
+    a_left, a_top, a_right, a_bottom = g.token_area((0, -1), True)
+    cx = (a_left + a_right) / 2
+    # walking down from the token's centre: token colour, its dark ring, a white halo, then the space
+    column = [px(img, (cx, y)) for y in range(int(a_bottom) - 1, int(a_top), -1)]  # upwards from the band
+    assert column[0] == RESOURCE_COLOURS["Food"]
+    reach = column.index(token_colour(2))
+    seen = column[:reach]
+    assert INK in seen and INK_DARK in seen and seen.index(INK) < seen.index(INK_DARK)  # halo, then ring
+    assert contrast(INK_DARK, token_colour(2)) > 7 and contrast(INK, RESOURCE_COLOURS["Food"]) > 2
+    # the resource's name along the bottom, below the token (and its halo)
+    band_top = bottom - g.band
+    assert a_bottom == band_top and g.band >= 12
+    strip = [px(img, (x, band_top + g.band // 2)) for x in range(left + 2, right - 2)]
+    assert BAND in strip and any(contrast(c, BAND) > 7 for c in strip)  # light letters on the dark band
+    assert token_colour(2) not in strip and INK not in [px(img, (left + 3, band_top + 2))]
+    # every revealed space is labelled, with or without a token
+    for pos in ((2, 0), (0, 3)):
+        l2, _, r2, b2 = g.box(pos)
+        strip = [px(img, (x, b2 - g.band // 2)) for x in range(l2 + 2, r2 - 2)]
+        assert BAND in strip and any(contrast(c, BAND) > 7 for c in strip), pos
+
+
+def test_one_picture_size_for_a_whole_match():
+    from .helpers import move, propose, vote_all
+
+    s = game()
+    sizes = {render(RULES.view(s, None)).size}
+    for path in ("E", "NN", "WWW", "SSSS", "EEEEE", "NNNNNN", "W", "SS"):
+        s = move(s, path)
+        sizes.add(render(RULES.view(s, None)).size)
+        s = vote_all(propose(s, "enact Walk on."), False)
+        sizes.add(render(RULES.view(s, None)).size)
+    assert len(sizes) == 1, sizes  # it changed between turns (e.g. 698x858 and 802x802)

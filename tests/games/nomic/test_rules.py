@@ -219,7 +219,7 @@ def test_every_proposal_is_numbered_from_201_adopted_or_not():
     assert [r.status for r in s.records[15:]] == ["rejected", "in effect", "rejected"]
 
 
-def test_unanimity_adopts_and_the_first_no_rejects():
+def test_unanimity_adopts_and_a_no_rejects_once_everybody_has_voted():
     s = propose(move(game(), "N"), "enact Unanimous.")
     s, _ = play(s, ALICE, "vote yes")
     s, _ = play(s, BOB, "vote yes")
@@ -228,17 +228,33 @@ def test_unanimity_adopts_and_the_first_no_rejects():
     assert record(s2, 201).status == "in effect"
     assert [e.kind for e in ev] == ["vote", "adopt", "effect", "turn"]
     s3, ev = play(propose(move(game(), "N"), "enact Nope."), BOB, "vote no")
+    assert record(s3, 201).status == "open" and s3.phase == "vote"  # a no no longer decides at once
+    s3, _ = play(s3, ALICE, "vote yes")
+    s3, ev = play(s3, CAROL, "vote yes")
     assert record(s3, 201).status == "rejected" and s3.current == BOB
+    assert "2 yes, 1 no" in next(e.text for e in ev if e.kind == "reject")
 
 
-def test_each_player_has_one_vote_which_may_change_while_open():
+def test_each_player_has_one_vote_which_may_change_until_everybody_has_voted():
     s = propose(move(game(), "N"), "enact x")
     s, _ = play(s, ALICE, "vote yes")
     with pytest.raises(IllegalMove, match="already voted yes"):
         play(s, ALICE, "vote yes")
     assert RULES.out_of_turn(s, ALICE, Vote(False))
     s, ev = play(s, ALICE, "vote no")
-    assert "changes their vote" in ev[0].text and record(s, 201).status == "rejected"
+    assert "changes their vote" in ev[0].text and record(s, 201).status == "open"
+    s, ev = play(s, BOB, "vote no")
+    s, ev = play(s, BOB, "vote yes")  # changed back while carol has not voted
+    s, ev = play(s, ALICE, "unvote")  # withdrawn: alice is to vote again
+    assert [e.kind for e in ev] == ["unvote"] and "withdraws" in ev[0].text
+    assert RULES.to_act(s) == frozenset({ALICE, CAROL})
+    with pytest.raises(IllegalMove, match="have not voted"):
+        play(s, ALICE, "vote withdraw")
+    s, _ = play(s, CAROL, "vote yes")
+    s, ev = play(s, ALICE, "vote yes")
+    assert record(s, 201).status == "in effect"  # decided when the last voter voted
+    with pytest.raises(IllegalMove):
+        play(s, ALICE, "vote no")  # too late: decided
 
 
 def test_no_vote_without_an_open_proposal():
@@ -649,3 +665,17 @@ def test_current_player_leaving_keeps_a_pending_question_for_its_judge():
     assert s.current == 1 and s.question is not None and RULES.to_act(s) == frozenset({3})
     s, _ = play(s, 3, "ruling Yes.")
     assert s.phase == "roll" and s.question is None
+
+
+def test_the_legal_moves_shown_for_a_wrong_path_have_no_duplicates():
+    for n in range(1, 21):
+        s = roll(game(), n) if n <= 6 else None
+        if s is None:
+            continue
+        with pytest.raises(IllegalMove) as err:
+            play(s, ALICE, "N" * (n + 1))
+        assert len(set(err.value.legal)) == len(err.value.legal), err.value.legal
+    s = roll(game(), 1)
+    with pytest.raises(IllegalMove) as err:
+        play(s, ALICE, "NN")
+    assert err.value.legal == ("N", "E", "S", "W")
