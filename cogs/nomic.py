@@ -53,7 +53,6 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import escape_markdown
 
 from bot.errors import LobbyError, NotAPlayer, NotYourTurn, ParlorError, StaleBoard
 from bot.games.base import Event, GameError
