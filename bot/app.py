@@ -8,6 +8,7 @@ deadline scheduler (which re-arms every stored timer and clock).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -37,6 +38,7 @@ EXTENSIONS = (
     "cogs.matches",
     "cogs.leaderboard",
     "cogs.admin",
+    "cogs.notify",
     "cogs.pylon",
     "cogs.fire_and_ice",
     "cogs.egg_carton",
@@ -64,8 +66,12 @@ class ParlorBot(commands.Bot):
         self.config = config
         self.store = store
         self.service = MatchService(store, clock=clock)
-        self.scheduler = Scheduler(self.service, self.present_result, check=self.place_still_there)
+        self.scheduler = Scheduler(self.service, self.present_result, on_remind=self.present_reminder,
+                                   on_archive=self.archive_thread, check=self.place_still_there)
         self.game_cogs: dict[str, GameCog] = {}
+        from cogs._turns import Turns
+
+        self.turns = Turns(self)  # turn notices, shared by every game cog
         self.extensions_to_load = extensions
         self.sync_commands = sync_commands
         self.started_at = time.perf_counter()
@@ -81,6 +87,7 @@ class ParlorBot(commands.Bot):
         if self.sync_commands:
             await self.sync_app_commands()
         self.scheduler.start()
+        self._recovery = asyncio.create_task(self.recover_boards(), name="parlor-board-recovery")
 
     async def sync_app_commands(self) -> None:
         """Instantly in PARLOR_COMMAND_GUILDS, otherwise globally (Discord may take a while to show them)."""
@@ -260,7 +267,43 @@ class ParlorBot(commands.Bot):
                     raise
                 await self.place_gone(result.match)
 
+    async def present_reminder(self, match: Match) -> None:
+        cog = self.game_cogs.get(match.rec.game)
+        if cog is not None:
+            await cog.remind(match)
+
+    async def archive_thread(self, match_id: int) -> None:
+        """An hour after the end the match thread is archived (kept, readable, reopened by any message)."""
+        match = await self.service.get(match_id)
+        thread_id = match.rec.thread_id
+        if thread_id is None or await self.service.find_here(thread_id):
+            return  # no thread, or a newer match is being played in it
+        try:
+            await self.http.edit_channel(thread_id, archived=True, reason=f"match #{match_id} ended an hour ago")
+        except discord.HTTPException as exc:
+            log.info("could not archive the thread of match %s: %s", match_id, exc)
+
+    async def recover_boards(self) -> None:
+        """At start-up: boards behind their match (the reply never went out) are brought up to date."""
+        await self.wait_until_ready()
+        for match_id in await self.store.stale_boards():
+            try:
+                match = await self.service.get(match_id)
+                cog = self.game_cogs.get(match.rec.game)
+                if cog is not None:
+                    await cog.recover(match)
+            except Exception:
+                log.exception("bringing the board of match %s up to date failed", match_id)
+        for rec in await self.store.active_matches():  # a computer move lost with the old process
+            match = Match(rec)
+            cog = self.game_cogs.get(rec.game)
+            if cog is not None and match.ai_to_act() is not None:
+                cog.schedule_ai(match.id)
+
     async def close(self) -> None:
         await self.scheduler.stop()
+        task = getattr(self, "_recovery", None)
+        if task is not None and not task.done():
+            task.cancel()
         await super().close()
         await self.store.close()

@@ -9,6 +9,8 @@ played in the channel, as before).
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.errors import ParlorError
@@ -32,8 +34,17 @@ class MissingBotPermissions(ParlorError):
     """The bot lacks a permission it needs to host a match here."""
 
 
-def _in_thread(interaction: discord.Interaction) -> bool:
-    return isinstance(interaction.channel, discord.Thread)
+def _where(interaction: discord.Interaction, channel: Any = None) -> tuple[discord.Permissions, bool] | None:
+    """The bot's permissions and whether it is a thread: in ``channel`` if given, else where the interaction
+    happened (``app_permissions``). None in DMs."""
+    if channel is not None:
+        guild = getattr(channel, "guild", None)
+        if guild is None:
+            return None
+        return channel.permissions_for(guild.me), isinstance(channel, discord.Thread)
+    if interaction.guild_id is None:
+        return None
+    return interaction.app_permissions, isinstance(interaction.channel, discord.Thread)
 
 
 def _missing(perms: discord.Permissions, needs: tuple[tuple[str, str], ...]) -> list[str]:
@@ -45,30 +56,33 @@ def _and(labels: list[str]) -> str:
     return bold[0] if len(bold) == 1 else ", ".join(bold[:-1]) + " and " + bold[-1]
 
 
-def channel_blockers(interaction: discord.Interaction, game: str = "") -> list[str]:
-    """The permissions the bot lacks to host ``game`` where ``interaction`` happened (empty in DMs)."""
-    if interaction.guild_id is None:
+def channel_blockers(interaction: discord.Interaction, game: str = "", channel: Any = None) -> list[str]:
+    """The permissions the bot lacks to host ``game`` where ``interaction`` happened, or in ``channel``."""
+    where = _where(interaction, channel)
+    if where is None:
         return []
+    perms, in_thread = where
     needs: tuple[tuple[str, str], ...] = CHANNEL_NEEDS + GAME_NEEDS.get(game, ())
-    if _in_thread(interaction):
+    if in_thread:
         needs = tuple(("send_messages_in_threads", "Send Messages in Threads") if a == "send_messages" else (a, b)
                       for a, b in needs)
-    return _missing(interaction.app_permissions, needs)
+    return _missing(perms, needs)
 
 
-def thread_blockers(interaction: discord.Interaction) -> list[str]:
-    """The permissions the bot lacks to open a thread per match here (none needed inside a thread)."""
-    if interaction.guild_id is None or _in_thread(interaction):
+def thread_blockers(interaction: discord.Interaction, channel: Any = None) -> list[str]:
+    """The permissions the bot lacks to open a thread per match there (none needed inside a thread)."""
+    where = _where(interaction, channel)
+    if where is None or where[1]:
         return []
-    return _missing(interaction.app_permissions, THREAD_NEEDS)
+    return _missing(where[0], THREAD_NEEDS)
 
 
-def check_can_host(interaction: discord.Interaction, game: str = "") -> None:
+def check_can_host(interaction: discord.Interaction, game: str = "", channel: Any = None) -> None:
     """Raise :class:`MissingBotPermissions` naming what to grant, before anything is created."""
-    missing = channel_blockers(interaction, game)
+    missing = channel_blockers(interaction, game, channel)
     if not missing:
         return
-    where = getattr(interaction.channel, "mention", "this channel")
+    where = getattr(channel if channel is not None else interaction.channel, "mention", "this channel")
     plural = "these permissions" if len(missing) > 1 else "this permission"
     raise MissingBotPermissions(
         f"I cannot host a match in {where}: I am missing {_and(missing)} there. Ask a server admin to give me "
@@ -76,9 +90,9 @@ def check_can_host(interaction: discord.Interaction, game: str = "") -> None:
     )
 
 
-def thread_note(interaction: discord.Interaction) -> str:
-    """A line for the match header when threads are on but cannot be created here."""
-    missing = thread_blockers(interaction)
+def thread_note(interaction: discord.Interaction, channel: Any = None) -> str:
+    """A line for the match header when threads are on but cannot be created there."""
+    missing = thread_blockers(interaction, channel)
     if not missing:
         return ""
     return (f"Playing in this channel: I need {_and(missing)} here to give each match its own thread.")

@@ -19,7 +19,7 @@ from bot.names import shown
 from bot.render import gif_bytes, png_bytes
 from bot.storage import Status
 from cogs import _views as v
-from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
+from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
 
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("novice", "beginner", "intermediate", "expert")]
 MARBLES = [app_commands.Choice(name=f"{n} per slot", value=n) for n in range(1, 7)]
@@ -32,18 +32,21 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     game_key = "eggcarton"
 
     @app_commands.command(name="new", description="Start an Egg Carton match (no opponent: open a lobby)")
-    @app_commands.describe(opponent="Who to challenge (pick me to play the computer)",
+    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
+                           opponent="Who to challenge (pick me to play the computer)",
                            marbles="Marbles in each slot at the start", level="Computer strength (when playing me)",
                            clock="Tournament clock: a time bank per player", speed="Animation of the sowing",
                            first="Who picks first (default: you, also against me)",
                            turn_limit="Time per move")
-    @app_commands.choices(marbles=MARBLES, level=LEVELS, clock=CLOCKS, speed=SPEEDS, first=FIRST_CHOICES,
+    @app_commands.choices(expires=EXPIRY_CHOICES,
+                          marbles=MARBLES, level=LEVELS, clock=CLOCKS, speed=SPEEDS, first=FIRST_CHOICES,
                           turn_limit=TURN_LIMITS)
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
                   marbles: app_commands.Choice[int] | None = None, level: app_commands.Choice[str] | None = None,
                   clock: app_commands.Choice[str] | None = None, speed: app_commands.Choice[str] | None = None,
                   first: app_commands.Choice[str] | None = None,
-                  turn_limit: app_commands.Choice[int] | None = None) -> None:
+                  turn_limit: app_commands.Choice[int] | None = None,
+                  expires: app_commands.Choice[int] | None = None) -> None:
         options = {
             "marbles": str(marbles.value if marbles else 3),
             "first": first.value if first else "challenger",  # against me too: the human moves first by default
@@ -52,7 +55,8 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         if clock and clock.value != "off":
             options["clock"] = clock.value
         await self.create_match(interaction, opponent=opponent, level=level.value if level else None,
-                                options=options, turn_limit=turn_limit.value if turn_limit else None)
+                                options=options, turn_limit=turn_limit.value if turn_limit else None,
+                                expires=expires.value if expires else None)
 
     def default_level(self) -> str:
         return "beginner"

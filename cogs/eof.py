@@ -74,7 +74,7 @@ from bot.names import shown as safe
 from bot.render import gif_bytes, png_bytes
 from bot.storage import MoveRecord, Status
 from cogs import _views as v
-from cogs._game import COLOUR_INFO, NO_MENTIONS, TURN_LIMITS, GameCog, picture_file
+from cogs._game import COLOUR_INFO, EXPIRY_CHOICES, NO_MENTIONS, TURN_LIMITS, GameCog, picture_file
 
 log = logging.getLogger(__name__)
 
@@ -150,23 +150,27 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                            crash_penalty="Does a crashed program lose points?",
                            draw="feel: pick the size of each draw; blind: random sizes",
                            turn_limit="Time per turn (a missing program becomes no program)",
-                           colour="Your colour (the others choose theirs when they join)")
+                           colour="Your colour (the others choose theirs when they join)",
+                           expires="How long the lobby stays open (default 15 minutes)")
     @app_commands.choices(locking=LOCKING_CHOICES, crash_penalty=PENALTY_CHOICES, draw=DRAW_CHOICES,
-                          turn_limit=TURN_LIMITS, colour=COLOUR_CHOICES)
+                          turn_limit=TURN_LIMITS, colour=COLOUR_CHOICES, expires=EXPIRY_CHOICES)
     async def new(self, interaction: discord.Interaction, locking: app_commands.Choice[str] | None = None,
                   crash_penalty: app_commands.Choice[str] | None = None,
                   draw: app_commands.Choice[str] | None = None,
                   turn_limit: app_commands.Choice[int] | None = None,
-                  colour: app_commands.Choice[str] | None = None) -> None:
+                  colour: app_commands.Choice[str] | None = None,
+                  expires: app_commands.Choice[int] | None = None) -> None:
         if interaction.guild_id is None:
             raise LobbyError("Start matches in a server channel.")
+        await self.check_one_per_thread(interaction)
         options = {"locking": locking.value if locking else "none",
                    "crash_penalty": crash_penalty.value if crash_penalty else "off",
                    "draw": draw.value if draw else "feel"}
         host = await self.player_for(interaction.user)
         match = await self.service.create(self.game_key, guild_id=interaction.guild_id,
                                           channel_id=interaction.channel_id or 0, host=host, opponent=None,
-                                          options=options, turn_limit=turn_limit.value if turn_limit else None)
+                                          options=options, turn_limit=turn_limit.value if turn_limit else None,
+                                          expires=expires.value if expires else None)
         if colour is not None:
             match = await self.service.update_seat_data(match.id, host.user_id, {"colour": colour.value})
         embed, view = self.invite_message(match)
@@ -774,6 +778,18 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                     await self.close_builder(result.match, mv.seat, before.round, SKIP)
         await self.present(result.match, result)
 
+    def private_notices(self, match: Match, result: Result) -> set[int]:
+        """The program builder and the permission prompt (sent below) are these players' turn notices."""
+        s: EofState | None = match.state
+        if match.status != Status.RUNNING or s is None:
+            return set()
+        kinds = {e.kind for e in result.events}
+        if s.phase is Phase.PROGRAM and "pool" in kinds:
+            return {t for t in range(s.seats) if s.programs[t] is None}
+        if s.phase is Phase.PERMISSION and ("permission" in kinds or "execute" in kinds):
+            return {t for t in s.asked if t not in s.allowed}
+        return set()
+
     async def after_move_private(self, match: Match, result: Result) -> None:
         if self.executed(result):
             try:
@@ -842,13 +858,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                 await place.send(embed=embed, allowed_mentions=NO_MENTIONS)
         for e in scored:
             await place.send(embed=self.score_embed(match, e), allowed_mentions=NO_MENTIONS)
-        old = match.rec.message_id
-        await self.post_board(place, match, result)
-        if old and old != match.rec.message_id:
-            try:
-                await place.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except discord.HTTPException:
-                pass
+        await self.post_board(place, match, result)  # the new board; the old one is retired by it
 
     async def _execution_gif(self, match: Match, result: Result) -> bytes | None:
         if result.before is None or self.game.animate is None:

@@ -18,7 +18,7 @@ from bot.matches.service import Match
 from bot.render import png_bytes
 from bot.text import article, plural
 from cogs import _views as v
-from cogs._game import TURN_LIMITS, GameCog, picture_file
+from cogs._game import EXPIRY_CHOICES, TURN_LIMITS, GameCog, picture_file
 
 SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),
          app_commands.Choice(name="Ice", value="ice"),
@@ -33,21 +33,25 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
     game_key = "fireandice"
 
     @app_commands.command(name="new", description="Start a Fire and Ice match (no opponent: open a lobby)")
-    @app_commands.describe(opponent="Who to challenge (pick me to play the computer)",
+    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
+                           opponent="Who to challenge (pick me to play the computer)",
                            side="Your side (against me: random unless you choose)",
                            handicap="Extra Fire pieces placed at random before the start",
                            turn_limit="Time per move", level="Computer strength (when playing me)")
-    @app_commands.choices(side=SIDES, handicap=HANDICAPS, turn_limit=TURN_LIMITS, level=LEVELS)
+    @app_commands.choices(expires=EXPIRY_CHOICES,
+                          side=SIDES, handicap=HANDICAPS, turn_limit=TURN_LIMITS, level=LEVELS)
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
                   side: app_commands.Choice[str] | None = None, handicap: app_commands.Choice[int] | None = None,
                   turn_limit: app_commands.Choice[int] | None = None,
-                  level: app_commands.Choice[str] | None = None) -> None:
+                  level: app_commands.Choice[str] | None = None,
+                  expires: app_commands.Choice[int] | None = None) -> None:
         vs_bot = opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id
         chosen = side.value if side else ("random" if vs_bot else "fire")
         first = {"fire": "challenger", "ice": "opponent", "random": "random"}[chosen]
         options = {"first": first, "handicap": str(handicap.value if handicap else 0)}
         await self.create_match(interaction, opponent=opponent, level=level.value if level else None,
-                                options=options, turn_limit=turn_limit.value if turn_limit else None)
+                                options=options, turn_limit=turn_limit.value if turn_limit else None,
+                                expires=expires.value if expires else None)
 
     def confirm_text(self, match: Match, notation: str) -> str | None:
         view = match.view(None)

@@ -77,6 +77,7 @@ from bot.render import png_bytes
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import (
+    EXPIRY_CHOICES,
     COLOUR_END,
     COLOUR_INFO,
     COLOUR_OK,
@@ -237,11 +238,15 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     # ------------------------------------------------------------ lobby
 
     @app_commands.command(name="new", description="Open a Nomic World lobby (2 or more players)")
-    @app_commands.describe(turn_limit="Time per turn (a vote still open at the limit is rejected)")
-    @app_commands.choices(turn_limit=TURN_LIMITS)
-    async def new(self, interaction: discord.Interaction, turn_limit: app_commands.Choice[int] | None = None) -> None:
+    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
+                           turn_limit="Time per turn (a vote still open at the limit is rejected)")
+    @app_commands.choices(expires=EXPIRY_CHOICES,
+                          turn_limit=TURN_LIMITS)
+    async def new(self, interaction: discord.Interaction, turn_limit: app_commands.Choice[int] | None = None,
+                  expires: app_commands.Choice[int] | None = None) -> None:
         await self.create_match(interaction, opponent=None, level=None, options={},
-                                turn_limit=turn_limit.value if turn_limit else None)
+                                turn_limit=turn_limit.value if turn_limit else None,
+                                expires=expires.value if expires else None)
 
     @app_commands.command(name="join", description="Join the lobby here, or the running game from the next round")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -263,6 +268,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
                 except discord.HTTPException:
                     pass
             return
+        await self.add_to_thread(result.match, interaction.user.id)
         text = " ".join(_md(e.text) for e in result.events if e.kind == "join") or "You joined."
         await interaction.response.send_message(f"\U0001f44b {text}", allowed_mentions=NO_MENTIONS)
 
@@ -382,8 +388,12 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         colour = COLOUR_END if match.status == Status.FINISHED else COLOUR_OK
         embed = discord.Embed(title=title, description=_cut("\n".join(lines), 4000), colour=colour)
         embed.set_image(url=f"attachment://{PICTURE}")
-        embed.set_footer(text=f"Match #{match.id} \u00b7 /nomic rules: the rulebook \u00b7 /nomic propose, "
-                              "/nomic judge, /nomic move")
+        if match.status == Status.RUNNING:
+            embed.set_footer(text=f"Match #{match.id} \u00b7 /nomic rules: the rulebook \u00b7 /nomic propose, "
+                                  "/nomic judge, /nomic move")
+        else:  # a finished board says how to see it again
+            embed.set_footer(text=f"Match #{match.id} \u00b7 final position \u00b7 /nomic board and /nomic history "
+                                  "show it")
         return embed
 
     def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
@@ -466,10 +476,6 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
 
     # ------------------------------------------------------------ presenting changes
 
-    def _had_path_buttons(self, result: Result) -> bool:
-        before = result.before
-        return before is not None and getattr(before, "phase", "") == "move" and getattr(before, "question", 1) is None
-
     async def present_change(self, match: Match, result: Result) -> None:
         """After an action: the vote message when a vote was decided, then the board (a new, pinging
         one when a turn began; the old one edited otherwise), then the end of the game if it ended.
@@ -489,13 +495,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def replace_board(self, match: Match, result: Result) -> None:
         """Post the next turn's board (it pings the player); the old one loses stale path buttons."""
         place = await self.place_of(match)
-        old = match.rec.message_id
-        await self.post_board(place, match, result)
-        if old and place is not None and self._had_path_buttons(result):
-            try:
-                await place.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except discord.HTTPException:
-                pass
+        await self.post_board(place, match, result)  # the old board is retired by post_board
 
     async def update_vote_message(self, match: Match, events: Sequence[Event]) -> None:
         loc = vote_location(match)
@@ -531,7 +531,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         if lines:
             embed.add_field(name="Players", value=_cut("\n".join(lines), 1024), inline=False)
         embed.set_footer(text=f"Unrated game \u00b7 {len(view.in_effect)} rules were in effect at the end")
-        await place.send(embed=embed, allowed_mentions=NO_MENTIONS)
+        await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
 
     # ------------------------------------------------------------ moves in notation
 
@@ -860,6 +860,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             content=f"<@{judge_id}>, you are the Judge.", embed=embed,
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(judge_id)], everyone=False,
                                                      roles=False, replied_user=False))
+        result.notified.add(q.judge)  # the message above was the Judge's ping
         await self.present_change(result.match, result)
 
     @app_commands.command(name="ruling", description="The Judge's ruling on the pending question (rule 114)")

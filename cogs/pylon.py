@@ -26,7 +26,7 @@ from bot.names import shown
 from bot.storage import Status
 from bot.text import plural
 from cogs import _views as v
-from cogs._game import FIRST_CHOICES, TURN_LIMITS, GameCog
+from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
 
 ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
 WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -42,17 +42,21 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
     game_key = "pylon"
 
     @app_commands.command(name="new", description="Start a Pylon match (no opponent: open a lobby)")
-    @app_commands.describe(opponent="Who to challenge (pick me to play the computer)",
+    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
+                           opponent="Who to challenge (pick me to play the computer)",
                            first="Who places the first pyramid", turn_limit="Time per move",
                            level="Computer strength (when playing me)")
-    @app_commands.choices(first=FIRST_CHOICES, turn_limit=TURN_LIMITS, level=LEVELS)
+    @app_commands.choices(expires=EXPIRY_CHOICES,
+                          first=FIRST_CHOICES, turn_limit=TURN_LIMITS, level=LEVELS)
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
                   first: app_commands.Choice[str] | None = None,
                   turn_limit: app_commands.Choice[int] | None = None,
-                  level: app_commands.Choice[str] | None = None) -> None:
+                  level: app_commands.Choice[str] | None = None,
+                  expires: app_commands.Choice[int] | None = None) -> None:
         options = {"first": first.value if first else "challenger"}
         await self.create_match(interaction, opponent=opponent, level=level.value if level else None,
-                                options=options, turn_limit=turn_limit.value if turn_limit else None)
+                                options=options, turn_limit=turn_limit.value if turn_limit else None,
+                                expires=expires.value if expires else None)
 
     # ------------------------------------------------------------ components
 

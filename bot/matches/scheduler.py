@@ -1,7 +1,9 @@
-"""One task that wakes at the earliest stored deadline and hands expiries to the cogs.
+"""One task that wakes at the earliest stored timer and hands what is due to the cogs.
 
-Deadlines live in the database, so a restart simply reads them again: turn
-timers and tournament clocks resume where they were.
+Timers live in the database, so a restart simply reads them again: turn
+deadlines, tournament clocks, turn reminders and thread archiving resume where
+they were. A reminder is claimed (cleared) in the same write that finds it due,
+so it is sent once, never twice.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.matches.service import MatchService, Result
+from bot.matches.service import Match, MatchService, Result
 
 log = logging.getLogger(__name__)
 
@@ -19,9 +21,13 @@ MAX_SLEEP = 60.0
 
 class Scheduler:
     def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]], *,
+                 on_remind: Callable[[Match], Awaitable[None]] | None = None,
+                 on_archive: Callable[[int], Awaitable[None]] | None = None,
                  check: Callable[[int], Awaitable[bool]] | None = None) -> None:
         self.service = service
         self.on_result = on_result
+        self.on_remind = on_remind
+        self.on_archive = on_archive
         self.check = check
         """Asked before a due match is expired; ``False`` skips it (its place is gone: aborted, not timed out)."""
         self._wake = asyncio.Event()
@@ -69,14 +75,34 @@ class Scheduler:
                 await self.on_result(result)
             except Exception:
                 log.exception("presenting the expiry of match %s failed", match_id)
+        await self._reminders()
+        await self._archives()
         return results
+
+    async def _reminders(self) -> None:
+        for match_id in await self.service.store.due_reminders(self.service.clock()):
+            try:
+                match = await self.service.remind(match_id)
+                if match is not None and self.on_remind is not None:
+                    await self.on_remind(match)
+            except Exception:
+                log.exception("the reminder of match %s failed", match_id)
+
+    async def _archives(self) -> None:
+        for match_id in await self.service.store.due_archives(self.service.clock()):
+            try:
+                if self.on_archive is not None:
+                    await self.on_archive(match_id)
+            except Exception:
+                log.exception("archiving the thread of match %s failed", match_id)
+            await self.service.archived(match_id)
 
     async def _run(self) -> None:
         while not self._stopping:
             self._wake.clear()
             try:
                 await self.run_due()
-                nxt = await self.service.store.next_deadline()
+                nxt = await self.service.store.next_timer()
             except Exception:
                 log.exception("scheduler pass failed")
                 nxt = None

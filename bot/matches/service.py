@@ -41,6 +41,19 @@ MAX_TURN_LIMIT = 14 * 86400
 CLOCKS = {"1m": 60_000, "3m": 180_000, "5m": 300_000, "10m": 600_000}
 PLATFORM_OPTIONS = frozenset({"first", "clock", "speed"})
 """Match options the platform handles itself (seating, tournament clock, animation); the rest go to the engine."""
+CHALLENGE_EXPIRY = 15 * 60
+"""How long a challenge or lobby waits for players by default (``expires`` option of ``new``), whatever the turn limit."""
+REMIND_FROM = 3600
+"""Turn limits of an hour or more get one reminder, when 20% of the limit is left (at most 24 h before)."""
+ARCHIVE_AFTER = 3600
+"""A match thread is archived (not deleted) this long after the end."""
+
+
+def reminder_time(start: float, turn_limit: int) -> float | None:
+    """When the player to move is reminded: 20% of the limit before its end, at most 24 h before."""
+    if turn_limit < REMIND_FROM:
+        return None
+    return start + turn_limit - min(0.2 * turn_limit, 86400.0)
 
 
 def engine_options(options: Mapping[str, str]) -> dict[str, str]:
@@ -130,6 +143,7 @@ class Result:
     finished: bool = False
     ratings: list[RatingChange] = field(default_factory=list)
     message: str = ""                  # a one-line summary ("alice resigned")
+    notified: set[int] = field(default_factory=set)   # seats already told it is their turn (by the cogs)
 
     @property
     def ai_next(self) -> bool:
@@ -173,6 +187,14 @@ class MatchService:
             raise LobbyError(f"The turn limit must be between {MIN_TURN_LIMIT} seconds and 14 days.")
         return seconds
 
+    @staticmethod
+    def check_expiry(seconds: int | None) -> int:
+        if seconds is None:
+            return CHALLENGE_EXPIRY
+        if not 60 <= seconds <= MAX_TURN_LIMIT:
+            raise LobbyError("An invitation must stay open between 1 minute and 14 days.")
+        return seconds
+
     async def _save(self, m: Match, expected: int, *, moves: Sequence[MoveRecord] = (),
                     ratings: Sequence[RatingChange] = (), counters: Sequence[tuple[int, str, int]] = ()) -> None:
         m.rec.updated_at = self.clock()
@@ -186,10 +208,12 @@ class MatchService:
     # -- creation and lobby -------------------------------------------------------
 
     async def create(self, game: str, *, guild_id: int | None, channel_id: int, host: Player,
-                     opponent: Player | None, options: Mapping[str, str], turn_limit: int | None) -> Match:
+                     opponent: Player | None, options: Mapping[str, str], turn_limit: int | None,
+                     expires: int | None = None) -> Match:
         """A direct challenge (``opponent`` given) or an open lobby (no opponent).
 
-        Against the bot (``opponent.ai_level`` set) the match starts at once.
+        Against the bot (``opponent.ai_level`` set) the match starts at once. The invitation waits
+        ``expires`` seconds (default 15 minutes), independent of the turn limit.
         """
         g = GAMES[game]
         spec = g.rules.spec
@@ -219,11 +243,12 @@ class MatchService:
             id=0, game=game, guild_id=guild_id, channel_id=channel_id, thread_id=None, message_id=None,
             status=Status.CHALLENGE if opponent is not None else Status.LOBBY, options=dict(options), state=None,
             version=0, seed=secrets.token_hex(8), host_id=host.user_id, rated=not vs_bot and g.key != "nomic",
-            turn_limit=limit, deadline=now + limit, clocks=None, outcome=None, ui={}, created_at=now,
-            updated_at=now, finished_at=None, seats=seats,
+            turn_limit=limit, deadline=now + self.check_expiry(expires), clocks=None, outcome=None, ui={},
+            created_at=now, updated_at=now, finished_at=None, seats=seats,
         )
         await self.store.create_match(rec)
         note_changed(rec.id)
+        await self.store.set_board_version(rec.id, rec.version)
         m = Match(rec)
         self.on_deadline_change()
         if vs_bot:
@@ -264,6 +289,7 @@ class MatchService:
         m.rec.version += 1
         m.rec.deadline = None
         m.rec.finished_at = self.clock()
+        self._ended(m)
         await self._save(m, expected)
         return Result(m, message=message, finished=True)
 
@@ -501,11 +527,19 @@ class MatchService:
         c["remaining"][c["running"]] = max(0, int(c["remaining"][c["running"]] - (now - c["since"]) * 1000))
         c["since"] = now  # charged up to now; if the same seat moves again (rule A) its clock runs on from here
 
+    def _ended(self, m: Match) -> None:
+        """No more timers for the turn; the thread is archived an hour from now."""
+        m.rec.deadline = None
+        m.rec.remind_at = None
+        m.rec.archive_at = (m.rec.finished_at or self.clock()) + ARCHIVE_AFTER if m.rec.thread_id else None
+
     def _arm(self, m: Match, now: float) -> None:
-        """Set the next deadline (turn limit, and the running tournament clock)."""
+        """Set the next deadline (turn limit, and the running tournament clock) and the turn's reminder."""
         if m.status != Status.RUNNING or m.rules.outcome(m.state) is not None:
             m.rec.deadline = None
+            m.rec.remind_at = None
             return
+        remind = reminder_time(now, m.rec.turn_limit)
         deadline = now + m.rec.turn_limit
         c = m.rec.clocks
         if c:
@@ -518,6 +552,7 @@ class MatchService:
             if running is not None:
                 deadline = min(deadline, c["since"] + c["remaining"][running] / 1000)
         m.rec.deadline = deadline
+        m.rec.remind_at = remind if remind is not None and remind < deadline else None
 
     async def _finish_if_over(self, m: Match, outcome: Outcome | None = None) -> list[RatingChange]:
         outcome = outcome or m.rules.outcome(m.state)
@@ -525,8 +560,8 @@ class MatchService:
             return []
         m.rec.status = Status.FINISHED
         m.rec.outcome = outcome.dump()
-        m.rec.deadline = None
         m.rec.finished_at = self.clock()
+        self._ended(m)
         if m.rec.clocks:
             m.rec.clocks["running"] = None
         if not m.rec.rated or m.rec.guild_id is None or any(s.is_ai for s in m.seats):
@@ -612,6 +647,25 @@ class MatchService:
         ratings = await self._finish_if_over(m, outcome)
         await self._save(m, expected, ratings=ratings)
         return Result(m, actor=loser, finished=True, ratings=ratings, message=outcome.detail)
+
+    async def remind(self, match_id: int) -> Match | None:
+        """Claim the turn's reminder if it is due (once: it is cleared in the same write); ``None`` if not."""
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            if m.rec.remind_at is None or m.rec.remind_at > self.clock() or m.status != Status.RUNNING:
+                return None
+            due, m.rec.remind_at = m.rec.remind_at, None
+            # a conditional write (not an action: the board's buttons stay valid): of two processes that
+            # find the same reminder due, only one claims it
+            return m if await self.store.claim_reminder(match_id, due) else None
+
+    async def archived(self, match_id: int) -> None:
+        """The match thread was archived (or could not be): forget the timer."""
+        await self.store.clear_archive(match_id)
+
+    async def latest_finished(self, place_id: int, game: str | None = None) -> Match | None:
+        rec = await self.store.latest_finished_in_place(place_id)
+        return Match(rec) if rec is not None and (game is None or rec.game == game) else None
 
     # -- AI ---------------------------------------------------------------------
 

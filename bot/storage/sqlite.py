@@ -22,6 +22,7 @@ from bot.storage import (
     GuildSettings,
     MatchRecord,
     MoveRecord,
+    NotifyMode,
     RatingChange,
     RatingRow,
     SeatRecord,
@@ -52,7 +53,7 @@ def _loads(text: str | None) -> Any:
 
 _MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, message_id, status, options, state, version, seed, host_id, "
-    "rated, turn_limit, deadline, clocks, outcome, ui, created_at, updated_at, finished_at"
+    "rated, turn_limit, deadline, clocks, outcome, ui, created_at, updated_at, finished_at, remind_at, archive_at"
 )
 
 
@@ -137,7 +138,7 @@ class SqliteStore:
         try:
             cur = await db.execute(
                 f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?, ?, ?, ?)",
+                "?, ?, ?, ?, ?, ?, ?, ?)",
                 self._match_values(match),
             )
             match.id = int(cur.lastrowid or 0)
@@ -154,6 +155,7 @@ class SqliteStore:
             m.game, m.guild_id, m.channel_id, m.thread_id, m.message_id, m.status.value, _dumps(m.options),
             _dumps(m.state), m.version, m.seed, m.host_id, int(m.rated), m.turn_limit, m.deadline,
             _dumps(m.clocks), _dumps(m.outcome), _dumps(m.ui) or "{}", m.created_at, m.updated_at, m.finished_at,
+            m.remind_at, m.archive_at,
         )
 
     async def _write_seats(self, match: MatchRecord) -> None:
@@ -171,7 +173,7 @@ class SqliteStore:
             host_id=row["host_id"], rated=bool(row["rated"]), turn_limit=row["turn_limit"],
             deadline=row["deadline"], clocks=_loads(row["clocks"]), outcome=_loads(row["outcome"]),
             ui=_loads(row["ui"]) or {}, created_at=row["created_at"], updated_at=row["updated_at"],
-            finished_at=row["finished_at"],
+            finished_at=row["finished_at"], remind_at=row["remind_at"], archive_at=row["archive_at"],
         )
 
     async def _attach_seats(self, matches: list[MatchRecord]) -> list[MatchRecord]:
@@ -214,7 +216,7 @@ class SqliteStore:
             cur = await db.execute(
                 "UPDATE matches SET guild_id=?, channel_id=?, thread_id=?, message_id=?, status=?, options=?, "
                 "state=?, version=?, seed=?, host_id=?, rated=?, turn_limit=?, deadline=?, clocks=?, outcome=?, "
-                "ui=?, created_at=?, updated_at=?, finished_at=? WHERE id=? AND version=?",
+                "ui=?, created_at=?, updated_at=?, finished_at=?, remind_at=?, archive_at=? WHERE id=? AND version=?",
                 (*values, match.id, expected_version),
             )
             if cur.rowcount != 1:
@@ -315,6 +317,96 @@ class SqliteStore:
             "ORDER BY deadline", (now, *ACTIVE),
         ) as cur:
             return [r[0] async for r in cur]
+
+    async def next_timer(self) -> float | None:
+        """The earliest deadline, reminder or thread archiving still to come (the scheduler's wake-up)."""
+        marks = ",".join("?" * len(ACTIVE))
+        async with self.db.execute(
+            f"SELECT MIN(deadline) FROM matches WHERE deadline IS NOT NULL AND status IN ({marks}) "
+            f"UNION ALL SELECT MIN(remind_at) FROM matches WHERE remind_at IS NOT NULL AND status IN ({marks}) "
+            "UNION ALL SELECT MIN(archive_at) FROM matches WHERE archive_at IS NOT NULL", (*ACTIVE, *ACTIVE),
+        ) as cur:
+            found = [float(r[0]) async for r in cur if r[0] is not None]
+        return min(found) if found else None
+
+    async def due_reminders(self, now: float) -> list[int]:
+        marks = ",".join("?" * len(ACTIVE))
+        async with self.db.execute(
+            f"SELECT id FROM matches WHERE remind_at IS NOT NULL AND remind_at <= ? AND status IN ({marks}) "
+            "ORDER BY remind_at", (now, *ACTIVE),
+        ) as cur:
+            return [r[0] async for r in cur]
+
+    async def claim_reminder(self, match_id: int, remind_at: float) -> bool:
+        """Clear the reminder if it is still the one found due; False if another process took it first."""
+        cur = await self.db.execute("UPDATE matches SET remind_at = NULL WHERE id = ? AND remind_at = ?",
+                                    (match_id, remind_at))
+        return cur.rowcount == 1
+
+    async def due_archives(self, now: float) -> list[int]:
+        async with self.db.execute(
+            "SELECT id FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY archive_at", (now,),
+        ) as cur:
+            return [r[0] async for r in cur]
+
+    async def clear_archive(self, match_id: int) -> None:
+        """The thread was archived (or there is none): no version change, like :meth:`set_place`."""
+        await self.db.execute("UPDATE matches SET archive_at = NULL WHERE id = ?", (match_id,))
+
+    async def latest_finished_in_place(self, place_id: int) -> MatchRecord | None:
+        """The most recently ended match played in this thread or directly in this channel."""
+        marks = ",".join("?" * len(ACTIVE))
+        found = await self._select_matches(
+            f"status NOT IN ({marks}) AND state IS NOT NULL AND "
+            "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (*ACTIVE, place_id, place_id),
+        )
+        return found[0] if found else None
+
+    async def set_board_version(self, match_id: int, version: int) -> None:
+        """The live board now shows ``version`` (no version change, like :meth:`set_place`)."""
+        await self.db.execute("UPDATE matches SET board_version = ? WHERE id = ?", (version, match_id))
+
+    async def stale_boards(self) -> list[int]:
+        """Running or finished matches whose live board is behind the stored match."""
+        async with self.db.execute(
+            "SELECT id FROM matches WHERE board_version IS NOT NULL AND board_version < version "
+            "AND status IN (?, ?) AND message_id IS NOT NULL ORDER BY id",
+            (Status.RUNNING.value, Status.FINISHED.value),
+        ) as cur:
+            return [r[0] async for r in cur]
+
+    # -- notification choices ---------------------------------------------------
+
+    async def notify_modes(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, NotifyMode]:
+        """The stored choices of these members (members without one are left out: the default applies)."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        async with self.db.execute(
+            f"SELECT user_id, mode FROM notify_prefs WHERE guild_id = ? AND user_id IN ({marks})",
+            (guild_id, *user_ids),
+        ) as cur:
+            return {r[0]: NotifyMode(r[1]) async for r in cur}
+
+    async def set_notify_mode(self, guild_id: int, user_id: int, mode: NotifyMode,
+                              dm_channel_id: int | None = None) -> None:
+        await self.db.execute(
+            "INSERT INTO notify_prefs (guild_id, user_id, mode, dm_channel_id, updated_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET mode = excluded.mode, "
+            "dm_channel_id = COALESCE(excluded.dm_channel_id, notify_prefs.dm_channel_id), "
+            "updated_at = excluded.updated_at",
+            (guild_id, user_id, mode.value, dm_channel_id, time.time()),
+        )
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The member's DM channel with the bot, if one was recorded (opening one costs a request)."""
+        async with self.db.execute(
+            "SELECT dm_channel_id FROM notify_prefs WHERE user_id = ? AND dm_channel_id IS NOT NULL LIMIT 1",
+            (user_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else int(row[0])
 
     # -- ratings ----------------------------------------------------------------
 

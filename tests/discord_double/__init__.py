@@ -127,7 +127,8 @@ Messages and channels (live views of the stored records)
 ``.filename``, ``.bytes``, ``.content_type``, ``.width``/``.height``, ``.is_png``, ``.is_gif``, ``.image()``
 -> Pillow), ``.ephemeral``, ``.ephemeral_to`` (user id), ``.visible_to(user)``, ``.loading``,
 ``.allowed_mentions`` (as sent), ``.mentions`` (users actually pinged: content mentions filtered by
-allowed_mentions, Discord's rule -- see :func:`validation.resolve_mentions`), ``.mention_everyone``,
+allowed_mentions, Discord's rule -- see :func:`validation.resolve_mentions`), ``.notified`` (the users
+its creation notified: edits never notify), ``.mention_everyone``,
 ``.reactions`` (emoji -> user ids), ``.reaction_users(emoji)``, ``.edits`` (previous versions, oldest
 first), ``.deleted``, ``.pinned``, ``.thread``, ``.reference``, ``.type``, ``.interaction``.
 

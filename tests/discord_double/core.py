@@ -447,6 +447,7 @@ class DiscordDouble:
             msg.application_id = self.application_id
         self._resolve_embed_media(msg)
         self._apply_mentions(msg, allowed_mentions)
+        msg.notified_ids = list(msg.mention_ids)  # who Discord notified: decided once, when it is created
         if channel.is_thread:
             msg.position = channel.total_message_sent
             channel.total_message_sent += 1

@@ -538,6 +538,7 @@ class Message:
         self.pinned = False
         self.nonce: Any = None
         self.mention_ids: List[int] = []
+        self.notified_ids: List[int] = []   # pinged when created (edits never notify, Discord's rule)
         self.mention_role_ids: List[int] = []
         self.mention_everyone = False
         self.allowed_mentions: Optional[Dict[str, Any]] = None
@@ -620,6 +621,11 @@ class Message:
         """Everything readable: content, embed texts, components-v2 text displays."""
         parts = [self.content] + [e.text for e in self.embed_views] + self.text_displays()
         return "\n".join(p for p in parts if p)
+
+    @property
+    def notified(self) -> List[User]:
+        """Users this message notified when it was sent (its mentions then; a later edit notifies nobody)."""
+        return [u for u in (self._dd.user(i) for i in self.notified_ids) if u is not None]
 
     @property
     def mentions(self) -> List[User]:

@@ -126,8 +126,9 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     await w.alice.react(msg, YES)
     await w.dd.settle()
     calls = non_reaction_calls(w.dd, mark)
-    # the proposal, one tally edit per vote but the deciding one, the decision's edit, the next board
-    assert len(calls) <= 3 + 2, [c.route for c in calls]
+    # the proposal, one tally edit per vote but the deciding one, the decision's edit, the next board; and
+    # issue 12's one ping to the voters when the vote opens and the previous board retired ("moved on")
+    assert len(calls) <= 3 + 2 + 2, [c.route for c in calls]
     assert "Proposal 201 adopted" in msg.text and "3 yes, 0 no" in msg.text
     # the change takes effect at the next turn: bob rolls the d8
     m = await match(w, mid)
@@ -235,7 +236,10 @@ async def test_judgment_by_the_judge_only(world):
     ruling = await r.message()
     assert not r.ephemeral and "Rule 201" in ruling.text
     await w.dd.settle()
-    assert "North" in board.button_labels()  # play resumes on the same board
+    # play resumes: alice's turn begins again, so a new board pings her and the old one moves on (issue 12;
+    # this used to resume on the same board)
+    board = thread.last_message
+    assert "North" in board.button_labels() and [u.id for u in board.notified] == [w.alice.id]
     m = await match(w, mid)
     assert 201 in m.state.effect_order
     r = await w.alice.slash(thread, "nomic rule", number=201)
@@ -251,8 +255,9 @@ async def test_an_unanswered_judgment_lapses_at_the_turn_limit(world):
     await w.dd.settle()
     assert "North" not in board.button_labels()
     await w.expire(301)
+    board = thread.last_message  # alice's turn goes on, on a new board that pings her (issue 12)
     assert "lapses without a ruling" in board.text and "turn limit passed" in board.text
-    assert "North" in board.button_labels()  # alice's turn goes on, on the same board
+    assert "North" in board.button_labels() and [u.id for u in board.notified] == [w.alice.id]
     assert (await current(w, mid)) is w.alice and (await match(w, mid)).state.question is None
     w.dd.assert_clean()
 

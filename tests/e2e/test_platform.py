@@ -19,6 +19,11 @@ async def start_pylon(w, **opts):
     return thread, board
 
 
+def live_board(chan):
+    """The match's one live board: the newest board message (earlier ones say "Moved on")."""
+    return next(m for m in reversed(chan.public_messages) if is_board(m))
+
+
 async def place(w, board, user, size_label, square):
     await user.click(board, size_label)
     sel = next(s for s in board.selects() if square in s.values)
@@ -57,10 +62,25 @@ async def test_challenge_accept_plays_in_a_thread_with_one_request_per_button_mo
     sel = next(s for s in board.selects() if "c3" in s.values)
     r = await w.alice.select(board, ["c3"], custom_id=sel.custom_id)
     await w.dd.settle()
-    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
+    # bob's turn begins, so bob is pinged: the clicked board is retired in the interaction's response and
+    # the new board (whose content pings bob) goes to the bottom -- 2 requests (issue 12 changed this from 1)
+    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1,
+                                            "POST /channels/{channel_id}/messages": 1}
     assert r.response_name == "UPDATE_MESSAGE"
-    assert "L c3" in board.text and "Large (4 left)" not in board.button_labels()  # bob to move now
-    assert "Small (5 left)" in board.button_labels()
+    assert "Moved on" in board.text and board.buttons() == [] and board.selects() == []
+    new = thread.last_message
+    assert [u.id for u in new.mentions] == [w.bob.id]
+    assert "L c3" in new.text and "Large (4 left)" not in new.button_labels()  # bob to move now
+    assert "Small (5 left)" in new.button_labels()
+    # with pings off, a button move is one request: the board edited in place
+    await w.alice.slash(w.chan, "notify", mode="off")
+    await w.bob.click(new, "Small (5 left)")
+    mark = w.dd.mark()
+    sel = next(s for s in new.selects() if "a1" in s.values)
+    await w.bob.select(new, ["a1"], custom_id=sel.custom_id)
+    await w.dd.settle()
+    assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1}
+    assert "S a1" in new.text and thread.last_message.id == new.id
     w.dd.assert_clean()
 
 
@@ -140,6 +160,7 @@ async def test_stale_and_double_clicks(world):
     text = (await history.message()).text
     assert ("S a1" in text) != ("S a2" in text)
     # an old picker on a superseded board: the slash move replaces the board, the old one loses its controls
+    board = live_board(thread)
     await w.bob.click(board, "Small (5 left)")
     picker = next(s for s in board.selects() if "b1" in s.values)
     await w.bob.slash(thread, "pylon move", notation="S f5")
@@ -197,9 +218,13 @@ async def test_restart_mid_match_buttons_still_work(world):
     thread, board = await start_pylon(w)
     await place(w, board, w.alice, "Small (5 left)", "a1")
     await w.restart()
+    # a board still being posted when the bot stopped is re-posted at start-up
+    board = await thread.wait_for(lambda m: is_board(m) and "S a1" in m.text)
+    await w.dd.settle()
     r = await place(w, board, w.bob, "Large (5 left)", "f5")
     assert not r.ephemeral
-    assert "L f5" in board.text
+    await w.dd.settle()
+    assert "L f5" in live_board(thread).text
     w.dd.assert_clean()
 
 
@@ -210,9 +235,12 @@ async def test_against_the_computer(world):
     board = await w.thread().wait_for(is_board)
     await place(w, board, w.alice, "Small (5 left)", "c3")
     await w.dd.settle()
-    await w.thread().wait_for(lambda m: is_board(m) and "Parlor (easy)" in m.text.split("Last:")[-1]
-                              if "Last:" in m.text else False)
-    assert "To move: <@" in board.text
+    latest = await w.thread().wait_for(lambda m: is_board(m) and "Parlor (easy)" in m.text.split("Last:")[-1]
+                                       if "Last:" in m.text else False)
+    # the computer answered at once: alice is pinged by the new board, the clicked one moved on (issue 12;
+    # this test used to expect the clicked board edited in place)
+    assert "To move: <@" in latest.text and [u.id for u in latest.mentions] == [w.alice.id]
+    assert "Moved on" in board.text and board.buttons() == []
 
 
 async def test_settings_need_manage_server(world):

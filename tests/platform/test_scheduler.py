@@ -30,7 +30,7 @@ async def test_scheduler_task_expires_a_due_challenge_by_itself(tmp_path):
     sched = Scheduler(svc, on_result)
     sched.start()
     m = await svc.create("pylon", guild_id=1, channel_id=2, host=Player(1, "a"), opponent=Player(2, "b"),
-                         options={}, turn_limit=60)
+                         options={}, turn_limit=60, expires=60)
     await asyncio.sleep(0.05)
     assert seen == []
     clock.t += 61

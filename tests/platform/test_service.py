@@ -148,8 +148,11 @@ async def test_turn_limit_forfeits_the_player_to_move(env):
 
 async def test_challenge_expires(env):
     svc, clock, _ = env
+    # a challenge waits for its own time (default 15 minutes), not the turn limit (issue 12)
     m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
     clock.t += 61
+    assert await svc.store.due_matches(clock()) == []
+    clock.t += 15 * 60
     assert await svc.store.due_matches(clock()) == [m.id]
     r = await svc.expire(m.id)
     assert r.match.status == Status.EXPIRED

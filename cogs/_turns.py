@@ -1,0 +1,123 @@
+"""Telling players it is their turn: thread pings, DMs, reminders (issue 12), for every game.
+
+Who is told: the humans who *became* able to act with this result (to act now, not before it,
+and not the one who just moved), so a player who moves again (Egg Carton repick, Nomic steps)
+or a simultaneous phase already under way (EOF programs) pings nobody twice. How: each member's
+``/notify`` choice in that server: ``thread`` (a new message in the match thread mentioning only
+them, with ``allowed_mentions`` limited to them; the default), ``dm`` (a DM linking to the thread;
+closed DMs fall back to the thread ping) or ``off``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.matches.service import Match, Result
+from bot.names import shown
+from bot.storage import NotifyMode, Status
+
+if TYPE_CHECKING:
+    from bot.app import ParlorBot
+
+log = logging.getLogger(__name__)
+
+
+def newly_to_act(match: Match, result: Result | None) -> list[int]:
+    """Human seats that can act now but could not before ``result`` (never the one who just acted)."""
+    if result is None or match.status != Status.RUNNING:
+        return []
+    now = match.to_act()
+    if result.started:
+        before: frozenset[int] = frozenset()
+    elif result.before is not None:
+        who = match.rules.to_act(result.before)
+        before = who if isinstance(who, frozenset) else frozenset()
+    else:
+        return []
+    return [s for s in sorted(now - before)
+            if s != result.actor and not match.seats[s].is_ai and s not in result.notified]
+
+
+def mentions_of(user_ids: list[int]) -> discord.AllowedMentions:
+    """Ping exactly these users and nothing else (no roles, no @everyone, no reply ping)."""
+    return discord.AllowedMentions(users=[discord.Object(u) for u in user_ids], roles=False, everyone=False,
+                                   replied_user=False)
+
+
+def board_url(match: Match) -> str:
+    url = f"https://discord.com/channels/{match.rec.guild_id or '@me'}/{match.rec.place_id}"
+    return url + (f"/{match.rec.message_id}" if match.rec.message_id else "")
+
+
+class Turns:
+    """The notification side of presenting a result; one per bot."""
+
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+        self._dm_channels: dict[int, int] = {}   # user id -> DM channel id (opening one costs a request)
+
+    async def dm_channel_of(self, user_id: int) -> int:
+        """The DM channel id: remembered, stored when the member chose ``dm``, or opened (one request)."""
+        channel_id = self._dm_channels.get(user_id) or await self.bot.store.dm_channel(user_id)
+        if channel_id is None:
+            channel_id = int((await self.bot.http.start_private_message(user_id))["id"])
+        self._dm_channels[user_id] = channel_id
+        return channel_id
+
+    async def modes(self, match: Match, seats: list[int]) -> dict[int, NotifyMode]:
+        """Seat -> how that player wants to be told."""
+        if not seats:
+            return {}
+        users = [match.seats[s].user_id for s in seats]
+        stored = {} if match.rec.guild_id is None else await self.bot.store.notify_modes(match.rec.guild_id, users)
+        return {s: stored.get(match.seats[s].user_id, NotifyMode.THREAD) for s in seats}
+
+    async def split(self, match: Match, seats: list[int]) -> tuple[list[int], list[int]]:
+        """(seats to ping in the thread, seats to DM); ``off`` seats are dropped."""
+        modes = await self.modes(match, seats)
+        thread = [s for s in seats if modes[s] == NotifyMode.THREAD]
+        dm = [s for s in seats if modes[s] == NotifyMode.DM]
+        return thread, dm
+
+    @staticmethod
+    def ping_text(match: Match, seats: list[int], title: str, *, reminder: str = "") -> str:
+        who = " ".join(f"<@{match.seats[s].user_id}>" for s in seats)
+        if reminder:
+            return f"{who} ⏰ reminder: your move in {title} #{match.id}, {reminder}."
+        return f"{who} your turn."
+
+    async def dm(self, match: Match, seat: int, title: str, *, reminder: str = "") -> bool:
+        """DM one player that it is their move, with a link to the board; False if their DMs are closed."""
+        rec = match.seats[seat]
+        names = " vs ".join(shown(s.name) for s in match.seats)
+        head = f"⏰ Reminder: your move, {reminder}" if reminder else "Your move"
+        text = f"{head} in **{title} #{match.id}** ({names}): [go to the board]({board_url(match)})"
+        try:
+            channel_id = await self.dm_channel_of(rec.user_id)
+            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await dm.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            return True
+        except discord.Forbidden:
+            return False
+        except discord.HTTPException:
+            log.warning("turn DM to %s for match %s failed", rec.user_id, match.id, exc_info=True)
+            return False
+
+    async def deliver(self, match: Match, thread_seats: list[int], dm_seats: list[int], title: str,
+                      place: discord.abc.Messageable | None, *, reminder: str = "") -> None:
+        """Send DMs, then one thread message pinging the thread seats and anyone whose DMs are closed."""
+        fallback = [s for s in dm_seats if not await self.dm(match, s, title, reminder=reminder)]
+        ping = sorted(set(thread_seats) | set(fallback))
+        if not ping or place is None:
+            return
+        users = [match.seats[s].user_id for s in ping]
+        text = self.ping_text(match, ping, title, reminder=reminder)
+        if not reminder:
+            text += f" [Board]({board_url(match)})" if match.rec.message_id else ""
+        try:
+            await place.send(text[:2000], allowed_mentions=mentions_of(users))
+        except discord.HTTPException:
+            log.warning("turn ping in match %s failed", match.id, exc_info=True)

@@ -1,0 +1,69 @@
+"""``/notify``: how each member hears that it is their turn, per server (thread ping, DM, or nothing).
+
+It is a command of its own rather than ``/parlor notify`` because ``/parlor`` is for server managers
+(registered with Manage Server as its default permission, so members never see it), and this choice
+belongs to every player.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.storage import NotifyMode
+
+if TYPE_CHECKING:
+    from bot.app import ParlorBot
+
+MODES = [
+    app_commands.Choice(name="a ping in the match thread (default)", value=NotifyMode.THREAD.value),
+    app_commands.Choice(name="a direct message with a link to the match", value=NotifyMode.DM.value),
+    app_commands.Choice(name="nothing", value=NotifyMode.OFF.value),
+]
+SAYS = {
+    NotifyMode.THREAD: "a ping in the match thread (only you are mentioned)",
+    NotifyMode.DM: "a direct message linking to the match (if your DMs are closed, a ping in the thread)",
+    NotifyMode.OFF: "nothing: no pings and no reminders",
+}
+
+
+class Notify(commands.Cog):
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="notify", description="How you are told it is your turn in this server")
+    @app_commands.describe(mode="thread: a ping in the match thread · dm: a direct message · off: nothing")
+    @app_commands.choices(mode=MODES)
+    @app_commands.guild_only()
+    async def notify(self, interaction: discord.Interaction, mode: app_commands.Choice[str] | None = None) -> None:
+        guild_id = interaction.guild_id or 0
+        if mode is None:
+            current = (await self.bot.store.notify_modes(guild_id, [interaction.user.id])).get(
+                interaction.user.id, NotifyMode.THREAD)
+            await interaction.response.send_message(
+                f"When it is your turn here you get {SAYS[current]}. Change it with `/notify mode:`.", ephemeral=True)
+            return
+        chosen = NotifyMode(mode.value)
+        channel_id = None
+        note = ""
+        if chosen == NotifyMode.DM:  # open the DM channel now (not during a move) and check it is open
+            turns = getattr(self.bot, "turns", None)
+            try:
+                channel_id = await turns.dm_channel_of(interaction.user.id) if turns else None
+                if channel_id is not None:
+                    await self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private).send(
+                        f"Turn notices for **{discord.utils.escape_markdown(interaction.guild.name)}** come here "
+                        "from now on." if interaction.guild else "Turn notices come here from now on.",
+                        allowed_mentions=discord.AllowedMentions.none())
+            except discord.Forbidden:
+                note = " Your DMs are closed right now, so you get the thread ping until you open them."
+        await self.bot.store.set_notify_mode(guild_id, interaction.user.id, chosen, channel_id)
+        await interaction.response.send_message(
+            f"From now on, when it is your turn here you get {SAYS[chosen]}.{note}", ephemeral=True)
+
+
+async def setup(bot: ParlorBot) -> None:
+    await bot.add_cog(Notify(bot))
