@@ -1,6 +1,7 @@
 """Issue 11, the Discord-facing parts: forged components, deleted places, missing permissions, /parlor's
 registration, escaped display names, and error replies that only say "unchanged" when it is true."""
 
+import json
 import logging
 
 import pytest
@@ -305,7 +306,8 @@ async def test_missing_thread_permission_plays_in_the_channel_and_says_why(world
     await w.dd.settle()
     assert w.guild.threads == []
     await w.chan.wait_for(is_board)
-    assert label in invite.text
+    said = [invite.text, *(json.dumps(e) for e in invite.edits)]     # the started-match header says why
+    assert any(label in t for t in said)
     w.dd.assert_clean()
 
 
@@ -497,3 +499,17 @@ async def test_a_lobby_whose_channel_went_while_offline_just_expires(world, capl
     assert [r.match.status for r in results] == [Status.EXPIRED]
     assert await w.bot.store.active_matches() == []
     assert errors_logged(caplog) == []
+
+
+async def test_a_rematch_checks_the_channel_before_creating(world):
+    w = world
+    thread, _board = await start_pylon(w)
+    r = await w.alice.slash(thread, "pylon resign")
+    await w.alice.click(await r.message(), "Yes, resign")
+    await w.dd.settle()
+    over = await thread.wait_for(lambda m: "Rematch" in m.button_labels())
+    w.chan.deny_bot("send_messages")                          # the thread is fine, the channel is not
+    r = await w.bob.click(over, "Rematch")
+    assert r.ephemeral and "**Send Messages**" in (await r.message()).text
+    assert await w.bot.store.active_matches() == []
+    w.dd.assert_clean()
