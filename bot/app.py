@@ -3,7 +3,9 @@
 Shape of discord.py's ``examples/advanced_startup.py``: the bot is given a
 config and a store; ``setup_hook`` opens the store, registers the persistent
 components, loads the extensions, syncs slash commands and starts the
-deadline scheduler (which re-arms every stored timer and clock).
+deadline scheduler (which re-arms every stored timer and clock). Its listeners
+answer every component interaction no item claims, and abort (unrated) the
+matches whose thread or channel is deleted.
 """
 
 from __future__ import annotations
