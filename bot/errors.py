@@ -41,3 +41,7 @@ class LobbyError(MatchError):
 
 class Forbidden(ParlorError):
     """The user lacks the permission for an admin action."""
+
+
+class NotSaved(ParlorError):
+    """The database refused a write (disk full, read-only, I/O error): nothing changed."""

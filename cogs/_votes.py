@@ -203,6 +203,9 @@ class ReactionVotes:
             match, ref = found
             owner = self.owners[match.rec.game]
             allowed = owner.may_vote(match, ref, payload.user_id)
+            if allowed is False:  # decide a removal only on the match with no action of it under way
+                match = await self.bot.service.get_settled(match.id)
+                allowed = owner.may_vote(match, ref, payload.user_id)
             if allowed is None:
                 return
             if not allowed:

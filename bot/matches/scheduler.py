@@ -3,13 +3,16 @@
 Timers live in the database, so a restart simply reads them again: turn
 deadlines, tournament clocks, turn reminders and thread archiving resume where
 they were. A reminder is claimed (cleared) in the same write that finds it due,
-so it is sent once, never twice.
+so it is sent once, never twice. With several processes on one database each
+deadline is claimed first (``Store.claim``), so exactly one process acts on it;
+a computer move whose process died (its claim lapsed) is taken over here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from bot.matches.service import Match, MatchService, Result
@@ -17,6 +20,8 @@ from bot.matches.service import Match, MatchService, Result
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 60.0
+CLAIM_LEASE = 10.0
+"""Seconds a process owns a deadline it is handling; if it dies, another takes over after that."""
 
 
 class Scheduler:
@@ -60,7 +65,10 @@ class Scheduler:
     async def run_due(self) -> list[Result]:
         """Expire everything due now; returns what happened (also handed to ``on_result``)."""
         results = []
-        for match_id in await self.service.store.due_matches(self.service.clock()):
+        store, owner = self.service.store, self.service.owner
+        for match_id in await store.due_matches(self.service.clock()):
+            if not await store.claim("deadline", match_id, owner, CLAIM_LEASE):
+                continue  # another process is on it
             try:
                 if self.check is not None and not await self.check(match_id):
                     continue
@@ -68,6 +76,8 @@ class Scheduler:
             except Exception:
                 log.exception("expiring match %s failed", match_id)
                 continue
+            finally:
+                await store.release("deadline", match_id, owner)
             if result is None:
                 continue
             results.append(result)
@@ -75,6 +85,14 @@ class Scheduler:
                 await self.on_result(result)
             except Exception:
                 log.exception("presenting the expiry of match %s failed", match_id)
+        for match_id in await store.lapsed_claims("ai", time.time()):
+            try:
+                result = await self.service.ai_move(match_id)
+                if result is not None:
+                    results.append(result)
+                    await self.on_result(result)
+            except Exception:
+                log.exception("taking over the computer move of match %s failed", match_id)
         await self._reminders()
         await self._archives()
         return results
@@ -103,12 +121,17 @@ class Scheduler:
             try:
                 await self.run_due()
                 nxt = await self.service.store.next_timer()
+                lapse = await self.service.store.next_claim_expiry("ai")
             except Exception:
                 log.exception("scheduler pass failed")
-                nxt = None
+                nxt = lapse = None
             if self._stopping:
                 break
-            delay = MAX_SLEEP if nxt is None else min(MAX_SLEEP, max(0.0, nxt - self.service.clock()))
+            delay = min(MAX_SLEEP, getattr(self.service.store, "poll_interval", MAX_SLEEP))
+            if nxt is not None:
+                delay = min(delay, max(0.0, nxt - self.service.clock()))
+            if lapse is not None:
+                delay = min(delay, max(0.0, lapse - time.time()) + 0.05)
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)
             except TimeoutError:

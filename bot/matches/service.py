@@ -2,16 +2,27 @@
 
 One entry point per action. Each loads the match, checks who may act, calls
 the engine, commits (state + version + move log, and ratings when it ends) and
-only then returns what the cogs need to answer. Actions on one match are
-serialised by an in-process lock and guarded by a version check in the
-database, so a double click or another shard can never apply a move twice.
+only then returns what the cogs need to answer.
+
+Transactions and locking: the engine works on the committed match, then ONE
+store transaction writes the whole action — the version check (``UPDATE … WHERE
+version = ?``), state, seats, move log, and for a finished rated match the
+ratings, read and updated inside that same transaction (:class:`RatingUpdate`),
+rating history and counters. The version check is the guarantee, across
+processes too: a double click or another shard can never apply a move twice.
+An in-process lock per match only saves wasted work; a typed move that loses a
+race with another process is tried again on the new position, a click on an old
+board is refused as stale. Computer moves and deadlines are claimed in the
+database (:meth:`Store.claim`) so exactly one process acts on each.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import secrets
+import socket
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +40,8 @@ from bot.storage import (
     MatchRecord,
     MoveRecord,
     RatingChange,
+    RatingRow,
+    RatingUpdate,
     SeatRecord,
     Status,
     Store,
@@ -54,6 +67,16 @@ def reminder_time(start: float, turn_limit: int) -> float | None:
     if turn_limit < REMIND_FROM:
         return None
     return start + turn_limit - min(0.2 * turn_limit, 86400.0)
+
+
+AI_LEASE = 10.0
+"""Seconds a process owns a pending computer move; if it dies, another process takes it over after that."""
+ATTEMPTS = 4
+"""How often a typed action is tried when another process changed the match in between."""
+
+
+class _Conflict(StaleBoard):
+    """The version check failed: another process (or a test) wrote the match first."""
 
 
 def engine_options(options: Mapping[str, str]) -> dict[str, str]:
@@ -160,6 +183,8 @@ class MatchService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.on_deadline_change = on_deadline_change or (lambda: None)
         self.counter_hooks: dict[str, Callable[[Match, list[Event]], list[tuple[int, str, int]]]] = {}
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process's name in database claims (computer moves, deadlines)."""
 
     # -- helpers ------------------------------------------------------------------
 
@@ -175,6 +200,14 @@ class MatchService:
         if rec is None:
             raise LobbyError("That match no longer exists.")
         return Match(rec)
+
+    async def get_settled(self, match_id: int) -> Match:
+        """The match once every action of it already under way in this process has committed.
+
+        For decisions that must not be taken on a state about to change (removing a voter's reaction).
+        """
+        async with self.lock(match_id):
+            return await self.get(match_id)
 
     async def settings(self, guild_id: int | None) -> GuildSettings:
         if guild_id is None:
@@ -196,14 +229,19 @@ class MatchService:
         return seconds
 
     async def _save(self, m: Match, expected: int, *, moves: Sequence[MoveRecord] = (),
-                    ratings: Sequence[RatingChange] = (), counters: Sequence[tuple[int, str, int]] = ()) -> None:
+                    rate: RatingUpdate | None = None,
+                    counters: Sequence[tuple[int, str, int]] = ()) -> list[RatingChange]:
+        """Commit the action in one store transaction; returns the rating changes it made."""
         m.rec.updated_at = self.clock()
+        ai_claim = (self.owner, time.time() + AI_LEASE) if m.ai_to_act() is not None else None  # leases: wall time
         try:
-            await self.store.save_match(m.rec, expected, new_moves=moves, ratings=ratings, counters=counters)
+            changes = await self.store.save_match(m.rec, expected, new_moves=moves, rate=rate, counters=counters,
+                                                  ai_claim=ai_claim)
         except VersionConflict:
-            raise StaleBoard("Someone else acted on this match at the same moment; look at the board again.") from None
+            raise _Conflict("Someone else acted on this match at the same moment; look at the board again.") from None
         note_changed(m.id)
         self.on_deadline_change()
+        return changes
 
     # -- creation and lobby -------------------------------------------------------
 
@@ -409,8 +447,8 @@ class MatchService:
                                         m.rules.format(move, before), now))
         events += self._settle(m, moves, now)
         self._arm(m, now)
-        await self._finish_if_over(m)
-        await self._save(m, expected, moves=moves)
+        rate = self._finish_if_over(m)
+        await self._save(m, expected, moves=moves, rate=rate)
         return Result(m, events=events, moves=moves, started=True, finished=m.status == Status.FINISHED)
 
     # -- playing ------------------------------------------------------------------
@@ -425,27 +463,37 @@ class MatchService:
             InvalidNotation / IllegalMove: the engine's.
         """
         async with self.lock(match_id):
-            m = await self.get(match_id)
-            if expected_version is not None and expected_version != m.version:
-                raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
-            if m.status != Status.RUNNING:
-                raise MatchOver("This match is over." if not m.status.is_open else "This match has not started yet.")
-            if seat is None:
-                seat = m.seat_of(user_id)
-                if seat is None:
-                    raise NotAPlayer("You are not playing in this match.")
-            if seat in m.to_act():
-                move = m.rules.parse(text, m.state, seat)
-            else:  # only moves the rules allow out of turn (agree to end, votes, joins)
+            for attempt in range(ATTEMPTS):
                 try:
-                    move = m.rules.parse(text, m.state, seat)
-                except GameError:
-                    raise NotYourTurn(self._whose_turn(m)) from None
-                if not m.rules.out_of_turn(m.state, seat, move):
-                    raise NotYourTurn(self._whose_turn(m))
-            if self._clock_ran_out(m, seat):
-                return await self._timeout_locked(m)
-            return await self._apply(m, seat, move, m.version, user_id=user_id)
+                    return await self._play(match_id, user_id, text, expected_version, seat)
+                except _Conflict:
+                    if expected_version is not None or attempt == ATTEMPTS - 1:
+                        raise
+            raise AssertionError("unreachable")
+
+    async def _play(self, match_id: int, user_id: int, text: str, expected_version: int | None,
+                    seat: Seat | None) -> Result:
+        m = await self.get(match_id)
+        if expected_version is not None and expected_version != m.version:
+            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+        if m.status != Status.RUNNING:
+            raise MatchOver("This match is over." if not m.status.is_open else "This match has not started yet.")
+        if seat is None:
+            seat = m.seat_of(user_id)
+            if seat is None:
+                raise NotAPlayer("You are not playing in this match.")
+        if seat in m.to_act():
+            move = m.rules.parse(text, m.state, seat)
+        else:  # only moves the rules allow out of turn (agree to end, votes, joins)
+            try:
+                move = m.rules.parse(text, m.state, seat)
+            except GameError:
+                raise NotYourTurn(self._whose_turn(m)) from None
+            if not m.rules.out_of_turn(m.state, seat, move):
+                raise NotYourTurn(self._whose_turn(m))
+        if self._clock_ran_out(m, seat):
+            return await self._timeout_locked(m)
+        return await self._apply(m, seat, move, m.version, user_id=user_id)
 
     @staticmethod
     def _whose_turn(m: Match) -> str:
@@ -469,9 +517,8 @@ class MatchService:
         events = list(events) + self._settle(m, moves, now)
         m.rec.version += 1
         self._arm(m, now)
-        ratings = await self._finish_if_over(m)
         counters = self._counters(m, events)
-        await self._save(m, expected, moves=moves, ratings=ratings, counters=counters)
+        ratings = await self._save(m, expected, moves=moves, rate=self._finish_if_over(m), counters=counters)
         return Result(m, events=events, moves=moves, actor=seat, before=before,
                       finished=m.status == Status.FINISHED, ratings=ratings)
 
@@ -554,10 +601,11 @@ class MatchService:
         m.rec.deadline = deadline
         m.rec.remind_at = remind if remind is not None and remind < deadline else None
 
-    async def _finish_if_over(self, m: Match, outcome: Outcome | None = None) -> list[RatingChange]:
+    def _finish_if_over(self, m: Match, outcome: Outcome | None = None) -> RatingUpdate | None:
+        """Mark the match finished if it is over; the rating update to make in the saving transaction."""
         outcome = outcome or m.rules.outcome(m.state)
         if outcome is None:
-            return []
+            return None
         m.rec.status = Status.FINISHED
         m.rec.outcome = outcome.dump()
         m.rec.finished_at = self.clock()
@@ -565,10 +613,14 @@ class MatchService:
         if m.rec.clocks:
             m.rec.clocks["running"] = None
         if not m.rec.rated or m.rec.guild_id is None or any(s.is_ai for s in m.seats):
-            return []
+            return None
+        guild_id, game = m.rec.guild_id, m.rec.game
         players = [(s.user_id, outcome.ranks[s.seat]) for s in m.seats]
-        current = await self.store.ratings(m.rec.guild_id, m.rec.game, [uid for uid, _ in players])
-        return rating_math.rate(m.rec.guild_id, m.rec.game, players, current)
+
+        def compute(current: Mapping[int, RatingRow]) -> list[RatingChange]:
+            return rating_math.rate(guild_id, game, players, current)
+
+        return RatingUpdate(guild_id, game, tuple(uid for uid, _ in players), compute)
 
     async def resign(self, match_id: int, user_id: int) -> Result:
         async with self.lock(match_id):
@@ -582,8 +634,7 @@ class MatchService:
             m.rec.version += 1
             outcome = Outcome.forfeit(seat, len(m.seats), Reason.RESIGNATION)
             outcome = Outcome(outcome.ranks, outcome.reason, outcome.scores, f"{m.seats[seat].name} resigned.")
-            ratings = await self._finish_if_over(m, outcome)
-            await self._save(m, expected, ratings=ratings)
+            ratings = await self._save(m, expected, rate=self._finish_if_over(m, outcome))
             return Result(m, actor=seat, finished=True, ratings=ratings, message=outcome.detail)
 
     async def abort(self, match_id: int, reason: str = "Stopped by an admin.") -> Result:
@@ -627,8 +678,8 @@ class MatchService:
                 events += self._settle(m, moves, now)
                 m.rec.version += 1
                 self._arm(m, now)
-                ratings = await self._finish_if_over(m)
-                await self._save(m, expected, moves=moves, ratings=ratings, counters=self._counters(m, events))
+                ratings = await self._save(m, expected, moves=moves, rate=self._finish_if_over(m),
+                                           counters=self._counters(m, events))
                 return Result(m, events=events, moves=moves, before=before, finished=m.status == Status.FINISHED,
                               ratings=ratings, message="The turn limit passed.")
         losers = clock_out or to_act
@@ -644,8 +695,7 @@ class MatchService:
         if m.rec.clocks and clock_out:
             m.rec.clocks["remaining"][loser] = 0
         m.rec.version += 1
-        ratings = await self._finish_if_over(m, outcome)
-        await self._save(m, expected, ratings=ratings)
+        ratings = await self._save(m, expected, rate=self._finish_if_over(m, outcome))
         return Result(m, actor=loser, finished=True, ratings=ratings, message=outcome.detail)
 
     async def remind(self, match_id: int) -> Match | None:
@@ -670,10 +720,18 @@ class MatchService:
     # -- AI ---------------------------------------------------------------------
 
     async def ai_move(self, match_id: int) -> Result | None:
-        """Let the computer play its seat, computed off the event loop (each level keeps its own time budget)."""
+        """Let the computer play its seat, computed off the event loop (each level keeps its own time budget).
+
+        ``None`` when there is nothing to play, or another process holds the claim on this computer move
+        (the claim is written with the move that handed the turn to the computer; a dead process's claim
+        lapses after :data:`AI_LEASE` and the scheduler hands it to this method again).
+        """
+        if not await self.store.claim("ai", match_id, self.owner, AI_LEASE):
+            return None
         m = await self.get(match_id)
         seat = m.ai_to_act()
         if seat is None or m.game.choose is None:
+            await self.store.release("ai", match_id, self.owner)
             return None
         level = m.seats[seat].ai_level
         rng = random.Random(f"{m.rec.seed}:ai:{m.version}")
@@ -704,9 +762,15 @@ class MatchService:
         still version-checked, so it never overwrites a move committed meanwhile.
         """
         async with self.lock(match_id):
-            m = await self.get(match_id)
-            m.rec.ui.update(values)
-            await self._save(m, m.version)
+            for attempt in range(ATTEMPTS):
+                m = await self.get(match_id)
+                m.rec.ui.update(values)
+                try:
+                    await self._save(m, m.version)
+                    return
+                except _Conflict:  # another process acted meanwhile: add the values to its version
+                    if attempt == ATTEMPTS - 1:
+                        raise
 
     async def find_here(self, place_id: int, user_id: int | None = None, *,
                         game: str | None = None, active_only: bool = True) -> list[Match]:

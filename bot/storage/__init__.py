@@ -1,14 +1,40 @@
 """Storage: records and the :class:`Store` interface the rest of the bot uses.
 
-Callers never write SQL; they call intent-named methods. The SQLite backend
-(``bot.storage.sqlite``) is the default; a PostgreSQL backend can implement
-the same protocol later without touching cogs. Storage knows JSON, not games.
+Callers never write SQL; they call intent-named methods. Storage knows JSON, not games.
+``PARLOR_DATABASE`` picks the backend (:func:`open_store`): SQLite (``bot.storage.sqlite``,
+the default) or PostgreSQL (``bot.storage.postgres``, asyncpg).
+
+Adding a Store method (the pattern; one method serves both backends)
+--------------------------------------------------------------------
+1. Declare it in :class:`Store` below.
+2. Write it ONCE in :class:`bot.storage.sql.SqlStore` with ``?`` placeholders::
+
+       async def reminders_due(self, now: float) -> list[int]:
+           async with self._read() as db:           # committed state, one consistent snapshot
+               rows = await db.fetch("SELECT match_id FROM reminders WHERE due <= ?", now)
+           return [r[0] for r in rows]
+
+       async def add_reminder(self, match_id: int, due: float) -> None:
+           async with self._write() as db:          # ONE write transaction, serialised by the backend
+               await db.execute("INSERT INTO reminders (match_id, due) VALUES (?, ?) "
+                                "ON CONFLICT (match_id) DO UPDATE SET due = excluded.due", match_id, due)
+
+   ``db`` is a :class:`bot.storage.sql.Conn`: ``execute`` (returns rows affected), ``executemany``,
+   ``fetch``, ``fetchrow``, ``fetchval``; rows index by position and by name. PostgreSQL gets
+   ``$1, $2…`` automatically. Portable SQL: ``ON CONFLICT … DO UPDATE``, ``RETURNING id`` (not
+   ``lastrowid``), table-qualified columns in upsert expressions (``counters.value + excluded.value``),
+   ``self.dialect.for_update`` after a SELECT that decides a write (row lock on PostgreSQL).
+   Never read with ``_read()`` to decide a write: read inside the ``_write()`` block instead.
+3. Tables: a new numbered file in ``bot/storage/migrations/`` (SQLite spelling: ``INTEGER``, ``REAL``,
+   ``TEXT``, ``INTEGER PRIMARY KEY AUTOINCREMENT``); :meth:`bot.storage.sql.Dialect.ddl` turns it into
+   PostgreSQL (``BIGINT``, ``DOUBLE PRECISION``, identity). ``copy-db`` copies every table it finds.
+4. The storage tests run against both backends (``tests/platform/conftest.py``'s ``any_store``).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -142,6 +168,17 @@ class RatingChange:
 
 
 @dataclass(frozen=True)
+class RatingUpdate:
+    """Rate a finished match inside its saving transaction: ``compute`` gets the players' current rows
+    (as the transaction sees them, locked) and returns the changes to store."""
+
+    guild_id: int
+    game: str
+    user_ids: tuple[int, ...]
+    compute: Callable[[Mapping[int, RatingRow]], Sequence[RatingChange]]
+
+
+@dataclass(frozen=True)
 class ComputerResult:
     """One finished match a member played against the computer (unrated): for ``/stats``."""
 
@@ -153,6 +190,17 @@ class ComputerResult:
 
 class VersionConflict(Exception):
     """Someone else changed the match first (a double click or another shard)."""
+
+
+class StorageError(Exception):
+    """The database cannot be used; ``str()`` is one line for the operator (what, which file, what to do)."""
+
+
+class SchemaTooNew(StorageError):
+    def __init__(self, found: int, known: int, where: str = "the database") -> None:
+        self.found, self.known = found, known
+        super().__init__(f"{where} has schema version {found}, newer than this Parlor's {known}: "
+                         "run the newer Parlor that wrote it, or restore a backup made for this version.")
 
 
 class Store(Protocol):
@@ -167,8 +215,9 @@ class Store(Protocol):
     async def create_match(self, match: MatchRecord) -> int: ...
     async def load_match(self, match_id: int) -> MatchRecord | None: ...
     async def save_match(self, match: MatchRecord, expected_version: int, *,
-                         new_moves: Sequence[MoveRecord] = (), ratings: Sequence[RatingChange] = (),
-                         counters: Sequence[tuple[int, str, int]] = ()) -> None: ...
+                         new_moves: Sequence[MoveRecord] = (), rate: RatingUpdate | None = None,
+                         counters: Sequence[tuple[int, str, int]] = (),
+                         ai_claim: tuple[str, float] | None = None) -> list[RatingChange]: ...
     async def set_place(self, match_id: int, *, thread_id: int | None = None,
                         message_id: int | None = None) -> None: ...
     async def moves(self, match_id: int) -> list[MoveRecord]: ...
@@ -192,6 +241,12 @@ class Store(Protocol):
                               dm_channel_id: int | None = None) -> None: ...
     async def dm_channel(self, user_id: int) -> int | None: ...
 
+    async def claim(self, kind: str, key: int, owner: str, lease: float) -> bool: ...
+    async def release(self, kind: str, key: int, owner: str) -> None: ...
+    async def lapsed_claims(self, kind: str, now: float) -> list[int]: ...
+    async def next_claim_expiry(self, kind: str) -> float | None: ...
+    poll_interval: float
+
     async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, RatingRow]: ...
     async def top_ratings(self, guild_id: int, game: str, limit: int = 10) -> list[RatingRow]: ...
     async def rating_rank(self, guild_id: int, game: str, user_id: int) -> tuple[int, int] | None: ...
@@ -209,7 +264,7 @@ def open_store(url: str) -> Store:
 
         return SqliteStore(url.removeprefix("sqlite:///"))
     if url.startswith(("postgresql://", "postgres://")):
-        raise NotImplementedError(
-            "PARLOR_DATABASE: the PostgreSQL backend is not built yet; use sqlite:///path (the default)."
-        )
+        from bot.storage.postgres import PostgresStore
+
+        return PostgresStore(url)
     raise ValueError(f"unsupported database URL: {url}")

@@ -1,4 +1,4 @@
-"""The match service: lifecycle, turn checks, version checks, time, ratings — on real SQLite."""
+"""The match service: lifecycle, turn checks, version checks, time, ratings — on real SQLite and PostgreSQL."""
 
 import pytest
 
@@ -6,6 +6,7 @@ from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoar
 from bot.games.base import IllegalMove, InvalidNotation
 from bot.matches.service import MatchService, Player
 from bot.storage import Status
+from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
 
 ALICE, BOB, CAROL = Player(1, "alice"), Player(2, "bob"), Player(3, "carol")
@@ -20,13 +21,11 @@ class Clock:
 
 
 @pytest.fixture
-async def env(tmp_path):
-    store = SqliteStore(str(tmp_path / "p.sqlite3"))
-    await store.open()
+async def env(any_store, tmp_path):
+    store = any_store
     clock = Clock()
     svc = MatchService(store, clock=clock)
     yield svc, clock, tmp_path
-    await store.close()
 
 
 async def challenge(svc, **opts):
@@ -173,7 +172,7 @@ async def test_restart_continues_from_the_database(env):
     svc, clock, tmp = env
     m = await challenge(svc)
     await svc.play(m.id, ALICE.user_id, "L a1")
-    other = SqliteStore(str(tmp / "p.sqlite3"))
+    other = SqliteStore(svc.store.path) if isinstance(svc.store, SqliteStore) else PostgresStore(svc.store.url)
     await other.open()
     svc2 = MatchService(other, clock=clock)
     r = await svc2.play(m.id, BOB.user_id, "S b1")

@@ -1,5 +1,5 @@
 """A Hypothesis state machine drives the match service (join/leave/start/move/resign/timeout/double clicks)
-against real SQLite and checks the platform's invariants after every step:
+against real SQLite and PostgreSQL and checks the platform's invariants after every step:
 
 * the version strictly increases with every accepted action and never changes on a refused one;
 * the stored state is exactly the replay of the append-only move log;
@@ -38,7 +38,7 @@ class ServiceMachine(RuleBasedStateMachine):
     def setup(self, game, started):
         self.loop = asyncio.new_event_loop()
         self.dir = tempfile.TemporaryDirectory()
-        self.store = SqliteStore(str(Path(self.dir.name) / "m.sqlite3"))
+        self.store = self.make_store()
         self.run(self.store.open())
         self.clock = Clock()
         self.svc = MatchService(self.store, clock=self.clock)
@@ -50,6 +50,9 @@ class ServiceMachine(RuleBasedStateMachine):
             self.run(self.svc.start(m.id, PLAYERS[0].user_id))
         self.version = self.current().version
         self.rng = random.Random(0)
+
+    def make_store(self):
+        return SqliteStore(str(Path(self.dir.name) / "m.sqlite3"))
 
     def teardown(self):
         if hasattr(self, "loop"):
@@ -145,9 +148,9 @@ class ServiceMachine(RuleBasedStateMachine):
         m = self.current()
 
         async def rows():
-            async with self.store.db.execute("SELECT user_id FROM rating_history WHERE match_id = ?",
-                                             (self.match_id,)) as cur:
-                return [r[0] async for r in cur]
+            async with self.store._read() as db:
+                return [r[0] for r in await db.fetch("SELECT user_id FROM rating_history WHERE match_id = ?",
+                                                     self.match_id)]
 
         got = self.run(rows())
         if m.status == Status.FINISHED and m.rec.rated:
@@ -156,7 +159,28 @@ class ServiceMachine(RuleBasedStateMachine):
             assert got == []
 
 
+class PgServiceMachine(ServiceMachine):
+    """The same machine on PostgreSQL (a fresh schema per example)."""
+
+    session = None
+
+    def make_store(self):
+        from bot.storage.postgres import PostgresStore
+
+        url, _ = self.session.fresh_schema_url()
+        return PostgresStore(url, max_size=4)
+
+
 TestServiceMachine = ServiceMachine.TestCase
 TestServiceMachine.settings = settings(max_examples=40, stateful_step_count=30, deadline=None,
                                        suppress_health_check=[HealthCheck.too_slow])
+TestPgServiceMachine = PgServiceMachine.TestCase
+TestPgServiceMachine.settings = settings(max_examples=20, stateful_step_count=30, deadline=None,
+                                         suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(autouse=True)
+def _postgres_for_the_pg_machine(request):
+    if request.cls is TestPgServiceMachine:
+        PgServiceMachine.session = request.getfixturevalue("pg_session")
 pytestmark = pytest.mark.property

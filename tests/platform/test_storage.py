@@ -1,10 +1,11 @@
-"""SQLite storage: migrations, version checks, ratings queries."""
+"""Storage on both backends (SQLite and PostgreSQL): migrations, version checks, seats, ratings queries."""
 
 import time
 
 import pytest
 
 from bot.storage import GuildSettings, MatchRecord, MoveRecord, SeatRecord, Status, VersionConflict
+from bot.storage.sql import code_schema_version
 from bot.storage.sqlite import SqliteStore, migrations
 
 
@@ -19,17 +20,18 @@ def record(**kw):
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = SqliteStore(str(tmp_path / "db" / "p.sqlite3"))
-    await s.open()
-    yield s
-    await s.close()
+def store(any_store):
+    return any_store
 
 
 async def test_migrations_are_recorded_and_idempotent(store):
     assert await store.migrate() == []
-    async with store.db.execute("SELECT version FROM schema_version") as cur:
-        assert [r[0] async for r in cur] == [n for n, _ in migrations()]
+    async with store._read() as db:
+        assert [r[0] for r in await db.fetch("SELECT version FROM schema_version ORDER BY version")] == [
+            n for n, _ in migrations()]
+    assert await store.schema_version() == code_schema_version()
+    if not isinstance(store, SqliteStore):
+        return
     async with store.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     async with store.db.execute("PRAGMA foreign_keys") as cur:
@@ -85,3 +87,88 @@ async def test_matches_in_place_prefers_thread(store):
     b = await store.create_match(record(channel_id=10))
     assert [m.id for m in await store.matches_in_place(99)] == [a]
     assert [m.id for m in await store.matches_in_place(10)] == [b]
+
+
+async def test_seats_are_updated_in_place_and_only_leavers_deleted(store):
+    mid = await store.create_match(record(seats=[SeatRecord(0, 5, "alice"), SeatRecord(1, 6, "bob"),
+                                                 SeatRecord(2, 7, "carol")]))
+    m = await store.load_match(mid)
+    m.seats = [SeatRecord(0, 5, "alice", data={"colour": "red"}), SeatRecord(1, 7, "carol")]
+    m.version = 1
+    await store.save_match(m, 0)
+    again = await store.load_match(mid)
+    assert [(s.seat, s.user_id, s.name, s.data) for s in again.seats] == [(0, 5, "alice", {"colour": "red"}),
+                                                                        (1, 7, "carol", {})]
+
+
+async def test_big_ids_and_json_round_trip(store):
+    big = 1_234_567_890_123_456_789  # Discord snowflakes need 64 bits
+    mid = await store.create_match(record(guild_id=big, channel_id=big + 1, thread_id=big + 2, host_id=big + 3,
+                                          seats=[SeatRecord(0, big + 3, "ä ö 🎲", data={"k": [1, "x"]})],
+                                          clocks={"remaining": [1, 2], "running": None, "since": None}))
+    m = await store.load_match(mid)
+    assert (m.guild_id, m.thread_id, m.seats[0].user_id, m.seats[0].name) == (big, big + 2, big + 3, "ä ö 🎲")
+    assert m.clocks == {"remaining": [1, 2], "running": None, "since": None} and m.seats[0].data == {"k": [1, "x"]}
+    assert [r.id for r in await store.active_matches_of_user(big + 3)] == [mid]
+    assert [r.id for r in await store.active_matches(guild_id=big)] == [mid]
+
+
+async def test_ratings_counters_and_reset(store):
+    from bot.ratings import rate
+    from bot.storage import RatingUpdate
+
+    mid = await store.create_match(record())
+    m = await store.load_match(mid)
+    m.version, m.status = 1, Status.FINISHED
+    changes = await store.save_match(
+        m, 0, rate=RatingUpdate(1, "pylon", (5, 6), lambda cur: rate(1, "pylon", [(5, 0), (6, 1)], cur)),
+        counters=[(5, "wins_by_x", 2), (5, "wins_by_x", 1)])
+    assert [c.user_id for c in changes] == [5, 6] and changes[0].after.wins == 1
+    assert [r.user_id for r in await store.top_ratings(1, "pylon")] == [5, 6]
+    assert await store.rating_rank(1, "pylon", 6) == (2, 2)
+    assert [r.game for r in await store.user_ratings(1, 5)] == ["pylon"]
+    assert len(await store.rating_history(1, "pylon", 5)) == 1
+    assert await store.counters(1, 5) == {("pylon", "wins_by_x"): 3}
+    assert await store.reset_ratings(1, "pylon") == 2
+    assert await store.top_ratings(1, "pylon") == [] and await store.rating_rank(1, "pylon", 5) is None
+
+
+async def test_set_place_keeps_the_version(store):
+    mid = await store.create_match(record())
+    await store.set_place(mid, thread_id=77, message_id=88)
+    m = await store.load_match(mid)
+    assert (m.thread_id, m.message_id, m.version) == (77, 88, 0)
+    assert [r.id for r in await store.matches_in_place(77, active_only=False)] == [mid]
+
+
+async def test_computer_results(store):
+    done = record(status=Status.FINISHED, rated=False, outcome={"ranks": [0, 1]},
+                  seats=[SeatRecord(0, 5, "alice"), SeatRecord(1, 99, "Parlor (hard)", "hard")])
+    await store.create_match(done)
+    await store.create_match(record(seats=[SeatRecord(0, 5, "alice"), SeatRecord(1, 99, "Parlor", "easy")]))
+    got = await store.computer_results(1, 5)
+    assert [(r.game, r.level, r.seat, r.outcome) for r in got] == [("pylon", "hard", 0, {"ranks": [0, 1]})]
+
+
+async def test_timers_boards_and_notify_choices(store):
+    from bot.storage import NotifyMode
+
+    now = time.time()
+    a = await store.create_match(record(deadline=now + 100, remind_at=now - 5, message_id=55))
+    b = await store.create_match(record(status=Status.FINISHED, deadline=None, archive_at=now - 1,
+                                        finished_at=now, thread_id=99))
+    assert await store.due_reminders(now) == [a] and await store.due_archives(now) == [b]
+    assert await store.next_timer() == pytest.approx(now - 5)
+    assert await store.claim_reminder(a, (await store.load_match(a)).remind_at)
+    assert not await store.claim_reminder(a, now - 5)  # already taken: only one process sends it
+    await store.clear_archive(b)
+    assert await store.due_reminders(now) == [] and await store.due_archives(now) == []
+    assert (await store.latest_finished_in_place(99)).id == b
+    await store.set_board_version(a, 0)
+    m = await store.load_match(a)
+    m.version = 1
+    await store.save_match(m, 0)
+    assert await store.stale_boards() == [a]
+    await store.set_notify_mode(1, 5, NotifyMode.DM, dm_channel_id=1234)
+    await store.set_notify_mode(1, 5, NotifyMode.OFF)
+    assert await store.notify_modes(1, [5, 6]) == {5: NotifyMode.OFF} and await store.dm_channel(5) == 1234
