@@ -196,6 +196,7 @@ async def test_thread_deleted_while_offline_is_aborted_not_forfeited(world):
     w = world
     thread, _board = await start_pylon(w, turn_limit=300)
     rec = await only_match(w)
+    await w.dd.settle()
     await w.dd.disconnect()
     await thread.delete()                                     # nobody connected: the event is lost
     await w.restart()
@@ -492,6 +493,7 @@ async def test_a_lobby_whose_channel_went_while_offline_just_expires(world, capl
     side = w.guild.create_text_channel("side")
     await w.carol.slash(side, "pylon new")
     await side.wait_for(lambda m: "Join" in m.button_labels())
+    await w.dd.settle()
     await w.dd.disconnect()
     await side.delete()
     await w.restart()
