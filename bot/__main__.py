@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    from bot.app import ParlorBot
+    from bot.app import create_bot
     from bot.storage import StorageError, open_store
 
     try:
@@ -86,7 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     except (StorageError, ValueError) as exc:
         print(f"parlor: {exc}", file=sys.stderr)
         return 2
-    bot = ParlorBot(config, store)
+    if config.metrics_port is not None:
+        from bot import metrics
+
+        try:
+            metrics.serve(config.metrics_port)
+        except OSError as exc:
+            print(f"parlor: PARLOR_METRICS_PORT={config.metrics_port}: cannot listen there ({exc.strerror or exc}); "
+                  "choose a free port or unset it.", file=sys.stderr)
+            return 2
+    bot = create_bot(config, store)
     try:
         bot.run(config.token, log_handler=None)
     except StorageError as exc:  # e.g. another process took the database between the check and the start

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot import metrics
 from bot.config import Config
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
@@ -59,11 +60,11 @@ def intents() -> discord.Intents:
 
 class ParlorBot(commands.Bot):
     def __init__(self, config: Config, store: Store, *, clock: Callable[[], float] = time.time,
-                 extensions: tuple[str, ...] = EXTENSIONS, sync_commands: bool = True) -> None:
+                 extensions: tuple[str, ...] = EXTENSIONS, sync_commands: bool = True, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), application_id=config.application_id,
-            activity=discord.Game("/help · board games"),
+            activity=discord.Game("/help · board games"), http_trace=metrics.trace_config(), **options,
         )
         self.config = config
         self.store = store
@@ -75,7 +76,8 @@ class ParlorBot(commands.Bot):
 
         self.turns = Turns(self)  # turn notices, shared by every game cog
         self.extensions_to_load = extensions
-        self.sync_commands = sync_commands
+        # with several shard processes only the one running shard 0 uploads the commands
+        self.sync_commands = sync_commands and config.syncs_commands
         self.started_at = time.perf_counter()
         self._component_templates: dict[type, re.Pattern[str]] = {}
 
@@ -90,6 +92,12 @@ class ParlorBot(commands.Bot):
             await self.sync_app_commands()
         self.scheduler.start()
         self._recovery = asyncio.create_task(self.recover_boards(), name="parlor-board-recovery")
+        if self.config.metrics_port is not None:
+            metrics.set_shards(self.config.shard_ids, self.config.shard_count)
+            metrics.watch_active_matches(self._count_active)
+
+    async def _count_active(self) -> int:
+        return len(await self.store.active_ids_with_components())
 
     async def sync_app_commands(self) -> None:
         """Instantly in PARLOR_COMMAND_GUILDS, otherwise globally (Discord may take a while to show them)."""
@@ -309,3 +317,19 @@ class ParlorBot(commands.Bot):
             task.cancel()
         await super().close()
         await self.store.close()
+
+
+class ShardedParlorBot(ParlorBot, commands.AutoShardedBot):
+    """Parlor on discord.py's sharded client: runs the shards ``config.shard_ids`` of ``config.shard_count``.
+
+    Several processes (``PARLOR_SHARD_IDS``) share one PostgreSQL database; every handler works from
+    the database and REST, so a DM (delivered on shard 0) can advance a match whose guild is elsewhere.
+    """
+
+
+def create_bot(config: Config, store: Store, **kwargs: Any) -> ParlorBot:
+    """The client for ``config``: plain unless ``PARLOR_SHARD_COUNT`` is set."""
+    if not config.sharded:
+        return ParlorBot(config, store, **kwargs)
+    return ShardedParlorBot(config, store, shard_count=config.shard_count,
+                            shard_ids=list(config.shard_ids or ()), **kwargs)

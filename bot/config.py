@@ -32,6 +32,18 @@ class Config:
     database: str = "sqlite:///data/parlor.sqlite3"
     command_guilds: tuple[int, ...] = ()
     log_level: str = "INFO"
+    shard_count: int | None = None          # PARLOR_SHARD_COUNT: None = one unsharded client (the default)
+    shard_ids: tuple[int, ...] | None = None  # PARLOR_SHARD_IDS: the shards this process runs
+    metrics_port: int | None = None         # PARLOR_METRICS_PORT: Prometheus endpoint, off when None
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Only the process running shard 0 (or the only process) uploads the slash commands."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @property
     def application_id(self) -> int | None:
@@ -87,4 +99,59 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
     level = (env.get("LOG_LEVEL", "INFO").strip() or "INFO").upper()
     if level not in logging.getLevelNamesMapping():
         raise ConfigError(f"LOG_LEVEL={level!r} is not a log level (use DEBUG, INFO, WARNING or ERROR).")
-    return Config(token=token, database=database, command_guilds=tuple(guilds), log_level=level)
+    shard_count, shard_ids = parse_shards(env.get("PARLOR_SHARD_COUNT"), env.get("PARLOR_SHARD_IDS"))
+    metrics_port = parse_port(env.get("PARLOR_METRICS_PORT"))
+    return Config(token=token, database=database, command_guilds=tuple(guilds), log_level=level,
+                  shard_count=shard_count, shard_ids=shard_ids, metrics_port=metrics_port)
+
+
+MAX_SHARDS = 65_536
+
+
+def parse_shards(count_text: str | None, ids_text: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """``PARLOR_SHARD_COUNT`` and ``PARLOR_SHARD_IDS`` (``0-3``, ``4,5``, ``0-1,6``) -> (count, ids).
+
+    Neither set: (None, None), one unsharded client as always. Only the count: this process runs every
+    shard. Ids need the count; each id is in ``0 .. count-1`` and named once.
+    """
+    count_text = (count_text or "").strip()
+    ids_text = (ids_text or "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("PARLOR_SHARD_IDS needs PARLOR_SHARD_COUNT (the total number of shards of the bot).")
+        return None, None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise ConfigError(f"PARLOR_SHARD_COUNT={count_text!r} must be a whole number of shards, 1 or more.")
+    count = int(count_text)
+    if not ids_text:
+        return count, tuple(range(count))
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        part = part.strip()
+        lo_text, dash, hi_text = part.partition("-")
+        lo_text, hi_text = lo_text.strip(), hi_text.strip()
+        if not lo_text.isdigit() or (dash and not hi_text.isdigit()):
+            raise ConfigError(f"PARLOR_SHARD_IDS={ids_text!r}: {part!r} is not a shard id or a range like 0-3 "
+                              "(use e.g. 0-3 or 4,5).")
+        lo = int(lo_text)
+        hi = int(hi_text) if dash else lo
+        if hi < lo:
+            raise ConfigError(f"PARLOR_SHARD_IDS={ids_text!r}: the range {part!r} runs backwards.")
+        if hi >= count:
+            raise ConfigError(f"PARLOR_SHARD_IDS={ids_text!r}: shard {hi} does not exist with "
+                              f"PARLOR_SHARD_COUNT={count} (ids run from 0 to {count - 1}).")
+        for i in range(lo, hi + 1):
+            if i in ids:
+                raise ConfigError(f"PARLOR_SHARD_IDS={ids_text!r} names shard {i} twice.")
+            ids.append(i)
+    return count, tuple(sorted(ids))
+
+
+def parse_port(text: str | None) -> int | None:
+    """``PARLOR_METRICS_PORT``: unset or empty = no metrics endpoint; 0 = any free port."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) > 65535:
+        raise ConfigError(f"PARLOR_METRICS_PORT={text!r} must be a TCP port number (e.g. 9108), or unset for none.")
+    return int(text)

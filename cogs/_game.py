@@ -522,7 +522,7 @@ class GameCog(commands.GroupCog):
         view = match.view(None)
         img = self.game.render(view, names=match.names(), events=result.events if result else (),
                                clocks=match.clocks_ms(self.service.clock()))
-        return png_bytes(img)
+        return png_bytes(img, key=self.game_key)
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         name = self.picture_name(match, result)

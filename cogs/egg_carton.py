@@ -89,7 +89,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             return gif_bytes([f for f, _ in frames], [d for _, d in frames], loop=None)  # once, ending on the new position
         img = self.game.render(match.view(None), names=names, events=result.events if result else (),
                                clocks=clocks)
-        return png_bytes(img)
+        return png_bytes(img, key=self.game_key)
 
     def extra_lines(self, match: Match, result: Any) -> list[str]:
         view = match.view(None)

@@ -668,7 +668,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         names = match.names()
 
         def work() -> bytes:
-            return png_bytes(self.game.module.render_hand(view, names=names, program=tuple(draft)))
+            return png_bytes(self.game.module.render_hand(view, names=names, program=tuple(draft)), key="eof hand")
 
         data = await asyncio.to_thread(work)
         return picture_file(data, "hand.png")

@@ -108,7 +108,7 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
         """The board with the chosen piece ringed and its destinations marked (worker thread)."""
         img = self.game.render(match.view(None), names=match.names(), clocks=match.clocks_ms(self.service.clock()),
                                selected=selected)
-        return png_bytes(img)
+        return png_bytes(img, key=self.game_key)
 
     async def edit_board(self, interaction: discord.Interaction, match: Match, state: str) -> None:
         """Choosing a piece (or going back) redraws the picture too: the piece's destinations are marked on it."""

@@ -286,7 +286,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             if start is not None:
                 view = dataclasses.replace(view, path=_path_points(start, plan), path_seat=view.current)
                 events = (Event("move"),) if len(plan) == view.roll else ()
-        return png_bytes(self.game.render(view, events=events))
+        return png_bytes(self.game.render(view, events=events), key=self.game_key)
 
     def render_picture(self, match: Match, result: Result | None) -> bytes:
         return self.render_plan(match, result, "")

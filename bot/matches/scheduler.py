@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from bot import metrics
 from bot.matches.service import Match, MatchService, Result
 
 log = logging.getLogger(__name__)
@@ -116,8 +117,11 @@ class Scheduler:
             await self.service.archived(match_id)
 
     async def _run(self) -> None:
+        target: float | None = None  # the earliest deadline this pass was meant to serve
         while not self._stopping:
             self._wake.clear()
+            if target is not None and (now := self.service.clock()) >= target:
+                metrics.scheduler_lag(now - target)
             try:
                 await self.run_due()
                 nxt = await self.service.store.next_timer()
@@ -127,6 +131,7 @@ class Scheduler:
                 nxt = lapse = None
             if self._stopping:
                 break
+            target = nxt  # the earliest deadline the next pass is meant to serve (scheduler lag)
             delay = min(MAX_SLEEP, getattr(self.service.store, "poll_interval", MAX_SLEEP))
             if nxt is not None:
                 delay = min(delay, max(0.0, nxt - self.service.clock()))

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import metrics
 from bot import ratings as rating_math
 from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games import GAMES, Game
@@ -462,13 +463,17 @@ class MatchService:
             NotAPlayer / NotYourTurn / MatchOver: the platform's turn checks.
             InvalidNotation / IllegalMove: the engine's.
         """
+        started = time.perf_counter()
         async with self.lock(match_id):
             for attempt in range(ATTEMPTS):
                 try:
-                    return await self._play(match_id, user_id, text, expected_version, seat)
+                    result = await self._play(match_id, user_id, text, expected_version, seat)
                 except _Conflict:
                     if expected_version is not None or attempt == ATTEMPTS - 1:
                         raise
+                else:
+                    metrics.move_played(result.match.game.key, time.perf_counter() - started)
+                    return result
             raise AssertionError("unreachable")
 
     async def _play(self, match_id: int, user_id: int, text: str, expected_version: int | None,

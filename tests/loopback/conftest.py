@@ -29,3 +29,12 @@ class World:
 @pytest.fixture
 def world(fd) -> World:
     return World(fd)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_postgres():
+    """Drop the loopback tests' PostgreSQL session database (and stop a throw-away cluster) at the end."""
+    yield
+    from tests.loopback import pg
+
+    pg.close()

@@ -1,0 +1,101 @@
+"""Budget: bytes and time per board picture, per game -- the palette PNG Parlor sends against the RGB PNG it
+sent before (Pillow, compress_level=1): at most 60 % of the bytes, and render + encode p50 ≤ 5 ms per board.
+
+Boards come from seeded random games of each engine (start, middle and end positions, with the last
+action's events), drawn by the game's renderer as the bot does. The palette families are warmed on the
+first few boards (a new family costs one palette build, ~10 ms, once per process).
+
+Usage: python bench/picture_bytes.py [games per engine = 6]
+"""
+
+from __future__ import annotations
+
+import io
+import pathlib
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+
+from PIL import Image
+
+from bot.games import GAMES
+from bot.games.base import CHANCE, Chance
+from bot.render import png_bytes
+
+SEATS = {"pylon": 2, "fireandice": 2, "eggcarton": 2, "eof": 3, "nomic": 3}
+NAMES = ("Alice", "Bob", "Carol")
+GAMES_PER_ENGINE = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+BYTES_BUDGET = 0.60
+MS_BUDGET = 5.0
+
+
+def boards(key: str, seed: int) -> list[tuple[object, list[object]]]:
+    game = GAMES[key]
+    rules = game.rules
+    rng = random.Random(seed)
+    setup = getattr(game.module, "conformance_initial", None)
+    state = setup(SEATS[key]) if setup is not None else rules.initial({}, SEATS[key])
+    events: list[object] = []
+    out = []
+    for ply in range(200):
+        if ply % 9 == 0:
+            out.append((rules.view(state, None), events))
+        if rules.outcome(state) is not None:
+            out.append((rules.view(state, None), events))
+            break
+        who = rules.to_act(state)
+        if isinstance(who, Chance):
+            seat, move = CHANCE, rng.choice(who.outcomes)
+        else:
+            seat = rng.choice(sorted(who))
+            move = rng.choice(rules.legal_moves(state, seat))
+        state, events = rules.apply(state, seat, move)
+    return out
+
+
+def rgb_png(img: Image.Image) -> bytes:
+    """How boards were encoded before: RGB, zlib level 1."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def main() -> None:
+    print(f"{'game':<11} {'boards':>6}  {'RGB PNG':>9} {'palette PNG':>11} {'ratio':>6}   "
+          f"{'render':>7} {'RGB enc':>8} {'pal enc':>8} {'render+pal':>10}")
+    ok = True
+    for key in SEATS:
+        game = GAMES[key]
+        cases = [c for seed in range(GAMES_PER_ENGINE) for c in boards(key, seed)]
+        for view, events in cases[:3]:  # warm the fonts and the game's palette family
+            png_bytes(game.render(view, names=NAMES[:SEATS[key]], events=events), key=key)
+        before, after, r_ms, old_ms, new_ms = [], [], [], [], []
+        for view, events in cases:
+            t0 = time.perf_counter()
+            img = game.render(view, names=NAMES[:SEATS[key]], events=events)
+            t1 = time.perf_counter()
+            old = rgb_png(img)
+            t2 = time.perf_counter()
+            new = png_bytes(img, key=key)
+            t3 = time.perf_counter()
+            before.append(len(old))
+            after.append(len(new))
+            r_ms.append((t1 - t0) * 1e3)
+            old_ms.append((t2 - t1) * 1e3)
+            new_ms.append((t3 - t2) * 1e3)
+        b, a = statistics.mean(before), statistics.mean(after)
+        total = statistics.median([r + n for r, n in zip(r_ms, new_ms, strict=True)])
+        good = a <= BYTES_BUDGET * b and total <= MS_BUDGET
+        ok &= good
+        print(f"{key:<11} {len(cases):>6}  {b / 1024:>6.1f} KB {a / 1024:>8.1f} KB {a / b:>6.0%}   "
+              f"{statistics.median(r_ms):>4.1f} ms {statistics.median(old_ms):>5.1f} ms "
+              f"{statistics.median(new_ms):>5.1f} ms {total:>7.1f} ms  {'OK' if good else 'OVER BUDGET'}")
+    print(f"budget: palette PNG ≤ {BYTES_BUDGET:.0%} of the RGB PNG's bytes and render + encode p50 ≤ "
+          f"{MS_BUDGET:.0f} ms, every game: {'OK' if ok else 'OVER BUDGET'} (means of bytes, medians of times)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""Boards are sent as palette PNGs: every game's boards must come back (decoded) as the board that was drawn,
+within MAX_PALETTE_ERROR per channel -- and the board's own colours (those covering an area) within
+MAX_FILL_ERROR, so a person sees the same picture."""
+
+import io
+import random
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot import render as R
+from bot.games import GAMES
+from bot.games.base import CHANCE, Chance
+
+SEATS = {"pylon": 2, "fireandice": 2, "eggcarton": 2, "eof": 3, "nomic": 3}
+NAMES = ("Alice", "Bob", "Carol")
+
+
+def initial(game, seats):
+    setup = getattr(game.module, "conformance_initial", None)
+    return setup(seats) if setup is not None else game.rules.initial({}, seats)
+
+
+def positions(key, seed, plies=(0, 6, 25, 80)):
+    """Views along one seeded random game (with the events of the last action), the end position included."""
+    game = GAMES[key]
+    rules = game.rules
+    rng = random.Random(seed)
+    state = initial(game, SEATS[key])
+    events = []
+    out = []
+    for ply in range(max(plies) + 1):
+        if ply in plies:
+            out.append((rules.view(state, None), events))
+        if rules.outcome(state) is not None:
+            out.append((rules.view(state, None), events))
+            break
+        who = rules.to_act(state)
+        if isinstance(who, Chance):
+            seat, move = CHANCE, rng.choice(who.outcomes)
+        else:
+            seat = rng.choice(sorted(who))
+            move = rng.choice(rules.legal_moves(state, seat))
+        state, events = rules.apply(state, seat, move)
+    return out
+
+
+def boards(key):
+    game = GAMES[key]
+    for seed in (1, 2):
+        for view, events in positions(key, seed):
+            yield game.render(view, names=NAMES[:SEATS[key]], events=events)
+
+
+def decoded(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+def max_error(a: Image.Image, b: Image.Image) -> int:
+    return max(hi for _, hi in ImageChops.difference(a, b).getextrema())
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_palette_png_keeps_every_board_colour(key):
+    for img in boards(key):
+        data = R.png_bytes(img)
+        back = decoded(data)
+        assert back.mode == "P", f"{key}: a {img.size} board was not sent as a palette PNG"
+        back = back.convert("RGB")
+        assert back.size == img.size
+        assert max_error(img, back) <= R.MAX_PALETTE_ERROR
+        # the board's own colours (fills, not anti-aliased edges) come back within MAX_FILL_ERROR
+        fills = {c for n, c in img.getcolors(1 << 16) if n * R._FILL_SHARE >= img.width * img.height}
+        a, b = img.tobytes(), back.tobytes()
+        worst, seen = 0, set()
+        for i in range(0, len(a), 3 * 7):  # every 7th pixel: a fill covers thousands
+            colour = tuple(a[i:i + 3])
+            if colour in fills:
+                seen.add(colour)
+                worst = max(worst, *(abs(x - y) for x, y in zip(a[i:i + 3], b[i:i + 3], strict=True)))
+        assert len(seen) >= len(fills) // 2
+        assert worst <= R.MAX_FILL_ERROR, f"{key}: a fill colour changed by {worst} levels"
+
+
+def test_palette_png_is_smaller_than_rgb():
+    img = next(iter(boards("fireandice")))
+    rgb = io.BytesIO()
+    img.save(rgb, format="PNG", compress_level=1)
+    assert len(R.png_bytes(img)) < 0.7 * len(rgb.getvalue())
+
+
+def test_a_board_with_new_colours_gets_a_new_palette():
+    """The palette of a family is rebuilt when a board brings colours it does not hold (never a wrong colour)."""
+    grey = Image.new("RGB", (40, 30), (43, 45, 49))
+    key = ("test", "new colours")
+    assert decoded(R.png_bytes(grey, key=key)).mode == "P"
+    vivid = grey.copy()
+    for i, colour in enumerate(((237, 66, 69), (88, 101, 242), (87, 242, 135), (254, 231, 92))):
+        vivid.paste(colour, (i * 10, 0, i * 10 + 10, 30))
+    back = decoded(R.png_bytes(vivid, key=key)).convert("RGB")
+    assert max_error(vivid, back) <= R.MAX_PALETTE_ERROR
+    assert back.getpixel((5, 5)) == (237, 66, 69)
+
+
+def test_a_picture_256_colours_cannot_hold_is_sent_as_rgb():
+    noise = Image.frombytes("RGB", (64, 64), random.Random(3).randbytes(64 * 64 * 3))
+    back = decoded(R.png_bytes(noise))
+    assert back.mode == "RGB" and ImageChops.difference(noise, back).getbbox() is None
+
+
+def test_cached_text_masks_draw_the_same_pixels():
+    from PIL import ImageDraw, ImageFont
+
+    plain = ImageFont.truetype(str(R.FONTS / "DejaVuSans.ttf"), 22)
+    cached = R.font(22)
+    pics = []
+    for fnt in (plain, cached, cached):  # the second cached draw reuses the masks
+        img = Image.new("RGB", (300, 80), R.CARD)
+        d = ImageDraw.Draw(img)
+        d.text((10.5, 10), "Alice · 4:05", font=fnt, fill=R.INK)
+        R.text_center(d, (150, 55), "c3 ▲", fnt, R.ACCENT)
+        pics.append(img)
+    assert ImageChops.difference(pics[0], pics[1]).getbbox() is None
+    assert ImageChops.difference(pics[0], pics[2]).getbbox() is None
+    assert cached.getlength("Alice") == plain.getlength("Alice")
+
+
+def test_the_text_mask_cache_is_bounded(monkeypatch):
+    from PIL import ImageDraw
+
+    fnt = R.CachedFont(str(R.FONTS / "DejaVuSans.ttf"), 18)
+    monkeypatch.setattr(R.CachedFont, "MAX_PIXELS", 20_000)
+    d = ImageDraw.Draw(Image.new("RGB", (300, 40)))
+    for i in range(200):
+        d.text((2, 2), f"player {i} · {i}:00", font=fnt, fill=R.INK)
+    assert fnt._pixels <= 20_000 and 1 < len(fnt._masks) < 200
