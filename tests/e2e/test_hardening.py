@@ -230,10 +230,11 @@ async def test_unknown_channel_when_posting_aborts_the_match(world, monkeypatch)
     await w.alice.select(board, ["c3"], custom_id=sel.custom_id)
     thread.deleted = True                       # gone, and the gateway event was lost: Discord answers 10003
     gone.set()
-    await w.dd.settle()                         # the computer's reply cannot be posted
-    assert any(r.error_code == 10003 for r in w.dd.failed_requests())
+    # the computer's reply cannot be posted (waits are generous: the machine may be busy)
+    await w.dd.wait_until(lambda: any(r.error_code == 10003 for r in w.dd.failed_requests()), timeout=20)
+    await w.chan.wait_for(lambda m: "thread was deleted" in m.text, timeout=20)
+    await w.dd.settle()
     assert (await w.bot.store.load_match(rec.id)).status == Status.ABORTED
-    await w.chan.wait_for(lambda m: "thread was deleted" in m.text)
     assert await w.expire(100_000) == []
 
 
