@@ -47,6 +47,7 @@ EXTENSIONS = (
     "cogs.egg_carton",
     "cogs.eof",
     "cogs.nomic",
+    "cogs.tournament",
 )
 
 

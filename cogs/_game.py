@@ -84,8 +84,7 @@ def human_seconds(seconds: float) -> str:
 
 
 def rules_text(game_key: str) -> str:
-    pkg = GAMES[game_key].package
-    path = Path(__file__).resolve().parent.parent / "bot" / "games" / pkg / "rules_text.md"
+    path = Path(GAMES[game_key].module.__file__ or "").parent / "rules_text.md"  # next to the engine
     try:
         return path.read_text(encoding="utf-8")
     except OSError:
@@ -806,6 +805,8 @@ class GameCog(commands.GroupCog):
         await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
 
     def rematch_view(self, match: Match) -> discord.ui.View:
+        if "tournament" in match.rec.ui:  # a tournament pairing: the event decides who plays next
+            return v.view_of()
         return v.view_of(v.button(match.id, None, "rematch", label="Rematch", emoji="🔁",
                                   style=discord.ButtonStyle.primary))
 

@@ -7,6 +7,9 @@ Each game package ``bot/games/<package>/__init__.py`` exports:
 * ``choose(state, seat, rng, level) -> move`` (only games with AI levels);
 * optionally ``animate(view_before, events, view_after, *, names=None, speed="normal")
   -> list[tuple[Image, int]]`` (frames with their durations in ms).
+
+A game package kept outside ``bot/games/`` (the test suite's sixth game) joins
+with :func:`register` and leaves with :func:`unregister`; see docs/adding-a-game.md.
 """
 
 from __future__ import annotations
@@ -45,14 +48,17 @@ class Game:
 
     key: str
     package: str
+    module_name: str = ""
+    """The package's import path; empty for ``bot.games.<package>``."""
 
     @cached_property
     def module(self) -> ModuleType:
-        return importlib.import_module(f"bot.games.{self.package}")
+        return importlib.import_module(self.module_name or f"bot.games.{self.package}")
 
     @property
     def rules(self) -> Rules[Any, Any]:
-        return self.module.RULES  # type: ignore[no-any-return]
+        rules: Rules[Any, Any] = self.module.RULES
+        return rules
 
     @property
     def spec(self) -> GameSpec:
@@ -60,7 +66,8 @@ class Game:
 
     @property
     def render(self) -> Callable[..., Any]:
-        return self.module.render  # type: ignore[no-any-return]
+        render: Callable[..., Any] = self.module.render
+        return render
 
     @property
     def choose(self) -> Callable[..., Any] | None:
@@ -72,6 +79,26 @@ class Game:
 
 
 GAMES: dict[str, Game] = {key: Game(key, pkg) for key, pkg in PACKAGES.items()}
+
+
+def register(key: str, module_name: str) -> Game:
+    """Add the game package ``module_name`` (importable, exporting ``RULES`` and ``render``) as ``key``."""
+    if key in GAMES:
+        raise ValueError(f"a game {key!r} is registered already")
+    game = Game(key, module_name.rsplit(".", 1)[-1], module_name)
+    if game.spec.key != key:
+        raise ValueError(f"{module_name} is the game {game.spec.key!r}, not {key!r}")
+    GAMES[key] = game
+    TITLES[key] = game.spec.title
+    return game
+
+
+def unregister(key: str) -> None:
+    """Remove a game added by :func:`register` (the five built-in games stay)."""
+    if key in PACKAGES:
+        raise ValueError(f"{key!r} is a built-in game")
+    GAMES.pop(key, None)
+    TITLES.pop(key, None)
 
 
 def available() -> dict[str, Game]:

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from bot import metrics
 from bot.matches.service import Match, MatchService, Result
@@ -23,6 +24,11 @@ log = logging.getLogger(__name__)
 MAX_SLEEP = 60.0
 CLAIM_LEASE = 10.0
 """Seconds a process owns a deadline it is handling; if it dies, another takes over after that."""
+
+
+class DeadlineSource(Protocol):
+    async def next_deadline(self) -> float | None: ...
+    async def run_due(self) -> Any: ...
 
 
 class Scheduler:
@@ -39,6 +45,8 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self.sources: list[DeadlineSource] = []
+        """Other stored deadlines (tournament start times and round deadlines) handled on the same wake-ups."""
         service.on_deadline_change = self.poke
 
     def poke(self) -> None:
@@ -96,6 +104,11 @@ class Scheduler:
                 log.exception("taking over the computer move of match %s failed", match_id)
         await self._reminders()
         await self._archives()
+        for source in self.sources:
+            try:
+                await source.run_due()
+            except Exception:
+                log.exception("deadline source %r failed", source)
         return results
 
     async def _reminders(self) -> None:
@@ -116,6 +129,13 @@ class Scheduler:
                 log.exception("archiving the thread of match %s failed", match_id)
             await self.service.archived(match_id)
 
+    async def _next_deadline(self) -> float | None:
+        found = [await self.service.store.next_timer()]
+        for source in self.sources:
+            found.append(await source.next_deadline())
+        times = [t for t in found if t is not None]
+        return min(times) if times else None
+
     async def _run(self) -> None:
         target: float | None = None  # the earliest deadline this pass was meant to serve
         while not self._stopping:
@@ -124,7 +144,7 @@ class Scheduler:
                 metrics.scheduler_lag(now - target)
             try:
                 await self.run_due()
-                nxt = await self.service.store.next_timer()
+                nxt = await self._next_deadline()
                 lapse = await self.service.store.next_claim_expiry("ai")
             except Exception:
                 log.exception("scheduler pass failed")

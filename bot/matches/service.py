@@ -184,6 +184,8 @@ class MatchService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.on_deadline_change = on_deadline_change or (lambda: None)
         self.counter_hooks: dict[str, Callable[[Match, list[Event]], list[tuple[int, str, int]]]] = {}
+        self.on_match_end: Callable[[Match], None] = lambda m: None
+        """Called (synchronously; schedule work, do not block) after a match is stored finished or aborted."""
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         """This process's name in database claims (computer moves, deadlines)."""
 
@@ -242,6 +244,8 @@ class MatchService:
             raise _Conflict("Someone else acted on this match at the same moment; look at the board again.") from None
         note_changed(m.id)
         self.on_deadline_change()
+        if m.rec.status in (Status.FINISHED, Status.ABORTED):
+            self.on_match_end(m)
         return changes
 
     # -- creation and lobby -------------------------------------------------------
@@ -408,6 +412,19 @@ class MatchService:
                 raise NotAPlayer("Only the host can start the match.")
             if len(m.seats) < m.spec.min_seats:
                 raise LobbyError(f"{m.spec.title} needs at least {m.spec.min_seats} players to start.")
+            return await self._start(m)
+
+    async def begin(self, match_id: int) -> Result:
+        """Start a match whose seats were filled by the platform (a tournament pairing), in seat order.
+
+        Idempotent: an already running match is returned as it is (``started`` False).
+        """
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            if m.status == Status.RUNNING:
+                return Result(m)
+            if m.status != Status.LOBBY:
+                raise LobbyError("This match can no longer start.")
             return await self._start(m)
 
     async def _start(self, m: Match) -> Result:
@@ -663,7 +680,16 @@ class MatchService:
                 return await self._close(m, Status.EXPIRED, f"The {what} expired: nobody took it up in time.")
             return await self._timeout_locked(m)
 
-    async def _timeout_locked(self, m: Match) -> Result:
+    async def force_timeout(self, match_id: int, why: str | None = None) -> Result | None:
+        """Decide a running match now by the game's own timeout rule (a tournament round's deadline);
+        ``why`` completes "<player> …" in the result."""
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            if m.status != Status.RUNNING:
+                return None
+            return await self._timeout_locked(m, why=why)
+
+    async def _timeout_locked(self, m: Match, *, why: str | None = None) -> Result:
         now = self.clock()
         expected = m.version
         to_act = sorted(m.to_act())
@@ -694,7 +720,7 @@ class MatchService:
             await self._save(m, expected)
             return Result(m)
         loser = losers[0]
-        why = "ran out of time on the clock" if clock_out else "did not move within the turn limit"
+        why = why or ("ran out of time on the clock" if clock_out else "did not move within the turn limit")
         outcome = Outcome.forfeit(loser, len(m.seats), Reason.TIMEOUT)
         outcome = Outcome(outcome.ranks, outcome.reason, outcome.scores, f"{m.seats[loser].name} {why}.")
         if m.rec.clocks and clock_out:

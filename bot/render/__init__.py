@@ -205,12 +205,13 @@ def _fills(found: Sequence[tuple[int, Colour]], area: int) -> set[Colour]:
 def _build_palette(seen: dict[Colour, int], fills: set[Colour]) -> list[Colour]:
     """A palette of 256 colours for pictures with the colours ``seen`` (colour -> pixels).
 
-    The palette is Pillow's max-coverage quantisation of the colours, each weighted by its pixel count (capped,
-    so the big fills do not crowd out the anti-aliased edges). The ``fills`` are put in the palette exactly and
-    no other entry is kept close to them, so they come back unchanged.
+    The palette is Pillow's max-coverage quantisation of the colours, each weighted by its pixel count
+    (capped, so the big fills do not crowd out the anti-aliased edges). The ``fills`` are put in the palette
+    exactly and no other entry is kept close to them, so they come back unchanged.
     """
     weighted = sorted(((min(n, _WEIGHT_CAP), c) for c, n in seen.items()), reverse=True)
-    sheet = Image.frombytes("RGB", (sum(w for w, _ in weighted), 1), b"".join(bytes(c) * w for w, c in weighted))
+    sheet = Image.frombytes("RGB", (sum(w for w, _ in weighted), 1),
+                            b"".join(bytes(c) * w for w, c in weighted))
     flat = sheet.quantize(256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE).getpalette() or []
     colours: list[Colour] = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
     exact: list[Colour] = []
@@ -226,7 +227,8 @@ def _build_palette(seen: dict[Colour, int], fills: set[Colour]) -> list[Colour]:
 
 
 def to_palette(img: Image.Image, key: Hashable | None = None) -> Image.Image | None:
-    """``img`` (RGB) as a palette image within :data:`MAX_PALETTE_ERROR`, or None if 256 colours cannot hold it.
+    """``img`` (RGB) as a palette image within :data:`MAX_PALETTE_ERROR`, or None if 256 colours cannot
+    hold it.
 
     ``key`` names the picture family whose palette is reused (default: the picture's size). Thread-safe:
     renders run in worker threads.
@@ -241,9 +243,9 @@ def to_palette(img: Image.Image, key: Hashable | None = None) -> Image.Image | N
     family = _families.get(key)
     if family is not None and family.accepts(found, area):
         return family.apply(img)
-    # A new family, or a board with colours its palette does not hold: build the palette again from the colours
-    # of this board and of the boards it was built from (so families with several looks settle on one palette),
-    # else from this board alone.
+    # A new family, or a board with colours its palette does not hold: build the palette again from the
+    # colours of this board and of the boards it was built from (so families with several looks settle on
+    # one palette), else from this board alone.
     here, fills = {c: n for n, c in found}, _fills(found, area)
     attempts: list[tuple[dict[Colour, int], set[Colour], bool]] = []
     if family is not None:
@@ -277,7 +279,8 @@ def png_bytes(img: Image.Image, *, optimize: bool = False, key: Hashable | None 
     return buf.getvalue()
 
 
-def gif_bytes(frames: Sequence[Image.Image], durations: Sequence[int] | int, *, loop: int | None = 0) -> bytes:
+def gif_bytes(frames: Sequence[Image.Image], durations: Sequence[int] | int, *,
+              loop: int | None = 0) -> bytes:
     """Encode frames (RGB or P) as an animated GIF; ``durations`` in ms.
 
     ``loop=0`` repeats forever; ``loop=None`` plays once and stays on the last frame (no NETSCAPE

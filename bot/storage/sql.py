@@ -43,6 +43,7 @@ from bot.storage import (
     Status,
     VersionConflict,
 )
+from bot.storage.tournaments import TournamentSql
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +168,10 @@ def _rating(r: Any) -> RatingRow:
     return RatingRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
 
 
-class SqlStore:
-    """The :class:`bot.storage.Store` methods over :class:`Conn`; backends add connections."""
+class SqlStore(TournamentSql):
+    """The :class:`bot.storage.Store` methods over :class:`Conn`; backends add connections.
+
+    Tournament tables (migration 004): :class:`bot.storage.tournaments.TournamentSql`, same pattern."""
 
     dialect: Dialect = SQLITE
     applied_on_open: list[int] = []  # noqa: RUF012 - replaced per instance by _migrate
@@ -236,11 +239,16 @@ class SqlStore:
 
     async def create_match(self, match: MatchRecord) -> int:
         async with self._write() as db:
-            match.id = int(await db.fetchval(
-                f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(22)}) RETURNING id",
-                *_match_values(match),
-            ))
-            await self._write_seats(db, match, fresh=True)
+            await self._insert_match(db, match)
+        return match.id
+
+    async def _insert_match(self, db: Conn, match: MatchRecord) -> int:
+        """Insert a match and its seats in the caller's write transaction; sets and returns ``match.id``."""
+        match.id = int(await db.fetchval(
+            f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(22)}) RETURNING id",
+            *_match_values(match),
+        ))
+        await self._write_seats(db, match, fresh=True)
         return match.id
 
     @staticmethod

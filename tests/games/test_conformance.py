@@ -4,6 +4,9 @@ Seeded random playouts drawn by Hypothesis check, at every step: the state
 survives dump/load, apply never mutates its input, every legal move survives
 format → parse, the game keeps offering moves until it has an outcome, and
 replaying the log from the start reproduces the final state.
+
+The sixth game (tic-tac-toe, which lives in ``tests/sixth_game/`` and is not in the product's
+registry) runs through the very same checks.
 """
 
 import random
@@ -14,6 +17,7 @@ from hypothesis import strategies as st
 
 from bot.games import GAMES, available
 from bot.games.base import CHANCE, Chance, Outcome
+from tests import sixth_game
 
 SEATS = {"pylon": 2, "fireandice": 2, "eggcarton": 2, "eof": 3, "nomic": 3}
 MAX_PLIES = 400
@@ -22,8 +26,12 @@ MAX_PLIES = 400
 def initial(game):
     setup = getattr(game.module, "conformance_initial", None)
     if setup is not None:
-        return setup(SEATS[game.key])
-    return game.rules.initial({}, SEATS[game.key])
+        return setup(seats_of(game))
+    return game.rules.initial({}, seats_of(game))
+
+
+def seats_of(game):
+    return SEATS.get(game.key, game.spec.min_seats)
 
 
 def step(rules, state, data_or_rng):
@@ -40,14 +48,15 @@ def step(rules, state, data_or_rng):
 
 
 GAME_KEYS = sorted(available())
+ENGINES = [pytest.param(GAMES[key], id=key) for key in GAME_KEYS] + [
+    pytest.param(sixth_game.GAME, id=sixth_game.KEY)]
 
 
 @pytest.mark.property
-@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("game", ENGINES)
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
-def test_random_playout_keeps_the_protocol(key, seed):
-    game = GAMES[key]
+def test_random_playout_keeps_the_protocol(game, seed):
     rules = game.rules
     rng = random.Random(seed)
     state = initial(game)
@@ -78,11 +87,11 @@ def test_random_playout_keeps_the_protocol(key, seed):
     assert replay == state
 
 
-@pytest.mark.parametrize("key", GAME_KEYS)
-def test_spec_and_rules_text(key):
+@pytest.mark.parametrize("game", ENGINES)
+def test_spec_and_rules_text(game):
     from pathlib import Path
 
-    game = GAMES[key]
+    key = game.key
     assert game.spec.key == key
     text = (Path(game.module.__file__).parent / "rules_text.md").read_text()
     assert 200 < len(text) <= 4096

@@ -41,9 +41,11 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from bot.games.base import Seat
-from bot.games.egg_carton.rules import LEVELS, RULES, SLOTS_PER_SIDE, EggCartonState, Pick
+from bot.games.egg_carton.notation import SLOTS_PER_SIDE
+from bot.games.egg_carton.rules import LEVELS, RULES, EggCartonState, Pick
 
 Board = tuple[int, ...]
 """14 ring cells from the mover's side: 0–5 theirs, 6 and 13 end zones (0), 7–12 the opponent's."""
@@ -326,7 +328,7 @@ def _remember(state: EggCartonState, seat: Seat, picks: list[Pick], level: str) 
     """Store each later pick of the plan under the state it will be played in."""
     s = state
     steps = []
-    for here, nxt in zip(picks, picks[1:], strict=False):
+    for here, nxt in pairwise(picks):
         s, _ = RULES.apply(s, seat, here)
         steps.append(((level, s), nxt))
     with _PLANS_LOCK:

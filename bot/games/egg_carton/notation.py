@@ -45,8 +45,7 @@ def read_slot(text: str) -> int:
     8
     """
     cleaned = text.strip().upper()
-    if cleaned.startswith("SLOT"):
-        cleaned = cleaned[4:]
+    cleaned = cleaned.removeprefix("SLOT")
     cleaned = "".join(ch for ch in cleaned if ch not in " \t()[],.;:-")
     if not cleaned:
         raise InvalidNotation("Type the letter of a slot to pick up from: A–F or I–N.")

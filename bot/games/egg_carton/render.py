@@ -20,6 +20,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
@@ -175,7 +176,7 @@ def _draw_item(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, item: in
 def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: int) -> None:
     n = frame.off[zone]
     cx, _ = zone_centre(zone)
-    x0, y0, x1, y1 = ZONE_BOXES[zone]
+    x0, y0, _x1, y1 = ZONE_BOXES[zone]
     if frame.current == 12 + zone:
         d.rounded_rectangle(ZONE_BOXES[zone], radius=16, fill=ACCENT if frame.flash else END_ZONE,
                             outline=ACCENT, width=6)
@@ -339,7 +340,7 @@ def animate(view_before: EggCartonView, events: Sequence[Event], view_after: Egg
     work = _draw(moments[0][0], names, clock_list)          # one RGB canvas, updated in place
     frame_p = _to_palette(work, pal)
     frames = [(frame_p, moments[0][1])]
-    for (old, _, _), (new, ms, _) in zip(moments, moments[1:], strict=False):
+    for (old, _, _), (new, ms, _) in pairwise(moments):
         frame_p = frame_p.copy()
         for box in _redraw(work, old, new):                 # re-quantize only what changed
             frame_p.paste(_to_palette(work.crop(box), pal), box[:2])

@@ -89,7 +89,7 @@ def zone_of_ring(pos: int) -> int:
 
 def side_slots(seat: Seat) -> range:
     """Slot indices owned by ``seat``: 0–5 (A–F) or 6–11 (I–N)."""
-    return range(0, SLOTS_PER_SIDE) if seat == 0 else range(SLOTS_PER_SIDE, SLOTS)
+    return range(SLOTS_PER_SIDE) if seat == 0 else range(SLOTS_PER_SIDE, SLOTS)
 
 
 def owner(slot: int) -> Seat:

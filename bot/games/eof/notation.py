@@ -76,6 +76,13 @@ Move: TypeAlias = Program | ChooseSize | Draw | Answer
 
 _INSTR = re.compile(r"([RYGB])\s*([1-3])\s*([UDLRS])")
 _SEP = re.compile(r"[\s,;]*")
+
+
+def _skip_separators(text: str, pos: int) -> int:
+    """The position after the separators (maybe none) at ``pos``."""
+    m = _SEP.match(text, pos)
+    assert m is not None  # the pattern matches the empty string
+    return m.end()
 _SIZE_WORDS: Final = {
     "s": 1, "small": 1, "1": 1, "m": 2, "medium": 2, "2": 2, "l": 3, "large": 3, "3": 3,
     "any": 0, "random": 0, "?": 0, "": 0,
@@ -97,14 +104,14 @@ def read_program(text: str) -> Program:
     if t.lower() in _SKIP_WORDS:
         return SKIP
     out: list[Instruction] = []
-    pos = _SEP.match(t, 0).end()  # type: ignore[union-attr]
+    pos = _skip_separators(t, 0)
     while pos < len(t):
         m = _INSTR.match(t, pos)
         if not m:
             bad = re.split(r"[\s,;]+", t[pos:])[0] or t[pos:]
             raise InvalidNotation(f"Could not read {bad!r}: {INSTRUCTION_HELP}.")
         out.append(Instruction(LETTERS.index(m[1]), int(m[2]), ORIENT_LETTERS.index(m[3])))
-        pos = _SEP.match(t, m.end()).end()  # type: ignore[union-attr]
+        pos = _skip_separators(t, m.end())
     if not out:
         raise InvalidNotation(f"Empty program: {INSTRUCTION_HELP}.")
     return Program(tuple(out))

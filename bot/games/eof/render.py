@@ -14,7 +14,8 @@ in their colour.
 :func:`render_hand` draws the DM picture of a player's hand and the program
 being built; :func:`animate` makes one frame per execution step plus a final
 still. Geometry helpers (:func:`position_box`, :func:`piece_point`,
-:func:`pointer_point`) are public so tests can check pixels at known places.
+:func:`pointer_point`, in :mod:`.drawing` with the colours and the drawing
+primitives, re-exported here) are public so tests can check pixels at known places.
 Nothing here encodes images (``bot.render`` does).
 """
 
@@ -23,236 +24,61 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Final
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from bot.games.base import Event
+from bot.games.base import JSON, Event
+from bot.games.eof.drawing import (
+    CRASH,
+    FILE_X,
+    FINAL_MS,
+    HEADER_H,
+    LABEL_FONT,
+    NUM_H,
+    NUMBER_FONT,
+    OUTLINE,
+    PER_ROW,
+    PIECE_COLOURS,
+    RGB,
+    ROW_GAP,
+    SLOT,
+    SPEEDS,
+    STRIP,
+    TOP_H,
+    WIDTH,
+    CachedDraw,
+    board_height,
+    draw_badge,
+    draw_instruction,
+    draw_marker,
+    draw_pyramid,
+    file_rows,
+    fit_text,
+    label,
+    mix,
+    panels_height,
+    panels_top,
+    piece_point,
+    player_row_height,
+    pointer_point,
+    position_box,
+    positions,
+    row_height,
+    seat_name,
+    shade,
+)
 from bot.games.eof.notation import read_instruction
 from bot.games.eof.pieces import (
     COLOUR_NAMES,
-    DOWN,
-    LEFT,
     LETTERS,
-    RIGHT,
     SIZE_LETTERS,
-    UP,
     Instruction,
     Piece,
 )
-from bot.games.eof.rules import HAND, EofView, PlayerView, Step
 from bot.games.eof.scoring import Configuration
-from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font
-
-RGB = tuple[int, int, int]
-
-PIECE_COLOURS: Final[tuple[RGB, ...]] = (
-    PLAYER_COLOURS[0],  # red
-    PLAYER_COLOURS[3],  # yellow
-    PLAYER_COLOURS[2],  # green
-    PLAYER_COLOURS[1],  # blue
-)
-"""Fill of each EOF colour (R, Y, G, B), from the shared palette."""
-CRASH: Final[RGB] = (237, 66, 69)
-STRIP: Final[RGB] = (54, 57, 63)
-"""Background of the file strip and the panels."""
-OUTLINE: Final[RGB] = (20, 21, 24)
-
-WIDTH: Final = 880
-SLOT: Final = 64
-PER_ROW: Final = 13
-FILE_X: Final = (WIDTH - SLOT * PER_ROW) // 2
-HEADER_H: Final = 104
-TOP_H: Final = 30
-"""Record numbers, above the pyramids."""
-PYR_H: Final = 60
-NUM_H: Final = 32
-"""The piece labels ("R2"), under the pyramids (the configuration bars follow)."""
-CFG_H: Final = 10
-LANE_H: Final = 30
-ROW_GAP: Final = 14
-PIECE_W: Final = {1: 20, 2: 30, 3: 40}
-PIECE_H: Final = {1: 26, 2: 40, 3: 54}
-LABEL_FONT: Final = 28
-"""Piece labels and pointer letters in the file strip: a cap height of 9 px or more when Discord shows the
-880 px board 400 px wide."""
-NUMBER_FONT: Final = 28
-
-SPEEDS: Final = {"slow": 1800, "normal": 1100, "fast": 600, "off": 0}
-FINAL_MS: Final = 4000
-
-
-def mix(a: RGB, b: RGB, t: float) -> RGB:
-    """``t`` of ``a`` and ``1 - t`` of ``b``."""
-    return tuple(round(x * t + y * (1 - t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
-def shade(colour: RGB, factor: float) -> RGB:
-    """``colour`` darkened (factor < 1) or brightened toward white (factor > 1)."""
-    if factor >= 1:
-        return tuple(round(c + (255 - c) * (factor - 1)) for c in colour)  # type: ignore[return-value]
-    return tuple(round(c * factor) for c in colour)  # type: ignore[return-value]
-
-
-# --- geometry ------------------------------------------------------------------------------------------
-
-def positions(view: EofView) -> int:
-    """Positions drawn: BOF, the records, EOF (one shared marker for an empty file)."""
-    return len(view.file) + 2 if view.file else 1
-
-
-def row_height(seats: int) -> int:
-    return TOP_H + PYR_H + NUM_H + CFG_H + seats * LANE_H + ROW_GAP
-
-
-def file_rows(view: EofView) -> int:
-    return (positions(view) + PER_ROW - 1) // PER_ROW
-
-
-def position_box(view: EofView, pos: int) -> tuple[int, int, int, int]:
-    """The pixel box of position ``pos`` (0 = BOF, 1..n records, n+1 EOF): pyramid area only."""
-    row, col = divmod(pos, PER_ROW)
-    x0 = FILE_X + col * SLOT
-    y0 = HEADER_H + row * row_height(view.seats) + TOP_H
-    return x0, y0, x0 + SLOT, y0 + PYR_H
-
-
-def piece_point(view: EofView, record: int) -> tuple[int, int]:
-    """A pixel inside the lit (left) face of the pyramid of 0-based ``record``: its exact colour."""
-    x0, _, x1, y1 = position_box(view, record + 1)
-    size = view.file[record].size
-    cx = (x0 + x1) // 2
-    return cx - PIECE_W[size] // 6 - 1, y1 - 4 - PIECE_H[size] // 4
-
-
-def pointer_point(view: EofView, seat: int) -> tuple[int, int]:
-    """The centre of ``seat``'s pointer triangle."""
-    x0, _, x1, y1 = position_box(view, view.players[seat].pointer)
-    y = y1 + NUM_H + CFG_H + seat * LANE_H + LANE_H // 2
-    return (x0 + x1) // 2, y
-
-
-def board_height(view: EofView) -> int:
-    return HEADER_H + file_rows(view) * row_height(view.seats) + _panels_height(view) + 16
-
-
-def _panels_height(view: EofView) -> int:
-    players = 40 + view.seats * _player_row_h(view)
-    return max(players, 40 + 4 * 38)
-
-
-def _player_row_h(view: EofView) -> int:
-    return 86 if view.last_round is not None else 62
-
-
-def _panels_top(view: EofView) -> int:
-    return HEADER_H + file_rows(view) * row_height(view.seats)
-
-
-# --- drawing primitives -------------------------------------------------------------------------------
-
-@lru_cache(maxsize=4096)
-def _stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
-    """The antialiased mask of ``text`` and its offset from the anchor point (cached: labels repeat
-    from frame to frame, and FreeType rendering is most of a frame's cost)."""
-    left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor)
-    return mask, int(left), int(top)
-
-
-class _Draw(ImageDraw.ImageDraw):
-    """``ImageDraw`` whose ``text`` pastes cached glyph masks (same pixels, a fraction of the time)."""
-
-    def __init__(self, im: Image.Image) -> None:
-        super().__init__(im)
-        self.target = im
-
-    def text(self, xy: tuple[float, float], text: str, fill: object = None,  # type: ignore[override]
-             font: ImageFont.FreeTypeFont | None = None, anchor: str | None = None, **kw: object) -> None:
-        if kw or font is None or not isinstance(fill, tuple) or not text:
-            super().text(xy, text, fill=fill, font=font, anchor=anchor, **kw)  # type: ignore[arg-type]
-            return
-        mask, left, top = _stamp(text, font, anchor or "la")
-        self.target.paste(fill, (int(xy[0]) + left, int(xy[1]) + top), mask)  # type: ignore[arg-type]
-
-def draw_pyramid(d: ImageDraw.ImageDraw, cx: int, base_y: int, piece: Piece, *, scale: float = 1.0,
-                 dim: bool = False) -> None:
-    """A pyramid seen from the side: lit left face, shaded right face, dark outline."""
-    w = PIECE_W[piece.size] * scale
-    h = PIECE_H[piece.size] * scale
-    colour = PIECE_COLOURS[piece.colour]
-    if dim:
-        colour = mix(colour, STRIP, 0.35)
-    left = [(cx - w / 2, base_y), (cx, base_y - h), (cx, base_y)]
-    right = [(cx, base_y), (cx, base_y - h), (cx + w / 2, base_y)]
-    d.polygon(left, fill=colour)
-    d.polygon(right, fill=shade(colour, 0.72))
-    d.polygon([(cx - w / 2, base_y), (cx, base_y - h), (cx + w / 2, base_y)], outline=OUTLINE)
-
-
-def label(piece: Piece) -> str:
-    """``R2``: the colour's letter and the size, written on every piece."""
-    return f"{LETTERS[piece.colour]}{piece.size}"
-
-
-def draw_badge(d: ImageDraw.ImageDraw, cx: int, cy: int, colour: int, size: int = 30) -> None:
-    """A player's colour as a square with its letter (R/Y/G/B): tells players apart without hue."""
-    h = size // 2
-    d.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=6, fill=PIECE_COLOURS[colour], outline=OUTLINE)
-    d.text((cx, cy + 1), LETTERS[colour], font=font(size * 2 // 3, True), fill=INK_DARK, anchor="mm")
-
-
-def draw_instruction(d: ImageDraw.ImageDraw, cx: int, cy: int, ins: Instruction, size: int = 40) -> None:
-    """An instruction seen from above: a lying pyramid points its way, a standing one is a crossed square."""
-    colour = PIECE_COLOURS[ins.colour]
-    r = size / 2 * (0.55 + 0.15 * ins.size)
-    if ins.orient in (UP, DOWN, LEFT, RIGHT):
-        if ins.orient == UP:
-            pts = [(cx, cy - r), (cx + r * 0.8, cy + r), (cx - r * 0.8, cy + r)]
-        elif ins.orient == DOWN:
-            pts = [(cx, cy + r), (cx - r * 0.8, cy - r), (cx + r * 0.8, cy - r)]
-        elif ins.orient == LEFT:
-            pts = [(cx - r, cy), (cx + r, cy - r * 0.8), (cx + r, cy + r * 0.8)]
-        else:
-            pts = [(cx + r, cy), (cx - r, cy + r * 0.8), (cx - r, cy - r * 0.8)]
-        d.polygon(pts, fill=colour, outline=OUTLINE)
-        mid = ((pts[1][0] + pts[2][0]) / 2, (pts[1][1] + pts[2][1]) / 2)
-        d.line([pts[0], mid], fill=shade(colour, 0.6), width=2)
-    else:
-        q = r * 0.8
-        d.rectangle([cx - q, cy - q, cx + q, cy + q], fill=colour, outline=OUTLINE)
-        d.line([(cx - q, cy - q), (cx + q, cy + q)], fill=shade(colour, 0.6), width=2)
-        d.line([(cx - q, cy + q), (cx + q, cy - q)], fill=shade(colour, 0.6), width=2)
-
-
-def _marker(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str) -> None:
-    x0, y0, x1, y1 = box
-    cx = (x0 + x1) // 2
-    top = y1 - 48
-    d.rounded_rectangle([x0 + 3, top, x1 - 3, y1 - 4], radius=6, fill=CARD_LIGHT)
-    if "/" in text:
-        a, b = text.split("/")
-        d.text((cx, top + 12), a, font=font(16, True), fill=INK_DARK, anchor="mm")
-        d.text((cx, top + 32), b, font=font(16, True), fill=INK_DARK, anchor="mm")
-    else:
-        d.text((cx, top + 22), text, font=font(19, True), fill=INK_DARK, anchor="mm")
-
-
-def _fit(text: str, fnt_size: int, width: int, bold: bool = False) -> str:
-    f = font(fnt_size, bold)
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
-
-
-def _name(view: EofView, names: Sequence[str] | None, seat: int) -> str:
-    if names and seat < len(names) and names[seat]:
-        return str(names[seat])
-    return view.players[seat].name
-
+from bot.games.eof.state import HAND, Step
+from bot.games.eof.views import EofView, PlayerView
+from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, font
 
 # --- what to highlight ---------------------------------------------------------------------------------
 
@@ -286,7 +112,9 @@ def _marks(view: EofView, events: Sequence[Event]) -> _Marks:
 
 
 def _status(view: EofView, names: Sequence[str] | None, marks: _Marks) -> tuple[str, RGB]:
-    nm = lambda t: _name(view, names, t)  # noqa: E731
+    def nm(t: int) -> str:
+        return seat_name(view, names, t)
+
     if view.finished:
         return "Final scores: " + " · ".join(f"{nm(t)} {sc}" for t, sc in enumerate(view.scores)), ACCENT
     if marks.scored_round is not None and view.last_round is not None:
@@ -327,7 +155,7 @@ def deal_progress(drawn: int) -> str:
 def winners_text(view: EofView, names: Sequence[str] | None = None) -> str:
     """``Alice wins with 23`` / ``Alice and Bob win with 12`` for a finished game."""
     best = max(view.scores) if view.scores else 0
-    win = [_name(view, names, t) for t, sc in enumerate(view.scores) if sc == best]
+    win = [seat_name(view, names, t) for t, sc in enumerate(view.scores) if sc == best]
     return f"{' and '.join(win)} {'wins' if len(win) == 1 else 'win'} with {best}"
 
 
@@ -354,7 +182,7 @@ def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequenc
     """
     marks = _marks(view, events)
     img = Image.new("RGB", (WIDTH, board_height(view)), CARD)
-    d = _Draw(img)
+    d = CachedDraw(img)
     _draw_header(d, view, names, marks)
     _draw_file(d, view, marks)
     _draw_players(d, view, names, marks, clocks)
@@ -364,7 +192,8 @@ def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequenc
 
 def _draw_header(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks) -> None:
     title = headline(view, names)
-    d.text((24, 12), _fit(title, 30, WIDTH - 48, True), font=font(30, True), fill=ACCENT if view.finished else INK)
+    d.text((24, 12), fit_text(title, 30, WIDTH - 48, True), font=font(30, True),
+           fill=ACCENT if view.finished else INK)
     opts = []
     if view.locking != "none":
         opts.append(view.locking)
@@ -373,7 +202,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | N
     if opts:
         d.text((WIDTH - 24, 4), " · ".join(opts), font=font(15), fill=MUTED, anchor="ra")
     text, colour = _status(view, names, marks)
-    d.text((24, 58), _fit(text, 24, WIDTH - 48), font=font(24), fill=colour)
+    d.text((24, 58), fit_text(text, 24, WIDTH - 48), font=font(24), fill=colour)
 
 
 def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
@@ -387,10 +216,10 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
         d.rounded_rectangle([FILE_X - 6, y0 - 4, FILE_X + cols * SLOT + 6, y0 + rh - ROW_GAP + 2], radius=8,
                             fill=STRIP)
     if n == 0:
-        _marker(d, position_box(view, 0), "BOF/EOF")
+        draw_marker(d, position_box(view, 0), "BOF/EOF")
     else:
-        _marker(d, position_box(view, 0), "BOF")
-        _marker(d, position_box(view, n + 1), "EOF")
+        draw_marker(d, position_box(view, 0), "BOF")
+        draw_marker(d, position_box(view, n + 1), "EOF")
     touched = set(marks.touched)
     for i, piece in enumerate(view.file):
         x0, y0, x1, y1 = position_box(view, i + 1)
@@ -417,32 +246,33 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
         colour = PIECE_COLOURS[pl.colour]
         lit = marks.actor == seat
         if lit:
-            d.rounded_rectangle([cx - 14, cy - 14, cx + 31, cy + 14], radius=7, fill=CRASH if marks.crash else ACCENT)
+            d.rounded_rectangle([cx - 14, cy - 14, cx + 31, cy + 14], radius=7,
+                                fill=CRASH if marks.crash else ACCENT)
         d.polygon([(cx, cy - 11), (cx + 9, cy + 10), (cx - 9, cy + 10)], fill=colour, outline=OUTLINE)
-        d.text((cx + 12, cy + 1), LETTERS[pl.colour], font=font(LABEL_FONT - 4, True), fill=INK_DARK if lit else INK,
-               anchor="lm")
+        d.text((cx + 12, cy + 1), LETTERS[pl.colour], font=font(LABEL_FONT - 4, True),
+               fill=INK_DARK if lit else INK, anchor="lm")
 
 
 def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks,
                   clocks: Sequence[int | None] | Mapping[int, int] | None) -> None:
-    top = _panels_top(view)
+    top = panels_top(view)
     x0, x1 = 24, 560
-    d.rounded_rectangle([x0, top, x1, top + _panels_height(view)], radius=10, fill=STRIP)
+    d.rounded_rectangle([x0, top, x1, top + panels_height(view)], radius=10, fill=STRIP)
     d.text((x0 + 14, top + 8), "Players", font=font(20, True), fill=MUTED)
     d.text((x1 - 14, top + 8), "score", font=font(18), fill=MUTED, anchor="ra")
-    rh = _player_row_h(view)
+    rh = player_row_height(view)
     for seat, pl in enumerate(view.players):
         y = top + 40 + seat * rh
         colour = PIECE_COLOURS[pl.colour]
         draw_badge(d, x0 + 30, y + 16, pl.colour)
         first = " ▸" if view.first == seat and view.phase not in ("first", "over") else ""
-        d.text((x0 + 54, y + 2), _fit(_name(view, names, seat) + first, 24, 250, True), font=font(24, True),
-               fill=colour)
+        d.text((x0 + 54, y + 2), fit_text(seat_name(view, names, seat) + first, 24, 250, True),
+               font=font(24, True), fill=colour)
         d.text((x1 - 14, y), str(pl.score), font=font(30, True), fill=INK, anchor="ra")
         rounds = " ".join(f"{p:+d}" for p in pl.round_scores)
         if rounds:
             d.text((x1 - 66, y + 6), rounds, font=font(20), fill=MUTED, anchor="ra")
-        d.text((x0 + 54, y + 32), _fit(_player_status(view, pl, clocks), 20, x1 - x0 - 70), font=font(20),
+        d.text((x0 + 54, y + 32), fit_text(_player_status(view, pl, clocks), 20, x1 - x0 - 70), font=font(20),
                fill=CRASH if pl.crashed else INK)
         if view.last_round is not None:
             lr = view.last_round
@@ -452,7 +282,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
                 cfg = "crashed"
             else:
                 cfg = ", ".join(c.describe() for c in lr.configurations[seat]) or "no configuration"
-            line = _fit(f"Round {lr.round}: {lr.points[seat]:+d} · {cfg}", 18, x1 - x0 - 70)
+            line = fit_text(f"Round {lr.round}: {lr.points[seat]:+d} · {cfg}", 18, x1 - x0 - 70)
             d.text((x0 + 54, y + 58), line, font=font(18), fill=MUTED)
 
 
@@ -495,9 +325,9 @@ def _player_status(view: EofView, pl: PlayerView, clocks: Clocks) -> str:
 
 
 def _draw_pool(d: ImageDraw.ImageDraw, view: EofView) -> None:
-    top = _panels_top(view)
+    top = panels_top(view)
     x0, x1 = 576, WIDTH - 24
-    d.rounded_rectangle([x0, top, x1, top + _panels_height(view)], radius=10, fill=STRIP)
+    d.rounded_rectangle([x0, top, x1, top + panels_height(view)], radius=10, fill=STRIP)
     d.text((x0 + 14, top + 8), f"Data pool · {sum(view.pool)}", font=font(20, True), fill=MUTED)
     for c in range(4):
         y = top + 40 + c * 38
@@ -531,9 +361,9 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
     used = list(draft) if not view.program else []
     width = 640
     img = Image.new("RGB", (width, 330), CARD)
-    d = _Draw(img)
+    d = CachedDraw(img)
     colour = PIECE_COLOURS[pl.colour]
-    title = _fit(f"{_name(view, names, seat)} · your hand · round {view.round}", 22, width - 48, True)
+    title = fit_text(f"{seat_name(view, names, seat)} · your hand · round {view.round}", 22, width - 48, True)
     d.text((24, 14), title, font=font(22, True), fill=colour)
     d.rounded_rectangle([16, 50, width - 16, 156], radius=10, fill=STRIP)
     remaining = [i.piece for i in used]
@@ -572,10 +402,10 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
 
 # --- the execution animation ---------------------------------------------------------------------------
 
-def _frame_view(base: EofView, steps: tuple[Step, ...], snap: Mapping[str, object]) -> EofView:
-    file = tuple(Piece.parse(p) for p in snap["file"])  # type: ignore[attr-defined, union-attr]
-    pointers = tuple(int(p) for p in snap["pointers"])  # type: ignore[attr-defined, union-attr]
-    pool = tuple(int(p) for p in snap["pool"])  # type: ignore[attr-defined, union-attr]
+def _frame_view(base: EofView, steps: tuple[Step, ...], snap: Mapping[str, JSON]) -> EofView:
+    file = tuple(Piece.parse(p) for p in snap["file"])
+    pointers = tuple(int(p) for p in snap["pointers"])
+    pool = tuple(int(p) for p in snap["pool"])
     players = []
     for pl in base.players:
         mine = tuple(st for st in steps if st.seat == pl.seat)
@@ -663,3 +493,8 @@ def _pad(img: Image.Image, height: int) -> Image.Image:
 
 
 __all__ = ["animate", "board_height", "piece_point", "pointer_point", "position_box", "render", "render_hand"]
+
+
+__all__ = ["CRASH", "FINAL_MS", "NUM_H", "PIECE_COLOURS", "STRIP", "WIDTH", "animate", "board_height",
+           "deal_progress", "headline", "piece_point", "pointer_point", "position_box", "render",
+           "render_hand", "winners_text"]

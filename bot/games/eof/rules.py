@@ -44,15 +44,18 @@ scores 0 (or −1 per instruction not executed, with ``crash_penalty``); a
 player who submitted no program (``skip``, the turn-limit default) scores 0.
 The file and the pointers carry over; after four rounds the highest total
 wins, equal totals share the place.
+
+*Layout.* This module holds the rules object (set-up, legality, notation,
+views, serialisation); the state and constants are in :mod:`.state`, the
+views in :mod:`.views`, the legal programs in :mod:`.programs`, the deal and
+execution on a working copy in :mod:`.execution`, the scoring search in
+:mod:`.scoring`. The names other modules use are re-exported here.
 """
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import ClassVar, Final, overload
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, Final
 
 from bot.games.base import (
     CHANCE,
@@ -67,6 +70,7 @@ from bot.games.base import (
     RulesBase,
     Seat,
 )
+from bot.games.eof.execution import DryRun, Work, dry_run
 from bot.games.eof.notation import (
     ALLOW,
     DENY,
@@ -78,28 +82,16 @@ from bot.games.eof.notation import (
     Program,
     read_answer,
     read_draw,
-    read_instruction,
     read_program,
     read_size,
 )
 from bot.games.eof.pieces import (
     ALL_KINDS,
-    BLUE,
-    COLOUR_NAMES,
-    DOWN,
     EMPTY,
     FULL,
-    GREEN,
     KINDS,
-    LEFT,
     LETTERS,
-    ORIENT_LETTERS,
-    ORIENT_NAMES,
     PIECES,
-    RIGHT,
-    STANDING,
-    UP,
-    YELLOW,
     Counts,
     Instruction,
     Piece,
@@ -108,701 +100,23 @@ from bot.games.eof.pieces import (
     pieces_of,
     size_totals,
 )
-from bot.games.eof.scoring import Configuration, score
-
-ROUNDS: Final = 4
-HAND: Final = 9
-"""Pieces each player draws per round."""
-PROGRAM_LENGTH: Final = 5
-
-LOCKING: Final = ("none", "locks-crash", "locks-nocrash", "permission-crash", "permission-nocrash")
-DEFAULT_COLOURS: Final = (0, 1, 2, 3)
-
-
-class Phase(enum.Enum):
-    """Where the round stands."""
-
-    FIRST = "first"
-    """Chance draws the piece that decides who plays first this round."""
-    DEAL = "deal"
-    """Players draw their nine pieces in turn (a size choice, then chance)."""
-    PROGRAM = "program"
-    """Players write their programs, secretly and simultaneously."""
-    PERMISSION = "permission"
-    """Execution waits for players asked to allow the deletion of their record."""
-    OVER = "over"
-    """Four rounds have been played."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One executed instruction of the round's step log.
-
-    ``text`` says what happened ("moves right 2: now on record 5"), ``crash``
-    why the program crashed ("" if it did not), ``touched`` the 0-based
-    records to highlight afterwards.
-    """
-
-    seat: Seat
-    index: int
-    instruction: Instruction
-    text: str
-    crash: str = ""
-    touched: tuple[int, ...] = ()
-
-    def dump(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "index": self.index, "instruction": str(self.instruction),
-                "text": self.text, "crash": self.crash, "touched": list(self.touched)}
-
-    @staticmethod
-    def load(d: Mapping[str, JSON]) -> Step:
-        return Step(int(d["seat"]), int(d["index"]), read_instruction(str(d["instruction"])), str(d["text"]),
-                    str(d.get("crash", "")), tuple(int(t) for t in d.get("touched", ())))
-
-
-@dataclass(frozen=True)
-class RoundResult:
-    """A finished round: each seat's points and chosen configurations, and its step log."""
-
-    round: int
-    points: tuple[int, ...]
-    configurations: tuple[tuple[Configuration, ...], ...]
-    crashed: tuple[bool, ...]
-    skipped: tuple[bool, ...]
-    steps: tuple[Step, ...]
-
-    def dump(self) -> dict[str, JSON]:
-        return {"round": self.round, "points": list(self.points),
-                "configurations": [[c.dump() for c in cs] for cs in self.configurations],
-                "crashed": list(self.crashed), "skipped": list(self.skipped),
-                "steps": [st.dump() for st in self.steps]}
-
-    @staticmethod
-    def load(d: Mapping[str, JSON]) -> RoundResult:
-        return RoundResult(int(d["round"]), tuple(int(p) for p in d["points"]),
-                           tuple(tuple(Configuration.load(c) for c in cs) for cs in d["configurations"]),
-                           tuple(bool(x) for x in d["crashed"]), tuple(bool(x) for x in d["skipped"]),
-                           tuple(Step.load(st) for st in d["steps"]))
-
-
-@dataclass(frozen=True)
-class EofState:
-    """Everything about an EOF match, secrets included (only :meth:`EofRules.view` leaves the engine).
-
-    Positions in the file: 0 is BOF, 1..n the records, n+1 EOF; an empty file
-    has the single position 0. Collections of pieces are :data:`Counts`.
-    """
-
-    colours: tuple[int, ...]
-    locking: str = "none"
-    crash_penalty: bool = False
-    feel: bool = True
-    phase: Phase = Phase.FIRST
-    round: int = 1
-    first: Seat = -1
-    file: tuple[Piece, ...] = ()
-    pointers: tuple[int, ...] = ()
-    bag: Counts = EMPTY
-    pool: Counts = EMPTY
-    hands: tuple[Counts, ...] = ()
-    draws: tuple[tuple[Piece, ...], ...] = ()
-    dealer: int = 0
-    """Offset from the first player of the seat drawing now."""
-    size_choice: int = -1
-    """The size chosen for the next draw: -1 none yet, 0 any, 1-3."""
-    programs: tuple[Program | None, ...] = ()
-    turn: int = 0
-    """Execution turn counter: instruction ``turn // seats`` of seat ``first + turn % seats``."""
-    crashed: tuple[int, ...] = ()
-    """Per seat, the index of the instruction that crashed, or -1."""
-    deleted: tuple[Piece, ...] = ()
-    """Records deleted so far by the instruction waiting for permission."""
-    asked: tuple[Seat, ...] = ()
-    allowed: tuple[Seat, ...] = ()
-    steps: tuple[Step, ...] = ()
-    scores: tuple[int, ...] = ()
-    history: tuple[tuple[int, ...], ...] = ()
-    last_round: RoundResult | None = None
-
-    @property
-    def seats(self) -> int:
-        return len(self.colours)
-
-    def name(self, seat: Seat) -> str:
-        """The seat's colour name, capitalised ("Red")."""
-        return COLOUR_NAMES[self.colours[seat]].capitalize()
-
-    @property
-    def drawer(self) -> Seat | None:
-        """The seat drawing now (deal phase), else ``None``."""
-        if self.phase is not Phase.DEAL or self.first < 0:
-            return None
-        return (self.first + self.dealer) % self.seats
-
-    def required_length(self, seat: Seat) -> int:
-        """Instructions in ``seat``'s program: min(5, hand) at programming time."""
-        return min(PROGRAM_LENGTH, len(self.draws[seat]))
-
-    def order(self) -> tuple[Seat, ...]:
-        """Seats in playing order this round (first player, then clockwise)."""
-        f = max(self.first, 0)
-        return tuple((f + i) % self.seats for i in range(self.seats))
-
-
-# --- views -------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Pending:
-    """A delete waiting for permission: who deletes, with what, which record, who is asked."""
-
-    seat: Seat
-    instruction: Instruction
-    record: int
-    """0-based index of the record to delete."""
-    piece: Piece
-    asked: tuple[Seat, ...]
-    allowed: tuple[Seat, ...]
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What everybody may know about one seat."""
-
-    seat: Seat
-    colour: int
-    name: str
-    pointer: int
-    score: int
-    round_scores: tuple[int, ...]
-    hand_size: int
-    draws: tuple[Piece, ...]
-    """This round's draws (public as they happen)."""
-    submitted: bool
-    program_length: int
-    """Instructions the seat's program has this round (min(5, draws))."""
-    revealed: tuple[Instruction, ...]
-    """The seat's instructions executed so far this round."""
-    crashed: bool
-    crash_reason: str
-    skipped: bool
-    """Submitted no program (known once execution starts)."""
-
-
-@dataclass(frozen=True)
-class EofView:
-    """What one seat (or the channel, ``seat=None``) may see of an EOF match.
-
-    ``hand``/``program`` are the viewer's own (``None`` for the channel);
-    nothing of another seat's hand or program appears except its size, its
-    public draws and the instructions already executed.
-    """
-
-    seat: Seat | None
-    seats: int
-    phase: str
-    round: int
-    rounds: int
-    first: Seat | None
-    order: tuple[Seat, ...]
-    to_act: tuple[Seat, ...]
-    file: tuple[Piece, ...]
-    pool: Counts
-    players: tuple[PlayerView, ...]
-    drawing: Seat | None = None
-    """The seat drawing now (deal)."""
-    size_choice: int | None = None
-    """The size the drawing seat chose (0 = any), ``None`` until chosen."""
-    bag_sizes: tuple[int, int, int] | None = None
-    """Small/medium/large pieces in the bag, during the deal (for the S/M/L buttons)."""
-    bag_total: int = 0
-    hand: tuple[Piece, ...] | None = None
-    program: Program | None = None
-    program_length: int = 0
-    """How many instructions the viewer's program must have."""
-    steps: tuple[Step, ...] = ()
-    """This round's executed instructions (the step log)."""
-    current: Step | None = None
-    """The instruction just executed (highlighted by the renderer)."""
-    pending: Pending | None = None
-    last_round: RoundResult | None = None
-    locking: str = "none"
-    crash_penalty: bool = False
-    draw_mode: str = "feel"
-    finished: bool = False
-    scores: tuple[int, ...] = ()
-    pointers: tuple[int, ...] = ()
-
-    def player(self, seat: Seat) -> PlayerView:
-        return self.players[seat]
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.players)
-
-
-# --- legal programs as a lazy sequence ----------------------------------------------------------------
-
-class ProgramSpace(Sequence[Program]):
-    """Every program a hand allows, in sorted order, built on demand.
-
-    A hand of nine distinct pieces allows 15,120 orderings × 3,125
-    orientations, so the list is never materialised: ``len`` counts and
-    ``[i]`` unranks. Index 0 is ``skip`` (no program).
-    """
-
-    def __init__(self, hand: Counts, length: int) -> None:
-        self.hand = tuple(hand)
-        self.length = length
-        self._kinds = tuple(k for k in range(KINDS) if hand[k])
-
-    @staticmethod
-    @lru_cache(maxsize=4096)
-    def _count(hand: Counts, length: int) -> int:
-        if length == 0:
-            return 1
-        total = 0
-        for k in range(KINDS):
-            if hand[k]:
-                rest = hand[:k] + (hand[k] - 1,) + hand[k + 1:]
-                total += 5 * ProgramSpace._count(rest, length - 1)
-        return total
-
-    def __len__(self) -> int:
-        return 1 + self._count(self.hand, self.length)
-
-    @overload
-    def __getitem__(self, index: int) -> Program: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Program]: ...
-
-    def __getitem__(self, index: int | slice) -> Program | Sequence[Program]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("program index out of range")
-        if index == 0:
-            return SKIP
-        r = index - 1
-        hand = self.hand
-        out = []
-        for left in range(self.length, 0, -1):
-            for k in range(KINDS):
-                if not hand[k]:
-                    continue
-                rest = hand[:k] + (hand[k] - 1,) + hand[k + 1:]
-                block = self._count(rest, left - 1)
-                if r < 5 * block:
-                    piece = ALL_KINDS[k]
-                    out.append(Instruction(piece.colour, piece.size, r // block))
-                    r %= block
-                    hand = rest
-                    break
-                r -= 5 * block
-        return Program(tuple(out))
-
-    def __contains__(self, item: object) -> bool:
-        if not isinstance(item, Program):
-            return False
-        if item.skip:
-            return item == SKIP
-        need = counts_of(i.piece for i in item.instructions)
-        fits = all(a <= b for a, b in zip(need, self.hand, strict=True))
-        return len(item.instructions) == self.length and fits
-
-    def __iter__(self) -> Iterator[Program]:
-        for i in range(len(self)):
-            yield self[i]
-
-
-def program_warnings(program: Program) -> tuple[str, ...]:
-    """Sentences warning about instructions that will crash whatever the file (bad orientations)."""
-    out = []
-    for n, ins in enumerate(program.instructions, 1):
-        if not ins.is_valid:
-            valid = "/".join(ORIENT_LETTERS[o] for o in (UP, DOWN, LEFT, RIGHT, STANDING)
-                             if Instruction(ins.colour, ins.size, o).is_valid)
-            out.append(f"Instruction {n} ({ins}) will crash: {COLOUR_NAMES[ins.colour]} pieces only "
-                       f"work {valid}.")
-    return tuple(out)
-
-
-# --- the execution engine on a mutable working copy ---------------------------------------------------
-
-class _Work:
-    """A mutable copy of a state used inside :meth:`EofRules.apply`."""
-
-    def __init__(self, s: EofState) -> None:
-        self.s0 = s
-        self.colours = s.colours
-        self.n = s.seats
-        self.locking = s.locking
-        self.phase = s.phase
-        self.round = s.round
-        self.first = s.first
-        self.file = list(s.file)
-        self.pointers = list(s.pointers)
-        self.bag = list(s.bag)
-        self.pool = list(s.pool)
-        self.hands = list(s.hands)
-        self.draws = list(s.draws)
-        self.dealer = s.dealer
-        self.size_choice = s.size_choice
-        self.programs = list(s.programs)
-        self.turn = s.turn
-        self.crashed = list(s.crashed)
-        self.deleted = list(s.deleted)
-        self.asked = s.asked
-        self.allowed = s.allowed
-        self.steps = list(s.steps)
-        self.scores = list(s.scores)
-        self.history = list(s.history)
-        self.last_round = s.last_round
-        self.verdict = 0  # permission verdict for the waiting delete: 1 allow, -1 deny
-        self.events: list[Event] = []
-
-    def freeze(self) -> EofState:
-        return replace(
-            self.s0, phase=self.phase, round=self.round, first=self.first, file=tuple(self.file),
-            pointers=tuple(self.pointers), bag=tuple(self.bag), pool=tuple(self.pool),
-            hands=tuple(self.hands),
-            draws=tuple(self.draws), dealer=self.dealer, size_choice=self.size_choice,
-            programs=tuple(self.programs), turn=self.turn, crashed=tuple(self.crashed),
-            deleted=tuple(self.deleted), asked=self.asked, allowed=self.allowed, steps=tuple(self.steps),
-            scores=tuple(self.scores), history=tuple(self.history), last_round=self.last_round)
-
-    # helpers ---------------------------------------------------------------------------------------
-    def name(self, seat: Seat) -> str:
-        return COLOUR_NAMES[self.colours[seat]].capitalize()
-
-    def event(self, kind: str, text: str, visible_to: Seat | None = None, **data: JSON) -> None:
-        self.events.append(Event(kind, text, data, visible_to))
-
-    def where(self, p: int) -> str:
-        n = len(self.file)
-        if n == 0:
-            return "BOF/EOF (empty file)"
-        if p == 0:
-            return "BOF"
-        if p == n + 1:
-            return "EOF"
-        return f"record {p}"
-
-    def eof(self) -> int:
-        return len(self.file) + 1 if self.file else 0
-
-    def normalise(self) -> None:
-        if not self.file:
-            self.pointers = [0] * self.n
-
-    def remove(self, p: int, actor: Seat) -> Piece:
-        """Delete the record at position ``p``; other pointers on it go to BOF, later ones shift."""
-        piece = self.file.pop(p - 1)
-        self.pool[piece.index] += 1
-        for t in range(self.n):
-            if t == actor:
-                continue
-            if self.pointers[t] == p:
-                self.pointers[t] = 0
-            elif self.pointers[t] > p:
-                self.pointers[t] -= 1
-        return piece
-
-    def insert(self, q: int, piece: Piece, actor: Seat) -> None:
-        """Insert ``piece`` so that it becomes position ``q``; the actor's pointer moves onto it."""
-        self.file.insert(q - 1, piece)
-        self.pool[piece.index] -= 1
-        for t in range(self.n):
-            if t != actor and self.pointers[t] >= q:
-                self.pointers[t] += 1
-        self.pointers[actor] = q
-
-    # the deal ----------------------------------------------------------------------------------------
-    def start_round(self, number: int) -> None:
-        """Gather every piece that is neither a pointer nor in the file into the bag; draw for first."""
-        self.round = number
-        bag = list(FULL)
-        for piece in self.file:
-            bag[piece.index] -= 1
-        for c in self.colours:
-            bag[Piece(c, 1).index] -= 1
-        self.bag = bag
-        self.pool = list(EMPTY)
-        self.hands = [EMPTY] * self.n
-        self.draws = [()] * self.n
-        self.programs = [None] * self.n
-        self.crashed = [-1] * self.n
-        self.turn = 0
-        self.steps = []
-        self.deleted = []
-        self.asked = self.allowed = ()
-        self.dealer = 0
-        self.size_choice = -1
-        self.event("round", f"Round {number} of {ROUNDS} begins: every piece outside the file and the "
-                            f"pointers goes back into the bag ({sum(bag)} pieces).", round=number)
-        if any(self.bag[Piece(c, s).index] for c in self.colours for s in (1, 2, 3)):
-            self.phase = Phase.FIRST
-            return
-        # No piece of a player's colour left in the bag: drawing could never decide. The lead
-        # passes clockwise instead (impossible in round 1).
-        self.first = (self.first + 1) % self.n
-        self.event("first", f"No piece of a player's colour is in the bag: {self.name(self.first)} plays "
-                            "first (the lead passes clockwise).", seat=self.first)
-        self.start_deal()
-
-    def start_deal(self) -> None:
-        self.phase = Phase.DEAL
-        self.dealer = 0
-        self.size_choice = -1
-        self.advance_deal()
-
-    def advance_deal(self) -> None:
-        while True:
-            if sum(self.bag) == 0 or self.dealer >= self.n:
-                self.end_deal()
-                return
-            seat = (self.first + self.dealer) % self.n
-            if len(self.draws[seat]) >= HAND:
-                self.dealer += 1
-                self.size_choice = -1
-                continue
-            return
-
-    def end_deal(self) -> None:
-        left = sum(self.bag)
-        self.pool = self.bag
-        self.bag = list(EMPTY)
-        self.phase = Phase.PROGRAM
-        self.dealer = 0
-        self.size_choice = -1
-        short = [self.name(t) for t in range(self.n) if len(self.draws[t]) < HAND]
-        note = f" The bag ran out: {', '.join(short)} drew fewer than {HAND}." if short else ""
-        self.event("pool", f"The deal is over; the {left} pieces left form the data pool.{note} "
-                           "Write your programs.", pool=list(self.pool))
-        for t in range(self.n):
-            if not self.draws[t]:
-                self.programs[t] = Program(())
-        if all(p is not None for p in self.programs):
-            self.start_execution()
-
-    # execution ---------------------------------------------------------------------------------------
-    def start_execution(self) -> None:
-        order = ", ".join(self.name((self.first + i) % self.n) for i in range(self.n))
-        self.event("execute", f"All programs are in. Execution, one instruction per turn: {order}.")
-        self.run()
-
-    def run(self) -> None:
-        """Execute instructions until the round ends or a permission request is pending."""
-        n = self.n
-        while self.turn < PROGRAM_LENGTH * n:
-            i, j = divmod(self.turn, n)
-            seat = (self.first + j) % n
-            prog = self.programs[seat]
-            assert prog is not None
-            if self.crashed[seat] < 0 and i < len(prog.instructions):
-                step = self.execute(seat, i, prog.instructions[i])
-                if step is None:
-                    self.phase = Phase.PERMISSION
-                    return
-                self.steps.append(step)
-                label = f"{self.name(seat)} {step.instruction}"
-                text = f"{label}: CRASH — {step.crash}." if step.crash else f"{label}: {step.text}."
-                self.event("step", text, seat=seat, index=i, instruction=str(step.instruction),
-                           result=step.text, crash=step.crash, touched=list(step.touched),
-                           file=[str(p) for p in self.file], pointers=list(self.pointers),
-                           pool=list(self.pool))
-            self.turn += 1
-            self.deleted = []
-            self.asked = self.allowed = ()
-        self.end_round()
-
-    def crash(self, seat: Seat, index: int, ins: Instruction, reason: str, done: str = "") -> Step:
-        self.crashed[seat] = index
-        self.pointers[seat] = 0
-        return Step(seat, index, ins, done or "crashed", reason)
-
-    def execute(self, seat: Seat, index: int, ins: Instruction) -> Step | None:
-        """Carry out one instruction; ``None`` when it waits for permission."""
-        if not ins.is_valid:
-            reason = f"{COLOUR_NAMES[ins.colour]} has no {ORIENT_NAMES[ins.orient]} instruction"
-            return self.crash(seat, index, ins, reason)
-        p = self.pointers[seat]
-        n = len(self.file)
-        size = ins.size
-        if ins.colour == GREEN:
-            if ins.orient in (UP, DOWN):
-                self.pointers[seat] = (1 if ins.orient == UP else n) if n else 0
-            else:
-                target = p - size if ins.orient == LEFT else p + size
-                if target < 0:
-                    return self.crash(seat, index, ins, f"moving left {size} from {self.where(p)} passes BOF")
-                if target > self.eof():
-                    return self.crash(seat, index, ins,
-                                      f"moving right {size} from {self.where(p)} passes EOF")
-                self.pointers[seat] = target
-            q = self.pointers[seat]
-            return Step(seat, index, ins, f"pointer now on {self.where(q)}", "",
-                        (q - 1,) if 1 <= q <= n else ())
-        if ins.colour == YELLOW:
-            own = Piece(self.colours[seat], size)
-            if n and ins.orient == LEFT and p == 0:
-                return self.crash(seat, index, ins, "cannot insert before BOF")
-            if n and ins.orient == RIGHT and p == n + 1:
-                return self.crash(seat, index, ins, "cannot insert after EOF")
-            if not self.pool[own.index]:
-                return self.crash(seat, index, ins, f"no {own} in the data pool")
-            q = 1 if not n else (p if ins.orient == LEFT else p + 1)
-            self.insert(q, own, seat)
-            return Step(seat, index, ins, f"inserted {own} as record {q}; pointer on it", "", (q - 1,))
-        if ins.colour == BLUE:
-            if not 1 <= p <= n:
-                what = "replace" if ins.orient == STANDING else "swap"
-                return self.crash(seat, index, ins, f"no current record to {what} at {self.where(p)}")
-            if ins.orient == STANDING:
-                old = self.file[p - 1]
-                own = Piece(self.colours[seat], size)
-                if self.pool[own.index] + (old == own) == 0:
-                    return self.crash(seat, index, ins, f"no {own} in the data pool")
-                self.pool[old.index] += 1
-                self.pool[own.index] -= 1
-                self.file[p - 1] = own
-                return Step(seat, index, ins, f"replaced {old} at record {p} by {own}", "", (p - 1,))
-            q = p - size if ins.orient == LEFT else p + size
-            if not 1 <= q <= n:
-                side = "left" if ins.orient == LEFT else "right"
-                return self.crash(seat, index, ins, f"no record {size} to the {side} of record {p}")
-            a, b = self.file[p - 1], self.file[q - 1]
-            self.file[p - 1], self.file[q - 1] = b, a
-            return Step(seat, index, ins, f"swapped records {p} ({a}) and {q} ({b})", "", (p - 1, q - 1))
-        return self.delete(seat, index, ins)
-
-    def delete(self, seat: Seat, index: int, ins: Instruction) -> Step | None:
-        left = ins.orient == LEFT
-        toward = "BOF" if left else "EOF"
-        while len(self.deleted) < ins.size:
-            p = self.pointers[seat]
-            n = len(self.file)
-            gone = " ".join(map(str, self.deleted))
-            if not 1 <= p <= n:
-                if self.deleted:
-                    return self.crash(seat, index, ins, f"reached {toward} after deleting {gone}",
-                                      f"deleted {gone}")
-                return self.crash(seat, index, ins, f"no record to delete at {self.where(p)}")
-            holders = tuple(t for t in range(self.n) if t != seat and self.pointers[t] == p)
-            if holders and self.locking != "none":
-                if self.locking.startswith("locks"):
-                    blocked, how = True, "is locked by"
-                else:
-                    if self.verdict == 0:
-                        self.asked, self.allowed = holders, ()
-                        names = " and ".join(self.name(t) for t in holders)
-                        self.event("permission", f"{self.name(seat)} {ins} wants to delete record {p} "
-                                                 f"({self.file[p - 1]}), which holds {names}'s pointer: "
-                                                 f"{names}, allow or deny?",
-                                   seat=seat, instruction=str(ins), record=p - 1, asked=list(holders))
-                        return None
-                    blocked, how = self.verdict < 0, "was refused by"
-                    self.verdict = 0
-                if blocked:
-                    names = " and ".join(self.name(t) for t in holders)
-                    reason = f"record {p} ({self.file[p - 1]}) {how} {names}"
-                    if self.locking.endswith("-crash"):
-                        return self.crash(seat, index, ins, reason, f"deleted {gone}" if gone else "")
-                    done = f"deleted {gone}; " if gone else "deleted nothing: "
-                    text = f"{done}stopped, {reason}; pointer on record {p}"
-                    return Step(seat, index, ins, text, "", (p - 1,))
-            self.deleted.append(self.remove(p, seat))
-            self.pointers[seat] = p - 1 if left else p
-            self.normalise()
-        gone = " ".join(map(str, self.deleted))
-        q = self.pointers[seat]
-        return Step(seat, index, ins, f"deleted {gone}; pointer now on {self.where(q)}", "",
-                    (q - 1,) if 1 <= q <= len(self.file) else ())
-
-    def end_round(self) -> None:
-        points: list[int] = []
-        configs: list[tuple[Configuration, ...]] = []
-        skipped: list[bool] = []
-        for t in range(self.n):
-            prog = self.programs[t]
-            assert prog is not None
-            skipped.append(prog.skip)
-            if prog.skip:
-                points.append(0)
-                configs.append(())
-            elif self.crashed[t] >= 0:
-                lost = len(prog.instructions) - self.crashed[t]
-                points.append(-lost if self.s0.crash_penalty else 0)
-                configs.append(())
-            else:
-                pts, cfg = score(self.file, self.colours[t])
-                points.append(pts)
-                configs.append(cfg)
-        self.scores = [a + b for a, b in zip(self.scores, points, strict=True)]
-        self.history.append(tuple(points))
-        self.last_round = RoundResult(self.round, tuple(points), tuple(configs),
-                                      tuple(c >= 0 for c in self.crashed), tuple(skipped), tuple(self.steps))
-        lines = []
-        for t in range(self.n):
-            if skipped[t]:
-                how = "no program"
-            elif self.crashed[t] >= 0:
-                how = "crashed" + (" (penalty)" if self.s0.crash_penalty and points[t] else "")
-            else:
-                how = ", ".join(c.describe() for c in configs[t]) or "no configuration"
-            lines.append(f"{self.name(t)} {points[t]:+d} ({how}) → {self.scores[t]}")
-        self.event("score", f"Round {self.round} scores: " + "; ".join(lines) + ".", round=self.round,
-                   points=points, totals=list(self.scores),
-                   configurations=[[c.dump() for c in cs] for cs in configs])
-        self.asked = self.allowed = ()
-        self.deleted = []
-        if self.round >= ROUNDS:
-            self.phase = Phase.OVER
-            best = max(self.scores)
-            winners = [self.name(t) for t in range(self.n) if self.scores[t] == best]
-            self.event("over", f"The game is over after {ROUNDS} rounds: "
-                               f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {best}.",
-                       scores=list(self.scores))
-            return
-        self.start_round(self.round + 1)
-
-
-# --- the rules object ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class DryRun:
-    """What one instruction would do to the file as it stands (see :func:`dry_run`)."""
-
-    text: str
-    crash: str = ""
-    asks: bool = False
-    """The delete would need another player's permission first."""
-
-
-def dry_run(s: EofState, seat: Seat, ins: Instruction, after: Sequence[Instruction] = ()) -> DryRun:
-    """Run ``ins`` for ``seat`` against the current file and pointers, as if it ran first this round
-    (or right after the seat's own instructions ``after``, the others' left out).
-
-    For the program builder: nothing is changed, and a delete that would need permission says so
-    (the answer is not known) instead of waiting.
-    """
-    work = _Work(s)
-    for k, earlier in enumerate(after):
-        work.deleted, work.asked, work.allowed = [], (), ()
-        done = work.execute(seat, k, earlier)
-        if done is None:
-            return DryRun(f"unknown: your instruction {k + 1} ({earlier}) would first ask for permission", asks=True)
-        if done.crash:
-            return DryRun(f"your instruction {k + 1} ({earlier}) would crash first", done.crash)
-    work.deleted, work.asked, work.allowed = [], (), ()
-    step = work.execute(seat, len(after), ins)
-    if step is None:
-        asked: tuple[Seat, ...] = work.asked
-        names = " and ".join(work.name(t) for t in asked)
-        return DryRun(f"would ask {names} for permission to delete the record their pointer is on", asks=True)
-    return DryRun(step.text, step.crash)
+from bot.games.eof.programs import ProgramSpace, program_warnings
+from bot.games.eof.state import (
+    DEFAULT_COLOURS,
+    HAND,
+    LOCKING,
+    PROGRAM_LENGTH,
+    ROUNDS,
+    EofState,
+    Phase,
+    RoundResult,
+    Step,
+)
+from bot.games.eof.views import EofView, Pending, PlayerView
+
+__all__ = ["DEFAULT_COLOURS", "HAND", "LOCKING", "PROGRAM_LENGTH", "ROUNDS", "RULES", "DryRun", "EofRules",
+           "EofState", "EofView", "Pending", "Phase", "PlayerView", "ProgramSpace", "RoundResult", "Step",
+           "dry_run", "parse_colours", "program_warnings"]
 
 
 def parse_colours(value: str, seats: int) -> tuple[int, ...]:
@@ -864,7 +178,7 @@ class EofRules(RulesBase):
         s = EofState(colours=colours, locking=values["locking"],
                      crash_penalty=values["crash_penalty"] == "on", feel=values["draw"] == "feel",
                      pointers=(0,) * seats, scores=(0,) * seats)
-        w = _Work(s)
+        w = Work(s)
         w.start_round(1)
         return w.freeze()
 
@@ -995,7 +309,7 @@ class EofRules(RulesBase):
             IllegalMove: the move is not legal now (see :meth:`check`).
         """
         self.check(s, seat, move)
-        w = _Work(s)
+        w = Work(s)
         if isinstance(move, Draw):
             piece = move.piece
             if s.phase is Phase.FIRST:
@@ -1007,9 +321,9 @@ class EofRules(RulesBase):
                 t = s.drawer
                 assert t is not None
                 w.bag[piece.index] -= 1
-                hand = list(w.hands[t])
-                hand[piece.index] += 1
-                w.hands[t] = tuple(hand)
+                counts = list(w.hands[t])
+                counts[piece.index] += 1
+                w.hands[t] = tuple(counts)
                 w.draws[t] = w.draws[t] + (piece,)
                 w.size_choice = -1
                 w.event("draw", f"{w.name(t)} draws {piece} ({len(w.draws[t])}/{HAND}).", seat=t,

@@ -91,8 +91,8 @@ def _segment(sizes: Sequence[int]) -> tuple[str, int]:
     return RUN, k
 
 
-def _normalise(records: Sequence[object]) -> list[tuple[int, int]]:
-    out = []
+def _normalise(records: Sequence[Piece] | Sequence[tuple[int, int]] | Sequence[str]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
     for r in records:
         if isinstance(r, Piece):
             out.append((r.colour, r.size))
@@ -100,7 +100,7 @@ def _normalise(records: Sequence[object]) -> list[tuple[int, int]]:
             p = Piece.parse(r)
             out.append((p.colour, p.size))
         else:
-            c, s = r  # type: ignore[misc]
+            c, s = r
             out.append((int(c), int(s)))
     return out
 
@@ -207,10 +207,10 @@ def score(file_records: Sequence[Piece] | Sequence[tuple[int, int]] | Sequence[s
     actions.reverse()
 
     configs: list[Configuration] = []
-    x1: list[int] = []
-    x3: list[int] = []
-    y1: list[tuple[int, int]] = []
-    y3: list[tuple[int, int]] = []
+    starts_up: list[int] = []
+    starts_down: list[int] = []
+    mids_up: list[tuple[int, int]] = []
+    mids_down: list[tuple[int, int]] = []
     for pos, act in actions:
         if act[0] > 0:
             length = act[0]
@@ -219,18 +219,18 @@ def score(file_records: Sequence[Piece] | Sequence[tuple[int, int]] | Sequence[s
             continue
         role = act[1]
         if role == _START_UP:
-            x1.append(pos)
+            starts_up.append(pos)
         elif role == _START_DOWN:
-            x3.append(pos)
+            starts_down.append(pos)
         elif role == _MID_UP:
-            y1.append((x1.pop(0), pos))
+            mids_up.append((starts_up.pop(0), pos))
         elif role == _MID_DOWN:
-            y3.append((x3.pop(0), pos))
+            mids_down.append((starts_down.pop(0), pos))
         elif role == _END_UP:
-            a, b = y1.pop(0)
+            a, b = mids_up.pop(0)
             configs.append(Configuration(SPREAD, (a, b, pos), 4))
         else:
-            a, b = y3.pop(0)
+            a, b = mids_down.pop(0)
             configs.append(Configuration(SPREAD, (a, b, pos), 4))
     configs.sort(key=lambda c: c.records)
     assert sum(c.points for c in configs) == total

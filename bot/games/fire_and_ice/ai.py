@@ -11,7 +11,7 @@
   islands still open to a side, how close that side is to controlling each of
   the three islands.
 
-The search never calls the checked engine; it mirrors ``rules._after`` on
+The search never calls the checked engine; it mirrors ``board.play_unchecked`` on
 masks (tested against the engine).
 """
 
@@ -62,7 +62,7 @@ def _island_value(mine: int, theirs: int) -> float:
     for lm in LINE_MASKS7:
         if lm & theirs:
             continue
-        n = bin(lm & mine).count("1")
+        n = (lm & mine).bit_count()
         best = max(best, n)
         if n == 2:
             doubles += 1
@@ -145,7 +145,7 @@ def _medium(me: int, op: int, sme: int, sop: int, moves: Sequence[tuple[int, int
     wins: list[tuple[int, int]] = []
     safe: list[tuple[int, int]] = []
     for mv in moves:
-        nme, nop, nsop = _result(me, op, sop, *mv)
+        nme, nop, _nsop = _result(me, op, sop, *mv)
         if HAS_LINE[_ctrl(nme)]:
             wins.append(mv)
         elif not HAS_LINE[_ctrl(nop)]:
@@ -156,7 +156,7 @@ def _medium(me: int, op: int, sme: int, sop: int, moves: Sequence[tuple[int, int
         return rng.choice(list(moves))
     blocking = []
     for mv in safe:
-        nme, nop, nsop = _result(me, op, sop, *mv)
+        nme, nop, _nsop = _result(me, op, sop, *mv)
         if not _has_win(nop, nme, sme):
             blocking.append(mv)
     return rng.choice(blocking or safe)
@@ -278,8 +278,7 @@ class _Search:
                     else:
                         score = -self.negamax(nop, nme, nsop, sme, depth - 1, -float("inf"), -alpha, 1)
                     scores[mv] = score
-                    if score > alpha:
-                        alpha = score
+                    alpha = max(alpha, score)
             except _Timeout:
                 # Keep the completed depth's choice, unless at this depth another move
                 # already beat it (the previous best is searched first).
@@ -302,7 +301,7 @@ def _hard(me: int, op: int, sme: int, sop: int, moves: list[tuple[int, int]], rn
         return moves[0]
     shuffled = list(moves)
     rng.shuffle(shuffled)
-    empties = N_POINTS - bin(me | op).count("1")
+    empties = N_POINTS - (me | op).bit_count()
     search = _Search(start + budget)
     move, _depth, _score = search.root(me, op, sme, sop, shuffled, empties + 2)
     return move

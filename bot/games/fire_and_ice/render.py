@@ -6,7 +6,8 @@ the circle B-C-F). Each island shows its seven points (numbered) and its own
 lines; pieces are Fire (orange-red) and Ice (pale blue) discs. A controlled
 island is tinted with its controller's colour and its controlling line drawn;
 a winning line of islands is drawn thick; the last move is a white arrow
-edged in black (it reads on both sides' colours). The header shows each side's pieces on the board and in supply, and whose turn it is.
+edged in black (it reads on both sides' colours). The header shows each
+side's pieces on the board and in supply, and whose turn it is.
 
 :func:`point_xy` and :func:`island_centre` give the geometry (tests sample
 pixels there).
@@ -22,6 +23,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from bot.games.base import Event
+from bot.games.fire_and_ice.board import Move
 from bot.games.fire_and_ice.geometry import (
     EMPTY,
     FIRE,
@@ -35,9 +37,9 @@ from bot.games.fire_and_ice.geometry import (
     SIDE_NAMES,
 )
 from bot.games.fire_and_ice.notation import parse_point
-from bot.games.fire_and_ice.rules import FireIceView, Move
+from bot.games.fire_and_ice.view import FireIceView
 from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font
-from bot.text import plural
+from bot.render.text import plural
 
 WIDTH = 900
 HEIGHT = 1000
@@ -360,7 +362,7 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
             if line == RING:
                 draw.ellipse(_ring_box(k), outline=SIDE_COLOURS[owner], width=6)
             else:
-                pts = sorted((point_xy(k * 7 + q) for q in LINES[line]))
+                pts = sorted(point_xy(k * 7 + q) for q in LINES[line])
                 draw.line([pts[0], pts[2]], fill=SIDE_COLOURS[owner], width=6)
 
     taken = {str(e.data.get("island")) for e in events
@@ -413,5 +415,5 @@ def legend() -> Mapping[str, tuple[int, int, int]]:
             "destination": TARGET_FILL}
 
 
-__all__ = ["DISC_R", "HEIGHT", "LAST_DARK", "LAST_LIGHT", "TARGET_FILL", "WIDTH", "header_layout", "island_centre",
-           "legend", "move_line", "point_xy", "render"]
+__all__ = ["DISC_R", "HEIGHT", "LAST_DARK", "LAST_LIGHT", "TARGET_FILL", "WIDTH", "header_layout",
+           "island_centre", "legend", "move_line", "point_xy", "render"]

@@ -19,13 +19,16 @@ line of islands. A player with no legal move passes; two passes in a row draw
 The state holds everything (there is no hidden information); the view adds
 what the interface needs: legal moves, the pieces that can move, the moves that
 hand the opponent the win, island controllers and the winning line.
+
+Layout: moves, the position and what the board says are in :mod:`.board`, the
+view dataclass in :mod:`.view`; this module holds the rules object, the
+helpers for the UI and :func:`make_view`, and re-exports the board's names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from bot.games.base import (
     CHANCE,
@@ -41,168 +44,43 @@ from bot.games.base import (
     RulesBase,
     Seat,
 )
+from bot.games.fire_and_ice.board import (
+    FireIceMove,
+    Move,
+    Pass,
+    Place,
+    State,
+    control_lines,
+    controllers,
+    islands_text,
+    masks,
+    moves_of,
+    placements,
+    play_unchecked,
+    side_name,
+    start_board,
+    winning_line,
+)
 from bot.games.fire_and_ice.geometry import (
     EMPTY,
     FIRE,
     ICE,
     ISLAND_LINES,
     ISLANDS,
-    LINE_TABLE,
     LINES,
     N_ISLANDS,
     N_POINTS,
     NEIGHBOURS,
     PIECES,
     SIDE_NAMES,
-    START_POINT,
-    island_line_name,
     island_of,
     position_of,
 )
 from bot.games.fire_and_ice.notation import parse_point, point_name, read
+from bot.games.fire_and_ice.view import FireIceView
 
 MAX_HANDICAP = 6
 
-
-# --------------------------------------------------------------------------- moves
-
-
-@dataclass(frozen=True, order=True)
-class Move:
-    """Move the piece on point ``src`` to the empty point ``dst`` (0–48); ``str()`` is ``F6-C6``."""
-
-    src: int
-    dst: int
-
-    def __str__(self) -> str:
-        return f"{point_name(self.src)}-{point_name(self.dst)}"
-
-
-@dataclass(frozen=True, order=True)
-class Pass:
-    """The move of a player who has no legal move (no piece is added); ``str()`` is ``pass``."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True, order=True)
-class Place:
-    """A chance outcome: a Fire handicap piece appears on ``point``; ``str()`` is ``+B3``."""
-
-    point: int
-
-    def __str__(self) -> str:
-        return f"+{point_name(self.point)}"
-
-
-FireIceMove = Union[Move, Pass, Place]
-
-
-# --------------------------------------------------------------------------- state
-
-
-@dataclass(frozen=True)
-class State:
-    """A Fire and Ice position.
-
-    ``board[p]`` is FIRE (0), ICE (1) or EMPTY (-1) for each point 0–48;
-    ``supply`` the pieces each side has not yet put on the board; ``setup`` the
-    handicap pieces still to be placed (chance nodes before the first move);
-    ``ply`` the turns played (moves and passes); ``passes`` the passes in a row
-    just played; ``last`` the last turn's move (for highlighting).
-    """
-
-    board: tuple[int, ...]
-    to_move: Seat = FIRE
-    supply: tuple[int, int] = (PIECES - 1, PIECES)
-    handicap: int = 0
-    setup: int = 0
-    ply: int = 0
-    passes: int = 0
-    last: Move | Pass | None = None
-
-
-def start_board() -> tuple[int, ...]:
-    """The empty board with Fire's piece on D4."""
-    return tuple(FIRE if p == START_POINT else EMPTY for p in range(N_POINTS))
-
-
-def masks(board: Sequence[int]) -> tuple[int, int]:
-    """The 49-bit masks of Fire's and Ice's pieces."""
-    fire = ice = 0
-    for p, v in enumerate(board):
-        if v == FIRE:
-            fire |= 1 << p
-        elif v == ICE:
-            ice |= 1 << p
-    return fire, ice
-
-
-def _island_bits(mask: int, island: int) -> int:
-    return (mask >> (7 * island)) & 0x7F
-
-
-def control_lines(board: Sequence[int]) -> tuple[tuple[Seat, int] | None, ...]:
-    """For each island, ``(controller, index into LINES)`` or ``None`` if nobody controls it."""
-    fire, ice = masks(board)
-    out: list[tuple[Seat, int] | None] = []
-    for k in range(N_ISLANDS):
-        f = LINE_TABLE[_island_bits(fire, k)]
-        i = LINE_TABLE[_island_bits(ice, k)]
-        out.append((FIRE, f) if f >= 0 else (ICE, i) if i >= 0 else None)
-    return tuple(out)
-
-
-def controllers(board: Sequence[int]) -> tuple[Seat, ...]:
-    """For each island A–G, the seat that controls it, or EMPTY (-1)."""
-    return tuple(c[0] if c is not None else EMPTY for c in control_lines(board))
-
-
-def winning_line(board: Sequence[int]) -> tuple[Seat, int] | None:
-    """``(winner, index into ISLAND_LINES)`` if a side controls three islands on a line."""
-    ctrl = controllers(board)
-    for seat in (FIRE, ICE):
-        m = sum(1 << k for k in range(N_ISLANDS) if ctrl[k] == seat)
-        line = LINE_TABLE[m]
-        if line >= 0:
-            return seat, line
-    return None
-
-
-def _moves_of(board: Sequence[int], seat: Seat) -> list[Move]:
-    return [Move(src, dst) for src in range(N_POINTS) if board[src] == seat
-            for dst in NEIGHBOURS[src] if board[dst] == EMPTY]
-
-
-def _placements(s: State) -> tuple[Place, ...]:
-    used = {island_of(p) for p in range(N_POINTS) if s.board[p] != EMPTY}
-    return tuple(Place(p) for p in range(N_POINTS) if island_of(p) not in used)
-
-
-def _after(s: State, move: Move | Pass) -> State:
-    """The state after ``move`` by the side to move, without any check."""
-    seat = s.to_move
-    other = 1 - seat
-    if isinstance(move, Pass):
-        return State(s.board, other, s.supply, s.handicap, s.setup, s.ply + 1, s.passes + 1, move)
-    board = list(s.board)
-    board[move.dst] = seat
-    supply = list(s.supply)
-    if supply[other] > 0:
-        board[move.src] = other
-        supply[other] -= 1
-    else:
-        board[move.src] = EMPTY
-    return State(tuple(board), other, (supply[0], supply[1]), s.handicap, s.setup, s.ply + 1, 0, move)
-
-
-def _side(seat: Seat) -> str:
-    return SIDE_NAMES[seat] if seat in (FIRE, ICE) else "chance"
-
-
-def _islands_text(line: int) -> str:
-    return island_line_name(ISLAND_LINES[line])
 
 
 # --------------------------------------------------------------------------- rules
@@ -249,7 +127,7 @@ class FireAndIceRules(RulesBase):
         if self.outcome(s) is not None:
             return None
         if s.setup > 0:
-            return Chance(_placements(s), label="handicap piece")
+            return Chance(placements(s), label="handicap piece")
         return frozenset({s.to_move})
 
     def legal_moves(self, s: State, seat: Seat) -> Sequence[FireIceMove]:
@@ -257,10 +135,10 @@ class FireAndIceRules(RulesBase):
         if self.outcome(s) is not None:
             return []
         if s.setup > 0:
-            return list(_placements(s)) if seat == CHANCE else []
+            return list(placements(s)) if seat == CHANCE else []
         if seat != s.to_move:
             return []
-        moves = _moves_of(s.board, seat)
+        moves = moves_of(s.board, seat)
         return list(moves) if moves else [Pass()]
 
     def apply(self, s: State, seat: Seat, move: FireIceMove) -> tuple[State, list[Event]]:
@@ -277,14 +155,14 @@ class FireAndIceRules(RulesBase):
         if seat == CHANCE or isinstance(move, Place):
             raise IllegalMove("The handicap pieces are already placed; the players move now.")
         if seat != s.to_move:
-            raise IllegalMove(f"It is {_side(s.to_move)}'s turn, not {_side(seat)}'s.")
-        legal = _moves_of(s.board, seat)
+            raise IllegalMove(f"It is {side_name(s.to_move)}'s turn, not {side_name(seat)}'s.")
+        legal = moves_of(s.board, seat)
         if isinstance(move, Pass):
             if legal:
-                raise IllegalMove(f"You can't pass: {_side(seat)} has {len(legal)} legal move"
+                raise IllegalMove(f"You can't pass: {side_name(seat)} has {len(legal)} legal move"
                                   f"{'s' if len(legal) != 1 else ''}.", legal=[str(m) for m in legal])
-            new = _after(s, move)
-            events = [Event("pass", f"{_side(seat)} has no legal move and passes.", {"seat": seat})]
+            new = play_unchecked(s, move)
+            events = [Event("pass", f"{side_name(seat)} has no legal move and passes.", {"seat": seat})]
             if new.passes >= 2:
                 events.append(Event("draw", "Both sides passed in a row: the game is a draw.", {}))
             return new, events
@@ -303,7 +181,7 @@ class FireAndIceRules(RulesBase):
             why = {EMPTY: "it is empty", FIRE: "it holds a Fire piece",
                    ICE: "it holds an Ice piece"}[s.board[src]]
             raise IllegalMove(f"Can't play {text}: {a} is not yours ({why}). Move one of your "
-                              f"{_side(seat)} pieces.", legal=[str(m) for m in legal])
+                              f"{side_name(seat)} pieces.", legal=[str(m) for m in legal])
         if src == dst:
             raise IllegalMove(f"Can't play {text}: a piece must move to another point.",
                               legal=[str(m) for m in legal if m.src == src])
@@ -318,41 +196,42 @@ class FireAndIceRules(RulesBase):
 
     def _play(self, s: State, move: Move) -> tuple[State, list[Event]]:
         seat, other = s.to_move, 1 - s.to_move
-        new = _after(s, move)
+        new = play_unchecked(s, move)
         added = new.board[move.src] == other
         vacated = point_name(move.src)
         if added:
             article = "an" if other == ICE else "a"
-            text = f"{_side(seat)} {move}; {article} {_side(other)} piece appears on {vacated}."
+            text = f"{side_name(seat)} {move}; {article} {side_name(other)} piece appears on {vacated}."
         else:
-            text = f"{_side(seat)} {move}; {_side(other)} has no pieces left, so {vacated} stays empty."
+            text = (f"{side_name(seat)} {move}; {side_name(other)} has no pieces left, "
+                    f"so {vacated} stays empty.")
         events = [Event("move", text, {"seat": seat, "from": point_name(move.src), "to": point_name(move.dst),
                                         "added": point_name(move.src) if added else None})]
         before, after = controllers(s.board), controllers(new.board)
         for k in range(N_ISLANDS):
             if before[k] != after[k]:
                 if after[k] != EMPTY:
-                    events.append(Event("control", f"{_side(after[k])} takes island {ISLANDS[k]}.",
+                    events.append(Event("control", f"{side_name(after[k])} takes island {ISLANDS[k]}.",
                                         {"island": ISLANDS[k], "seat": after[k]}))
                 else:
-                    events.append(Event("control", f"{_side(before[k])} loses island {ISLANDS[k]}.",
+                    events.append(Event("control", f"{side_name(before[k])} loses island {ISLANDS[k]}.",
                                         {"island": ISLANDS[k], "seat": None}))
         won = winning_line(new.board)
         if won is not None:
             winner, line = won
             islands = "".join(ISLANDS[i] for i in ISLAND_LINES[line])
             if winner == seat:
-                wtext = f"{_side(winner)} controls {_islands_text(line)} and wins!"
+                wtext = f"{side_name(winner)} controls {islands_text(line)} and wins!"
             else:
-                wtext = (f"{_side(seat)}'s move hands {_side(winner)} the win: {_side(winner)} controls "
-                         f"{_islands_text(line)}.")
+                wtext = (f"{side_name(seat)}'s move hands {side_name(winner)} the win: "
+                         f"{side_name(winner)} controls {islands_text(line)}.")
             events.append(Event("win", wtext, {"seat": winner, "islands": islands}))
         return new, events
 
     def _apply_place(self, s: State, seat: Seat, move: FireIceMove) -> tuple[State, list[Event]]:
         if seat != CHANCE or not isinstance(move, Place):
             raise IllegalMove("The handicap pieces are still being placed; the first move comes after.")
-        options = _placements(s)
+        options = placements(s)
         if move not in options:
             raise IllegalMove(f"Can't place a handicap piece on {point_name(move.point)}: handicap pieces go "
                               f"on different islands, never on D.", legal=[str(p) for p in options])
@@ -369,7 +248,7 @@ class FireAndIceRules(RulesBase):
         won = winning_line(s.board)
         if won is not None:
             winner, line = won
-            return Outcome.win(winner, 2, detail=f"{_side(winner)} controls {_islands_text(line)}")
+            return Outcome.win(winner, 2, detail=f"{side_name(winner)} controls {islands_text(line)}")
         if s.passes >= 2:
             return Outcome.draw(2, Reason.DRAW, detail="Both sides passed in a row")
         return None
@@ -384,16 +263,17 @@ class FireAndIceRules(RulesBase):
             IllegalMove: the move is well-formed but not legal for ``seat`` now.
         """
         token = read(text)
-        if token[0] == "move":
-            move: FireIceMove = Move(token[1], token[2])  # type: ignore[misc]
-        elif token[0] == "pass":
+        move: FireIceMove
+        if len(token) == 3:  # ("move", src, dst)
+            move = Move(token[1], token[2])
+        elif len(token) == 1:  # ("pass",)
             move = Pass()
-        else:
+        else:  # ("place", point)
             if seat != CHANCE:
-                name = point_name(token[1])  # type: ignore[misc]
+                name = point_name(token[1])
                 raise InvalidNotation(f"'{text.strip()}' names only one point. Write a move as from-to: "
                                       f"{name}-<destination>, for example F6-C6.")
-            move = Place(token[1])  # type: ignore[misc]
+            move = Place(token[1])
         self.apply(s, seat, move)  # legality check; raises IllegalMove with the reason
         return move
 
@@ -458,8 +338,8 @@ class FireAndIceRules(RulesBase):
             raise ValueError(f"Fire and Ice state: 'supply' must be two whole numbers 0–{PIECES}.")
         for seat in (FIRE, ICE):
             if board.count(seat) + sup[seat] != PIECES:
-                raise ValueError(f"Fire and Ice state: {_side(seat)} has {board.count(seat)} pieces on the "
-                                 f"board and {sup[seat]} in supply; they must add up to {PIECES}.")
+                raise ValueError(f"Fire and Ice state: {side_name(seat)} has {board.count(seat)} pieces "
+                                 f"on the board and {sup[seat]} in supply; they must add up to {PIECES}.")
         if setup and (ply or to_move != FIRE):
             raise ValueError("Fire and Ice state: handicap pieces are placed before the first move.")
         last_raw = d.get("last")
@@ -473,8 +353,8 @@ class FireAndIceRules(RulesBase):
                 raise ValueError(f"Fire and Ice state: bad last move: {e}") from None
             if token[0] == "pass":
                 last = Pass()
-            elif token[0] == "move":
-                src, dst = token[1], token[2]  # type: ignore[misc]
+            elif len(token) == 3:  # ("move", src, dst)
+                src, dst = token[1], token[2]
                 last = Move(src, dst)
                 if dst not in NEIGHBOURS[src] or board[dst] != 1 - to_move:
                     raise ValueError(f"Fire and Ice state: last move {last} does not fit the board.")
@@ -501,7 +381,7 @@ def gives_opponent_win(s: State, move: Move) -> bool:
     """
     if not isinstance(move, Move):
         return False
-    won = winning_line(_after(s, move).board)
+    won = winning_line(play_unchecked(s, move).board)
     return won is not None and won[0] != s.to_move
 
 
@@ -509,7 +389,7 @@ def wins_now(s: State, move: Move) -> bool:
     """Whether ``move`` (by the side to move, assumed legal) wins the game at once."""
     if not isinstance(move, Move):
         return False
-    won = winning_line(_after(s, move).board)
+    won = winning_line(play_unchecked(s, move).board)
     return won is not None and won[0] == s.to_move
 
 
@@ -517,7 +397,7 @@ def movable_pieces(s: State) -> tuple[str, ...]:
     """The points of the side to move's pieces that have at least one legal move."""
     if RULES.to_act(s) != frozenset({s.to_move}):
         return ()
-    return tuple(sorted({point_name(m.src) for m in _moves_of(s.board, s.to_move)}))
+    return tuple(sorted({point_name(m.src) for m in moves_of(s.board, s.to_move)}))
 
 
 def destinations(s: State, src: int | str) -> tuple[str, ...]:
@@ -530,60 +410,6 @@ def destinations(s: State, src: int | str) -> tuple[str, ...]:
     return tuple(point_name(q) for q in NEIGHBOURS[p] if s.board[q] == EMPTY)
 
 
-# --------------------------------------------------------------------------- view
-
-
-@dataclass(frozen=True)
-class FireIceView:
-    """What the renderer and the Discord UI see (the same for every seat: nothing is hidden).
-
-    ``board``: FIRE/ICE/EMPTY per point 0–48. ``to_move``: the seat to move, or
-    ``None`` while handicap pieces are placed or once the game is over.
-    ``controllers``: per island A–G the controlling seat or -1; ``control_lines``
-    the index into ``LINES`` of the line that controls it (or ``None``).
-    ``winner``/``winning_line``: the winning seat and index into
-    ``ISLAND_LINES`` (islands), when won. ``legal``: notation of the legal moves
-    of the side to move; ``movable``: points of its pieces that can move;
-    ``handing_win``: legal moves that give the opponent the win (confirm first);
-    ``winning_moves``: legal moves that win now. ``last_move``/``last_mover`` and
-    ``added`` (an opponent piece appeared on the vacated point) for the arrow.
-    """
-
-    board: tuple[int, ...]
-    to_move: Seat | None
-    supply: tuple[int, int]
-    on_board: tuple[int, int]
-    controllers: tuple[int, ...]
-    control_lines: tuple[int | None, ...]
-    winner: Seat | None
-    winning_line: int | None
-    is_over: bool
-    is_draw: bool
-    detail: str
-    last_move: Move | Pass | None
-    last_mover: Seat | None
-    added: bool
-    legal: tuple[str, ...]
-    movable: tuple[str, ...]
-    handing_win: tuple[str, ...]
-    winning_moves: tuple[str, ...]
-    handicap: int
-    setup: int
-    ply: int
-    viewer: Seat | None = None
-
-    def destinations(self, src: str) -> tuple[str, ...]:
-        """Legal destinations of the piece on ``src`` (e.g. ``"F6"`` -> ``("C6", "F1", ...)``)."""
-        key = src.strip().upper() + "-"
-        return tuple(m.split("-")[1] for m in self.legal if m.startswith(key))
-
-    def is_losing(self, move: str) -> bool:
-        """Whether the legal move ``move`` (canonical notation) hands the opponent the win."""
-        return move in self.handing_win
-
-    @property
-    def must_pass(self) -> bool:
-        return self.legal == ("pass",)
 
 
 def make_view(s: State, seat: Seat | None = None) -> FireIceView:
@@ -598,12 +424,12 @@ def make_view(s: State, seat: Seat | None = None) -> FireIceView:
     handing: list[str] = []
     winning: list[str] = []
     if to_move is not None:
-        moves = _moves_of(s.board, to_move)
+        moves = moves_of(s.board, to_move)
         if moves:
             legal = tuple(str(m) for m in moves)
             movable = tuple(sorted({point_name(m.src) for m in moves}))
             for m in moves:
-                w = winning_line(_after(s, m).board)
+                w = winning_line(play_unchecked(s, m).board)
                 if w is not None:
                     (winning if w[0] == to_move else handing).append(str(m))
         else:
@@ -615,7 +441,7 @@ def make_view(s: State, seat: Seat | None = None) -> FireIceView:
     elif s.setup > 0:
         detail = f"Placing handicap pieces ({s.handicap - s.setup} of {s.handicap} placed)"
     else:
-        detail = f"{_side(s.to_move)} to move"
+        detail = f"{side_name(s.to_move)} to move"
     return FireIceView(
         board=s.board,
         to_move=to_move,
@@ -642,9 +468,6 @@ def make_view(s: State, seat: Seat | None = None) -> FireIceView:
     )
 
 
-__all__ = [
-    "ISLAND_LINES", "LINES", "RULES", "FireAndIceRules", "FireIceMove", "FireIceView", "Move", "Pass",
-    "Place",
-    "State", "controllers", "control_lines", "destinations", "gives_opponent_win", "make_view",
-    "movable_pieces", "masks", "start_board", "winning_line", "wins_now",
-]
+__all__ = ["ISLAND_LINES", "LINES", "RULES", "FireAndIceRules", "FireIceMove", "FireIceView", "Move", "Pass",
+           "Place", "State", "control_lines", "controllers", "destinations", "gives_opponent_win",
+           "make_view", "masks", "movable_pieces", "start_board", "winning_line", "wins_now"]

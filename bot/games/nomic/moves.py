@@ -201,4 +201,5 @@ class End:
     """``admin`` or ``host``: who stopped it (the end of the game says so)."""
 
 
-Move = Join | Start | Roll | Path | Reveal | Propose | Vote | Unvote | Judge | Ruling | Lapse | Skip | Leave | End
+Move = (Join | Start | Roll | Path | Reveal | Propose | Vote | Unvote | Judge | Ruling | Lapse | Skip | Leave
+        | End)

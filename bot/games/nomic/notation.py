@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot.games.base import InvalidNotation
@@ -61,8 +61,9 @@ _PATH_CHARS = re.compile(r"[NESW0-9\s,;.\-]+")
 _PATH_TOKEN = re.compile(r"(\d*)\s*([NESW])")
 _YES = {"yes", "y", "aye", "for", "✅", "👍"}
 _NO = {"no", "nay", "against", "❌", "👎"}
-_NO_ARGS = {"start": Start, "skip": Skip, "pass": Skip, "lapse": Lapse, "leave": Leave, "resign": Leave,
-            "unvote": Unvote}
+_NO_ARGS: dict[str, Callable[[], Move]] = {
+    "start": Start, "skip": Skip, "pass": Skip, "lapse": Lapse, "leave": Leave, "resign": Leave,
+    "unvote": Unvote}
 _MAX_STEPS = 2 * DIE_SIDES[-1]
 
 
@@ -357,7 +358,8 @@ def write(move: Move) -> str:
         return f"ruling {move.text}"
     if isinstance(move, End):
         return "end" if move.by == "admin" else f"end {move.by}"
-    for word, cls in (("start", Start), ("skip", Skip), ("lapse", Lapse), ("leave", Leave), ("unvote", Unvote)):
+    no_args = (("start", Start), ("skip", Skip), ("lapse", Lapse), ("leave", Leave), ("unvote", Unvote))
+    for word, cls in no_args:
         if isinstance(move, cls):
             return word
     raise TypeError(f"not a Nomic World move: {move!r}")

@@ -8,8 +8,9 @@ the last path as an amber line from its start to its landing space, and each
 player's token (with a white halo and a dark ring: it reads on every space's
 colour) with their name. The picture has one size for a whole match: the map
 is fitted into a fixed square whatever part of the world it shows (only more
-than six players or a world wider than 51 spaces make it larger). A header says whose turn and phase it is; a legend lists the
-resources and every player with their colour, position and clock. The
+than six players or a world wider than 51 spaces make it larger). A header
+says whose turn and phase it is; a legend lists the resources and every
+player with their colour, position and clock. The
 rulebook is not drawn: the cog shows it in embeds (:mod:`.rulebook`).
 """
 
@@ -286,9 +287,9 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
 
     # Tokens: players sharing a space sit side by side in it.
     by_space: dict[Point, list[int]] = {}
-    for p in on_map:
-        if p.pos is not None and p.status == "active":
-            by_space.setdefault(p.pos, []).append(p.seat)
+    for pl in on_map:
+        if pl.pos is not None and pl.status == "active":
+            by_space.setdefault(pl.pos, []).append(pl.seat)
     name_font = font(max(13, min(18, cell // 2)), bold=True)
     for pos, seats in by_space.items():
         k = len(seats)
@@ -330,23 +331,23 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     clock_of: Mapping[int, int] | None = (dict(enumerate(clocks)) if isinstance(clocks, Sequence)
                                           else clocks)
     col_w = (width - PAD * 2) // LEGEND_COLUMNS
-    for n, p in enumerate(on_map):
+    for n, pl in enumerate(on_map):
         row, col = divmod(n, LEGEND_COLUMNS)
         px = PAD + col * col_w
         py = ly + LEGEND_ROW * (row + 1)
-        d.ellipse((px, py + 4, px + 18, py + 22), fill=token_colour(p.seat), outline=INK_DARK)
-        if p.status == "pending":
+        d.ellipse((px, py + 4, px + 18, py + 22), fill=token_colour(pl.seat), outline=INK_DARK)
+        if pl.status == "pending":
             where = "joins next round"
-        elif p.pos is None:
+        elif pl.pos is None:
             where = "in movement"
         else:
-            where = f"({p.pos[0]}, {p.pos[1]})"
-        mark = "\u25b6 " if p.seat == view.current else ""
+            where = f"({pl.pos[0]}, {pl.pos[1]})"
+        mark = "\u25b6 " if pl.seat == view.current else ""
         tail = f"  {where}"
-        if clock_of is not None and p.seat in clock_of:
-            tail += f" \u00b7 {_clock(clock_of[p.seat])} left"
+        if clock_of is not None and pl.seat in clock_of:
+            tail += f" \u00b7 {_clock(clock_of[pl.seat])} left"
         room = col_w - 34 - d.textlength(mark + tail, font=small)
-        text = mark + _fit(d, shown[p.seat], small, room) + tail
-        fill = ACCENT if p.seat == view.current else INK
+        text = mark + _fit(d, shown[pl.seat], small, room) + tail
+        fill = ACCENT if pl.seat == view.current else INK
         d.text((px + 26, py + 13), text, font=small, fill=fill, anchor="lm")
     return img

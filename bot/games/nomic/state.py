@@ -227,7 +227,10 @@ def settings(s: State) -> Settings:
             found[r.effect.kind] = r
     effects = {k: found[k].effect if k in found else DEFAULTS[k] for k in SETTING_KINDS}
     value = {k: e.value for k, e in effects.items() if e is not None}
-    return Settings(die=int(value["die"]), votes=str(value["votes"]), order=str(value["order"]),
+    die = value["die"]
+    if die is None:  # every setting kind has a default with a value
+        raise ValueError("the die setting has no value")
+    return Settings(die=int(die), votes=str(value["votes"]), order=str(value["order"]),
                     phases=str(value["phases"]),
                     sources=tuple((k, found[k].number if k in found else None) for k in SETTING_KINDS))
 

@@ -195,8 +195,7 @@ class _Search:
         stand = self.margin0 if side == 0 else -self.margin0
         if stand >= beta or qdepth == 0:
             return stand
-        if stand > alpha:
-            alpha = stand
+        alpha = max(alpha, stand)
         top, h = self.top, self.h
         caps = [m for m in moves if top[m[0]] == side and top[m[1]] != side]
         caps.sort(key=lambda m: -h[m[1]])
@@ -300,8 +299,12 @@ def _playout(s: PylonState, first: Placement, seat: Seat, rng: random.Random) ->
         stash[turn][z - 1] -= 1
         turn = 1 - turn
     h = [1] * SQUARES
-    top = [p[0] for p in board]  # type: ignore[index]
-    ts = [p[1] for p in board]  # type: ignore[index]
+    full: list[tuple[int, int]] = []
+    for p in board:
+        assert p is not None  # every square is filled by now
+        full.append(p)
+    top = [p[0] for p in full]
+    ts = [p[1] for p in full]
     bs = list(ts)
     side = 1
     while True:

@@ -149,7 +149,8 @@ AGREE: Final = Agree()
 
 _PLACEMENT_RE: Final = re.compile(r"(small|medium|large|[sml123])([a-z]\d{1,3})")
 _STACKING_RE: Final = re.compile(r"([a-z]\d{1,3})(?:-|–|—|>|->|to|onto)?([a-z]\d{1,3})")
-_DIRECTION_RE: Final = re.compile(r"([a-z]\d{1,3})(?:-|>|->)?(north|east|south|west|up|down|left|right|[nesw])")
+_DIRECTION_RE: Final = re.compile(
+    r"([a-z]\d{1,3})(?:-|>|->)?(north|east|south|west|up|down|left|right|[nesw])")
 _AGREE_WORDS: Final = frozenset({"agree", "agreetoend", "end", "agreed"})
 
 

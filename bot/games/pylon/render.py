@@ -26,7 +26,7 @@ from bot.games.base import Event
 from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font
-from bot.text import plural
+from bot.render.text import plural
 
 CELL: Final = 104
 MARGIN_X: Final = 48
@@ -71,9 +71,11 @@ def square_center(square: int) -> tuple[int, int]:
 
 def shade(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
     """``colour`` brightened (factor > 1, towards white) or darkened (factor < 1)."""
+    r, g, b = colour
     if factor >= 1:
-        return tuple(round(c + (255 - c) * (factor - 1)) for c in colour)  # type: ignore[return-value]
-    return tuple(round(c * factor) for c in colour)  # type: ignore[return-value]
+        return (round(r + (255 - r) * (factor - 1)), round(g + (255 - g) * (factor - 1)),
+                round(b + (255 - b) * (factor - 1)))
+    return round(r * factor), round(g * factor), round(b * factor)
 
 
 @lru_cache(maxsize=2)
@@ -88,7 +90,8 @@ def _background() -> Image.Image:
     f = font(22, bold=True)
     for c in range(COLUMNS):
         x = MARGIN_X + c * CELL + CELL // 2
-        d.text((x, BOARD_TOP + BOARD_H + LABEL_H // 2 + 2), COLUMN_LETTERS[c], font=f, fill=MUTED, anchor="mm")
+        d.text((x, BOARD_TOP + BOARD_H + LABEL_H // 2 + 2), COLUMN_LETTERS[c], font=f, fill=MUTED,
+               anchor="mm")
     for r in range(ROWS):
         y = BOARD_TOP + (ROWS - 1 - r) * CELL + CELL // 2
         d.text((MARGIN_X // 2, y), str(r + 1), font=f, fill=MUTED, anchor="mm")
@@ -125,7 +128,7 @@ def _stack(d: ImageDraw.ImageDraw, square: int, stack: Stack) -> None:
     owner, size = stack[-1]
     _marker(d, cx, cy, owner, 6 if size == 1 else 7)
     if len(stack) > 1:
-        x0, y0, x1, y1 = square_box(square)
+        _x0, y0, x1, _y1 = square_box(square)
         bx, by, br = x1 - 22, y0 + 22, 15
         d.ellipse((bx - br, by - br, bx + br, by + br), fill=BADGE_FILL, outline=OUTLINE, width=2)
         d.text((bx, by + 1), str(len(stack)), font=font(19, bold=True), fill=BADGE_INK, anchor="mm")
@@ -208,7 +211,7 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
         for size in (1, 2, 3):
             n = view.stash[seat][size - 1]
             side = {1: 18, 2: 24, 3: 30}[size]
-            _pyramid(d, x + 15, line_y, side, colour if n else MUTED)  # type: ignore[arg-type]
+            _pyramid(d, x + 15, line_y, side, colour if n else MUTED)
             d.text((x + 34, line_y), f"{SIZE_LETTERS[size]}×{n}", font=font(22), fill=INK if n else MUTED,
                    anchor="lm")
             x += 98

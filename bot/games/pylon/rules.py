@@ -72,7 +72,8 @@ OVER: Final = "over"
 
 # Every move object exists once: legal-move generation only filters these.
 _PLACEMENTS: Final = {(size, sq): Placement(size, sq) for size in (1, 2, 3) for sq in range(SQUARES)}
-_PAIRS: Final = tuple((src, dst, Stacking(src, dst)) for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
+_PAIRS: Final = tuple((src, dst, Stacking(src, dst))
+                      for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ class PylonState:
 
 def initial_state() -> PylonState:
     """The empty board with two full stashes."""
-    return PylonState(board=((),) * SQUARES, stash=((PER_SIZE,) * 3, (PER_SIZE,) * 3))  # type: ignore[arg-type]
+    return PylonState(board=((),) * SQUARES, stash=((PER_SIZE,) * 3, (PER_SIZE,) * 3))
 
 
 # --- queries the engine, the AI and the Discord UI share ---------------------------------------------
@@ -237,9 +238,9 @@ def check(s: PylonState, seat: Seat, move: Move) -> None:
         if move.size not in (1, 2, 3) or not 0 <= move.square < SQUARES:
             raise IllegalMove(f"{move}: no such pyramid or square.")
         if s.stash[seat][move.size - 1] == 0:
-            left = ", ".join(SIZE_WORDS[z] for z in sizes_left(s, seat))
+            have = ", ".join(SIZE_WORDS[z] for z in sizes_left(s, seat))
             raise IllegalMove(f"{move}: you have no {SIZE_WORDS[move.size]} pyramids left "
-                              f"(you still have: {left}).")
+                              f"(you still have: {have}).")
         if s.board[move.square]:
             raise IllegalMove(f"{move}: {SQUARE_NAMES[move.square]} is taken by "
                               f"{_describe_stack(s.board[move.square])}; place on an empty square.")
@@ -275,7 +276,7 @@ def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]
     events: list[Event] = []
     if isinstance(move, Agree):
         agreed = (True, s.agreed[1]) if seat == 0 else (s.agreed[0], True)
-        ns = PylonState(s.board, s.stash, agreed, s.last)  # type: ignore[arg-type]
+        ns = PylonState(s.board, s.stash, agreed, s.last)
         if all(agreed):
             events.append(Event("agree", f"{name} agrees to end the game.", {"seat": seat}))
         else:
@@ -504,7 +505,8 @@ class Pylon(RulesBase):
             for p in raw:
                 if (not isinstance(p, list) or len(p) != 2 or p[0] not in (0, 1) or p[1] not in (1, 2, 3)
                         or isinstance(p[0], bool) or isinstance(p[1], bool)):
-                    raise ValueError(f"Pylon state: bad pyramid {p!r} on {name} (want [owner 0/1, size 1-3]).")
+                    raise ValueError(f"Pylon state: bad pyramid {p!r} on {name} "
+                                     "(want [owner 0/1, size 1-3]).")
                 pieces.append((int(p[0]), int(p[1])))
             if any(pieces[i][1] < pieces[i + 1][1] for i in range(len(pieces) - 1)):
                 raise ValueError(f"Pylon state: the stack on {name} has a pyramid on a smaller one.")
@@ -544,7 +546,7 @@ class Pylon(RulesBase):
                 last = read(raw_last)
             except InvalidNotation as e:
                 raise ValueError(f"Pylon state: bad last move: {e}") from None
-        return PylonState(tuple(board), stash, agreed, last)  # type: ignore[arg-type]
+        return PylonState(tuple(board), stash, agreed, last)
 
     def parse(self, text: str, s: PylonState, seat: Seat) -> Move:
         """Read ``text`` (see :func:`bot.games.pylon.notation.read`) and check it is legal for ``seat``.

@@ -281,7 +281,7 @@ def test_every_piece_in_the_file_and_the_pool_carries_its_letter_and_size() -> N
         cx, cy = pointer_point(v, seat)
         assert ink_box(img, (cx + 10, cy - 14, cx + 31, cy + 14)) is not None
     # the pool: a label beside each of the twelve kinds (text to the right of each small pyramid)
-    from bot.games.eof.render import _panels_top
+    from bot.games.eof.drawing import panels_top as _panels_top
     top = _panels_top(v)
     for c in range(4):
         for size in (1, 2, 3):
@@ -316,7 +316,7 @@ def test_file_strip_reads_at_discords_400_px() -> None:
     bb = ink_box(img, (cx + 10, cy - 14, cx + 31, cy + 14))
     assert bb is not None and (bb[3] - bb[1]) * scale >= 8
     # each player's score in the players panel
-    from bot.games.eof.render import _panels_top
+    from bot.games.eof.drawing import panels_top as _panels_top
     top = _panels_top(v)
     for seat in range(4):
         y = top + 40 + seat * 62

@@ -1,0 +1,151 @@
+"""EOF: the match state (phases, the step log, finished rounds) and the game's constants."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from bot.games.base import JSON, Seat
+from bot.games.eof.notation import Program, read_instruction
+from bot.games.eof.pieces import COLOUR_NAMES, EMPTY, Counts, Instruction, Piece
+from bot.games.eof.scoring import Configuration
+
+ROUNDS: Final = 4
+HAND: Final = 9
+"""Pieces each player draws per round."""
+PROGRAM_LENGTH: Final = 5
+
+LOCKING: Final = ("none", "locks-crash", "locks-nocrash", "permission-crash", "permission-nocrash")
+DEFAULT_COLOURS: Final = (0, 1, 2, 3)
+
+
+class Phase(enum.Enum):
+    """Where the round stands."""
+
+    FIRST = "first"
+    """Chance draws the piece that decides who plays first this round."""
+    DEAL = "deal"
+    """Players draw their nine pieces in turn (a size choice, then chance)."""
+    PROGRAM = "program"
+    """Players write their programs, secretly and simultaneously."""
+    PERMISSION = "permission"
+    """Execution waits for players asked to allow the deletion of their record."""
+    OVER = "over"
+    """Four rounds have been played."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One executed instruction of the round's step log.
+
+    ``text`` says what happened ("moves right 2: now on record 5"), ``crash``
+    why the program crashed ("" if it did not), ``touched`` the 0-based
+    records to highlight afterwards.
+    """
+
+    seat: Seat
+    index: int
+    instruction: Instruction
+    text: str
+    crash: str = ""
+    touched: tuple[int, ...] = ()
+
+    def dump(self) -> dict[str, JSON]:
+        return {"seat": self.seat, "index": self.index, "instruction": str(self.instruction),
+                "text": self.text, "crash": self.crash, "touched": list(self.touched)}
+
+    @staticmethod
+    def load(d: Mapping[str, JSON]) -> Step:
+        return Step(int(d["seat"]), int(d["index"]), read_instruction(str(d["instruction"])), str(d["text"]),
+                    str(d.get("crash", "")), tuple(int(t) for t in d.get("touched", ())))
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A finished round: each seat's points and chosen configurations, and its step log."""
+
+    round: int
+    points: tuple[int, ...]
+    configurations: tuple[tuple[Configuration, ...], ...]
+    crashed: tuple[bool, ...]
+    skipped: tuple[bool, ...]
+    steps: tuple[Step, ...]
+
+    def dump(self) -> dict[str, JSON]:
+        return {"round": self.round, "points": list(self.points),
+                "configurations": [[c.dump() for c in cs] for cs in self.configurations],
+                "crashed": list(self.crashed), "skipped": list(self.skipped),
+                "steps": [st.dump() for st in self.steps]}
+
+    @staticmethod
+    def load(d: Mapping[str, JSON]) -> RoundResult:
+        return RoundResult(int(d["round"]), tuple(int(p) for p in d["points"]),
+                           tuple(tuple(Configuration.load(c) for c in cs) for cs in d["configurations"]),
+                           tuple(bool(x) for x in d["crashed"]), tuple(bool(x) for x in d["skipped"]),
+                           tuple(Step.load(st) for st in d["steps"]))
+
+
+@dataclass(frozen=True)
+class EofState:
+    """Everything about an EOF match, secrets included (only :meth:`EofRules.view` leaves the engine).
+
+    Positions in the file: 0 is BOF, 1..n the records, n+1 EOF; an empty file
+    has the single position 0. Collections of pieces are :data:`Counts`.
+    """
+
+    colours: tuple[int, ...]
+    locking: str = "none"
+    crash_penalty: bool = False
+    feel: bool = True
+    phase: Phase = Phase.FIRST
+    round: int = 1
+    first: Seat = -1
+    file: tuple[Piece, ...] = ()
+    pointers: tuple[int, ...] = ()
+    bag: Counts = EMPTY
+    pool: Counts = EMPTY
+    hands: tuple[Counts, ...] = ()
+    draws: tuple[tuple[Piece, ...], ...] = ()
+    dealer: int = 0
+    """Offset from the first player of the seat drawing now."""
+    size_choice: int = -1
+    """The size chosen for the next draw: -1 none yet, 0 any, 1-3."""
+    programs: tuple[Program | None, ...] = ()
+    turn: int = 0
+    """Execution turn counter: instruction ``turn // seats`` of seat ``first + turn % seats``."""
+    crashed: tuple[int, ...] = ()
+    """Per seat, the index of the instruction that crashed, or -1."""
+    deleted: tuple[Piece, ...] = ()
+    """Records deleted so far by the instruction waiting for permission."""
+    asked: tuple[Seat, ...] = ()
+    allowed: tuple[Seat, ...] = ()
+    steps: tuple[Step, ...] = ()
+    scores: tuple[int, ...] = ()
+    history: tuple[tuple[int, ...], ...] = ()
+    last_round: RoundResult | None = None
+
+    @property
+    def seats(self) -> int:
+        return len(self.colours)
+
+    def name(self, seat: Seat) -> str:
+        """The seat's colour name, capitalised ("Red")."""
+        return COLOUR_NAMES[self.colours[seat]].capitalize()
+
+    @property
+    def drawer(self) -> Seat | None:
+        """The seat drawing now (deal phase), else ``None``."""
+        if self.phase is not Phase.DEAL or self.first < 0:
+            return None
+        return (self.first + self.dealer) % self.seats
+
+    def required_length(self, seat: Seat) -> int:
+        """Instructions in ``seat``'s program: min(5, hand) at programming time."""
+        return min(PROGRAM_LENGTH, len(self.draws[seat]))
+
+    def order(self) -> tuple[Seat, ...]:
+        """Seats in playing order this round (first player, then clockwise)."""
+        f = max(self.first, 0)
+        return tuple((f + i) % self.seats for i in range(self.seats))

@@ -1,0 +1,25 @@
+"""Wording helpers for the words drawn on pictures (no Discord imports).
+
+Engines' renderers may import only :mod:`bot.games.base`, :mod:`bot.render` and their own package, so
+the helpers they share with the cogs live here; :mod:`bot.text` holds the same two for the platform.
+"""
+
+from __future__ import annotations
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` with ``word`` in the right number.
+
+    >>> plural(1, "pyramid"), plural(0, "game"), plural(2, "destination"), plural(3, "match", "matches")
+    ('1 pyramid', '0 games', '2 destinations', '3 matches')
+    """
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def article(word: str) -> str:
+    """``word`` with "a" or "an" (by its first letter, which is right for the words we use).
+
+    >>> article("Ice piece"), article("Fire piece")
+    ('an Ice piece', 'a Fire piece')
+    """
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
