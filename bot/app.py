@@ -174,7 +174,7 @@ class ParlorBot(commands.Bot):
             if cid.version is None and not cid.action.startswith(VERSION_FREE):
                 raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
             await cog.on_component(interaction, match, cid.version, cid.action, values)
-        except Exception as exc:  # noqa: BLE001 - every error gets an answer
+        except Exception as exc:
             await reply_error(interaction, exc)
 
     @staticmethod

@@ -133,7 +133,7 @@ class MatchComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.c
         try:
             cid = parse_custom_id(self.cid, data.get("component_type"))
             values = offered_values(interaction, self.cid, data.get("values"))
-        except Exception as exc:  # noqa: BLE001 - every error gets an answer
+        except Exception as exc:
             await reply_error(interaction, exc)
             return
         await bot.handle_component(interaction, cid, values)
