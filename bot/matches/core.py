@@ -19,6 +19,7 @@ from typing import Any
 from bot import ratings as rating_math
 from bot.errors import LobbyError
 from bot.games.base import CHANCE, Chance, Event, Outcome, Seat
+from bot.matches.changes import note as note_changed
 from bot.matches.match import AI_LEASE, ARCHIVE_AFTER, TURN_RUN, Match, Result, _Conflict, reminder_time
 from bot.storage import (
     GuildSettings,
@@ -89,6 +90,7 @@ class ServiceCore:
                                                   ai_claim=ai_claim)
         except VersionConflict:
             raise _Conflict("Someone else acted on this match at the same moment; look at the board again.") from None
+        note_changed(m.id)
         self.on_deadline_change()
         if m.rec.status in (Status.FINISHED, Status.ABORTED):
             self.on_match_end(m)

@@ -10,6 +10,7 @@ from typing import Any
 from bot.errors import LobbyError, NotAPlayer
 from bot.games import GAMES
 from bot.games.base import Event
+from bot.matches.changes import note as note_changed
 from bot.matches.core import ServiceCore
 from bot.matches.match import (
     CHALLENGE_EXPIRY,
@@ -81,6 +82,7 @@ class Lobby(ServiceCore):
             created_at=now, updated_at=now, finished_at=None, seats=seats,
         )
         await self.store.create_match(rec)
+        note_changed(rec.id)
         await self.store.set_board_version(rec.id, rec.version)
         m = Match(rec)
         self.on_deadline_change()

@@ -11,6 +11,7 @@ from bot.errors import MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import GameError, Outcome, Reason, Seat
 from bot.matches.match import AI_LEASE, ATTEMPTS, Match, Result, _Conflict
 from bot.matches.timeouts import Timeouts
+from bot.names import shown
 from bot.storage import Status
 
 
@@ -65,7 +66,7 @@ class Play(Timeouts):
 
     @staticmethod
     def _whose_turn(m: Match) -> str:
-        names = [m.seats[s].name for s in sorted(m.to_act())]
+        names = [shown(m.seats[s].name) for s in sorted(m.to_act())]
         if not names:
             return "It is not your turn."
         return f"It is not your turn: waiting for {', '.join(names)}."

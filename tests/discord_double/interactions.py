@@ -104,6 +104,7 @@ class Interaction:
         self.requests: List["RequestRecord"] = []
         self.violations: List[str] = []
         self.payload: Optional[Dict[str, Any]] = None
+        self.forged_components: Optional[List[Dict[str, Any]]] = None  # SimUser.forge_component
 
     # -- state ---------------------------------------------------------------------------------------
     @property
