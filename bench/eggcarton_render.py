@@ -7,16 +7,17 @@ The boards and moves are sampled from seeded random games (3 marbles), so a
 is reported too.
 """
 
-import sys, pathlib  # noqa: E401
+import pathlib
+import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-import random  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
+import random
+import statistics
+import time
 
-from bot.games.egg_carton import RULES, animate, render  # noqa: E402
-from bot.render import gif_bytes, png_bytes  # noqa: E402
+from bot.games.egg_carton import RULES, animate, render
+from bot.render import gif_bytes, png_bytes
 
 
 def sample_moves(games: int, seed: int = 1) -> list[tuple[object, list, object]]:

@@ -10,16 +10,17 @@ turn), so the expert's time is also measured on mid-game positions taken
 from random games, where it has to search several turns deep.
 """
 
-import sys, pathlib  # noqa: E401
+import pathlib
+import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-import random  # noqa: E402
-import time  # noqa: E402
-from collections import defaultdict  # noqa: E402
+import random
+import time
+from collections import defaultdict
 
-from bot.games.egg_carton import RULES, choose  # noqa: E402
-from bot.games.egg_carton.rules import LEVELS  # noqa: E402
+from bot.games.egg_carton import RULES, choose
+from bot.games.egg_carton.rules import LEVELS
 
 BUDGET_MS = {"intermediate": 200, "expert": 1000}
 

@@ -3,8 +3,8 @@
 Measured on a long game (100 rulebook entries past the Initial Set, 6 players).
 Run from the repository root: .venv/bin/python bench/nomic_engine.py
 """
-import sys, pathlib; sys.path.insert(0,
-                                     str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401,E702
+import sys; import pathlib; sys.path.insert(0,
+                                     str(pathlib.Path(__file__).resolve().parent.parent))
 
 import json
 import random

@@ -2,8 +2,8 @@
 
 Run from the repository root: .venv/bin/python bench/nomic_map.py
 """
-import sys, pathlib; sys.path.insert(0,
-                                     str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401,E702
+import sys; import pathlib; sys.path.insert(0,
+                                     str(pathlib.Path(__file__).resolve().parent.parent))
 
 import random
 import statistics

@@ -15,8 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 from PIL import Image
 
-from tests.discord_double import DiscordDouble, InteractionFailed, UserActionError, WaitTimeout
-from tests.discord_double import patches
+from tests.discord_double import DiscordDouble, InteractionFailed, UserActionError, WaitTimeout, patches
 from tests.discord_double import validation as V
 from tests.discord_double.errors import APIError
 

@@ -205,7 +205,25 @@ from .rest import RequestRecord
 from .simuser import SimUser
 
 __all__ = [
-    "DiscordDouble", "SimUser", "Interaction", "ModalView", "Message", "Channel", "Guild", "Member", "Role", "User",
-    "Attachment", "Button", "SelectMenu", "EmbedView", "RequestRecord", "Violation", "CapturedLog",
-    "UserActionError", "InteractionFailed", "WaitTimeout", "APIError",
+    "APIError",
+    "Attachment",
+    "Button",
+    "CapturedLog",
+    "Channel",
+    "DiscordDouble",
+    "EmbedView",
+    "Guild",
+    "Interaction",
+    "InteractionFailed",
+    "Member",
+    "Message",
+    "ModalView",
+    "RequestRecord",
+    "Role",
+    "SelectMenu",
+    "SimUser",
+    "User",
+    "UserActionError",
+    "Violation",
+    "WaitTimeout",
 ]

@@ -5,22 +5,34 @@ import asyncio
 import copy
 import logging
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any
 
 import discord
 
 from . import fixtures as F
 from . import perms as P
+from . import validation as V
 from .errors import APIError, InteractionFailed, UserActionError, WaitTimeout, unknown
 from .gateway import GatewayLink, Intent
 from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView, _safe
-from .models import (Attachment, Channel, ChannelType, Guild, Member, Message, MessageFlags, Role, User, emoji_display,
-                     emoji_key)
+from .models import (
+    Attachment,
+    Channel,
+    ChannelType,
+    Guild,
+    Member,
+    Message,
+    MessageFlags,
+    Role,
+    User,
+    emoji_display,
+    emoji_key,
+)
 from .rest import RequestRecord, RestAPI
 from .simuser import SimUser
 from .snowflake import SnowflakeFactory, bot_token, interaction_token, iso
-from . import validation as V
 
 log = logging.getLogger("discord_double")
 
@@ -34,7 +46,7 @@ class Violation:
 
     kind: str  # ack_timeout | late_ack | double_ack | invalid_callback | followup_before_ack | deferred_unfilled
     message: str
-    interaction_id: Optional[int] = None
+    interaction_id: int | None = None
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
@@ -45,7 +57,7 @@ class CapturedLog:
     level: int
     logger: str
     message: str
-    traceback: Optional[str]
+    traceback: str | None
 
     def __str__(self) -> str:
         return f"[{logging.getLevelName(self.level)} {self.logger}] {self.message}" + (
@@ -53,7 +65,7 @@ class CapturedLog:
 
 
 class _LogCapture(logging.Handler):
-    def __init__(self, dd: "DiscordDouble") -> None:
+    def __init__(self, dd: DiscordDouble) -> None:
         super().__init__(logging.WARNING)
         self.dd = dd
 
@@ -92,45 +104,45 @@ class DiscordDouble:
         self.dm_app_permissions = P.to_bits(["view_channel", "send_messages", "embed_links", "attach_files",
                                              "read_message_history", "add_reactions", "use_external_emojis"])
 
-        self.users: Dict[int, SimUser] = {}
-        self.guilds: Dict[int, Guild] = {}
-        self.channels: Dict[int, Channel] = {}
-        self.dm_channels: Dict[int, Channel] = {}
-        self.messages: Dict[int, Message] = {}
-        self.attachments: Dict[int, Attachment] = {}
-        self.interactions: Dict[int, Interaction] = {}
-        self._interactions_by_token: Dict[str, Interaction] = {}
-        self.global_commands: Dict[Tuple[int, str], Dict[str, Any]] = {}
-        self.guild_commands: Dict[int, Dict[Tuple[int, str], Dict[str, Any]]] = {}
-        self._command_ids: Dict[Tuple[Optional[int], int, str], int] = {}
-        self._open_modals: Dict[int, Interaction] = {}
+        self.users: dict[int, SimUser] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.dm_channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.attachments: dict[int, Attachment] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self._interactions_by_token: dict[str, Interaction] = {}
+        self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
+        self.guild_commands: dict[int, dict[tuple[int, str], dict[str, Any]]] = {}
+        self._command_ids: dict[tuple[int | None, int, str], int] = {}
+        self._open_modals: dict[int, Interaction] = {}
 
-        self.requests: List[RequestRecord] = []
-        self.unimplemented: List[str] = []
-        self._violations: List[Violation] = []
-        self.bot_errors: List[CapturedLog] = []
-        self.bot_warnings: List[CapturedLog] = []
-        self.gateway_errors: List[str] = []
-        self.internal_errors: List[str] = []
-        self.gateway_log: List[Tuple[float, str, Dict[str, Any]]] = []
-        self.presence: Optional[Dict[str, Any]] = None
+        self.requests: list[RequestRecord] = []
+        self.unimplemented: list[str] = []
+        self._violations: list[Violation] = []
+        self.bot_errors: list[CapturedLog] = []
+        self.bot_warnings: list[CapturedLog] = []
+        self.gateway_errors: list[str] = []
+        self.internal_errors: list[str] = []
+        self.gateway_log: list[tuple[float, str, dict[str, Any]]] = []
+        self.presence: dict[str, Any] | None = None
 
-        self.bot: Optional[discord.Client] = None
-        self.link: Optional[GatewayLink] = None
+        self.bot: discord.Client | None = None
+        self.link: GatewayLink | None = None
         self.connections = 0
         self.rest = RestAPI(self)
         self._seq = 0
-        self._change_event: Optional[asyncio.Event] = None
-        self._timers: List[asyncio.TimerHandle] = []
+        self._change_event: asyncio.Event | None = None
+        self._timers: list[asyncio.TimerHandle] = []
         self._in_flight = 0
         self._last_activity = time.monotonic()
-        self._log_handler: Optional[_LogCapture] = None
+        self._log_handler: _LogCapture | None = None
         self._active = False
 
     # ==================================================================================================
     # lifecycle
     # ==================================================================================================
-    async def __aenter__(self) -> "DiscordDouble":
+    async def __aenter__(self) -> DiscordDouble:
         from . import patches
 
         patches.install(self)
@@ -190,7 +202,7 @@ class DiscordDouble:
                     self._emit("GUILD_CREATE", self._guild_create_payload(g))
             try:
                 await asyncio.wait_for(bot.wait_until_ready(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise WaitTimeout(f"the bot did not become ready within {timeout:g} s{self.diagnostics()}") from None
         except BaseException as exc:
             if self.link is not None:
@@ -238,7 +250,7 @@ class DiscordDouble:
     def now(self) -> str:
         return iso(self.clock())
 
-    def create_user(self, username: str, *, dms_open: bool = True, global_name: Optional[str] = None,
+    def create_user(self, username: str, *, dms_open: bool = True, global_name: str | None = None,
                     locale: str = "en-US") -> SimUser:
         """A simulated human (``global_name`` defaults to ``username``)."""
         user = SimUser(self, username, id=self.new_id(), global_name=global_name or username, dms_open=dms_open,
@@ -247,12 +259,12 @@ class DiscordDouble:
         self._changed()
         return user
 
-    def user(self, user_id: int) -> Optional[User]:
+    def user(self, user_id: int) -> User | None:
         if user_id == self.bot_user.id:
             return self.bot_user
         return self.users.get(user_id)
 
-    def create_guild(self, name: str = "Test Guild", *, owner: Optional[User] = None,
+    def create_guild(self, name: str = "Test Guild", *, owner: User | None = None,
                      bot_permissions: P.PermSpec = None) -> Guild:
         """A guild with the bot as a member (managed role with ``bot_permissions``, default: view, send,
         threads, embed, attach, react, history, manage messages, pin). Dispatched as a guild join if the
@@ -271,15 +283,15 @@ class DiscordDouble:
         self._emit("GUILD_CREATE", lambda: self._guild_create_payload(g, joined=True))
         return g
 
-    def _guild_create_payload(self, g: Guild, *, joined: bool = False) -> Dict[str, Any]:
+    def _guild_create_payload(self, g: Guild, *, joined: bool = False) -> dict[str, Any]:
         members = bool(self.bot is not None and self.bot._connection._intents.members)
         data = F.guild_create(self, g, members_intent=members)
         if joined:  # a guild join (not one announced in READY): no "unavailable" key -> on_guild_join
             del data["unavailable"]
         return data
 
-    def _create_guild_channel(self, guild: Guild, name: str, type: int, *, parent: Optional[Channel] = None,
-                              topic: Optional[str] = None) -> Channel:
+    def _create_guild_channel(self, guild: Guild, name: str, type: int, *, parent: Channel | None = None,
+                              topic: str | None = None) -> Channel:
         position = len([c for c in guild.channels.values() if not c.is_thread])
         ch = Channel(self, type, id=self.new_id(), guild=guild, name=name, parent=parent, topic=topic,
                      position=position, created=self.now())
@@ -298,13 +310,13 @@ class DiscordDouble:
         self._emit("GUILD_ROLE_CREATE", lambda: F.role_event(r))
         return r
 
-    def _update_role(self, r: Role, *, permissions: Optional[int] = None) -> None:
+    def _update_role(self, r: Role, *, permissions: int | None = None) -> None:
         if permissions is not None:
             r.permissions = permissions
         self._changed()
         self._emit("GUILD_ROLE_UPDATE", lambda: F.role_event(r))
 
-    def _add_member(self, guild: Guild, user: User, role_ids: Sequence[int], nick: Optional[str]) -> Member:
+    def _add_member(self, guild: Guild, user: User, role_ids: Sequence[int], nick: str | None) -> Member:
         m = Member(guild, user, role_ids, nick, joined_at=self.now())
         guild.members[user.id] = m
         self._changed()
@@ -322,10 +334,8 @@ class DiscordDouble:
         self._changed()
         self._emit("GUILD_MEMBER_UPDATE", lambda: F.guild_member_event(m), intent=Intent.MEMBERS)
 
-    def _set_overwrite(self, channel: Channel, target: Union[Role, User, Guild], allow: int, deny: int) -> None:
-        if isinstance(target, Guild):
-            key, kind = target.id, 0
-        elif isinstance(target, Role):
+    def _set_overwrite(self, channel: Channel, target: Role | User | Guild, allow: int, deny: int) -> None:
+        if isinstance(target, Guild) or isinstance(target, Role):
             key, kind = target.id, 0
         else:
             key, kind = target.id, 1
@@ -361,9 +371,9 @@ class DiscordDouble:
     # ==================================================================================================
     # messages
     # ==================================================================================================
-    def _build_attachments(self, channel: Channel, files: Sequence[Tuple[str, bytes]],
-                           meta: Optional[List[Dict[str, Any]]], *, ephemeral: bool) -> List[Attachment]:
-        by_index: Dict[int, Dict[str, Any]] = {}
+    def _build_attachments(self, channel: Channel, files: Sequence[tuple[str, bytes]],
+                           meta: list[dict[str, Any]] | None, *, ephemeral: bool) -> list[Attachment]:
+        by_index: dict[int, dict[str, Any]] = {}
         for m in meta or []:
             try:
                 idx = int(m.get("id"))
@@ -396,7 +406,7 @@ class DiscordDouble:
                     if att.width is not None:
                         obj.update({"width": att.width, "height": att.height})
 
-    def _apply_mentions(self, msg: Message, allowed: Optional[Dict[str, Any]]) -> None:
+    def _apply_mentions(self, msg: Message, allowed: dict[str, Any] | None) -> None:
         g = msg.channel.guild
         if g is not None:
             known = list(g.members)
@@ -415,13 +425,13 @@ class DiscordDouble:
         msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, role_ids, everyone
         msg.allowed_mentions = copy.deepcopy(allowed)
 
-    def _create_message(self, channel: Channel, author: User, *, content: Optional[str] = None,
-                        embeds: Optional[List[Dict[str, Any]]] = None,
-                        components: Optional[List[Dict[str, Any]]] = None, files: Sequence[Tuple[str, bytes]] = (),
-                        attachments_meta: Optional[List[Dict[str, Any]]] = None, flags: int = 0,
-                        reference: Optional[Dict[str, Any]] = None, allowed_mentions: Optional[Dict[str, Any]] = None,
-                        nonce: Any = None, tts: bool = False, ephemeral_to: Optional[int] = None,
-                        interaction: Optional[Interaction] = None, msg_type: Optional[int] = None) -> Message:
+    def _create_message(self, channel: Channel, author: User, *, content: str | None = None,
+                        embeds: list[dict[str, Any]] | None = None,
+                        components: list[dict[str, Any]] | None = None, files: Sequence[tuple[str, bytes]] = (),
+                        attachments_meta: list[dict[str, Any]] | None = None, flags: int = 0,
+                        reference: dict[str, Any] | None = None, allowed_mentions: dict[str, Any] | None = None,
+                        nonce: Any = None, tts: bool = False, ephemeral_to: int | None = None,
+                        interaction: Interaction | None = None, msg_type: int | None = None) -> Message:
         ephemeral = ephemeral_to is not None
         keep = flags & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.SUPPRESS_NOTIFICATIONS
                         | MessageFlags.IS_COMPONENTS_V2 | MessageFlags.LOADING)
@@ -462,7 +472,7 @@ class DiscordDouble:
         self._emit_message("MESSAGE_CREATE", msg)
         return msg
 
-    def _edit_message(self, msg: Message, body: Dict[str, Any], files: Sequence[Tuple[str, bytes]] = ()) -> Message:
+    def _edit_message(self, msg: Message, body: dict[str, Any], files: Sequence[tuple[str, bytes]] = ()) -> Message:
         completing = msg.loading
         if not completing:
             msg.edits.append(msg.snapshot())
@@ -513,7 +523,7 @@ class DiscordDouble:
             self._emit("MESSAGE_DELETE", F.message_delete(msg),
                        intent=Intent.GUILD_MESSAGES if g else Intent.DM_MESSAGES)
 
-    def _message_payload_for_bot(self, msg: Message) -> Dict[str, Any]:
+    def _message_payload_for_bot(self, msg: Message) -> dict[str, Any]:
         """MESSAGE_CONTENT intent: other users' guild messages arrive without content unless they
         mention the bot."""
         strip = False
@@ -529,7 +539,7 @@ class DiscordDouble:
         self._emit(event, lambda: self._message_payload_for_bot(msg), intent=intent)
 
     # -- reactions ---------------------------------------------------------------------------------------
-    def _add_reaction(self, msg: Message, user_id: int, emoji: Dict[str, Any]) -> bool:
+    def _add_reaction(self, msg: Message, user_id: int, emoji: dict[str, Any]) -> bool:
         key = emoji_key(emoji)
         entry = msg._reactions.setdefault(key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)})
         if user_id in entry["users"]:
@@ -541,7 +551,7 @@ class DiscordDouble:
                    intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS)
         return True
 
-    def _remove_reaction(self, msg: Message, user_id: int, emoji: Dict[str, Any]) -> bool:
+    def _remove_reaction(self, msg: Message, user_id: int, emoji: dict[str, Any]) -> bool:
         key = emoji_key(emoji)
         entry = msg._reactions.get(key)
         if entry is None or user_id not in entry["users"]:
@@ -555,7 +565,7 @@ class DiscordDouble:
                    intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS)
         return True
 
-    def _clear_reactions(self, msg: Message, emoji: Optional[Dict[str, Any]] = None) -> None:
+    def _clear_reactions(self, msg: Message, emoji: dict[str, Any] | None = None) -> None:
         intent = Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS
         if emoji is None:
             msg._reactions.clear()
@@ -567,7 +577,7 @@ class DiscordDouble:
 
     # -- threads ---------------------------------------------------------------------------------------------
     def _create_thread(self, parent: Channel, name: str, owner: User, *, type: int = ChannelType.PUBLIC_THREAD,
-                       from_message: Optional[Message] = None, auto_archive_duration: int = 1440,
+                       from_message: Message | None = None, auto_archive_duration: int = 1440,
                        invitable: bool = True, rate_limit_per_user: int = 0) -> Channel:
         guild = parent.guild
         assert guild is not None
@@ -592,7 +602,7 @@ class DiscordDouble:
             notice.reference = {"type": 0, "channel_id": str(thread.id), "guild_id": str(guild.id)}
         return thread
 
-    def _update_channel(self, channel: Channel, changes: Dict[str, Any]) -> None:
+    def _update_channel(self, channel: Channel, changes: dict[str, Any]) -> None:
         for key in ("name", "archived", "locked", "auto_archive_duration", "invitable", "rate_limit_per_user", "topic"):
             if changes.get(key) is not None:
                 setattr(channel, key, changes[key])
@@ -617,7 +627,7 @@ class DiscordDouble:
     def _new_interaction_token(self) -> str:
         return interaction_token()
 
-    def interaction_by_token(self, token: str) -> Optional[Interaction]:
+    def interaction_by_token(self, token: str) -> Interaction | None:
         return self._interactions_by_token.get(token)
 
     async def _dispatch_interaction(self, inter: Interaction) -> Interaction:
@@ -645,18 +655,18 @@ class DiscordDouble:
             self._violation("ack_timeout", f"{inter!r} not acknowledged within {self.ack_deadline:g} s", inter)
             self._changed()
 
-    def _violation(self, kind: str, message: str, inter: Optional[Interaction] = None) -> None:
+    def _violation(self, kind: str, message: str, inter: Interaction | None = None) -> None:
         self._violations.append(Violation(kind, message, inter.id if inter else None))
         if inter is not None:
             inter.violations.append(f"{kind}: {message}")
         log.debug("violation %s: %s", kind, message)
 
     @property
-    def violations(self) -> List[Violation]:
+    def violations(self) -> list[Violation]:
         """Recorded rule breaks, plus deferred replies still "thinking" after ``fill_deadline`` seconds."""
         return self._violations + self._unfilled(self.fill_deadline)
 
-    def _unfilled(self, older_than: float) -> List[Violation]:
+    def _unfilled(self, older_than: float) -> list[Violation]:
         now = time.monotonic()
         out = []
         for inter in self.interactions.values():
@@ -680,8 +690,8 @@ class DiscordDouble:
             raise self._interaction_failed(inter)
         return inter
 
-    def interaction_callback(self, inter: Interaction, body: Dict[str, Any], files: Sequence[Tuple[str, bytes]],
-                             at: Optional[float] = None) -> Dict[str, Any]:
+    def interaction_callback(self, inter: Interaction, body: dict[str, Any], files: Sequence[tuple[str, bytes]],
+                             at: float | None = None) -> dict[str, Any]:
         now = time.monotonic() if at is None else at
         cb = body.get("type")
         if inter.acked:
@@ -698,7 +708,7 @@ class DiscordDouble:
                 "code": "INTERACTION_RESPONSE_TYPE_INVALID",
                 "message": f"Interaction response type {cb} is not valid for this interaction"}]}})
         data = body.get("data") or {}
-        msg: Optional[Message] = None
+        msg: Message | None = None
         if cb == 4:
             V.validate_message(data, n_files=len(files), creating=True)
             self._check_file_sizes(files)
@@ -749,14 +759,14 @@ class DiscordDouble:
             return 20 if inter.data.get("type", 1) == 1 else 23
         return 0
 
-    def _check_file_sizes(self, files: Sequence[Tuple[str, bytes]]) -> None:
+    def _check_file_sizes(self, files: Sequence[tuple[str, bytes]]) -> None:
         for _name, data in files:
             if len(data) > self.attachment_size_limit:
                 raise APIError(413, 40005, "Request entity too large")
 
     # -- commands ------------------------------------------------------------------------------------------
-    def _store_commands(self, guild_id: Optional[int], commands: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-        store: Dict[Tuple[int, str], Dict[str, Any]] = {}
+    def _store_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        store: dict[tuple[int, str], dict[str, Any]] = {}
         for body in commands:
             ctype = body.get("type", 1)
             key = (guild_id, ctype, body["name"])
@@ -769,18 +779,18 @@ class DiscordDouble:
         self._changed()
         return [copy.deepcopy(c) for c in store.values()]
 
-    def registered_commands(self, guild: Optional[Guild] = None) -> List[Dict[str, Any]]:
+    def registered_commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:
         """Global commands, plus ``guild``'s commands (raw Discord objects)."""
         out = list(self.global_commands.values())
         if guild is not None:
             out += list(self.guild_commands.get(guild.id, {}).values())
         return copy.deepcopy(out)
 
-    def command_names(self, guild: Optional[Guild] = None) -> List[str]:
+    def command_names(self, guild: Guild | None = None) -> list[str]:
         """``"pylon new"``-style names of every invocable chat-input command."""
-        names: List[str] = []
+        names: list[str] = []
 
-        def walk(prefix: str, options: List[Dict[str, Any]]) -> None:
+        def walk(prefix: str, options: list[dict[str, Any]]) -> None:
             subs = [o for o in options if o.get("type") in (1, 2)]
             if not subs:
                 names.append(prefix)
@@ -792,7 +802,7 @@ class DiscordDouble:
                 walk(c["name"], c.get("options") or [])
         return names
 
-    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> Dict[str, Any]:
+    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> dict[str, Any]:
         g = channel.guild
         candidates = []
         if g is not None:
@@ -807,14 +817,14 @@ class DiscordDouble:
     # ==================================================================================================
     # gateway
     # ==================================================================================================
-    def _emit(self, event: str, data: Any, *, intent: Optional[int] = None) -> Optional[asyncio.Future]:
+    def _emit(self, event: str, data: Any, *, intent: int | None = None) -> asyncio.Future | None:
         """Queue a gateway event for the connected bot (``data`` may be a callable: built at delivery)."""
         if self.link is None or not self.connected:
             return None
         return self.link.send(event, data, intent=intent)
 
-    async def _deliver(self, event: str, data: Any, *, intent: Optional[int] = None,
-                       before: Optional[Callable[[], None]] = None) -> None:
+    async def _deliver(self, event: str, data: Any, *, intent: int | None = None,
+                       before: Callable[[], None] | None = None) -> None:
         """Queue an event and wait until the bot's parser handled it (re-raising a parser error)."""
         if self.link is None or not self.connected:
             return
@@ -851,7 +861,7 @@ class DiscordDouble:
         return self._seq
 
     async def wait_until(self, check: Callable[[], Any], *, timeout: float = 5.0,
-                         describe: Optional[Callable[[], str]] = None) -> Any:
+                         describe: Callable[[], str] | None = None) -> Any:
         """Re-evaluate ``check`` on every change of the world until it returns something truthy."""
         deadline = time.monotonic() + timeout
         while True:
@@ -867,23 +877,23 @@ class DiscordDouble:
             ev = self._change_event
             try:
                 await asyncio.wait_for(ev.wait(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     @staticmethod
-    def _since_threshold(since: Any) -> Tuple[Optional[int], Optional[Message]]:
+    def _since_threshold(since: Any) -> tuple[int | None, Message | None]:
         if since is None:
             return None, None
         if isinstance(since, Message):
             return since.created_seq, since
         return int(since), None
 
-    async def wait_for_message(self, channel: Channel, predicate: Optional[Callable[[Message], Any]] = None, *,
-                               timeout: float = 5.0, since: Any = None, user: Optional[User] = None) -> Message:
+    async def wait_for_message(self, channel: Channel, predicate: Callable[[Message], Any] | None = None, *,
+                               timeout: float = 5.0, since: Any = None, user: User | None = None) -> Message:
         pred = predicate or (lambda m: True)
         threshold, exclude = self._since_threshold(since)
 
-        def candidates() -> List[Message]:
+        def candidates() -> list[Message]:
             msgs = channel.visible_messages(user) if user is not None else channel.public_messages
             out = []
             for m in msgs:
@@ -894,7 +904,7 @@ class DiscordDouble:
                 out.append(m)
             return out
 
-        def check() -> Optional[Message]:
+        def check() -> Message | None:
             for m in reversed(candidates()):
                 if _safe(pred, m):
                     return m
@@ -921,24 +931,24 @@ class DiscordDouble:
                                                                               + self.internal_errors)[-3:]))
         return ("\n" + "\n".join(parts)) if parts else ""
 
-    def api_calls(self, since: Any = None, *, route: Optional[str] = None,
-                  method: Optional[str] = None) -> List[RequestRecord]:
+    def api_calls(self, since: Any = None, *, route: str | None = None,
+                  method: str | None = None) -> list[RequestRecord]:
         threshold, _ = self._since_threshold(since)
         return [r for r in self.requests if (threshold is None or r.seq > threshold)
                 and (route is None or r.route == route or r.route.split(" ", 1)[1] == route)
                 and (method is None or r.method == method)]
 
-    def api_summary(self, since: Any = None) -> Dict[str, int]:
+    def api_summary(self, since: Any = None) -> dict[str, int]:
         """``{"POST /channels/{channel_id}/messages": 2, ...}`` for the requests since ``since``."""
-        out: Dict[str, int] = {}
+        out: dict[str, int] = {}
         for r in self.api_calls(since):
             out[r.route] = out.get(r.route, 0) + 1
         return out
 
-    def failed_requests(self, since: Any = None) -> List[RequestRecord]:
+    def failed_requests(self, since: Any = None) -> list[RequestRecord]:
         return [r for r in self.api_calls(since) if r.status >= 400]
 
-    def _handler_tasks(self) -> List[asyncio.Task]:
+    def _handler_tasks(self) -> list[asyncio.Task]:
         current = asyncio.current_task()
         return [t for t in asyncio.all_tasks() if t is not current and not t.done()
                 and t.get_name().startswith(_HANDLER_TASK_PREFIXES)]
@@ -971,10 +981,10 @@ class DiscordDouble:
         if problems:
             raise AssertionError("DiscordDouble is not clean:\n" + "\n".join(problems))
 
-    def interaction_stats(self) -> Dict[str, Any]:
+    def interaction_stats(self) -> dict[str, Any]:
         lat = sorted(i.latency for i in self.interactions.values() if i.latency is not None)
 
-        def pct(p: float) -> Optional[float]:
+        def pct(p: float) -> float | None:
             return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else None
 
         return {"count": len(self.interactions), "acked": len(lat), "p50": pct(0.5), "p90": pct(0.9),
@@ -986,4 +996,4 @@ class DiscordDouble:
                 f"connected={self.connected}>")
 
 
-__all__ = ["DiscordDouble", "Violation", "CapturedLog"]
+__all__ = ["CapturedLog", "DiscordDouble", "Violation"]

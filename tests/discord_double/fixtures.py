@@ -8,7 +8,7 @@ discord.py ignores, so that payload regressions show up here first.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any
 
 from . import perms
 from .models import Attachment, Channel, ChannelType, Guild, Member, Message, Role, User, emoji_display
@@ -20,14 +20,14 @@ if TYPE_CHECKING:  # pragma: no cover
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
-def sid(value: Optional[int]) -> Optional[str]:
+def sid(value: int | None) -> str | None:
     return None if value is None else str(value)
 
 
 # -- users, roles, members ------------------------------------------------------------------------
 
-def user(u: User) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+def user(u: User) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "id": str(u.id),
         "username": u.username,
         "global_name": u.global_name,
@@ -47,7 +47,7 @@ def user(u: User) -> Dict[str, Any]:
     return data
 
 
-def current_user(u: User) -> Dict[str, Any]:
+def current_user(u: User) -> dict[str, Any]:
     """``GET /users/@me`` and READY's ``user``."""
     data = user(u)
     data.update({"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US", "premium_type": 0,
@@ -55,8 +55,8 @@ def current_user(u: User) -> Dict[str, Any]:
     return data
 
 
-def role(r: Role) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+def role(r: Role) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "id": str(r.id),
         "name": r.name,
         "description": None,
@@ -76,8 +76,8 @@ def role(r: Role) -> Dict[str, Any]:
     return data
 
 
-def member(m: Member, *, include_user: bool = True, permissions: Optional[int] = None) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+def member(m: Member, *, include_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "nick": m.nick,
         "avatar": None,
         "banner": None,
@@ -100,7 +100,7 @@ def member(m: Member, *, include_user: bool = True, permissions: Optional[int] =
 
 # -- guilds and channels ----------------------------------------------------------------------------
 
-def guild_base(g: Guild) -> Dict[str, Any]:
+def guild_base(g: Guild) -> dict[str, Any]:
     return {
         "id": str(g.id),
         "name": g.name,
@@ -140,7 +140,7 @@ def guild_base(g: Guild) -> Dict[str, Any]:
     }
 
 
-def guild_create(dd: "DiscordDouble", g: Guild, *, members_intent: bool) -> Dict[str, Any]:
+def guild_create(dd: DiscordDouble, g: Guild, *, members_intent: bool) -> dict[str, Any]:
     """GUILD_CREATE: all members with the GUILD_MEMBERS intent, else only the bot (like Discord)."""
     data = guild_base(g)
     bot_id = dd.bot_user.id
@@ -169,12 +169,12 @@ def guild_create(dd: "DiscordDouble", g: Guild, *, members_intent: bool) -> Dict
     return data
 
 
-def thread_member(thread: Channel, user_id: int, *, is_bot: bool = False) -> Dict[str, Any]:
+def thread_member(thread: Channel, user_id: int, *, is_bot: bool = False) -> dict[str, Any]:
     return {"id": str(thread.id), "user_id": str(user_id), "join_timestamp": thread.thread_members[user_id],
             "flags": 1 if is_bot else 0, "muted": False, "mute_config": None}
 
 
-def channel(c: Channel, *, include_guild_id: bool = True, for_user_id: Optional[int] = None) -> Dict[str, Any]:
+def channel(c: Channel, *, include_guild_id: bool = True, for_user_id: int | None = None) -> dict[str, Any]:
     if c.type == ChannelType.DM:
         return {
             "id": str(c.id),
@@ -183,7 +183,7 @@ def channel(c: Channel, *, include_guild_id: bool = True, for_user_id: Optional[
             "recipients": [user(c.recipient)] if c.recipient else [],
             "flags": 0,
         }
-    data: Dict[str, Any] = {"id": str(c.id), "type": c.type, "name": c.name, "flags": 0}
+    data: dict[str, Any] = {"id": str(c.id), "type": c.type, "name": c.name, "flags": 0}
     if include_guild_id and c.guild is not None:
         data["guild_id"] = str(c.guild.id)
     if c.is_thread:
@@ -231,19 +231,19 @@ def channel(c: Channel, *, include_guild_id: bool = True, for_user_id: Optional[
     return data
 
 
-def thread_create(dd: "DiscordDouble", thread: Channel) -> Dict[str, Any]:
+def thread_create(dd: DiscordDouble, thread: Channel) -> dict[str, Any]:
     data = channel(thread, for_user_id=dd.bot_user.id)
     data["newly_created"] = True
     return data
 
 
-def thread_delete(thread: Channel) -> Dict[str, Any]:
+def thread_delete(thread: Channel) -> dict[str, Any]:
     return {"id": str(thread.id), "guild_id": str(thread.guild.id) if thread.guild else None, "type": thread.type,
             "parent_id": sid(thread.parent.id if thread.parent else None)}
 
 
-def thread_members_update(dd: "DiscordDouble", thread: Channel, user_id: int, *, added: bool) -> Dict[str, Any]:
-    data: Dict[str, Any] = {"id": str(thread.id), "guild_id": str(thread.guild.id),
+def thread_members_update(dd: DiscordDouble, thread: Channel, user_id: int, *, added: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": str(thread.id), "guild_id": str(thread.guild.id),
                             "member_count": len(thread.thread_members), "added_members": [],
                             "removed_member_ids": []}
     if added:
@@ -257,45 +257,45 @@ def thread_members_update(dd: "DiscordDouble", thread: Channel, user_id: int, *,
     return data
 
 
-def active_threads(dd: "DiscordDouble", threads: List[Channel]) -> Dict[str, Any]:
+def active_threads(dd: DiscordDouble, threads: list[Channel]) -> dict[str, Any]:
     bot_id = dd.bot_user.id
     return {"threads": [channel(t) for t in threads],
             "members": [thread_member(t, bot_id, is_bot=True) for t in threads if bot_id in t.thread_members]}
 
 
-def channel_pins_update(c: Channel, last_pin_timestamp: str) -> Dict[str, Any]:
+def channel_pins_update(c: Channel, last_pin_timestamp: str) -> dict[str, Any]:
     data = {"channel_id": str(c.id), "last_pin_timestamp": last_pin_timestamp}
     if c.guild is not None:
         data["guild_id"] = str(c.guild.id)
     return data
 
 
-def pins_page(dd: "DiscordDouble", msgs: List[Message], pinned_at: str) -> Dict[str, Any]:
+def pins_page(dd: DiscordDouble, msgs: list[Message], pinned_at: str) -> dict[str, Any]:
     """``GET /channels/{id}/messages/pins`` (newest first)."""
     return {"items": [{"pinned_at": pinned_at, "message": message(dd, m)} for m in msgs], "has_more": False}
 
 
 # -- guild events -------------------------------------------------------------------------------------
 
-def role_event(r: Role) -> Dict[str, Any]:
+def role_event(r: Role) -> dict[str, Any]:
     """GUILD_ROLE_CREATE / GUILD_ROLE_UPDATE."""
     return {"guild_id": str(r.guild.id), "role": role(r)}
 
 
-def guild_member_event(m: Member) -> Dict[str, Any]:
+def guild_member_event(m: Member) -> dict[str, Any]:
     """GUILD_MEMBER_ADD / GUILD_MEMBER_UPDATE."""
     data = member(m)
     data["guild_id"] = str(m.guild.id)
     return data
 
 
-def guild_member_remove(g: Guild, u: User) -> Dict[str, Any]:
+def guild_member_remove(g: Guild, u: User) -> dict[str, Any]:
     return {"guild_id": str(g.id), "user": user(u)}
 
 
-def members_chunk(g: Guild, members: List[Member], nonce: Optional[str]) -> Dict[str, Any]:
+def members_chunk(g: Guild, members: list[Member], nonce: str | None) -> dict[str, Any]:
     """GUILD_MEMBERS_CHUNK (one chunk) answering REQUEST_GUILD_MEMBERS."""
-    data: Dict[str, Any] = {"guild_id": str(g.id), "members": [member(m) for m in members], "chunk_index": 0,
+    data: dict[str, Any] = {"guild_id": str(g.id), "members": [member(m) for m in members], "chunk_index": 0,
                             "chunk_count": 1, "not_found": [], "presences": []}
     if nonce is not None:
         data["nonce"] = nonce
@@ -304,8 +304,8 @@ def members_chunk(g: Guild, members: List[Member], nonce: Optional[str]) -> Dict
 
 # -- messages ---------------------------------------------------------------------------------------
 
-def attachment(a: Attachment) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+def attachment(a: Attachment) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "id": str(a.id),
         "filename": a.filename,
         "size": a.size,
@@ -323,11 +323,11 @@ def attachment(a: Attachment) -> Dict[str, Any]:
     return data
 
 
-def message(dd: "DiscordDouble", msg: Message, *, strip_content: bool = False, include_guild: bool = True,
-            include_reference: bool = True) -> Dict[str, Any]:
+def message(dd: DiscordDouble, msg: Message, *, strip_content: bool = False, include_guild: bool = True,
+            include_reference: bool = True) -> dict[str, Any]:
     """A message as the bot receives it (``strip_content``: no MESSAGE_CONTENT intent)."""
     g = msg.channel.guild
-    data: Dict[str, Any] = {
+    data: dict[str, Any] = {
         "type": msg.type,
         "content": "" if strip_content else msg.content,
         "mentions": [],
@@ -390,16 +390,16 @@ def message(dd: "DiscordDouble", msg: Message, *, strip_content: bool = False, i
     return data
 
 
-def message_delete(msg: Message) -> Dict[str, Any]:
+def message_delete(msg: Message) -> dict[str, Any]:
     data = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
     if msg.channel.guild is not None:
         data["guild_id"] = str(msg.channel.guild.id)
     return data
 
 
-def reaction_event(dd: "DiscordDouble", msg: Message, user_id: int, emoji: Dict[str, Any], *,
-                   add: bool) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+def reaction_event(dd: DiscordDouble, msg: Message, user_id: int, emoji: dict[str, Any], *,
+                   add: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "user_id": str(user_id),
         "channel_id": str(msg.channel.id),
         "message_id": str(msg.id),
@@ -418,9 +418,9 @@ def reaction_event(dd: "DiscordDouble", msg: Message, user_id: int, emoji: Dict[
     return data
 
 
-def reaction_clear(msg: Message, emoji: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+def reaction_clear(msg: Message, emoji: dict[str, Any] | None = None) -> dict[str, Any]:
     """MESSAGE_REACTION_REMOVE_ALL (no emoji) / MESSAGE_REACTION_REMOVE_EMOJI."""
-    data: Dict[str, Any] = {"channel_id": str(msg.channel.id), "message_id": str(msg.id)}
+    data: dict[str, Any] = {"channel_id": str(msg.channel.id), "message_id": str(msg.id)}
     if msg.channel.guild is not None:
         data["guild_id"] = str(msg.channel.guild.id)
     if emoji is not None:
@@ -428,13 +428,13 @@ def reaction_clear(msg: Message, emoji: Optional[Dict[str, Any]] = None) -> Dict
     return data
 
 
-def reaction_user_list(dd: "DiscordDouble", ids: List[int]) -> List[Dict[str, Any]]:
+def reaction_user_list(dd: DiscordDouble, ids: list[int]) -> list[dict[str, Any]]:
     return [user(u) for u in (dd.user(i) for i in ids) if u is not None]
 
 
 # -- login / READY ------------------------------------------------------------------------------------
 
-def application(dd: "DiscordDouble") -> Dict[str, Any]:
+def application(dd: DiscordDouble) -> dict[str, Any]:
     """``GET /oauth2/applications/@me``."""
     bot = dd.bot_user
     return {
@@ -466,13 +466,13 @@ def application(dd: "DiscordDouble") -> Dict[str, Any]:
     }
 
 
-def gateway_bot() -> Dict[str, Any]:
+def gateway_bot() -> dict[str, Any]:
     """``GET /gateway/bot`` (``GET /gateway`` is its ``url`` alone)."""
     return {"url": "wss://gateway.discord.invalid", "shards": 1,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
 
 
-def ready(dd: "DiscordDouble", session_id: str) -> Dict[str, Any]:
+def ready(dd: DiscordDouble, session_id: str) -> dict[str, Any]:
     return {
         "v": 10,
         "user_settings": {},
@@ -495,10 +495,10 @@ def ready(dd: "DiscordDouble", session_id: str) -> Dict[str, Any]:
 
 # -- interactions ----------------------------------------------------------------------------------------
 
-def interaction_create(dd: "DiscordDouble", inter: "Interaction") -> Dict[str, Any]:
+def interaction_create(dd: DiscordDouble, inter: Interaction) -> dict[str, Any]:
     ch = inter.channel
     g = ch.guild
-    data: Dict[str, Any] = {
+    data: dict[str, Any] = {
         "id": str(inter.id),
         "application_id": str(dd.application_id),
         "type": inter.type,
@@ -540,9 +540,9 @@ def interaction_create(dd: "DiscordDouble", inter: "Interaction") -> Dict[str, A
 
 
 
-def interaction_metadata(dd: "DiscordDouble", inter: "Interaction") -> Dict[str, Any]:
+def interaction_metadata(dd: DiscordDouble, inter: Interaction) -> dict[str, Any]:
     g = inter.channel.guild
-    meta: Dict[str, Any] = {
+    meta: dict[str, Any] = {
         "id": str(inter.id),
         "type": inter.type,
         "user": user(inter.user),
@@ -560,14 +560,14 @@ def interaction_metadata(dd: "DiscordDouble", inter: "Interaction") -> Dict[str,
     return meta
 
 
-def interaction_legacy(inter: "Interaction") -> Dict[str, Any]:
+def interaction_legacy(inter: Interaction) -> dict[str, Any]:
     return {"id": str(inter.id), "type": inter.type, "name": inter.name or "", "user": user(inter.user)}
 
 
-def callback_response(dd: "DiscordDouble", inter: "Interaction", cb_type: int,
-                      msg: Optional[Message]) -> Dict[str, Any]:
+def callback_response(dd: DiscordDouble, inter: Interaction, cb_type: int,
+                      msg: Message | None) -> dict[str, Any]:
     """Body of ``POST /interactions/{id}/{token}/callback?with_response=true``."""
-    resp: Dict[str, Any] = {"interaction": {
+    resp: dict[str, Any] = {"interaction": {
         "id": str(inter.id),
         "type": inter.type,
         "response_message_id": sid(msg.id if msg is not None else None),
@@ -583,11 +583,11 @@ def callback_response(dd: "DiscordDouble", inter: "Interaction", cb_type: int,
 
 # -- application commands ---------------------------------------------------------------------------
 
-def command(dd: "DiscordDouble", body: Dict[str, Any], *, id: int, version: int,
-            guild_id: Optional[int]) -> Dict[str, Any]:
+def command(dd: DiscordDouble, body: dict[str, Any], *, id: int, version: int,
+            guild_id: int | None) -> dict[str, Any]:
     """A stored application command as Discord returns it (defaults filled in)."""
     ctype = body.get("type", 1)
-    data: Dict[str, Any] = {
+    data: dict[str, Any] = {
         "id": str(id),
         "application_id": str(dd.application_id),
         "version": str(version),
@@ -609,5 +609,5 @@ def command(dd: "DiscordDouble", body: Dict[str, Any], *, id: int, version: int,
     return data
 
 
-def emoji_text(emoji: Dict[str, Any]) -> str:
+def emoji_text(emoji: dict[str, Any]) -> str:
     return emoji_display(emoji)

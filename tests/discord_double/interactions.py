@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any
 
 from .errors import UserActionError
 from .models import Attachment, Channel, Member, Message, Role, User
@@ -41,14 +42,14 @@ ALLOWED_CALLBACKS = {
 class ModalView:
     """A modal the bot opened for a user."""
 
-    def __init__(self, interaction: "Interaction", data: Dict[str, Any]):
+    def __init__(self, interaction: Interaction, data: dict[str, Any]):
         self.interaction = interaction
         self.raw = data
         self.title: str = data.get("title", "")
         self.custom_id: str = data.get("custom_id", "")
 
     @property
-    def fields(self) -> List[Dict[str, Any]]:
+    def fields(self) -> list[dict[str, Any]]:
         """Input components (text inputs, selects), with ``label`` taken from a Label wrapper if any."""
         out = []
         for comp in self.raw.get("components") or []:
@@ -60,7 +61,7 @@ class ModalView:
                 out.append(child)
         return out
 
-    def field(self, key: str) -> Dict[str, Any]:
+    def field(self, key: str) -> dict[str, Any]:
         for f in self.fields:
             if key in (f.get("custom_id"), f.get("label")):
                 return f
@@ -74,9 +75,9 @@ class ModalView:
 class Interaction:
     """One interaction, from dispatch to its last follow-up (returned by the user verbs)."""
 
-    def __init__(self, dd: "DiscordDouble", *, type: int, user: User, channel: Channel, data: Dict[str, Any],
-                 component_message: Optional[Message] = None, source: Optional["Interaction"] = None,
-                 name: Optional[str] = None):
+    def __init__(self, dd: DiscordDouble, *, type: int, user: User, channel: Channel, data: dict[str, Any],
+                 component_message: Message | None = None, source: Interaction | None = None,
+                 name: str | None = None):
         self._dd = dd
         self.id = dd.new_id()
         self.token = dd._new_interaction_token()
@@ -90,20 +91,20 @@ class Interaction:
         self.source = source
         self.created = time.monotonic()
         self.created_seq = dd._seq
-        self.dispatched_at: Optional[float] = None
-        self.acked_at: Optional[float] = None
-        self.response_type: Optional[int] = None
+        self.dispatched_at: float | None = None
+        self.acked_at: float | None = None
+        self.response_type: int | None = None
         self.ephemeral = False
         self.failed = False
-        self.failure_reason: Optional[str] = None
-        self.original: Optional[Message] = None
+        self.failure_reason: str | None = None
+        self.original: Message | None = None
         self.original_edits = 0
-        self.followups: List[Message] = []
-        self.modal: Optional[ModalView] = None
-        self.choices: Optional[List[Dict[str, Any]]] = None
-        self.requests: List["RequestRecord"] = []
-        self.violations: List[str] = []
-        self.payload: Optional[Dict[str, Any]] = None
+        self.followups: list[Message] = []
+        self.modal: ModalView | None = None
+        self.choices: list[dict[str, Any]] | None = None
+        self.requests: list[RequestRecord] = []
+        self.violations: list[str] = []
+        self.payload: dict[str, Any] | None = None
 
     # -- state ---------------------------------------------------------------------------------------
     @property
@@ -111,18 +112,18 @@ class Interaction:
         return self.response_type is not None
 
     @property
-    def latency(self) -> Optional[float]:
+    def latency(self) -> float | None:
         """Seconds from delivering INTERACTION_CREATE to the bot's first callback request."""
         if self.acked_at is None or self.dispatched_at is None:
             return None
         return self.acked_at - self.dispatched_at
 
     @property
-    def response_name(self) -> Optional[str]:
+    def response_name(self) -> str | None:
         return CALLBACK_NAMES.get(self.response_type) if self.response_type is not None else None
 
     @property
-    def messages(self) -> List[Message]:
+    def messages(self) -> list[Message]:
         """The reply (if any) and the follow-ups, not deleted."""
         out = [self.original] if self.original is not None and not self.original.deleted else []
         return out + [m for m in self.followups if not m.deleted]
@@ -151,7 +152,7 @@ class Interaction:
         if self.response_type == 8:
             raise UserActionError(f"{self!r} is an autocomplete: use .choices")
 
-        def check() -> Optional[Message]:
+        def check() -> Message | None:
             if self.response_type in (4, 5):
                 m = self.original
                 return m if m is not None and not m.loading else None
@@ -169,12 +170,12 @@ class Interaction:
                                    describe=lambda: f"{self!r}: no final message (original={self.original!r}, "
                                                     f"followups={self.followups})")
 
-    async def wait_for(self, predicate: Optional[Callable[[Message], Any]] = None, *,
+    async def wait_for(self, predicate: Callable[[Message], Any] | None = None, *,
                        timeout: float = 5.0) -> Message:
         """Any message of this interaction (reply, follow-ups, edited component message) matching."""
         pred = predicate or (lambda m: True)
 
-        def check() -> Optional[Message]:
+        def check() -> Message | None:
             extra = [self.component_message] if self.component_message is not None and self.response_type in (6, 7) else []
             for m in reversed(self.messages + extra):
                 if not m.loading and _safe(pred, m):
@@ -201,9 +202,9 @@ def _safe(pred: Callable[[Message], Any], m: Message) -> bool:
 # building command data from the registered schema
 # ---------------------------------------------------------------------------------------------------
 
-def resolve_path(cmd: Dict[str, Any], parts: Sequence[str]) -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+def resolve_path(cmd: dict[str, Any], parts: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Walk subcommand groups/subcommands -> (chain of sub-options, leaf value options)."""
-    chain: List[Dict[str, Any]] = []
+    chain: list[dict[str, Any]] = []
     options = cmd.get("options") or []
     for part in parts:
         sub = next((o for o in options if o.get("name") == part and o.get("type") in (1, 2)), None)
@@ -218,7 +219,7 @@ def resolve_path(cmd: Dict[str, Any], parts: Sequence[str]) -> Tuple[List[Dict[s
     return chain, list(options)
 
 
-def wrap(chain: Sequence[Dict[str, Any]], leaf: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+def wrap(chain: Sequence[dict[str, Any]], leaf: list[dict[str, Any]]) -> list[dict[str, Any]]:
     options = leaf
     for sub in reversed(chain):
         options = [{"name": sub["name"], "type": sub["type"], "options": options}]
@@ -227,15 +228,15 @@ def wrap(chain: Sequence[Dict[str, Any]], leaf: List[Dict[str, Any]]) -> List[Di
 
 class Resolved:
     def __init__(self) -> None:
-        self.data: Dict[str, Dict[str, Any]] = {}
+        self.data: dict[str, dict[str, Any]] = {}
 
-    def add(self, kind: str, key: int, value: Dict[str, Any]) -> None:
+    def add(self, kind: str, key: int, value: dict[str, Any]) -> None:
         self.data.setdefault(kind, {})[str(key)] = value
 
 
-def _match_names(leaf: Sequence[Dict[str, Any]], values: Dict[str, Any]) -> Dict[str, Any]:
+def _match_names(leaf: Sequence[dict[str, Any]], values: dict[str, Any]) -> dict[str, Any]:
     by_name = {o["name"]: o for o in leaf}
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for key, value in values.items():
         for name in (key, key.replace("_", "-"), key.rstrip("_")):
             if name in by_name:
@@ -246,7 +247,7 @@ def _match_names(leaf: Sequence[Dict[str, Any]], values: Dict[str, Any]) -> Dict
     return out
 
 
-def convert_option(dd: "DiscordDouble", opt: Dict[str, Any], value: Any, *, invoker: User, channel: Channel,
+def convert_option(dd: DiscordDouble, opt: dict[str, Any], value: Any, *, invoker: User, channel: Channel,
                    resolved: Resolved, strict: bool) -> Any:
     """A Python value -> the option value Discord sends (filling ``resolved``), with the client's checks."""
     from . import fixtures as F
@@ -316,7 +317,7 @@ def convert_option(dd: "DiscordDouble", opt: Dict[str, Any], value: Any, *, invo
     raise UserActionError(f"option {name!r} (type {t}) cannot take {value!r}")
 
 
-def make_attachment(dd: "DiscordDouble", channel: Channel, value: Any) -> Attachment:
+def make_attachment(dd: DiscordDouble, channel: Channel, value: Any) -> Attachment:
     """``(filename, bytes)`` or a path -> an uploaded (ephemeral) attachment."""
     if isinstance(value, Attachment):
         return value
@@ -332,13 +333,13 @@ def make_attachment(dd: "DiscordDouble", channel: Channel, value: Any) -> Attach
     return att
 
 
-def build_options(dd: "DiscordDouble", leaf: Sequence[Dict[str, Any]], values: Dict[str, Any], *, invoker: User,
-                  channel: Channel, resolved: Resolved, strict: bool, focused: Optional[str] = None,
-                  focused_value: str = "") -> List[Dict[str, Any]]:
+def build_options(dd: DiscordDouble, leaf: Sequence[dict[str, Any]], values: dict[str, Any], *, invoker: User,
+                  channel: Channel, resolved: Resolved, strict: bool, focused: str | None = None,
+                  focused_value: str = "") -> list[dict[str, Any]]:
     matched = _match_names(leaf, values)
     if focused is not None:
         focused = next(iter(_match_names(leaf, {focused: None})))
-    out: List[Dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
     for opt in leaf:
         name = opt["name"]
         if name == focused:

@@ -19,7 +19,8 @@ import http
 import json
 import re
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 import aiohttp
@@ -32,8 +33,8 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 if TYPE_CHECKING:  # pragma: no cover
     from .core import DiscordDouble
 
-_active: Optional["DiscordDouble"] = None
-_originals: Dict[Tuple[type, str], Any] = {}
+_active: DiscordDouble | None = None
+_originals: dict[tuple[type, str], Any] = {}
 
 _TARGETS = [
     (HTTPClient, "request"),
@@ -44,13 +45,13 @@ _TARGETS = [
 ]
 
 
-def active() -> "DiscordDouble":
+def active() -> DiscordDouble:
     if _active is None:  # pragma: no cover - the patches are only installed while a double is active
         raise RuntimeError("no DiscordDouble is active")
     return _active
 
 
-def install(dd: "DiscordDouble") -> None:
+def install(dd: DiscordDouble) -> None:
     global _active
     if _active is not None:
         raise RuntimeError("another DiscordDouble is already active (doubles cannot be nested)")
@@ -67,7 +68,7 @@ def install(dd: "DiscordDouble") -> None:
     _active = dd
 
 
-def uninstall(dd: "DiscordDouble") -> None:
+def uninstall(dd: DiscordDouble) -> None:
     global _active
     if _active is not dd:
         return
@@ -109,7 +110,7 @@ class FakeResponse:
             self.reason = "Unknown"
         self.method = method
         self.url = yarl.URL(url)
-        self.headers: Dict[str, str] = {"Content-Type": "application/json"}
+        self.headers: dict[str, str] = {"Content-Type": "application/json"}
 
 
 def _answer(status: int, body: Any, method: str, url: str) -> Any:
@@ -128,7 +129,7 @@ def _answer(status: int, body: Any, method: str, url: str) -> Any:
 _API_PREFIX = re.compile(r"^/api/v\d+")
 
 
-def _split_url(url: str, params: Optional[Dict[str, Any]]) -> Tuple[str, Dict[str, str]]:
+def _split_url(url: str, params: dict[str, Any] | None) -> tuple[str, dict[str, str]]:
     parts = urlsplit(url)
     path = _API_PREFIX.sub("", parts.path)
     query = dict(parse_qsl(parts.query))
@@ -140,7 +141,7 @@ def _split_url(url: str, params: Optional[Dict[str, Any]]) -> Tuple[str, Dict[st
 
 # -- multipart ------------------------------------------------------------------------------------------------
 
-async def encode_multipart(parts: Sequence[Dict[str, Any]]) -> Tuple[bytes, str]:
+async def encode_multipart(parts: Sequence[dict[str, Any]]) -> tuple[bytes, str]:
     """The exact bytes discord.py would send (``aiohttp.FormData(quote_fields=False)``)."""
     form = aiohttp.FormData(quote_fields=False)
     for p in parts:
@@ -150,7 +151,7 @@ async def encode_multipart(parts: Sequence[Dict[str, Any]]) -> Tuple[bytes, str]
     if hasattr(writer, "as_bytes"):
         return await writer.as_bytes(), content_type
 
-    chunks: List[bytes] = []  # pragma: no cover - older aiohttp
+    chunks: list[bytes] = []  # pragma: no cover - older aiohttp
 
     class _Sink:
         async def write(self, data: bytes) -> None:
@@ -163,14 +164,14 @@ async def encode_multipart(parts: Sequence[Dict[str, Any]]) -> Tuple[bytes, str]
 _DISPOSITION_PARAM = re.compile(r';\s*([A-Za-z*]+)="((?:[^"\\]|\\.)*)"')
 
 
-def decode_multipart(raw: bytes, content_type: str) -> Tuple[Optional[Any], List[Tuple[str, bytes]]]:
+def decode_multipart(raw: bytes, content_type: str) -> tuple[Any | None, list[tuple[str, bytes]]]:
     """``multipart/form-data`` -> (decoded ``payload_json``, [(filename, bytes) of ``files[n]`` in n order])."""
     m = re.search(r'boundary="?([^";]+)"?', content_type)
     if m is None:
         raise ValueError(f"no boundary in {content_type!r}")
     boundary = b"--" + m.group(1).encode()
-    payload: Optional[Any] = None
-    files: List[Tuple[int, str, bytes]] = []
+    payload: Any | None = None
+    files: list[tuple[int, str, bytes]] = []
     for chunk in raw.split(boundary)[1:]:
         if chunk.startswith(b"--"):
             break
@@ -194,8 +195,8 @@ def decode_multipart(raw: bytes, content_type: str) -> Tuple[Optional[Any], List
     return payload, [(fn, data) for _, fn, data in sorted(files, key=lambda t: t[0])]
 
 
-async def _decode_body(json_body: Any, multipart: Optional[Sequence[Dict[str, Any]]]
-                       ) -> Tuple[Any, List[Tuple[str, bytes]]]:
+async def _decode_body(json_body: Any, multipart: Sequence[dict[str, Any]] | None
+                       ) -> tuple[Any, list[tuple[str, bytes]]]:
     if multipart:
         raw, ctype = await encode_multipart(multipart)
         return decode_multipart(raw, ctype)
@@ -250,10 +251,10 @@ async def _ws_connect(self: HTTPClient, url: str, *, compress: int = 0) -> Any:
 
 
 async def _webhook_request(self: AsyncWebhookAdapter, route: Route, session: Any, *,
-                           payload: Optional[Dict[str, Any]] = None, multipart: Optional[List[Dict[str, Any]]] = None,
-                           proxy: Optional[str] = None, proxy_auth: Any = None, files: Any = None,
-                           reason: Optional[str] = None, auth_token: Optional[str] = None,
-                           params: Optional[Dict[str, Any]] = None) -> Any:
+                           payload: dict[str, Any] | None = None, multipart: list[dict[str, Any]] | None = None,
+                           proxy: str | None = None, proxy_auth: Any = None, files: Any = None,
+                           reason: str | None = None, auth_token: str | None = None,
+                           params: dict[str, Any] | None = None) -> Any:
     dd = active()
     started = time.monotonic()
     path, query = _split_url(route.url, params)

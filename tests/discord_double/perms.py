@@ -1,7 +1,8 @@
 """Permission bits (names as in discord.py) and Discord's permission computation."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Optional, Union
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Union
 
 import discord
 
@@ -55,7 +56,7 @@ DEFAULT_BOT = to_bits([
 _NEED_SEND = to_bits(["mention_everyone", "attach_files", "embed_links", "send_tts_messages"])
 
 
-def compute(guild: "Guild", user_id: int, channel: Optional["Channel"] = None) -> int:
+def compute(guild: Guild, user_id: int, channel: Channel | None = None) -> int:
     """Discord's algorithm: owner, @everyone + roles, administrator, then channel overwrites
     (@everyone, roles, member); threads use their parent's overwrites."""
     if guild.owner_id == user_id:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from . import fixtures as F
@@ -32,12 +33,12 @@ class RequestRecord:
     method: str
     route: str  # template, e.g. "POST /channels/{channel_id}/messages"
     path: str  # e.g. "/channels/1234/messages"
-    query: Dict[str, str] = field(default_factory=dict)
+    query: dict[str, str] = field(default_factory=dict)
     json: Any = None
-    files: List[Tuple[str, bytes]] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)
     status: int = 0
     response: Any = None  # the error body for 4xx/5xx
-    interaction_id: Optional[int] = None
+    interaction_id: int | None = None
     time: float = 0.0  # time.monotonic() when the request arrived
     duration: float = 0.0
     seq: int = 0
@@ -48,7 +49,7 @@ class RequestRecord:
         return 200 <= self.status < 300
 
     @property
-    def error_code(self) -> Optional[int]:
+    def error_code(self) -> int | None:
         return self.response.get("code") if isinstance(self.response, dict) else None
 
     def __repr__(self) -> str:
@@ -58,17 +59,17 @@ class RequestRecord:
 
 @dataclass
 class Req:
-    dd: "DiscordDouble"
+    dd: DiscordDouble
     method: str
     path: str
-    params: Dict[str, str]
-    query: Dict[str, str]
+    params: dict[str, str]
+    query: dict[str, str]
     json: Any
-    files: List[Tuple[str, bytes]]
+    files: list[tuple[str, bytes]]
     record: RequestRecord
 
     @property
-    def body(self) -> Dict[str, Any]:
+    def body(self) -> dict[str, Any]:
         return self.json if isinstance(self.json, dict) else {}
 
     def id(self, name: str) -> int:
@@ -80,7 +81,7 @@ class Req:
                                                 "message": f'Value "{self.params[name]}" is not snowflake.'}]}}) from None
 
 
-ROUTES: List[Tuple[str, str, str]] = [
+ROUTES: list[tuple[str, str, str]] = [
     # login, gateway
     ("GET", "/users/@me", "get_me"),
     ("GET", "/oauth2/applications/@me", "get_application"),
@@ -157,19 +158,19 @@ _NOT_FOUND = {"message": "404: Not Found", "code": 0}
 
 
 class RestAPI:
-    def __init__(self, dd: "DiscordDouble"):
+    def __init__(self, dd: DiscordDouble):
         self.dd = dd
         self._routes = [(m, t, [s for s in t.split("/") if s], getattr(self, h)) for m, t, h in ROUTES]
 
     # -- routing ------------------------------------------------------------------------------------------
-    def match(self, method: str, path: str) -> Optional[Tuple[str, Dict[str, str], Callable[[Req], Any]]]:
+    def match(self, method: str, path: str) -> tuple[str, dict[str, str], Callable[[Req], Any]] | None:
         segs = [s for s in path.split("/") if s]
         best = None
         best_score = -1
         for m, template, tsegs, handler in self._routes:
             if m != method or len(tsegs) != len(segs):
                 continue
-            params: Dict[str, str] = {}
+            params: dict[str, str] = {}
             score = 0
             for t, s in zip(tsegs, segs):
                 if t.startswith("{"):
@@ -183,8 +184,8 @@ class RestAPI:
                     best, best_score = (template, params, handler), score
         return best
 
-    async def call(self, method: str, path: str, *, query: Dict[str, str], body: Any, files: List[Tuple[str, bytes]],
-                   authorization: Optional[str], source: str, started: Optional[float] = None) -> Tuple[int, Any]:
+    async def call(self, method: str, path: str, *, query: dict[str, str], body: Any, files: list[tuple[str, bytes]],
+                   authorization: str | None, source: str, started: float | None = None) -> tuple[int, Any]:
         dd = self.dd
         rec = RequestRecord(method, f"{method} {path}", path, query=dict(query), json=body, files=list(files),
                             time=time.monotonic() if started is None else started, source=source)
@@ -282,7 +283,7 @@ class RestAPI:
         return F.gateway_bot()
 
     # -- application commands -------------------------------------------------------------------------------------
-    def _command_store(self, req: Req) -> Tuple[Optional[int], Dict[Tuple[int, str], Dict[str, Any]]]:
+    def _command_store(self, req: Req) -> tuple[int | None, dict[tuple[int, str], dict[str, Any]]]:
         self._check_app(req)
         if "guild_id" in req.params:
             g = self._guild(req)
@@ -303,10 +304,10 @@ class RestAPI:
         V.validate_command(req.json)
         body = req.body
         others = [dict(c) for k, c in store.items() if k != (body.get("type", 1), body["name"])]
-        out = self.dd._store_commands(guild_id, others + [body])
+        out = self.dd._store_commands(guild_id, [*others, body])
         return next(c for c in out if c["name"] == body["name"] and c["type"] == body.get("type", 1))
 
-    def _find_command(self, req: Req) -> Tuple[Optional[int], Dict[str, Any]]:
+    def _find_command(self, req: Req) -> tuple[int | None, dict[str, Any]]:
         guild_id, store = self._command_store(req)
         cid = req.params["command_id"]
         for c in store.values():
@@ -324,7 +325,7 @@ class RestAPI:
         V.validate_command(merged)
         _, store = self._command_store(req)
         others = [c for c in store.values() if c is not cmd]
-        out = self.dd._store_commands(guild_id, others + [merged])
+        out = self.dd._store_commands(guild_id, [*others, merged])
         return next(c for c in out if c["name"] == merged["name"])
 
     def delete_command(self, req: Req) -> Any:
@@ -440,7 +441,7 @@ class RestAPI:
         return F.message(dd, msg)
 
     @staticmethod
-    def _check_not_emptied(msg: Message, body: Dict[str, Any], files: List[Tuple[str, bytes]]) -> None:
+    def _check_not_emptied(msg: Message, body: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
         content = body["content"] if "content" in body else msg.content
         embeds = body["embeds"] if "embeds" in body else msg.embeds
         comps = body["components"] if "components" in body else msg.components
@@ -512,7 +513,7 @@ class RestAPI:
         return None
 
     # -- reactions ---------------------------------------------------------------------------------------------
-    def _emoji(self, req: Req) -> Dict[str, Any]:
+    def _emoji(self, req: Req) -> dict[str, Any]:
         text = req.params["emoji"]
         if not text:
             raise unknown("emoji")
@@ -580,7 +581,7 @@ class RestAPI:
         return None
 
     # -- threads -------------------------------------------------------------------------------------------------
-    def _thread_checks(self, ch: Channel, body: Dict[str, Any], ttype: int) -> str:
+    def _thread_checks(self, ch: Channel, body: dict[str, Any], ttype: int) -> str:
         if ch.type not in (ChannelType.TEXT, ChannelType.NEWS):
             raise APIError(400, 50024, "Cannot execute action on this channel type")
         self._need(ch, "create_private_threads" if ttype == ChannelType.PRIVATE_THREAD else "create_public_threads")
@@ -724,7 +725,7 @@ class RestAPI:
         return F.member(m)
 
     # -- interactions -------------------------------------------------------------------------------------------------
-    def _interaction(self, req: Req) -> "Interaction":
+    def _interaction(self, req: Req) -> Interaction:
         inter = self.dd.interaction_by_token(req.params["token"])
         if inter is None:
             raise unknown("interaction" if "interaction_id" in req.params else "webhook")
@@ -734,7 +735,7 @@ class RestAPI:
             raise unknown("webhook")
         return inter
 
-    def _webhook_interaction(self, req: Req) -> "Interaction":
+    def _webhook_interaction(self, req: Req) -> Interaction:
         inter = self._interaction(req)
         if not inter.acked:
             self.dd._violation("followup_before_ack",
@@ -746,7 +747,7 @@ class RestAPI:
         inter = self._interaction(req)
         return self.dd.interaction_callback(inter, req.body, req.files, at=req.record.time)
 
-    def _original(self, inter: "Interaction") -> Message:
+    def _original(self, inter: Interaction) -> Message:
         if inter.original is not None:
             if inter.original.deleted:
                 raise unknown("message")
@@ -759,7 +760,7 @@ class RestAPI:
     def get_original(self, req: Req) -> Any:
         return F.message(self.dd, self._original(self._webhook_interaction(req)))
 
-    def _edit_webhook_message(self, req: Req, inter: "Interaction", msg: Message) -> Any:
+    def _edit_webhook_message(self, req: Req, inter: Interaction, msg: Message) -> Any:
         body = req.body
         V.validate_message(body, n_files=len(req.files), creating=False)
         self.dd._check_file_sizes(req.files)
@@ -803,7 +804,7 @@ class RestAPI:
             return F.message(dd, msg)
         return None
 
-    def _followup(self, req: Req, inter: "Interaction") -> Message:
+    def _followup(self, req: Req, inter: Interaction) -> Message:
         mid = req.id("message_id")
         for m in inter.messages + ([inter.component_message] if inter.component_message is not None else []):
             if m.id == mid and not m.deleted:

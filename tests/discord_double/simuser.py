@@ -5,7 +5,8 @@ interaction verbs return the :class:`~.interactions.Interaction` record once the
 (:class:`~.errors.InteractionFailed` if it did not within the deadline)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import perms as P
 from .errors import UserActionError
@@ -19,14 +20,14 @@ if TYPE_CHECKING:  # pragma: no cover
 class SimUser(User):
     """A simulated human. Create with :meth:`DiscordDouble.create_user`."""
 
-    _dd: "DiscordDouble"
+    _dd: DiscordDouble
 
     # -- what this user sees ------------------------------------------------------------------------------
     def dm_channel(self) -> Channel:
         """The DM channel between this user and the bot."""
         return self._dd.dm_channel_for(self)
 
-    def messages_in(self, channel: Channel) -> List[Message]:
+    def messages_in(self, channel: Channel) -> list[Message]:
         """What this user sees in ``channel``: public messages and their own ephemeral ones."""
         return channel.visible_messages(self)
 
@@ -34,7 +35,7 @@ class SimUser(User):
         return msg.visible_to(self) and self._can_view(msg.channel)
 
     @property
-    def modal(self) -> Optional[ModalView]:
+    def modal(self) -> ModalView | None:
         """The modal the bot most recently opened for this user (None once submitted or dismissed)."""
         inter = self._dd._open_modals.get(self.id)
         return inter.modal if inter is not None else None
@@ -42,7 +43,7 @@ class SimUser(User):
     def dismiss_modal(self) -> None:
         self._dd._open_modals.pop(self.id, None)
 
-    async def wait_for_dm(self, predicate: Optional[Callable[[Message], Any]] = None, *, timeout: float = 5.0,
+    async def wait_for_dm(self, predicate: Callable[[Message], Any] | None = None, *, timeout: float = 5.0,
                           since: Any = None) -> Message:
         """Wait for a DM from the bot to this user matching ``predicate``."""
         ch = self.dm_channel()
@@ -50,7 +51,7 @@ class SimUser(User):
         return await ch.wait_for(lambda m: m.author.id == self._dd.bot_user.id and pred(m), timeout=timeout,
                                  since=since)
 
-    async def wait_for_message(self, channel: Channel, predicate: Optional[Callable[[Message], Any]] = None, *,
+    async def wait_for_message(self, channel: Channel, predicate: Callable[[Message], Any] | None = None, *,
                                timeout: float = 5.0, since: Any = None) -> Message:
         """Like ``channel.wait_for`` but including this user's ephemeral messages."""
         return await channel.wait_for(predicate, timeout=timeout, since=since, user=self)
@@ -94,8 +95,8 @@ class SimUser(User):
         self._require_channel(msg.channel)
 
     # -- application commands ---------------------------------------------------------------------------------------
-    def _command_interaction(self, channel: Channel, command: str, values: Dict[str, Any], *, strict: bool,
-                             focused: Optional[str] = None, focused_value: str = "") -> Interaction:
+    def _command_interaction(self, channel: Channel, command: str, values: dict[str, Any], *, strict: bool,
+                             focused: str | None = None, focused_value: str = "") -> Interaction:
         dd = self._dd
         self._require_channel(channel)
         parts = command.strip().lstrip("/").split()
@@ -108,7 +109,7 @@ class SimUser(User):
         resolved = Resolved()
         options = build_options(dd, leaf, values, invoker=self, channel=channel, resolved=resolved, strict=strict,
                                 focused=focused, focused_value=focused_value)
-        data: Dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": cmd.get("type", 1)}
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": cmd.get("type", 1)}
         opts = wrap(chain, options)
         if opts:
             data["options"] = opts
@@ -119,7 +120,7 @@ class SimUser(User):
         itype = InteractionType.AUTOCOMPLETE if focused is not None else InteractionType.APPLICATION_COMMAND
         return Interaction(dd, type=itype, user=self, channel=channel, data=data, name=" ".join(parts))
 
-    def _check_command_allowed(self, cmd: Dict[str, Any], channel: Channel) -> None:
+    def _check_command_allowed(self, cmd: dict[str, Any], channel: Channel) -> None:
         contexts = cmd.get("contexts")
         if channel.is_dm:
             if cmd.get("guild_id") or (contexts is not None and 1 not in contexts) or cmd.get("dm_permission") is False:
@@ -138,7 +139,7 @@ class SimUser(User):
                 raise UserActionError(f"/{cmd['name']} is hidden from {self.username} "
                                       f"(needs {P.names(bits) or 'administrator'})")
 
-    async def slash(self, channel: Channel, command: str, *, options: Optional[Dict[str, Any]] = None,
+    async def slash(self, channel: Channel, command: str, *, options: dict[str, Any] | None = None,
                     timeout: float = 5.0, strict: bool = True, check: bool = True, **values: Any) -> Interaction:
         """Run ``/command`` (subcommands separated by spaces) with option values as keywords (``options=``
         for names that are not identifiers). Users/members, channels and roles are passed as objects,
@@ -150,8 +151,8 @@ class SimUser(User):
         return await self._dd._await_ack(inter, timeout, check)
 
     async def autocomplete(self, channel: Channel, command: str, option: str, value: str = "", *,
-                           options: Optional[Dict[str, Any]] = None, timeout: float = 5.0,
-                           **values: Any) -> List[Dict[str, Any]]:
+                           options: dict[str, Any] | None = None, timeout: float = 5.0,
+                           **values: Any) -> list[dict[str, Any]]:
         """Type ``value`` into ``option`` of ``/command``; returns the choices the bot suggested
         (``[{"name": ..., "value": ...}]``)."""
         inter = self._command_interaction(channel, command, {**(options or {}), **values}, strict=False,
@@ -163,12 +164,12 @@ class SimUser(User):
         return inter.choices
 
     # -- components --------------------------------------------------------------------------------------------------
-    def _component_interaction(self, msg: Message, data: Dict[str, Any]) -> Interaction:
+    def _component_interaction(self, msg: Message, data: dict[str, Any]) -> Interaction:
         return Interaction(self._dd, type=InteractionType.MESSAGE_COMPONENT, user=self, channel=msg.channel,
                            data=data, component_message=msg)
 
-    async def click(self, msg: Message, label: Optional[str] = None, *, custom_id: Optional[str] = None,
-                    emoji: Optional[str] = None, timeout: float = 5.0, check: bool = True) -> Interaction:
+    async def click(self, msg: Message, label: str | None = None, *, custom_id: str | None = None,
+                    emoji: str | None = None, timeout: float = 5.0, check: bool = True) -> Interaction:
         """Click a button (by label, ``custom_id=`` or ``emoji=``)."""
         self._require_message(msg)
         if label is None and custom_id is None and emoji is None:
@@ -185,8 +186,8 @@ class SimUser(User):
         await self._dd._dispatch_interaction(inter)
         return await self._dd._await_ack(inter, timeout, check)
 
-    async def select(self, msg: Message, values: Sequence[Any], *, custom_id: Optional[str] = None,
-                     placeholder: Optional[str] = None, timeout: float = 5.0, check: bool = True) -> Interaction:
+    async def select(self, msg: Message, values: Sequence[Any], *, custom_id: str | None = None,
+                     placeholder: str | None = None, timeout: float = 5.0, check: bool = True) -> Interaction:
         """Pick options in a select menu: string selects by value or label; user/role/channel selects
         take objects."""
         self._require_message(msg)
@@ -201,7 +202,7 @@ class SimUser(User):
             raise UserActionError(f"{sel!r} is disabled")
         if not sel.min_values <= len(values) <= sel.max_values:
             raise UserActionError(f"{sel!r} takes {sel.min_values}..{sel.max_values} values, got {len(values)}")
-        data: Dict[str, Any] = {"custom_id": sel.custom_id, "component_type": sel.type}
+        data: dict[str, Any] = {"custom_id": sel.custom_id, "component_type": sel.type}
         if sel.type == 3:
             picked = []
             for v in values:
@@ -223,7 +224,7 @@ class SimUser(User):
         await self._dd._dispatch_interaction(inter)
         return await self._dd._await_ack(inter, timeout, check)
 
-    async def submit_modal(self, values: Dict[str, Any], *, modal: Optional[ModalView] = None, timeout: float = 5.0,
+    async def submit_modal(self, values: dict[str, Any], *, modal: ModalView | None = None, timeout: float = 5.0,
                            check: bool = True) -> Interaction:
         """Fill in and submit the modal the bot last opened for this user; fields by custom_id or label
         (text inputs take strings; selects inside labels take a list of values)."""
@@ -234,7 +235,7 @@ class SimUser(User):
         view = opener.modal
         remaining = dict(values)
 
-        def fill(comp: Dict[str, Any], label: Optional[str]) -> Dict[str, Any]:
+        def fill(comp: dict[str, Any], label: str | None) -> dict[str, Any]:
             cid = comp.get("custom_id")
             key = next((k for k in (cid, label, comp.get("label")) if k is not None and k in remaining), None)
             value = remaining.pop(key) if key is not None else None
@@ -279,8 +280,8 @@ class SimUser(User):
         return await dd._await_ack(inter, timeout, check)
 
     # -- messages and reactions ------------------------------------------------------------------------------------------
-    async def say(self, channel: Channel, content: str = "", *, files: Sequence[Tuple[str, bytes]] = (),
-                  reply_to: Optional[Message] = None) -> Message:
+    async def say(self, channel: Channel, content: str = "", *, files: Sequence[tuple[str, bytes]] = (),
+                  reply_to: Message | None = None) -> Message:
         """Post a message (MESSAGE_CREATE); returns once the bot's client has parsed the event."""
         self._require_channel(channel, send=True)
         if not content and not files:
@@ -292,8 +293,8 @@ class SimUser(User):
         await self._dd._deliver_pending()
         return msg
 
-    def _create(self, channel: Channel, content: str, files: Sequence[Tuple[str, bytes]],
-                reference: Optional[Dict[str, Any]]) -> Message:
+    def _create(self, channel: Channel, content: str, files: Sequence[tuple[str, bytes]],
+                reference: dict[str, Any] | None) -> Message:
         return self._dd._create_message(channel, self, content=content, files=list(files), reference=reference)
 
     async def edit(self, msg: Message, content: str) -> Message:

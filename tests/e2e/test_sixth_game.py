@@ -29,7 +29,7 @@ class SixthWorld(World):
     def make_bot(self) -> ParlorBot:
         config = Config(token=self.dd.token, database=f"sqlite:///{self.db}", command_guilds=(self.guild.id,))
         return ParlorBot(config, SqliteStore(str(self.db)), clock=self.clock,
-                         extensions=EXTENSIONS + (sixth_game.EXTENSION,))
+                         extensions=(*EXTENSIONS, sixth_game.EXTENSION))
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from tests.games.eof.helpers import program_state, run
 pytestmark = pytest.mark.unit
 
 
-def deal_state():  # noqa: ANN201
+def deal_state():
     s, _ = RULES.apply(RULES.initial({}, 2), CHANCE, Draw(Piece(0, 1)))
     return s
 

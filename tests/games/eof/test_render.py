@@ -198,7 +198,7 @@ def test_views_at_every_phase_render(tmp_path: object) -> None:
     while RULES.outcome(s) is None:
         seat, move = pick(rng, s)
         s, ev = RULES.apply(s, seat, move)  # type: ignore[arg-type]
-        if s.phase not in seen or ev and ev[-1].kind == "score":
+        if s.phase not in seen or (ev and ev[-1].kind == "score"):
             seen.add(s.phase)
             render(RULES.view(s, None), events=ev)
             if s.phase.value == "program" and RULES.to_act(s):

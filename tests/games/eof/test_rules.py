@@ -19,7 +19,7 @@ def file_text(s: EofState) -> str:
     return " ".join(map(str, s.file))
 
 
-def only_step(events: list, seat: int = 0, n: int = 0):  # noqa: ANN001, ANN201
+def only_step(events: list, seat: int = 0, n: int = 0):
     mine = [e for e in steps(events) if e.data["seat"] == seat]
     return mine[n]
 

@@ -73,7 +73,7 @@ class TicTacToeRules(RulesBase):
             taken = 0 <= move < 9 and s.cells[move] is not None
             why = f"{square_name(move)} is taken." if taken else "That move is not possible now."
             raise IllegalMove(why, legal=[square_name(i) for i in legal])
-        cells = s.cells[:move] + (seat,) + s.cells[move + 1:]
+        cells = (*s.cells[:move], seat, *s.cells[move + 1:])
         event = Event("mark", f"{MARKS[seat]} on {square_name(move)}", {"square": move, "seat": seat})
         return TicTacToeState(cells, 1 - seat), [event]
 
