@@ -5,6 +5,7 @@ background task, a prefix command."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 from types import SimpleNamespace
@@ -266,10 +267,8 @@ def build_pylon_group(bot: SampleBot) -> app_commands.Group:
 
     @pylon.command(name="buggy", description="Breaks the interaction rules")
     async def buggy(interaction: discord.Interaction) -> None:
-        try:
+        with contextlib.suppress(discord.NotFound):
             await interaction.followup.send("too early")
-        except discord.NotFound:
-            pass
         await interaction.response.defer()
         adapter = discord.webhook.async_.async_context.get()
         params = discord.webhook.async_.interaction_response_params(4, {"content": "again"})
@@ -603,7 +602,7 @@ async def test_messages_reactions_and_prefix_commands(w):
     # unimplemented routes are answered 404 and listed
     await alice.say(chan, "!emojis")
     await chan.wait_for(lambda m: m.content == "no emoji route")
-    assert dd.unimplemented == ["GET /guilds/%d/emojis" % w.guild.id]
+    assert dd.unimplemented == [f"GET /guilds/{w.guild.id}/emojis"]
     dd.unimplemented.clear()
     await alice.edit(ping, "!ping edited")
     assert ping.edits[0]["content"] == "!ping" and ping.content == "!ping edited"

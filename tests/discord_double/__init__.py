@@ -197,6 +197,7 @@ discord.py internals touched (pin discord.py's minor version knowingly; see :mod
 ``ConnectionState.parsers``, ``._intents``, ``.guild_ready_timeout``; the task names used by
 ``settle()`` ("discord.py: ", "CommandTree-invoker", "discord-ui-..."); ``utils._to_json``.
 """
+
 from .core import CapturedLog, DiscordDouble, Violation
 from .errors import APIError, InteractionFailed, UserActionError, WaitTimeout
 from .interactions import Interaction, ModalView

@@ -1,7 +1,9 @@
 """DiscordDouble: the world, its rules, the connected bot, recording and waiting."""
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import time
@@ -36,8 +38,14 @@ from .snowflake import SnowflakeFactory, bot_token, interaction_token, iso
 
 log = logging.getLogger("discord_double")
 
-_HANDLER_TASK_PREFIXES = ("discord.py: ", "CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-modal-dispatch",
-                          "discord-ui-dynamic-item", "discord-ui-view-timeout")
+_HANDLER_TASK_PREFIXES = (
+    "discord.py: ",
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-modal-dispatch",
+    "discord-ui-dynamic-item",
+    "discord-ui-view-timeout",
+)
 
 
 @dataclass
@@ -61,7 +69,8 @@ class CapturedLog:
 
     def __str__(self) -> str:
         return f"[{logging.getLevelName(self.level)} {self.logger}] {self.message}" + (
-            f"\n{self.traceback}" if self.traceback else "")
+            f"\n{self.traceback}" if self.traceback else ""
+        )
 
 
 class _LogCapture(logging.Handler):
@@ -80,17 +89,29 @@ class _LogCapture(logging.Handler):
 class DiscordDouble:
     """An in-process Discord for end-to-end tests of a discord.py bot. See the package docstring."""
 
-    def __init__(self, *, bot_name: str = "Parlor", ack_deadline: float = 3.0, strict_ack: bool = True,
-                 attachment_size_limit: int = F.ATTACHMENT_SIZE_LIMIT, bot_permissions: P.PermSpec = None,
-                 privileged_intents: Sequence[str] = ("members", "presences", "message_content"),
-                 clock: Callable[[], float] = time.time, fast_ready: bool = True, latency: float = 0.0,
-                 fill_deadline: float = 5.0, capture_loggers: Sequence[str] = ("discord",)):
+    def __init__(
+        self,
+        *,
+        bot_name: str = "Parlor",
+        ack_deadline: float = 3.0,
+        strict_ack: bool = True,
+        attachment_size_limit: int = F.ATTACHMENT_SIZE_LIMIT,
+        bot_permissions: P.PermSpec = None,
+        privileged_intents: Sequence[str] = ("members", "presences", "message_content"),
+        clock: Callable[[], float] = time.time,
+        fast_ready: bool = True,
+        latency: float = 0.0,
+        fill_deadline: float = 5.0,
+        capture_loggers: Sequence[str] = ("discord",),
+    ):
         self.clock = clock
         self.new_id = SnowflakeFactory(clock)
         self.ack_deadline = ack_deadline
         self.strict_ack = strict_ack
         self.attachment_size_limit = attachment_size_limit
-        self.default_bot_permissions = P.DEFAULT_BOT if bot_permissions is None else P.to_bits(bot_permissions)
+        self.default_bot_permissions = (
+            P.DEFAULT_BOT if bot_permissions is None else P.to_bits(bot_permissions)
+        )
         self.privileged_intents = set(privileged_intents)
         self.fast_ready = fast_ready
         self.latency = latency
@@ -101,8 +122,17 @@ class DiscordDouble:
         self.application_id = self.bot_user.id
         self.owner_user = User(self, f"{bot_name.lower()}-developer", id=self.new_id())
         self.token = bot_token(self.bot_user.id)
-        self.dm_app_permissions = P.to_bits(["view_channel", "send_messages", "embed_links", "attach_files",
-                                             "read_message_history", "add_reactions", "use_external_emojis"])
+        self.dm_app_permissions = P.to_bits(
+            [
+                "view_channel",
+                "send_messages",
+                "embed_links",
+                "attach_files",
+                "read_message_history",
+                "add_reactions",
+                "use_external_emojis",
+            ]
+        )
 
         self.users: dict[int, SimUser] = {}
         self.guilds: dict[int, Guild] = {}
@@ -183,9 +213,15 @@ class DiscordDouble:
         if bot.is_closed():
             raise RuntimeError("this client was closed; connect a new client object (a restart)")
         intents = bot._connection._intents
-        missing = [name for name, on in (("members", intents.members), ("presences", intents.presences),
-                                         ("message_content", intents.message_content))
-                   if on and name not in self.privileged_intents]
+        missing = [
+            name
+            for name, on in (
+                ("members", intents.members),
+                ("presences", intents.presences),
+                ("message_content", intents.message_content),
+            )
+            if on and name not in self.privileged_intents
+        ]
         if missing:
             raise discord.PrivilegedIntentsRequired(None)
         self.bot = bot
@@ -203,7 +239,9 @@ class DiscordDouble:
             try:
                 await asyncio.wait_for(bot.wait_until_ready(), timeout)
             except TimeoutError:
-                raise WaitTimeout(f"the bot did not become ready within {timeout:g} s{self.diagnostics()}") from None
+                raise WaitTimeout(
+                    f"the bot did not become ready within {timeout:g} s{self.diagnostics()}"
+                ) from None
         except BaseException as exc:
             if self.link is not None:
                 self.link.stop()
@@ -250,11 +288,18 @@ class DiscordDouble:
     def now(self) -> str:
         return iso(self.clock())
 
-    def create_user(self, username: str, *, dms_open: bool = True, global_name: str | None = None,
-                    locale: str = "en-US") -> SimUser:
+    def create_user(
+        self, username: str, *, dms_open: bool = True, global_name: str | None = None, locale: str = "en-US"
+    ) -> SimUser:
         """A simulated human (``global_name`` defaults to ``username``)."""
-        user = SimUser(self, username, id=self.new_id(), global_name=global_name or username, dms_open=dms_open,
-                       locale=locale)
+        user = SimUser(
+            self,
+            username,
+            id=self.new_id(),
+            global_name=global_name or username,
+            dms_open=dms_open,
+            locale=locale,
+        )
         self.users[user.id] = user
         self._changed()
         return user
@@ -264,8 +309,9 @@ class DiscordDouble:
             return self.bot_user
         return self.users.get(user_id)
 
-    def create_guild(self, name: str = "Test Guild", *, owner: User | None = None,
-                     bot_permissions: P.PermSpec = None) -> Guild:
+    def create_guild(
+        self, name: str = "Test Guild", *, owner: User | None = None, bot_permissions: P.PermSpec = None
+    ) -> Guild:
         """A guild with the bot as a member (managed role with ``bot_permissions``, default: view, send,
         threads, embed, attach, react, history, manage messages, pin). Dispatched as a guild join if the
         bot is connected."""
@@ -275,8 +321,15 @@ class DiscordDouble:
         self.guilds[g.id] = g
         g.members[owner.id] = Member(g, owner, joined_at=self.now())
         bits = self.default_bot_permissions if bot_permissions is None else P.to_bits(bot_permissions)
-        g.bot_role = Role(g, self.bot_user.username, bits, id=self.new_id(), position=1, managed=True,
-                          bot_id=self.bot_user.id)
+        g.bot_role = Role(
+            g,
+            self.bot_user.username,
+            bits,
+            id=self.new_id(),
+            position=1,
+            managed=True,
+            bot_id=self.bot_user.id,
+        )
         g.roles[g.bot_role.id] = g.bot_role
         g.members[self.bot_user.id] = Member(g, self.bot_user, [g.bot_role.id], joined_at=self.now())
         self._changed()
@@ -290,21 +343,39 @@ class DiscordDouble:
             del data["unavailable"]
         return data
 
-    def _create_guild_channel(self, guild: Guild, name: str, type: int, *, parent: Channel | None = None,
-                              topic: str | None = None) -> Channel:
+    def _create_guild_channel(
+        self, guild: Guild, name: str, type: int, *, parent: Channel | None = None, topic: str | None = None
+    ) -> Channel:
         position = len([c for c in guild.channels.values() if not c.is_thread])
-        ch = Channel(self, type, id=self.new_id(), guild=guild, name=name, parent=parent, topic=topic,
-                     position=position, created=self.now())
+        ch = Channel(
+            self,
+            type,
+            id=self.new_id(),
+            guild=guild,
+            name=name,
+            parent=parent,
+            topic=topic,
+            position=position,
+            created=self.now(),
+        )
         guild.channels[ch.id] = ch
         self.channels[ch.id] = ch
         self._changed()
         self._emit("CHANNEL_CREATE", lambda: F.channel(ch))
         return ch
 
-    def _create_role(self, guild: Guild, name: str, permissions: int, *, mentionable: bool = False,
-                     color: int = 0) -> Role:
-        r = Role(guild, name, permissions, id=self.new_id(), position=len(guild.roles), mentionable=mentionable,
-                 color=color)
+    def _create_role(
+        self, guild: Guild, name: str, permissions: int, *, mentionable: bool = False, color: int = 0
+    ) -> Role:
+        r = Role(
+            guild,
+            name,
+            permissions,
+            id=self.new_id(),
+            position=len(guild.roles),
+            mentionable=mentionable,
+            color=color,
+        )
         guild.roles[r.id] = r
         self._changed()
         self._emit("GUILD_ROLE_CREATE", lambda: F.role_event(r))
@@ -328,14 +399,16 @@ class DiscordDouble:
         self._changed()
         self._emit("GUILD_MEMBER_REMOVE", lambda: F.guild_member_remove(guild, user), intent=Intent.MEMBERS)
 
-    def _member_roles(self, guild: Guild, user: User, add: Sequence[int] = (), remove: Sequence[int] = ()) -> None:
+    def _member_roles(
+        self, guild: Guild, user: User, add: Sequence[int] = (), remove: Sequence[int] = ()
+    ) -> None:
         m = guild.members[user.id]
         m.role_ids = [r for r in m.role_ids if r not in remove] + [r for r in add if r not in m.role_ids]
         self._changed()
         self._emit("GUILD_MEMBER_UPDATE", lambda: F.guild_member_event(m), intent=Intent.MEMBERS)
 
     def _set_overwrite(self, channel: Channel, target: Role | User | Guild, allow: int, deny: int) -> None:
-        if isinstance(target, Guild) or isinstance(target, Role):
+        if isinstance(target, (Guild, Role)):
             key, kind = target.id, 0
         else:
             key, kind = target.id, 1
@@ -371,8 +444,14 @@ class DiscordDouble:
     # ==================================================================================================
     # messages
     # ==================================================================================================
-    def _build_attachments(self, channel: Channel, files: Sequence[tuple[str, bytes]],
-                           meta: list[dict[str, Any]] | None, *, ephemeral: bool) -> list[Attachment]:
+    def _build_attachments(
+        self,
+        channel: Channel,
+        files: Sequence[tuple[str, bytes]],
+        meta: list[dict[str, Any]] | None,
+        *,
+        ephemeral: bool,
+    ) -> list[Attachment]:
         by_index: dict[int, dict[str, Any]] = {}
         for m in meta or []:
             try:
@@ -384,8 +463,14 @@ class DiscordDouble:
         out = []
         for i, (filename, data) in enumerate(files):
             m = by_index.get(i, {})
-            att = Attachment(self.new_id(), channel.id, m.get("filename") or filename, data,
-                             description=m.get("description"), ephemeral=ephemeral)
+            att = Attachment(
+                self.new_id(),
+                channel.id,
+                m.get("filename") or filename,
+                data,
+                description=m.get("description"),
+                ephemeral=ephemeral,
+            )
             self.attachments[att.id] = att
             out.append(att)
         return out
@@ -398,7 +483,7 @@ class DiscordDouble:
             for key in ("image", "thumbnail"):
                 obj = e.get(key)
                 if isinstance(obj, dict) and str(obj.get("url", "")).startswith("attachment://"):
-                    att = by_name.get(obj["url"][len("attachment://"):])
+                    att = by_name.get(obj["url"][len("attachment://") :])
                     if att is None:
                         del e[key]  # Discord drops media that points at no uploaded file
                         continue
@@ -420,31 +505,66 @@ class DiscordDouble:
             ref = self.messages.get(int(msg.reference.get("message_id") or 0))
             if ref is not None and ref.author.id != msg.author.id:
                 reply_author = ref.author.id
-        users, role_ids, everyone = V.resolve_mentions(msg.content, allowed, known_users=known, roles=roles,
-                                                       can_mention_everyone=can_everyone, reply_author=reply_author)
+        users, role_ids, everyone = V.resolve_mentions(
+            msg.content,
+            allowed,
+            known_users=known,
+            roles=roles,
+            can_mention_everyone=can_everyone,
+            reply_author=reply_author,
+        )
         msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, role_ids, everyone
         msg.allowed_mentions = copy.deepcopy(allowed)
 
-    def _create_message(self, channel: Channel, author: User, *, content: str | None = None,
-                        embeds: list[dict[str, Any]] | None = None,
-                        components: list[dict[str, Any]] | None = None, files: Sequence[tuple[str, bytes]] = (),
-                        attachments_meta: list[dict[str, Any]] | None = None, flags: int = 0,
-                        reference: dict[str, Any] | None = None, allowed_mentions: dict[str, Any] | None = None,
-                        nonce: Any = None, tts: bool = False, ephemeral_to: int | None = None,
-                        interaction: Interaction | None = None, msg_type: int | None = None) -> Message:
+    def _create_message(
+        self,
+        channel: Channel,
+        author: User,
+        *,
+        content: str | None = None,
+        embeds: list[dict[str, Any]] | None = None,
+        components: list[dict[str, Any]] | None = None,
+        files: Sequence[tuple[str, bytes]] = (),
+        attachments_meta: list[dict[str, Any]] | None = None,
+        flags: int = 0,
+        reference: dict[str, Any] | None = None,
+        allowed_mentions: dict[str, Any] | None = None,
+        nonce: Any = None,
+        tts: bool = False,
+        ephemeral_to: int | None = None,
+        interaction: Interaction | None = None,
+        msg_type: int | None = None,
+    ) -> Message:
         ephemeral = ephemeral_to is not None
-        keep = flags & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.SUPPRESS_NOTIFICATIONS
-                        | MessageFlags.IS_COMPONENTS_V2 | MessageFlags.LOADING)
+        keep = flags & (
+            MessageFlags.SUPPRESS_EMBEDS
+            | MessageFlags.SUPPRESS_NOTIFICATIONS
+            | MessageFlags.IS_COMPONENTS_V2
+            | MessageFlags.LOADING
+        )
         if ephemeral:
             keep |= MessageFlags.EPHEMERAL
-        msg = Message(self, channel, author, id=self.new_id(), timestamp=self.now(), content=content or "",
-                      embeds=copy.deepcopy(embeds or []), components=copy.deepcopy(components or []),
-                      attachments=self._build_attachments(channel, files, attachments_meta, ephemeral=ephemeral),
-                      flags=keep, tts=tts, ephemeral_to=ephemeral_to)
+        msg = Message(
+            self,
+            channel,
+            author,
+            id=self.new_id(),
+            timestamp=self.now(),
+            content=content or "",
+            embeds=copy.deepcopy(embeds or []),
+            components=copy.deepcopy(components or []),
+            attachments=self._build_attachments(channel, files, attachments_meta, ephemeral=ephemeral),
+            flags=keep,
+            tts=tts,
+            ephemeral_to=ephemeral_to,
+        )
         msg.nonce = nonce
         if reference and reference.get("message_id"):
-            msg.reference = {"type": reference.get("type", 0), "message_id": str(reference["message_id"]),
-                             "channel_id": str(reference.get("channel_id") or channel.id)}
+            msg.reference = {
+                "type": reference.get("type", 0),
+                "message_id": str(reference["message_id"]),
+                "channel_id": str(reference.get("channel_id") or channel.id),
+            }
             if channel.guild is not None:
                 msg.reference["guild_id"] = str(channel.guild.id)
         if msg_type is not None:
@@ -472,7 +592,9 @@ class DiscordDouble:
         self._emit_message("MESSAGE_CREATE", msg)
         return msg
 
-    def _edit_message(self, msg: Message, body: dict[str, Any], files: Sequence[tuple[str, bytes]] = ()) -> Message:
+    def _edit_message(
+        self, msg: Message, body: dict[str, Any], files: Sequence[tuple[str, bytes]] = ()
+    ) -> Message:
         completing = msg.loading
         if not completing:
             msg.edits.append(msg.snapshot())
@@ -484,7 +606,9 @@ class DiscordDouble:
             msg.components = copy.deepcopy(body["components"] or [])
         if body.get("flags") is not None:
             keep = msg.flags & (MessageFlags.EPHEMERAL | MessageFlags.IS_COMPONENTS_V2)
-            msg.flags = keep | (body["flags"] & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.IS_COMPONENTS_V2))
+            msg.flags = keep | (
+                body["flags"] & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.IS_COMPONENTS_V2)
+            )
         if "attachments" in body or files:
             meta = body.get("attachments")
             if meta is None:
@@ -492,13 +616,12 @@ class DiscordDouble:
             else:
                 keep_ids = set()
                 for m in meta:
-                    try:
+                    with contextlib.suppress(TypeError, ValueError):
                         keep_ids.add(int(m.get("id")))
-                    except (TypeError, ValueError):
-                        pass
                 kept = [a for a in msg.attachments if a.id in keep_ids]
-            msg.attachments = kept + self._build_attachments(msg.channel, files, meta,
-                                                             ephemeral=msg.ephemeral_to is not None)
+            msg.attachments = kept + self._build_attachments(
+                msg.channel, files, meta, ephemeral=msg.ephemeral_to is not None
+            )
         msg.flags &= ~MessageFlags.LOADING
         if not completing:
             msg.edited_timestamp = self.now()
@@ -520,15 +643,22 @@ class DiscordDouble:
         msg.updated_seq = self._seq
         if msg.ephemeral_to is None:
             g = msg.channel.guild
-            self._emit("MESSAGE_DELETE", F.message_delete(msg),
-                       intent=Intent.GUILD_MESSAGES if g else Intent.DM_MESSAGES)
+            self._emit(
+                "MESSAGE_DELETE",
+                F.message_delete(msg),
+                intent=Intent.GUILD_MESSAGES if g else Intent.DM_MESSAGES,
+            )
 
     def _message_payload_for_bot(self, msg: Message) -> dict[str, Any]:
         """MESSAGE_CONTENT intent: other users' guild messages arrive without content unless they
         mention the bot."""
         strip = False
-        if msg.author.id != self.bot_user.id and msg.channel.guild is not None \
-                and self.bot_user.id not in msg.mention_ids and self.bot is not None:
+        if (
+            msg.author.id != self.bot_user.id
+            and msg.channel.guild is not None
+            and self.bot_user.id not in msg.mention_ids
+            and self.bot is not None
+        ):
             strip = not self.bot._connection._intents.message_content
         return F.message(self, msg, strip_content=strip)
 
@@ -541,14 +671,19 @@ class DiscordDouble:
     # -- reactions ---------------------------------------------------------------------------------------
     def _add_reaction(self, msg: Message, user_id: int, emoji: dict[str, Any]) -> bool:
         key = emoji_key(emoji)
-        entry = msg._reactions.setdefault(key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)})
+        entry = msg._reactions.setdefault(
+            key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)}
+        )
         if user_id in entry["users"]:
             return False
         entry["users"].append(user_id)
         self._changed()
         msg.updated_seq = self._seq
-        self._emit("MESSAGE_REACTION_ADD", lambda: F.reaction_event(self, msg, user_id, entry["emoji"], add=True),
-                   intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS)
+        self._emit(
+            "MESSAGE_REACTION_ADD",
+            lambda: F.reaction_event(self, msg, user_id, entry["emoji"], add=True),
+            intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS,
+        )
         return True
 
     def _remove_reaction(self, msg: Message, user_id: int, emoji: dict[str, Any]) -> bool:
@@ -561,8 +696,11 @@ class DiscordDouble:
             del msg._reactions[key]
         self._changed()
         msg.updated_seq = self._seq
-        self._emit("MESSAGE_REACTION_REMOVE", F.reaction_event(self, msg, user_id, entry["emoji"], add=False),
-                   intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS)
+        self._emit(
+            "MESSAGE_REACTION_REMOVE",
+            F.reaction_event(self, msg, user_id, entry["emoji"], add=False),
+            intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS,
+        )
         return True
 
     def _clear_reactions(self, msg: Message, emoji: dict[str, Any] | None = None) -> None:
@@ -576,13 +714,30 @@ class DiscordDouble:
         msg.updated_seq = self._seq
 
     # -- threads ---------------------------------------------------------------------------------------------
-    def _create_thread(self, parent: Channel, name: str, owner: User, *, type: int = ChannelType.PUBLIC_THREAD,
-                       from_message: Message | None = None, auto_archive_duration: int = 1440,
-                       invitable: bool = True, rate_limit_per_user: int = 0) -> Channel:
+    def _create_thread(
+        self,
+        parent: Channel,
+        name: str,
+        owner: User,
+        *,
+        type: int = ChannelType.PUBLIC_THREAD,
+        from_message: Message | None = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+        rate_limit_per_user: int = 0,
+    ) -> Channel:
         guild = parent.guild
         assert guild is not None
-        thread = Channel(self, type, id=from_message.id if from_message else self.new_id(), guild=guild, name=name,
-                         parent=parent, owner_id=owner.id, created=self.now())
+        thread = Channel(
+            self,
+            type,
+            id=from_message.id if from_message else self.new_id(),
+            guild=guild,
+            name=name,
+            parent=parent,
+            owner_id=owner.id,
+            created=self.now(),
+        )
         thread.auto_archive_duration = auto_archive_duration
         thread.invitable = invitable
         thread.rate_limit_per_user = rate_limit_per_user or 0
@@ -603,7 +758,15 @@ class DiscordDouble:
         return thread
 
     def _update_channel(self, channel: Channel, changes: dict[str, Any]) -> None:
-        for key in ("name", "archived", "locked", "auto_archive_duration", "invitable", "rate_limit_per_user", "topic"):
+        for key in (
+            "name",
+            "archived",
+            "locked",
+            "auto_archive_duration",
+            "invitable",
+            "rate_limit_per_user",
+            "topic",
+        ):
             if changes.get(key) is not None:
                 setattr(channel, key, changes[key])
         if "archived" in changes:
@@ -652,7 +815,9 @@ class DiscordDouble:
         if not inter.acked and not inter.failed:
             inter.failed = True
             inter.failure_reason = f"the bot did not acknowledge within {self.ack_deadline:g} s"
-            self._violation("ack_timeout", f"{inter!r} not acknowledged within {self.ack_deadline:g} s", inter)
+            self._violation(
+                "ack_timeout", f"{inter!r} not acknowledged within {self.ack_deadline:g} s", inter
+            )
             self._changed()
 
     def _violation(self, kind: str, message: str, inter: Interaction | None = None) -> None:
@@ -671,42 +836,73 @@ class DiscordDouble:
         out = []
         for inter in self.interactions.values():
             m = inter.original
-            if inter.response_type == 5 and m is not None and m.loading and not m.deleted \
-                    and inter.acked_at is not None and now - inter.acked_at >= older_than:
-                out.append(Violation("deferred_unfilled", f"{inter!r}: deferred reply never filled in", inter.id))
+            if (
+                inter.response_type == 5
+                and m is not None
+                and m.loading
+                and not m.deleted
+                and inter.acked_at is not None
+                and now - inter.acked_at >= older_than
+            ):
+                out.append(
+                    Violation("deferred_unfilled", f"{inter!r}: deferred reply never filled in", inter.id)
+                )
         return out
 
     def _interaction_failed(self, inter: Interaction) -> InteractionFailed:
-        return InteractionFailed(f"interaction failed: {inter!r}: {inter.failure_reason or 'not acknowledged'}"
-                                 f"{self.diagnostics()}")
+        return InteractionFailed(
+            f"interaction failed: {inter!r}: {inter.failure_reason or 'not acknowledged'}{self.diagnostics()}"
+        )
 
     async def _await_ack(self, inter: Interaction, timeout: float, check: bool) -> Interaction:
         try:
             await self.wait_until(lambda: inter.acked or inter.failed, timeout=timeout)
         except WaitTimeout:
             if not inter.acked:
-                inter.failure_reason = inter.failure_reason or f"not acknowledged within the {timeout:g} s timeout"
+                inter.failure_reason = (
+                    inter.failure_reason or f"not acknowledged within the {timeout:g} s timeout"
+                )
         if check and not inter.acked:
             raise self._interaction_failed(inter)
         return inter
 
-    def interaction_callback(self, inter: Interaction, body: dict[str, Any], files: Sequence[tuple[str, bytes]],
-                             at: float | None = None) -> dict[str, Any]:
+    def interaction_callback(
+        self,
+        inter: Interaction,
+        body: dict[str, Any],
+        files: Sequence[tuple[str, bytes]],
+        at: float | None = None,
+    ) -> dict[str, Any]:
         now = time.monotonic() if at is None else at
         cb = body.get("type")
         if inter.acked:
             self._violation("double_ack", f"{inter!r} acknowledged twice (second callback type {cb})", inter)
             raise APIError(400, 40060, "Interaction has already been acknowledged.")
         if inter.dispatched_at is not None and now - inter.dispatched_at > self.ack_deadline:
-            self._violation("late_ack", f"{inter!r} acknowledged after {now - inter.dispatched_at:.2f} s", inter)
+            self._violation(
+                "late_ack", f"{inter!r} acknowledged after {now - inter.dispatched_at:.2f} s", inter
+            )
             if self.strict_ack:
                 raise unknown("interaction")
         if cb not in ALLOWED_CALLBACKS.get(inter.type, set()) or (
-                cb in (6, 7) and inter.type == InteractionType.MODAL_SUBMIT and inter.component_message is None):
+            cb in (6, 7) and inter.type == InteractionType.MODAL_SUBMIT and inter.component_message is None
+        ):
             self._violation("invalid_callback", f"{inter!r}: callback type {cb} is not valid here", inter)
-            raise APIError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{
-                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
-                "message": f"Interaction response type {cb} is not valid for this interaction"}]}})
+            raise APIError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                                "message": f"Interaction response type {cb} is not valid for this interaction",
+                            }
+                        ]
+                    }
+                },
+            )
         data = body.get("data") or {}
         msg: Message | None = None
         if cb == 4:
@@ -716,19 +912,32 @@ class DiscordDouble:
             inter.ephemeral = ephemeral
             inter.acked_at, inter.response_type = now, cb
             msg = inter.original = self._create_message(
-                inter.channel, self.bot_user, content=data.get("content"), embeds=data.get("embeds"),
-                components=data.get("components"), files=files, attachments_meta=data.get("attachments"),
-                flags=data.get("flags") or 0, allowed_mentions=data.get("allowed_mentions"), tts=bool(data.get("tts")),
-                ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                msg_type=self._response_type_for(inter))
+                inter.channel,
+                self.bot_user,
+                content=data.get("content"),
+                embeds=data.get("embeds"),
+                components=data.get("components"),
+                files=files,
+                attachments_meta=data.get("attachments"),
+                flags=data.get("flags") or 0,
+                allowed_mentions=data.get("allowed_mentions"),
+                tts=bool(data.get("tts")),
+                ephemeral_to=inter.user.id if ephemeral else None,
+                interaction=inter,
+                msg_type=self._response_type_for(inter),
+            )
         elif cb == 5:
             ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
             inter.ephemeral = ephemeral
             inter.acked_at, inter.response_type = now, cb
             msg = inter.original = self._create_message(
-                inter.channel, self.bot_user, flags=MessageFlags.LOADING,
-                ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                msg_type=self._response_type_for(inter))
+                inter.channel,
+                self.bot_user,
+                flags=MessageFlags.LOADING,
+                ephemeral_to=inter.user.id if ephemeral else None,
+                interaction=inter,
+                msg_type=self._response_type_for(inter),
+            )
         elif cb == 6:
             inter.ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
         elif cb == 7:
@@ -771,7 +980,9 @@ class DiscordDouble:
             ctype = body.get("type", 1)
             key = (guild_id, ctype, body["name"])
             cid = self._command_ids.setdefault(key, self.new_id())
-            store[(ctype, body["name"])] = F.command(self, body, id=cid, version=self.new_id(), guild_id=guild_id)
+            store[(ctype, body["name"])] = F.command(
+                self, body, id=cid, version=self.new_id(), guild_id=guild_id
+            )
         if guild_id is None:
             self.global_commands = store
         else:
@@ -811,8 +1022,9 @@ class DiscordDouble:
         for c in candidates:
             if c is not None:
                 return c
-        raise UserActionError(f"no command {name!r} registered for {channel!r}; registered: "
-                              f"{self.command_names(g)}")
+        raise UserActionError(
+            f"no command {name!r} registered for {channel!r}; registered: {self.command_names(g)}"
+        )
 
     # ==================================================================================================
     # gateway
@@ -823,8 +1035,9 @@ class DiscordDouble:
             return None
         return self.link.send(event, data, intent=intent)
 
-    async def _deliver(self, event: str, data: Any, *, intent: int | None = None,
-                       before: Callable[[], None] | None = None) -> None:
+    async def _deliver(
+        self, event: str, data: Any, *, intent: int | None = None, before: Callable[[], None] | None = None
+    ) -> None:
         """Queue an event and wait until the bot's parser handled it (re-raising a parser error)."""
         if self.link is None or not self.connected:
             return
@@ -842,7 +1055,9 @@ class DiscordDouble:
         before = len(self.gateway_errors)
         await self.link.barrier()
         if len(self.gateway_errors) > before:
-            raise AssertionError("discord.py could not parse an event:\n" + "\n".join(self.gateway_errors[before:]))
+            raise AssertionError(
+                "discord.py could not parse an event:\n" + "\n".join(self.gateway_errors[before:])
+            )
 
     # ==================================================================================================
     # waiting, recording
@@ -860,8 +1075,9 @@ class DiscordDouble:
         self._changed()
         return self._seq
 
-    async def wait_until(self, check: Callable[[], Any], *, timeout: float = 5.0,
-                         describe: Callable[[], str] | None = None) -> Any:
+    async def wait_until(
+        self, check: Callable[[], Any], *, timeout: float = 5.0, describe: Callable[[], str] | None = None
+    ) -> Any:
         """Re-evaluate ``check`` on every change of the world until it returns something truthy."""
         deadline = time.monotonic() + timeout
         while True:
@@ -875,10 +1091,8 @@ class DiscordDouble:
             if self._change_event is None:
                 self._change_event = asyncio.Event()
             ev = self._change_event
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(ev.wait(), remaining)
-            except TimeoutError:
-                pass
 
     @staticmethod
     def _since_threshold(since: Any) -> tuple[int | None, Message | None]:
@@ -888,8 +1102,15 @@ class DiscordDouble:
             return since.created_seq, since
         return int(since), None
 
-    async def wait_for_message(self, channel: Channel, predicate: Callable[[Message], Any] | None = None, *,
-                               timeout: float = 5.0, since: Any = None, user: User | None = None) -> Message:
+    async def wait_for_message(
+        self,
+        channel: Channel,
+        predicate: Callable[[Message], Any] | None = None,
+        *,
+        timeout: float = 5.0,
+        since: Any = None,
+        user: User | None = None,
+    ) -> Message:
         pred = predicate or (lambda m: True)
         threshold, exclude = self._since_threshold(since)
 
@@ -927,16 +1148,23 @@ class DiscordDouble:
         if self.bot_errors:
             parts.append("bot errors:\n" + "\n".join(f"    {e}" for e in self.bot_errors[-3:]))
         if self.gateway_errors or self.internal_errors:
-            parts.append("double errors:\n" + "\n".join(f"    {e}" for e in (self.gateway_errors
-                                                                              + self.internal_errors)[-3:]))
+            parts.append(
+                "double errors:\n"
+                + "\n".join(f"    {e}" for e in (self.gateway_errors + self.internal_errors)[-3:])
+            )
         return ("\n" + "\n".join(parts)) if parts else ""
 
-    def api_calls(self, since: Any = None, *, route: str | None = None,
-                  method: str | None = None) -> list[RequestRecord]:
+    def api_calls(
+        self, since: Any = None, *, route: str | None = None, method: str | None = None
+    ) -> list[RequestRecord]:
         threshold, _ = self._since_threshold(since)
-        return [r for r in self.requests if (threshold is None or r.seq > threshold)
-                and (route is None or r.route == route or r.route.split(" ", 1)[1] == route)
-                and (method is None or r.method == method)]
+        return [
+            r
+            for r in self.requests
+            if (threshold is None or r.seq > threshold)
+            and (route is None or r.route == route or r.route.split(" ", 1)[1] == route)
+            and (method is None or r.method == method)
+        ]
 
     def api_summary(self, since: Any = None) -> dict[str, int]:
         """``{"POST /channels/{channel_id}/messages": 2, ...}`` for the requests since ``since``."""
@@ -950,15 +1178,22 @@ class DiscordDouble:
 
     def _handler_tasks(self) -> list[asyncio.Task]:
         current = asyncio.current_task()
-        return [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                and t.get_name().startswith(_HANDLER_TASK_PREFIXES)]
+        return [
+            t
+            for t in asyncio.all_tasks()
+            if t is not current and not t.done() and t.get_name().startswith(_HANDLER_TASK_PREFIXES)
+        ]
 
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> bool:
         """Wait until no request is in flight, no event is queued, the bot's event/command/view tasks
         finished, and nothing happened for ``quiet`` seconds. Returns False on timeout."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            busy = self._in_flight > 0 or (self.link is not None and self.link.pending) or bool(self._handler_tasks())
+            busy = (
+                self._in_flight > 0
+                or (self.link is not None and self.link.pending)
+                or bool(self._handler_tasks())
+            )
             idle = time.monotonic() - self._last_activity
             if not busy and idle >= quiet:
                 return True
@@ -977,7 +1212,9 @@ class DiscordDouble:
         if self.bot_errors:
             problems.append("bot errors:\n" + "\n".join(f"    {e}" for e in self.bot_errors))
         if self.gateway_errors or self.internal_errors:
-            problems.append("double errors:\n" + "\n".join(f"    {e}" for e in self.gateway_errors + self.internal_errors))
+            problems.append(
+                "double errors:\n" + "\n".join(f"    {e}" for e in self.gateway_errors + self.internal_errors)
+            )
         if problems:
             raise AssertionError("DiscordDouble is not clean:\n" + "\n".join(problems))
 
@@ -987,13 +1224,20 @@ class DiscordDouble:
         def pct(p: float) -> float | None:
             return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else None
 
-        return {"count": len(self.interactions), "acked": len(lat), "p50": pct(0.5), "p90": pct(0.9),
-                "max": lat[-1] if lat else None,
-                "failed": sum(1 for i in self.interactions.values() if i.failed)}
+        return {
+            "count": len(self.interactions),
+            "acked": len(lat),
+            "p50": pct(0.5),
+            "p90": pct(0.9),
+            "max": lat[-1] if lat else None,
+            "failed": sum(1 for i in self.interactions.values() if i.failed),
+        }
 
     def __repr__(self) -> str:
-        return (f"<DiscordDouble guilds={len(self.guilds)} users={len(self.users)} requests={len(self.requests)} "
-                f"connected={self.connected}>")
+        return (
+            f"<DiscordDouble guilds={len(self.guilds)} users={len(self.users)} requests={len(self.requests)} "
+            f"connected={self.connected}>"
+        )
 
 
 __all__ = ["CapturedLog", "DiscordDouble", "Violation"]

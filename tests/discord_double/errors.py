@@ -8,6 +8,7 @@ Test side: :class:`UserActionError` (a simulated user tried something the Discor
 allow), :class:`InteractionFailed` and :class:`WaitTimeout` (both ``AssertionError`` so a test fails
 with a readable explanation).
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -2,6 +2,7 @@
 ``ConnectionState.parsers`` (the functions ``DiscordWebSocket.received_message`` would call), by one
 pump task per connection. ``client.ws`` is a :class:`FakeWebSocket` providing what discord.py calls on
 the real one (``change_presence``, ``request_chunks``, ``latency``, ``close``...)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -52,23 +53,39 @@ class FakeWebSocket:
     def is_ratelimited(self) -> bool:
         return False
 
-    async def change_presence(self, *, activity: Any = None, status: str | None = None, since: float = 0.0) -> None:
+    async def change_presence(
+        self, *, activity: Any = None, status: str | None = None, since: float = 0.0
+    ) -> None:
         activities = [activity.to_dict()] if activity is not None else []
-        self._link.dd.presence = {"activities": activities, "status": status or "online", "since": since,
-                                  "afk": False}
+        self._link.dd.presence = {
+            "activities": activities,
+            "status": status or "online",
+            "since": since,
+            "afk": False,
+        }
 
-    async def request_chunks(self, guild_id: int, query: str | None = None, *, limit: int,
-                             user_ids: list | None = None, presences: bool = False,
-                             nonce: str | None = None) -> None:
+    async def request_chunks(
+        self,
+        guild_id: int,
+        query: str | None = None,
+        *,
+        limit: int,
+        user_ids: list | None = None,
+        presences: bool = False,
+        nonce: str | None = None,
+    ) -> None:
         from . import fixtures as F
 
         guild = self._link.dd.guilds.get(int(guild_id))
         if guild is None:
             return
         wanted = {int(u) for u in user_ids} if user_ids is not None else None
-        members = [m for m in guild.members.values()
-                   if (wanted is None or m.user.id in wanted)
-                   and (not query or m.user.username.lower().startswith(query.lower()))]
+        members = [
+            m
+            for m in guild.members.values()
+            if (wanted is None or m.user.id in wanted)
+            and (not query or m.user.username.lower().startswith(query.lower()))
+        ]
         if limit:
             members = members[:limit]
         self._link.send("GUILD_MEMBERS_CHUNK", F.members_chunk(guild, members, nonce))
@@ -124,8 +141,9 @@ class GatewayLink:
             self._wake.set()
         return fut
 
-    def send(self, event: str, data: Any, *, intent: int | None = None,
-             before: Callable[[], None] | None = None) -> asyncio.Future[BaseException | None] | None:
+    def send(
+        self, event: str, data: Any, *, intent: int | None = None, before: Callable[[], None] | None = None
+    ) -> asyncio.Future[BaseException | None] | None:
         """Queue ``event``; the future resolves (to the parser's exception, or None) once handled.
         Events the client's intents exclude are dropped (None). A callable ``data`` is built now (the
         payload is a snapshot of the world when the event happens, like Discord's)."""

@@ -1,5 +1,6 @@
 """Interactions: the record of one user action sent to the bot (and everything the bot answered),
 plus building command options from the registered schema the way the Discord client does."""
+
 from __future__ import annotations
 
 import os
@@ -25,9 +26,15 @@ class InteractionType:
 
 
 CALLBACK_NAMES = {
-    1: "PONG", 4: "CHANNEL_MESSAGE_WITH_SOURCE", 5: "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE",
-    6: "DEFERRED_UPDATE_MESSAGE", 7: "UPDATE_MESSAGE", 8: "APPLICATION_COMMAND_AUTOCOMPLETE_RESULT",
-    9: "MODAL", 10: "PREMIUM_REQUIRED", 12: "LAUNCH_ACTIVITY",
+    1: "PONG",
+    4: "CHANNEL_MESSAGE_WITH_SOURCE",
+    5: "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE",
+    6: "DEFERRED_UPDATE_MESSAGE",
+    7: "UPDATE_MESSAGE",
+    8: "APPLICATION_COMMAND_AUTOCOMPLETE_RESULT",
+    9: "MODAL",
+    10: "PREMIUM_REQUIRED",
+    12: "LAUNCH_ACTIVITY",
 }
 
 ALLOWED_CALLBACKS = {
@@ -65,8 +72,10 @@ class ModalView:
         for f in self.fields:
             if key in (f.get("custom_id"), f.get("label")):
                 return f
-        raise KeyError(f"modal {self.title!r} has no field {key!r}; fields: "
-                       f"{[(f.get('custom_id'), f.get('label')) for f in self.fields]}")
+        raise KeyError(
+            f"modal {self.title!r} has no field {key!r}; fields: "
+            f"{[(f.get('custom_id'), f.get('label')) for f in self.fields]}"
+        )
 
     def __repr__(self) -> str:
         return f"<Modal {self.title!r} custom_id={self.custom_id!r} fields={[f.get('label') for f in self.fields]}>"
@@ -75,9 +84,18 @@ class ModalView:
 class Interaction:
     """One interaction, from dispatch to its last follow-up (returned by the user verbs)."""
 
-    def __init__(self, dd: DiscordDouble, *, type: int, user: User, channel: Channel, data: dict[str, Any],
-                 component_message: Message | None = None, source: Interaction | None = None,
-                 name: str | None = None):
+    def __init__(
+        self,
+        dd: DiscordDouble,
+        *,
+        type: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        component_message: Message | None = None,
+        source: Interaction | None = None,
+        name: str | None = None,
+    ):
         self._dd = dd
         self.id = dd.new_id()
         self.token = dd._new_interaction_token()
@@ -135,16 +153,21 @@ class Interaction:
     def __repr__(self) -> str:
         kind = {2: "command", 3: "component", 4: "autocomplete", 5: "modal_submit"}.get(self.type, self.type)
         label = self.name or self.data.get("custom_id")
-        return (f"<Interaction {kind} {label!r} by {self.user.username} response={self.response_name} "
-                f"failed={self.failed}>")
+        return (
+            f"<Interaction {kind} {label!r} by {self.user.username} response={self.response_name} "
+            f"failed={self.failed}>"
+        )
 
     # -- waiting ---------------------------------------------------------------------------------------
     async def message(self, timeout: float = 5.0) -> Message:
         """The final answer: the reply (a deferred reply once filled in); for UPDATE_MESSAGE the component's
         message; for DEFERRED_UPDATE_MESSAGE that message once edited through this interaction."""
         dd = self._dd
-        await dd.wait_until(lambda: self.acked or self.failed, timeout=timeout,
-                            describe=lambda: f"{self!r} was not acknowledged")
+        await dd.wait_until(
+            lambda: self.acked or self.failed,
+            timeout=timeout,
+            describe=lambda: f"{self!r} was not acknowledged",
+        )
         if not self.acked:
             raise dd._interaction_failed(self)
         if self.response_type == 9:
@@ -166,29 +189,41 @@ class Interaction:
                     return self.followups[0]
             return None
 
-        return await dd.wait_until(check, timeout=timeout,
-                                   describe=lambda: f"{self!r}: no final message (original={self.original!r}, "
-                                                    f"followups={self.followups})")
+        return await dd.wait_until(
+            check,
+            timeout=timeout,
+            describe=lambda: (
+                f"{self!r}: no final message (original={self.original!r}, followups={self.followups})"
+            ),
+        )
 
-    async def wait_for(self, predicate: Callable[[Message], Any] | None = None, *,
-                       timeout: float = 5.0) -> Message:
+    async def wait_for(
+        self, predicate: Callable[[Message], Any] | None = None, *, timeout: float = 5.0
+    ) -> Message:
         """Any message of this interaction (reply, follow-ups, edited component message) matching."""
         pred = predicate or (lambda m: True)
 
         def check() -> Message | None:
-            extra = [self.component_message] if self.component_message is not None and self.response_type in (6, 7) else []
+            extra = (
+                [self.component_message]
+                if self.component_message is not None and self.response_type in (6, 7)
+                else []
+            )
             for m in reversed(self.messages + extra):
                 if not m.loading and _safe(pred, m):
                     return m
             return None
 
-        return await self._dd.wait_until(check, timeout=timeout,
-                                         describe=lambda: f"{self!r}: no message matched; messages={self.messages}")
+        return await self._dd.wait_until(
+            check, timeout=timeout, describe=lambda: f"{self!r}: no message matched; messages={self.messages}"
+        )
 
     async def followup(self, index: int = 0, *, timeout: float = 5.0) -> Message:
         return await self._dd.wait_until(
-            lambda: self.followups[index] if len(self.followups) > index else None, timeout=timeout,
-            describe=lambda: f"{self!r}: follow-up #{index} never came (have {len(self.followups)})")
+            lambda: self.followups[index] if len(self.followups) > index else None,
+            timeout=timeout,
+            describe=lambda: f"{self!r}: follow-up #{index} never came (have {len(self.followups)})",
+        )
 
 
 def _safe(pred: Callable[[Message], Any], m: Message) -> bool:
@@ -202,7 +237,10 @@ def _safe(pred: Callable[[Message], Any], m: Message) -> bool:
 # building command data from the registered schema
 # ---------------------------------------------------------------------------------------------------
 
-def resolve_path(cmd: dict[str, Any], parts: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+
+def resolve_path(
+    cmd: dict[str, Any], parts: Sequence[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Walk subcommand groups/subcommands -> (chain of sub-options, leaf value options)."""
     chain: list[dict[str, Any]] = []
     options = cmd.get("options") or []
@@ -247,8 +285,16 @@ def _match_names(leaf: Sequence[dict[str, Any]], values: dict[str, Any]) -> dict
     return out
 
 
-def convert_option(dd: DiscordDouble, opt: dict[str, Any], value: Any, *, invoker: User, channel: Channel,
-                   resolved: Resolved, strict: bool) -> Any:
+def convert_option(
+    dd: DiscordDouble,
+    opt: dict[str, Any],
+    value: Any,
+    *,
+    invoker: User,
+    channel: Channel,
+    resolved: Resolved,
+    strict: bool,
+) -> Any:
     """A Python value -> the option value Discord sends (filling ``resolved``), with the client's checks."""
     from . import fixtures as F
 
@@ -263,14 +309,20 @@ def convert_option(dd: DiscordDouble, opt: dict[str, Any], value: Any, *, invoke
             if ch["value"] == v or ch["name"] == v or str(ch["value"]) == str(v):
                 return ch["value"]
         if strict:
-            raise UserActionError(f"option {name!r}: {v!r} is not one of the choices "
-                                  f"{[(c['name'], c['value']) for c in choices]}")
+            raise UserActionError(
+                f"option {name!r}: {v!r} is not one of the choices "
+                f"{[(c['name'], c['value']) for c in choices]}"
+            )
         return v
 
     if t == 3:
         v = pick_choice(value if isinstance(value, str) else str(value))
         lo, hi = opt.get("min_length"), opt.get("max_length")
-        if strict and isinstance(v, str) and ((lo is not None and len(v) < lo) or (hi is not None and len(v) > hi)):
+        if (
+            strict
+            and isinstance(v, str)
+            and ((lo is not None and len(v) < lo) or (hi is not None and len(v) > hi))
+        ):
             raise UserActionError(f"option {name!r}: length {len(v)} outside [{lo}, {hi}]")
         return v
     if t in (4, 10):
@@ -294,7 +346,9 @@ def convert_option(dd: DiscordDouble, opt: dict[str, Any], value: Any, *, invoke
         resolved.add("users", user.id, F.user(user))
         if guild is not None and user.id in guild.members:
             m = guild.members[user.id]
-            resolved.add("members", user.id, F.member(m, include_user=False, permissions=m.permissions_in(channel)))
+            resolved.add(
+                "members", user.id, F.member(m, include_user=False, permissions=m.permissions_in(channel))
+            )
         elif strict and guild is not None and t == 6:
             raise UserActionError(f"option {name!r}: {user.username} is not a member of {guild.name}")
         return str(user.id)
@@ -305,7 +359,9 @@ def convert_option(dd: DiscordDouble, opt: dict[str, Any], value: Any, *, invoke
         types = opt.get("channel_types")
         if strict and types and value.type not in types:
             raise UserActionError(f"option {name!r}: channel type {value.type} not in {types}")
-        perms = guild.members[invoker.id].permissions_in(value) if guild and invoker.id in guild.members else 0
+        perms = (
+            guild.members[invoker.id].permissions_in(value) if guild and invoker.id in guild.members else 0
+        )
         cp = F.channel(value)
         cp["permissions"] = str(perms)
         resolved.add("channels", value.id, cp)
@@ -333,9 +389,18 @@ def make_attachment(dd: DiscordDouble, channel: Channel, value: Any) -> Attachme
     return att
 
 
-def build_options(dd: DiscordDouble, leaf: Sequence[dict[str, Any]], values: dict[str, Any], *, invoker: User,
-                  channel: Channel, resolved: Resolved, strict: bool, focused: str | None = None,
-                  focused_value: str = "") -> list[dict[str, Any]]:
+def build_options(
+    dd: DiscordDouble,
+    leaf: Sequence[dict[str, Any]],
+    values: dict[str, Any],
+    *,
+    invoker: User,
+    channel: Channel,
+    resolved: Resolved,
+    strict: bool,
+    focused: str | None = None,
+    focused_value: str = "",
+) -> list[dict[str, Any]]:
     matched = _match_names(leaf, values)
     if focused is not None:
         focused = next(iter(_match_names(leaf, {focused: None})))
@@ -349,7 +414,13 @@ def build_options(dd: DiscordDouble, leaf: Sequence[dict[str, Any]], values: dic
             if opt.get("required") and strict and focused is None:
                 raise UserActionError(f"missing required option {name!r}")
             continue
-        out.append({"name": name, "type": opt["type"],
-                    "value": convert_option(dd, opt, matched[name], invoker=invoker, channel=channel,
-                                            resolved=resolved, strict=strict)})
+        out.append(
+            {
+                "name": name,
+                "type": opt["type"],
+                "value": convert_option(
+                    dd, opt, matched[name], invoker=invoker, channel=channel, resolved=resolved, strict=strict
+                ),
+            }
+        )
     return out

@@ -4,16 +4,14 @@ These objects are the *server's* records (what Discord stores), and tests read t
 :class:`Message` is live (edits, reactions and deletion show up on the same object). Gateway and REST
 payloads are built from them in :mod:`.fixtures`.
 """
+
 from __future__ import annotations
 
 import copy
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import (
-    TYPE_CHECKING,
-    Any,
-)
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import perms as P
 
@@ -44,8 +42,17 @@ class MessageFlags:
 class User:
     """A Discord user. Simulated humans are :class:`~.simuser.SimUser`; the bot's own user is a plain User."""
 
-    def __init__(self, dd: DiscordDouble, username: str, *, id: int, bot: bool = False,
-                 global_name: str | None = None, dms_open: bool = True, locale: str = "en-US"):
+    def __init__(
+        self,
+        dd: DiscordDouble,
+        username: str,
+        *,
+        id: int,
+        bot: bool = False,
+        global_name: str | None = None,
+        dms_open: bool = True,
+        locale: str = "en-US",
+    ):
         self._dd = dd
         self.id = id
         self.username = username
@@ -71,9 +78,20 @@ class User:
 
 
 class Role:
-    def __init__(self, guild: Guild, name: str, permissions: int, *, id: int, position: int = 0,
-                 color: int = 0, hoist: bool = False, managed: bool = False, mentionable: bool = False,
-                 bot_id: int | None = None):
+    def __init__(
+        self,
+        guild: Guild,
+        name: str,
+        permissions: int,
+        *,
+        id: int,
+        position: int = 0,
+        color: int = 0,
+        hoist: bool = False,
+        managed: bool = False,
+        mentionable: bool = False,
+        bot_id: int | None = None,
+    ):
         self.guild = guild
         self.id = id
         self.name = name
@@ -94,8 +112,14 @@ class Role:
 
 
 class Member:
-    def __init__(self, guild: Guild, user: User, role_ids: Sequence[int] = (), nick: str | None = None,
-                 joined_at: str = ""):
+    def __init__(
+        self,
+        guild: Guild,
+        user: User,
+        role_ids: Sequence[int] = (),
+        nick: str | None = None,
+        joined_at: str = "",
+    ):
         self.guild = guild
         self.user = user
         self.role_ids: list[int] = list(role_ids)
@@ -139,19 +163,27 @@ class Guild:
         self.bot_role: Role | None = None
 
     # -- building the world ------------------------------------------------------------------
-    def create_text_channel(self, name: str, *, category: Channel | None = None,
-                            topic: str | None = None) -> Channel:
+    def create_text_channel(
+        self, name: str, *, category: Channel | None = None, topic: str | None = None
+    ) -> Channel:
         return self._dd._create_guild_channel(self, name, ChannelType.TEXT, parent=category, topic=topic)
 
     def create_category(self, name: str) -> Channel:
         return self._dd._create_guild_channel(self, name, ChannelType.CATEGORY)
 
-    def create_role(self, name: str, permissions: P.PermSpec = None, *, mentionable: bool = False,
-                    color: int = 0) -> Role:
+    def create_role(
+        self, name: str, permissions: P.PermSpec = None, *, mentionable: bool = False, color: int = 0
+    ) -> Role:
         return self._dd._create_role(self, name, P.to_bits(permissions), mentionable=mentionable, color=color)
 
-    def add_member(self, user: User, *, roles: Sequence[Role | int] = (), nick: str | None = None,
-                   permissions: P.PermSpec = None) -> Member:
+    def add_member(
+        self,
+        user: User,
+        *,
+        roles: Sequence[Role | int] = (),
+        nick: str | None = None,
+        permissions: P.PermSpec = None,
+    ) -> Member:
         """Add ``user``; ``permissions=["manage_guild"]`` gives them a role with those bits."""
         role_ids = [r.id if isinstance(r, Role) else int(r) for r in roles]
         if permissions is not None:
@@ -207,10 +239,21 @@ class Guild:
 class Channel:
     """A guild text channel, a category, a thread, or a DM channel."""
 
-    def __init__(self, dd: DiscordDouble, type: int, *, id: int, guild: Guild | None = None,
-                 name: str | None = None, parent: Channel | None = None, topic: str | None = None,
-                 position: int = 0, recipient: User | None = None, owner_id: int | None = None,
-                 created: str = ""):
+    def __init__(
+        self,
+        dd: DiscordDouble,
+        type: int,
+        *,
+        id: int,
+        guild: Guild | None = None,
+        name: str | None = None,
+        parent: Channel | None = None,
+        topic: str | None = None,
+        position: int = 0,
+        recipient: User | None = None,
+        owner_id: int | None = None,
+        created: str = "",
+    ):
         self._dd = dd
         self.id = id
         self.type = type
@@ -278,16 +321,23 @@ class Channel:
             return []
         return [c for c in self.guild.channels.values() if c.is_thread and c.parent is self and not c.deleted]
 
-    async def wait_for(self, predicate: Callable[[Message], Any] | None = None, *, timeout: float = 5.0,
-                       since: Any = None, user: User | None = None) -> Message:
+    async def wait_for(
+        self,
+        predicate: Callable[[Message], Any] | None = None,
+        *,
+        timeout: float = 5.0,
+        since: Any = None,
+        user: User | None = None,
+    ) -> Message:
         """Wait until a message here matches ``predicate`` (newest match wins; messages already present
         count). ``since`` (a message or ``dd.mark()``): only messages created or edited after it.
         ``user``: also consider that user's ephemeral messages. Deferred ("thinking") messages are skipped."""
         return await self._dd.wait_for_message(self, predicate, timeout=timeout, since=since, user=user)
 
     # -- permissions -------------------------------------------------------------------------------
-    def set_overwrite(self, target: Role | User | Guild, *, allow: P.PermSpec = None,
-                      deny: P.PermSpec = None) -> None:
+    def set_overwrite(
+        self, target: Role | User | Guild, *, allow: P.PermSpec = None, deny: P.PermSpec = None
+    ) -> None:
         """Set a permission overwrite for a role, a user or @everyone (CHANNEL_UPDATE)."""
         self._dd._set_overwrite(self, target, P.to_bits(allow), P.to_bits(deny))
 
@@ -296,7 +346,9 @@ class Channel:
         self.set_overwrite(self._dd.bot_user, deny=list(permissions))
 
     def __repr__(self) -> str:
-        kind = {0: "text", 1: "dm", 4: "category", 11: "thread", 12: "private-thread"}.get(self.type, str(self.type))
+        kind = {0: "text", 1: "dm", 4: "category", 11: "thread", 12: "private-thread"}.get(
+            self.type, str(self.type)
+        )
         label = self.name if self.name else (self.recipient.username if self.recipient else "")
         return f"<Channel {kind} {label!r} id={self.id}>"
 
@@ -305,9 +357,18 @@ class Channel:
 # attachments
 # ---------------------------------------------------------------------------------------------------
 
+
 class Attachment:
-    def __init__(self, id: int, channel_id: int, filename: str, data: bytes, *, description: str | None = None,
-                 ephemeral: bool = False):
+    def __init__(
+        self,
+        id: int,
+        channel_id: int,
+        filename: str,
+        data: bytes,
+        *,
+        description: str | None = None,
+        ephemeral: bool = False,
+    ):
         self.id = id
         self.filename = filename
         self.bytes: bytes = data
@@ -356,8 +417,12 @@ def sniff_content_type(filename: str, data: bytes) -> str:
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
     ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
-    return {"txt": "text/plain; charset=utf-8", "json": "application/json; charset=utf-8",
-            "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}.get(ext, "application/octet-stream")
+    return {
+        "txt": "text/plain; charset=utf-8",
+        "json": "application/json; charset=utf-8",
+        "csv": "text/csv; charset=utf-8",
+        "md": "text/markdown; charset=utf-8",
+    }.get(ext, "application/octet-stream")
 
 
 def image_size(data: bytes) -> tuple[int | None, int | None]:
@@ -379,6 +444,7 @@ def image_size(data: bytes) -> tuple[int | None, int | None]:
 # ---------------------------------------------------------------------------------------------------
 # component and embed views
 # ---------------------------------------------------------------------------------------------------
+
 
 def walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Every component in a (possibly nested, components-v2) tree, depth first."""
@@ -402,7 +468,7 @@ def _emoji_text(emoji: dict[str, Any] | None) -> str | None:
 class Button:
     """A button as a user sees it."""
 
-    STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
+    STYLES: ClassVar[dict[int, str]] = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
 
     def __init__(self, raw: dict[str, Any], row: int):
         self.raw = raw
@@ -419,8 +485,10 @@ class Button:
         return self.STYLES.get(self.style, str(self.style))
 
     def __repr__(self) -> str:
-        return (f"<Button {self.label or self.emoji!r} custom_id={self.custom_id!r} {self.style_name}"
-                f"{' disabled' if self.disabled else ''}>")
+        return (
+            f"<Button {self.label or self.emoji!r} custom_id={self.custom_id!r} {self.style_name}"
+            f"{' disabled' if self.disabled else ''}>"
+        )
 
 
 class SelectOption:
@@ -439,7 +507,7 @@ class SelectOption:
 class SelectMenu:
     """A select menu as a user sees it."""
 
-    KINDS = {3: "string", 5: "user", 6: "role", 7: "mentionable", 8: "channel"}
+    KINDS: ClassVar[dict[int, str]] = {3: "string", 5: "user", 6: "role", 7: "mentionable", 8: "channel"}
 
     def __init__(self, raw: dict[str, Any], row: int):
         self.raw = raw
@@ -510,13 +578,27 @@ class EmbedView:
 # messages
 # ---------------------------------------------------------------------------------------------------
 
+
 class Message:
     """A stored message (live: edits, reactions, deletion and threads show up on this object)."""
 
-    def __init__(self, dd: DiscordDouble, channel: Channel, author: User, *, id: int, timestamp: str,
-                 content: str = "", embeds: list[dict[str, Any]] | None = None,
-                 components: list[dict[str, Any]] | None = None, attachments: list[Attachment] | None = None,
-                 flags: int = 0, type: int = 0, ephemeral_to: int | None = None, tts: bool = False):
+    def __init__(
+        self,
+        dd: DiscordDouble,
+        channel: Channel,
+        author: User,
+        *,
+        id: int,
+        timestamp: str,
+        content: str = "",
+        embeds: list[dict[str, Any]] | None = None,
+        components: list[dict[str, Any]] | None = None,
+        attachments: list[Attachment] | None = None,
+        flags: int = 0,
+        type: int = 0,
+        ephemeral_to: int | None = None,
+        tts: bool = False,
+    ):
         self._dd = dd
         self.id = id
         self.channel = channel
@@ -535,7 +617,7 @@ class Message:
         self.pinned = False
         self.nonce: Any = None
         self.mention_ids: list[int] = []
-        self.notified_ids: list[int] = []   # pinged when created (edits never notify, Discord's rule)
+        self.notified_ids: list[int] = []  # pinged when created (edits never notify, Discord's rule)
         self.mention_role_ids: list[int] = []
         self.mention_everyone = False
         self.allowed_mentions: dict[str, Any] | None = None
@@ -588,26 +670,39 @@ class Message:
     def button_labels(self) -> list[str]:
         return [b.label or b.emoji or "" for b in self.buttons()]
 
-    def button(self, label: str | None = None, *, custom_id: str | None = None,
-               emoji: str | None = None) -> Button:
+    def button(
+        self, label: str | None = None, *, custom_id: str | None = None, emoji: str | None = None
+    ) -> Button:
         for b in self.buttons():
-            if ((custom_id is not None and b.custom_id == custom_id) or (label is not None and b.label == label)
-                    or (emoji is not None and b.emoji == emoji)):
+            if (
+                (custom_id is not None and b.custom_id == custom_id)
+                or (label is not None and b.label == label)
+                or (emoji is not None and b.emoji == emoji)
+            ):
                 return b
-        raise KeyError(f"no button label={label!r} custom_id={custom_id!r} emoji={emoji!r}; "
-                       f"buttons: {self.buttons()}")
+        raise KeyError(
+            f"no button label={label!r} custom_id={custom_id!r} emoji={emoji!r}; buttons: {self.buttons()}"
+        )
 
     def selects(self) -> list[SelectMenu]:
         out: list[SelectMenu] = []
         for row, comp in enumerate(self.components):
-            out.extend(SelectMenu(c, row) for c in walk_components([comp]) if c.get("type") in (3, 5, 6, 7, 8))
+            out.extend(
+                SelectMenu(c, row) for c in walk_components([comp]) if c.get("type") in (3, 5, 6, 7, 8)
+            )
         return out
 
     def select_menu(self, custom_id: str | None = None, *, placeholder: str | None = None) -> SelectMenu:
-        sels = [s for s in self.selects() if (custom_id is None or s.custom_id == custom_id)
-                and (placeholder is None or s.placeholder == placeholder)]
+        sels = [
+            s
+            for s in self.selects()
+            if (custom_id is None or s.custom_id == custom_id)
+            and (placeholder is None or s.placeholder == placeholder)
+        ]
         if not sels:
-            raise KeyError(f"no select custom_id={custom_id!r} placeholder={placeholder!r}; selects: {self.selects()}")
+            raise KeyError(
+                f"no select custom_id={custom_id!r} placeholder={placeholder!r}; selects: {self.selects()}"
+            )
         return sels[0]
 
     def text_displays(self) -> list[str]:
@@ -651,16 +746,24 @@ class Message:
         return None
 
     def snapshot(self) -> dict[str, Any]:
-        return {"content": self.content, "embeds": copy.deepcopy(self.embeds),
-                "components": copy.deepcopy(self.components), "attachments": [a.filename for a in self.attachments],
-                "flags": self.flags, "timestamp": self.edited_timestamp or self.timestamp}
+        return {
+            "content": self.content,
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "attachments": [a.filename for a in self.attachments],
+            "flags": self.flags,
+            "timestamp": self.edited_timestamp or self.timestamp,
+        }
 
     def __repr__(self) -> str:
         text = self.text.replace("\n", " ")
         if len(text) > 60:
             text = text[:57] + "..."
-        extra = [k for k, on in (("ephemeral", self.ephemeral), ("loading", self.loading),
-                                 ("deleted", self.deleted)) if on]
+        extra = [
+            k
+            for k, on in (("ephemeral", self.ephemeral), ("loading", self.loading), ("deleted", self.deleted))
+            if on
+        ]
         if self.buttons():
             extra.append(f"buttons={self.button_labels()}")
         if self.selects():

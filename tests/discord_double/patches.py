@@ -12,6 +12,7 @@ removed by ``__aexit__``):
 Request bodies are encoded exactly as discord.py would send them (``utils._to_json``; multipart through
 ``aiohttp.FormData(quote_fields=False)``) and decoded back, so tests see what Discord would receive.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -84,6 +85,7 @@ def is_installed() -> bool:
 
 # -- the offline session ----------------------------------------------------------------------------------
 
+
 class OfflineSession:
     """Stands in for ``HTTPClient``'s aiohttp session: closable, and refuses any network use."""
 
@@ -98,6 +100,7 @@ class OfflineSession:
 
 
 # -- fake responses for discord.py's exceptions ----------------------------------------------------------
+
 
 class FakeResponse:
     """What ``discord.HTTPException`` reads from an ``aiohttp.ClientResponse``."""
@@ -141,6 +144,7 @@ def _split_url(url: str, params: dict[str, Any] | None) -> tuple[str, dict[str, 
 
 # -- multipart ------------------------------------------------------------------------------------------------
 
+
 async def encode_multipart(parts: Sequence[dict[str, Any]]) -> tuple[bytes, str]:
     """The exact bytes discord.py would send (``aiohttp.FormData(quote_fields=False)``)."""
     form = aiohttp.FormData(quote_fields=False)
@@ -183,8 +187,10 @@ def decode_multipart(raw: bytes, content_type: str) -> tuple[Any | None, list[tu
         for line in head.decode("utf-8", "replace").split("\r\n"):
             key, _, value = line.partition(":")
             headers[key.strip().lower()] = value.strip()
-        params = {k: v.replace('\\"', '"').replace("\\\\", "\\")
-                  for k, v in _DISPOSITION_PARAM.findall(headers.get("content-disposition", ""))}
+        params = {
+            k: v.replace('\\"', '"').replace("\\\\", "\\")
+            for k, v in _DISPOSITION_PARAM.findall(headers.get("content-disposition", ""))
+        }
         name = params.get("name", "")
         if name == "payload_json":
             payload = json.loads(body.decode("utf-8"))
@@ -195,8 +201,9 @@ def decode_multipart(raw: bytes, content_type: str) -> tuple[Any | None, list[tu
     return payload, [(fn, data) for _, fn, data in sorted(files, key=lambda t: t[0])]
 
 
-async def _decode_body(json_body: Any, multipart: Sequence[dict[str, Any]] | None
-                       ) -> tuple[Any, list[tuple[str, bytes]]]:
+async def _decode_body(
+    json_body: Any, multipart: Sequence[dict[str, Any]] | None
+) -> tuple[Any, list[tuple[str, bytes]]]:
     if multipart:
         raw, ctype = await encode_multipart(multipart)
         return decode_multipart(raw, ctype)
@@ -207,7 +214,10 @@ async def _decode_body(json_body: Any, multipart: Sequence[dict[str, Any]] | Non
 
 # -- the replacements -----------------------------------------------------------------------------------------
 
-async def _http_request(self: HTTPClient, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+
+async def _http_request(
+    self: HTTPClient, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any
+) -> Any:
     dd = active()
     started = time.monotonic()
     session = self.__dict__.get("_HTTPClient__session")
@@ -216,8 +226,16 @@ async def _http_request(self: HTTPClient, route: Route, *, files: Any = None, fo
     path, query = _split_url(route.url, kwargs.get("params"))
     body, decoded = await _decode_body(kwargs.get("json"), form)
     auth = f"Bot {self.token}" if self.token is not None else None
-    status, resp = await dd.rest.call(route.method, path, query=query, body=body, files=decoded,
-                                      authorization=auth, source="http", started=started)
+    status, resp = await dd.rest.call(
+        route.method,
+        path,
+        query=query,
+        body=body,
+        files=decoded,
+        authorization=auth,
+        source="http",
+        started=started,
+    )
     return _answer(status, resp, route.method, route.url)
 
 
@@ -247,19 +265,38 @@ async def _get_from_cdn(self: HTTPClient, url: str) -> bytes:
 
 
 async def _ws_connect(self: HTTPClient, url: str, *, compress: int = 0) -> Any:
-    raise RuntimeError("DiscordDouble: the gateway websocket is simulated; connect the bot with `await dd.connect(bot)`")
+    raise RuntimeError(
+        "DiscordDouble: the gateway websocket is simulated; connect the bot with `await dd.connect(bot)`"
+    )
 
 
-async def _webhook_request(self: AsyncWebhookAdapter, route: Route, session: Any, *,
-                           payload: dict[str, Any] | None = None, multipart: list[dict[str, Any]] | None = None,
-                           proxy: str | None = None, proxy_auth: Any = None, files: Any = None,
-                           reason: str | None = None, auth_token: str | None = None,
-                           params: dict[str, Any] | None = None) -> Any:
+async def _webhook_request(
+    self: AsyncWebhookAdapter,
+    route: Route,
+    session: Any,
+    *,
+    payload: dict[str, Any] | None = None,
+    multipart: list[dict[str, Any]] | None = None,
+    proxy: str | None = None,
+    proxy_auth: Any = None,
+    files: Any = None,
+    reason: str | None = None,
+    auth_token: str | None = None,
+    params: dict[str, Any] | None = None,
+) -> Any:
     dd = active()
     started = time.monotonic()
     path, query = _split_url(route.url, params)
     body, decoded = await _decode_body(payload, multipart)
     auth = f"Bot {auth_token}" if auth_token is not None else None
-    status, resp = await dd.rest.call(route.method, path, query=query, body=body, files=decoded,
-                                      authorization=auth, source="webhook", started=started)
+    status, resp = await dd.rest.call(
+        route.method,
+        path,
+        query=query,
+        body=body,
+        files=decoded,
+        authorization=auth,
+        source="webhook",
+        started=started,
+    )
     return _answer(status, resp, route.method, route.url)

@@ -6,6 +6,7 @@ multipart ``payload_json`` + ``files[n]``). Each handler returns a JSON body (``
 raises :class:`~.errors.APIError`. Routes not in the table answer 404 and are listed in
 ``dd.unimplemented``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -76,9 +77,21 @@ class Req:
         try:
             return int(self.params[name])
         except ValueError:
-            raise APIError(400, 50035, "Invalid Form Body",
-                           {name: {"_errors": [{"code": "NUMBER_TYPE_COERCE",
-                                                "message": f'Value "{self.params[name]}" is not snowflake.'}]}}) from None
+            raise APIError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    name: {
+                        "_errors": [
+                            {
+                                "code": "NUMBER_TYPE_COERCE",
+                                "message": f'Value "{self.params[name]}" is not snowflake.',
+                            }
+                        ]
+                    }
+                },
+            ) from None
 
 
 ROUTES: list[tuple[str, str, str]] = [
@@ -122,7 +135,11 @@ ROUTES: list[tuple[str, str, str]] = [
     # reactions
     ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "add_own_reaction"),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "remove_own_reaction"),
-    ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}", "remove_user_reaction"),
+    (
+        "DELETE",
+        "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}",
+        "remove_user_reaction",
+    ),
     ("GET", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}", "get_reactions"),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}", "clear_emoji_reactions"),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions", "clear_reactions"),
@@ -172,7 +189,7 @@ class RestAPI:
                 continue
             params: dict[str, str] = {}
             score = 0
-            for t, s in zip(tsegs, segs):
+            for t, s in zip(tsegs, segs, strict=False):
                 if t.startswith("{"):
                     params[t[1:-1]] = unquote(s)
                 elif t == s:
@@ -184,11 +201,29 @@ class RestAPI:
                     best, best_score = (template, params, handler), score
         return best
 
-    async def call(self, method: str, path: str, *, query: dict[str, str], body: Any, files: list[tuple[str, bytes]],
-                   authorization: str | None, source: str, started: float | None = None) -> tuple[int, Any]:
+    async def call(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: dict[str, str],
+        body: Any,
+        files: list[tuple[str, bytes]],
+        authorization: str | None,
+        source: str,
+        started: float | None = None,
+    ) -> tuple[int, Any]:
         dd = self.dd
-        rec = RequestRecord(method, f"{method} {path}", path, query=dict(query), json=body, files=list(files),
-                            time=time.monotonic() if started is None else started, source=source)
+        rec = RequestRecord(
+            method,
+            f"{method} {path}",
+            path,
+            query=dict(query),
+            json=body,
+            files=list(files),
+            time=time.monotonic() if started is None else started,
+            source=source,
+        )
         dd._changed()
         rec.seq = dd._seq
         dd.requests.append(rec)
@@ -391,13 +426,32 @@ class RestAPI:
         if ref and ref.get("message_id") is not None:
             target = dd.messages.get(int(ref["message_id"]))
             if (target is None or target.deleted) and ref.get("fail_if_not_exists", True):
-                raise APIError(400, 50035, "Invalid Form Body", {"message_reference": {"_errors": [
-                    {"code": "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "message": "Unknown message"}]}})
-        msg = dd._create_message(ch, dd.bot_user, content=body.get("content"), embeds=body.get("embeds"),
-                                 components=body.get("components"), files=req.files,
-                                 attachments_meta=body.get("attachments"), flags=body.get("flags") or 0,
-                                 reference=ref, allowed_mentions=body.get("allowed_mentions"),
-                                 nonce=body.get("nonce"), tts=bool(body.get("tts")))
+                raise APIError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    {
+                        "message_reference": {
+                            "_errors": [
+                                {"code": "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "message": "Unknown message"}
+                            ]
+                        }
+                    },
+                )
+        msg = dd._create_message(
+            ch,
+            dd.bot_user,
+            content=body.get("content"),
+            embeds=body.get("embeds"),
+            components=body.get("components"),
+            files=req.files,
+            attachments_meta=body.get("attachments"),
+            flags=body.get("flags") or 0,
+            reference=ref,
+            allowed_mentions=body.get("allowed_mentions"),
+            nonce=body.get("nonce"),
+            tts=bool(body.get("tts")),
+        )
         return F.message(dd, msg)
 
     def get_message(self, req: Req) -> Any:
@@ -413,8 +467,8 @@ class RestAPI:
         msgs = ch.public_messages
         if "around" in req.query:
             pivot = int(req.query["around"])
-            older = [m for m in msgs if m.id <= pivot][-((limit + 1) // 2):]
-            newer = [m for m in msgs if m.id > pivot][:limit // 2]
+            older = [m for m in msgs if m.id <= pivot][-((limit + 1) // 2) :]
+            newer = [m for m in msgs if m.id > pivot][: limit // 2]
             return [F.message(self.dd, m) for m in reversed(older + newer)]
         if "before" in req.query:
             msgs = [m for m in msgs if m.id < int(req.query["before"])]
@@ -442,13 +496,10 @@ class RestAPI:
 
     @staticmethod
     def _check_not_emptied(msg: Message, body: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
-        content = body["content"] if "content" in body else msg.content
-        embeds = body["embeds"] if "embeds" in body else msg.embeds
-        comps = body["components"] if "components" in body else msg.components
-        if "attachments" in body:
-            keeps = bool(body["attachments"])
-        else:
-            keeps = bool(msg.attachments)
+        content = body.get("content", msg.content)
+        embeds = body.get("embeds", msg.embeds)
+        comps = body.get("components", msg.components)
+        keeps = bool(body["attachments"]) if "attachments" in body else bool(msg.attachments)
         if not (content or embeds or comps or keeps or files):
             raise APIError(400, 50006, "Cannot send an empty message")
 
@@ -495,7 +546,9 @@ class RestAPI:
             ch.pins.append(msg.id)
             dd._changed()
             msg.updated_seq = dd._seq
-            dd._create_message(ch, dd.bot_user, msg_type=6, reference={"message_id": msg.id, "channel_id": ch.id})
+            dd._create_message(
+                ch, dd.bot_user, msg_type=6, reference={"message_id": msg.id, "channel_id": ch.id}
+            )
             dd._emit("CHANNEL_PINS_UPDATE", F.channel_pins_update(ch, dd.now()))
         return None
 
@@ -584,12 +637,18 @@ class RestAPI:
     def _thread_checks(self, ch: Channel, body: dict[str, Any], ttype: int) -> str:
         if ch.type not in (ChannelType.TEXT, ChannelType.NEWS):
             raise APIError(400, 50024, "Cannot execute action on this channel type")
-        self._need(ch, "create_private_threads" if ttype == ChannelType.PRIVATE_THREAD else "create_public_threads")
+        self._need(
+            ch, "create_private_threads" if ttype == ChannelType.PRIVATE_THREAD else "create_public_threads"
+        )
         name = body.get("name")
         errs = V.FormErrors()
         V._length(errs, ("name",), name, 1, 100)
         if body.get("auto_archive_duration") not in (None, 60, 1440, 4320, 10080):
-            errs.add(("auto_archive_duration",), "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}.")
+            errs.add(
+                ("auto_archive_duration",),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of {60, 1440, 4320, 10080}.",
+            )
         errs.raise_if_any()
         return name
 
@@ -601,13 +660,28 @@ class RestAPI:
             raise APIError(400, 50024, "Cannot execute action on this channel type")
         ttype = body.get("type") or ChannelType.PRIVATE_THREAD
         if ttype not in (ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD):
-            raise APIError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
-                {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {10, 11, 12}."}]}})
+            raise APIError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [
+                            {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {10, 11, 12}."}
+                        ]
+                    }
+                },
+            )
         name = self._thread_checks(ch, body, ttype)
-        thread = dd._create_thread(ch, name, dd.bot_user, type=ttype,
-                                   auto_archive_duration=body.get("auto_archive_duration") or 1440,
-                                   invitable=body.get("invitable", True),
-                                   rate_limit_per_user=body.get("rate_limit_per_user") or 0)
+        thread = dd._create_thread(
+            ch,
+            name,
+            dd.bot_user,
+            type=ttype,
+            auto_archive_duration=body.get("auto_archive_duration") or 1440,
+            invitable=body.get("invitable", True),
+            rate_limit_per_user=body.get("rate_limit_per_user") or 0,
+        )
         return F.channel(thread, for_user_id=dd.bot_user.id)
 
     def start_thread_from_message(self, req: Req) -> Any:
@@ -617,9 +691,15 @@ class RestAPI:
         name = self._thread_checks(ch, req.body, ChannelType.PUBLIC_THREAD)
         if msg.thread is not None:
             raise APIError(400, 160004, "A thread has already been created for this message")
-        thread = dd._create_thread(ch, name, dd.bot_user, type=ChannelType.PUBLIC_THREAD, from_message=msg,
-                                   auto_archive_duration=req.body.get("auto_archive_duration") or 1440,
-                                   rate_limit_per_user=req.body.get("rate_limit_per_user") or 0)
+        thread = dd._create_thread(
+            ch,
+            name,
+            dd.bot_user,
+            type=ChannelType.PUBLIC_THREAD,
+            from_message=msg,
+            auto_archive_duration=req.body.get("auto_archive_duration") or 1440,
+            rate_limit_per_user=req.body.get("rate_limit_per_user") or 0,
+        )
         return F.channel(thread, for_user_id=dd.bot_user.id)
 
     def _thread(self, req: Req) -> Channel:
@@ -669,7 +749,9 @@ class RestAPI:
 
     def get_thread_members(self, req: Req) -> Any:
         thread = self._thread(req)
-        return [F.thread_member(thread, uid, is_bot=uid == self.dd.bot_user.id) for uid in thread.thread_members]
+        return [
+            F.thread_member(thread, uid, is_bot=uid == self.dd.bot_user.id) for uid in thread.thread_members
+        ]
 
     def get_active_threads(self, req: Req) -> Any:
         g = self._guild(req)
@@ -738,8 +820,11 @@ class RestAPI:
     def _webhook_interaction(self, req: Req) -> Interaction:
         inter = self._interaction(req)
         if not inter.acked:
-            self.dd._violation("followup_before_ack",
-                               f"{inter!r}: {req.record.route} before the interaction was acknowledged", inter)
+            self.dd._violation(
+                "followup_before_ack",
+                f"{inter!r}: {req.record.route} before the interaction was acknowledged",
+                inter,
+            )
             raise unknown("webhook")
         return inter
 
@@ -752,8 +837,11 @@ class RestAPI:
             if inter.original.deleted:
                 raise unknown("message")
             return inter.original
-        if inter.response_type in (6, 7) and inter.component_message is not None \
-                and not inter.component_message.deleted:
+        if (
+            inter.response_type in (6, 7)
+            and inter.component_message is not None
+            and not inter.component_message.deleted
+        ):
             return inter.component_message
         raise unknown("message")
 
@@ -792,12 +880,21 @@ class RestAPI:
             msg = dd._edit_message(original, body, req.files)
         else:
             ephemeral = bool((body.get("flags") or 0) & 64)
-            msg = dd._create_message(inter.channel, dd.bot_user, content=body.get("content"),
-                                     embeds=body.get("embeds"), components=body.get("components"), files=req.files,
-                                     attachments_meta=body.get("attachments"), flags=body.get("flags") or 0,
-                                     allowed_mentions=body.get("allowed_mentions"), tts=bool(body.get("tts")),
-                                     ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                                     msg_type=0)
+            msg = dd._create_message(
+                inter.channel,
+                dd.bot_user,
+                content=body.get("content"),
+                embeds=body.get("embeds"),
+                components=body.get("components"),
+                files=req.files,
+                attachments_meta=body.get("attachments"),
+                flags=body.get("flags") or 0,
+                allowed_mentions=body.get("allowed_mentions"),
+                tts=bool(body.get("tts")),
+                ephemeral_to=inter.user.id if ephemeral else None,
+                interaction=inter,
+                msg_type=0,
+            )
             inter.followups.append(msg)
             dd._changed()
         if req.query.get("wait") in ("1", "true", "True"):

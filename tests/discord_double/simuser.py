@@ -3,6 +3,7 @@
 Every verb refuses what the Discord client would not allow (:class:`~.errors.UserActionError`), and
 interaction verbs return the :class:`~.interactions.Interaction` record once the bot acknowledged it
 (:class:`~.errors.InteractionFailed` if it did not within the deadline)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -43,16 +44,24 @@ class SimUser(User):
     def dismiss_modal(self) -> None:
         self._dd._open_modals.pop(self.id, None)
 
-    async def wait_for_dm(self, predicate: Callable[[Message], Any] | None = None, *, timeout: float = 5.0,
-                          since: Any = None) -> Message:
+    async def wait_for_dm(
+        self, predicate: Callable[[Message], Any] | None = None, *, timeout: float = 5.0, since: Any = None
+    ) -> Message:
         """Wait for a DM from the bot to this user matching ``predicate``."""
         ch = self.dm_channel()
         pred = predicate or (lambda m: True)
-        return await ch.wait_for(lambda m: m.author.id == self._dd.bot_user.id and pred(m), timeout=timeout,
-                                 since=since)
+        return await ch.wait_for(
+            lambda m: m.author.id == self._dd.bot_user.id and pred(m), timeout=timeout, since=since
+        )
 
-    async def wait_for_message(self, channel: Channel, predicate: Callable[[Message], Any] | None = None, *,
-                               timeout: float = 5.0, since: Any = None) -> Message:
+    async def wait_for_message(
+        self,
+        channel: Channel,
+        predicate: Callable[[Message], Any] | None = None,
+        *,
+        timeout: float = 5.0,
+        since: Any = None,
+    ) -> Message:
         """Like ``channel.wait_for`` but including this user's ephemeral messages."""
         return await channel.wait_for(predicate, timeout=timeout, since=since, user=self)
 
@@ -95,8 +104,16 @@ class SimUser(User):
         self._require_channel(msg.channel)
 
     # -- application commands ---------------------------------------------------------------------------------------
-    def _command_interaction(self, channel: Channel, command: str, values: dict[str, Any], *, strict: bool,
-                             focused: str | None = None, focused_value: str = "") -> Interaction:
+    def _command_interaction(
+        self,
+        channel: Channel,
+        command: str,
+        values: dict[str, Any],
+        *,
+        strict: bool,
+        focused: str | None = None,
+        focused_value: str = "",
+    ) -> Interaction:
         dd = self._dd
         self._require_channel(channel)
         parts = command.strip().lstrip("/").split()
@@ -107,8 +124,17 @@ class SimUser(User):
             self._check_command_allowed(cmd, channel)
         chain, leaf = resolve_path(cmd, parts[1:])
         resolved = Resolved()
-        options = build_options(dd, leaf, values, invoker=self, channel=channel, resolved=resolved, strict=strict,
-                                focused=focused, focused_value=focused_value)
+        options = build_options(
+            dd,
+            leaf,
+            values,
+            invoker=self,
+            channel=channel,
+            resolved=resolved,
+            strict=strict,
+            focused=focused,
+            focused_value=focused_value,
+        )
         data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": cmd.get("type", 1)}
         opts = wrap(chain, options)
         if opts:
@@ -123,7 +149,11 @@ class SimUser(User):
     def _check_command_allowed(self, cmd: dict[str, Any], channel: Channel) -> None:
         contexts = cmd.get("contexts")
         if channel.is_dm:
-            if cmd.get("guild_id") or (contexts is not None and 1 not in contexts) or cmd.get("dm_permission") is False:
+            if (
+                cmd.get("guild_id")
+                or (contexts is not None and 1 not in contexts)
+                or cmd.get("dm_permission") is False
+            ):
                 raise UserActionError(f"/{cmd['name']} cannot be used in DMs")
             return
         if contexts is not None and 0 not in contexts:
@@ -136,11 +166,22 @@ class SimUser(User):
             bits = int(required)
             admin = perms & P.bit("administrator")
             if (bits == 0 or perms & bits != bits) and not admin:
-                raise UserActionError(f"/{cmd['name']} is hidden from {self.username} "
-                                      f"(needs {P.names(bits) or 'administrator'})")
+                raise UserActionError(
+                    f"/{cmd['name']} is hidden from {self.username} "
+                    f"(needs {P.names(bits) or 'administrator'})"
+                )
 
-    async def slash(self, channel: Channel, command: str, *, options: dict[str, Any] | None = None,
-                    timeout: float = 5.0, strict: bool = True, check: bool = True, **values: Any) -> Interaction:
+    async def slash(
+        self,
+        channel: Channel,
+        command: str,
+        *,
+        options: dict[str, Any] | None = None,
+        timeout: float = 5.0,
+        strict: bool = True,
+        check: bool = True,
+        **values: Any,
+    ) -> Interaction:
         """Run ``/command`` (subcommands separated by spaces) with option values as keywords (``options=``
         for names that are not identifiers). Users/members, channels and roles are passed as objects,
         attachments as ``(filename, bytes)``, choices by value or name. Returns once acknowledged;
@@ -150,13 +191,22 @@ class SimUser(User):
         await self._dd._dispatch_interaction(inter)
         return await self._dd._await_ack(inter, timeout, check)
 
-    async def autocomplete(self, channel: Channel, command: str, option: str, value: str = "", *,
-                           options: dict[str, Any] | None = None, timeout: float = 5.0,
-                           **values: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self,
+        channel: Channel,
+        command: str,
+        option: str,
+        value: str = "",
+        *,
+        options: dict[str, Any] | None = None,
+        timeout: float = 5.0,
+        **values: Any,
+    ) -> list[dict[str, Any]]:
         """Type ``value`` into ``option`` of ``/command``; returns the choices the bot suggested
         (``[{"name": ..., "value": ...}]``)."""
-        inter = self._command_interaction(channel, command, {**(options or {}), **values}, strict=False,
-                                          focused=option, focused_value=value)
+        inter = self._command_interaction(
+            channel, command, {**(options or {}), **values}, strict=False, focused=option, focused_value=value
+        )
         await self._dd._dispatch_interaction(inter)
         await self._dd._await_ack(inter, timeout, True)
         if inter.choices is None:
@@ -165,11 +215,25 @@ class SimUser(User):
 
     # -- components --------------------------------------------------------------------------------------------------
     def _component_interaction(self, msg: Message, data: dict[str, Any]) -> Interaction:
-        return Interaction(self._dd, type=InteractionType.MESSAGE_COMPONENT, user=self, channel=msg.channel,
-                           data=data, component_message=msg)
+        return Interaction(
+            self._dd,
+            type=InteractionType.MESSAGE_COMPONENT,
+            user=self,
+            channel=msg.channel,
+            data=data,
+            component_message=msg,
+        )
 
-    async def click(self, msg: Message, label: str | None = None, *, custom_id: str | None = None,
-                    emoji: str | None = None, timeout: float = 5.0, check: bool = True) -> Interaction:
+    async def click(
+        self,
+        msg: Message,
+        label: str | None = None,
+        *,
+        custom_id: str | None = None,
+        emoji: str | None = None,
+        timeout: float = 5.0,
+        check: bool = True,
+    ) -> Interaction:
         """Click a button (by label, ``custom_id=`` or ``emoji=``)."""
         self._require_message(msg)
         if label is None and custom_id is None and emoji is None:
@@ -186,13 +250,25 @@ class SimUser(User):
         await self._dd._dispatch_interaction(inter)
         return await self._dd._await_ack(inter, timeout, check)
 
-    async def select(self, msg: Message, values: Sequence[Any], *, custom_id: str | None = None,
-                     placeholder: str | None = None, timeout: float = 5.0, check: bool = True) -> Interaction:
+    async def select(
+        self,
+        msg: Message,
+        values: Sequence[Any],
+        *,
+        custom_id: str | None = None,
+        placeholder: str | None = None,
+        timeout: float = 5.0,
+        check: bool = True,
+    ) -> Interaction:
         """Pick options in a select menu: string selects by value or label; user/role/channel selects
         take objects."""
         self._require_message(msg)
-        sels = [s for s in msg.selects() if (custom_id is None or s.custom_id == custom_id)
-                and (placeholder is None or s.placeholder == placeholder)]
+        sels = [
+            s
+            for s in msg.selects()
+            if (custom_id is None or s.custom_id == custom_id)
+            and (placeholder is None or s.placeholder == placeholder)
+        ]
         if not sels:
             raise UserActionError(f"no select custom_id={custom_id!r} placeholder={placeholder!r} in {msg!r}")
         if len(sels) > 1 and custom_id is None and placeholder is None:
@@ -201,13 +277,16 @@ class SimUser(User):
         if sel.disabled:
             raise UserActionError(f"{sel!r} is disabled")
         if not sel.min_values <= len(values) <= sel.max_values:
-            raise UserActionError(f"{sel!r} takes {sel.min_values}..{sel.max_values} values, got {len(values)}")
+            raise UserActionError(
+                f"{sel!r} takes {sel.min_values}..{sel.max_values} values, got {len(values)}"
+            )
         data: dict[str, Any] = {"custom_id": sel.custom_id, "component_type": sel.type}
         if sel.type == 3:
             picked = []
             for v in values:
-                opt = next((o for o in sel.options if o.value == v), None) or \
-                    next((o for o in sel.options if o.label == v), None)
+                opt = next((o for o in sel.options if o.value == v), None) or next(
+                    (o for o in sel.options if o.label == v), None
+                )
                 if opt is None:
                     raise UserActionError(f"{v!r} is not an option of {sel!r}")
                 picked.append(opt.value)
@@ -217,15 +296,31 @@ class SimUser(User):
 
             kind = {5: 6, 6: 8, 7: 9, 8: 7}[sel.type]
             resolved = Resolved()
-            data["values"] = [convert_option(self._dd, {"type": kind, "name": sel.custom_id}, v, invoker=self,
-                                             channel=msg.channel, resolved=resolved, strict=True) for v in values]
+            data["values"] = [
+                convert_option(
+                    self._dd,
+                    {"type": kind, "name": sel.custom_id},
+                    v,
+                    invoker=self,
+                    channel=msg.channel,
+                    resolved=resolved,
+                    strict=True,
+                )
+                for v in values
+            ]
             data["resolved"] = resolved.data
         inter = self._component_interaction(msg, data)
         await self._dd._dispatch_interaction(inter)
         return await self._dd._await_ack(inter, timeout, check)
 
-    async def submit_modal(self, values: dict[str, Any], *, modal: ModalView | None = None, timeout: float = 5.0,
-                           check: bool = True) -> Interaction:
+    async def submit_modal(
+        self,
+        values: dict[str, Any],
+        *,
+        modal: ModalView | None = None,
+        timeout: float = 5.0,
+        check: bool = True,
+    ) -> Interaction:
         """Fill in and submit the modal the bot last opened for this user; fields by custom_id or label
         (text inputs take strings; selects inside labels take a list of values)."""
         dd = self._dd
@@ -247,7 +342,9 @@ class SimUser(User):
                     raise UserActionError(f"modal field {label or cid!r} is required")
                 lo, hi = comp.get("min_length"), comp.get("max_length")
                 if text and ((lo is not None and len(text) < lo) or (hi is not None and len(text) > hi)):
-                    raise UserActionError(f"modal field {label or cid!r}: length {len(text)} outside [{lo}, {hi}]")
+                    raise UserActionError(
+                        f"modal field {label or cid!r}: length {len(text)} outside [{lo}, {hi}]"
+                    )
                 return {"type": 4, "custom_id": cid, "value": text}
             if comp.get("type") == 3:
                 picked = list(value or [])
@@ -266,36 +363,61 @@ class SimUser(User):
         components = []
         for comp in view.raw.get("components") or []:
             if comp.get("type") == 1:
-                components.append({"type": 1, "components": [fill(c, c.get("label")) for c in comp.get("components") or []]})
+                components.append(
+                    {"type": 1, "components": [fill(c, c.get("label")) for c in comp.get("components") or []]}
+                )
             elif comp.get("type") == 18 and isinstance(comp.get("component"), dict):
                 components.append({"type": 18, "component": fill(comp["component"], comp.get("label"))})
         if remaining:
-            raise UserActionError(f"modal {view.title!r} has no field(s) {list(remaining)}; fields: "
-                                  f"{[(f.get('custom_id'), f.get('label')) for f in view.fields]}")
+            raise UserActionError(
+                f"modal {view.title!r} has no field(s) {list(remaining)}; fields: "
+                f"{[(f.get('custom_id'), f.get('label')) for f in view.fields]}"
+            )
         dd._open_modals.pop(self.id, None)
-        inter = Interaction(dd, type=InteractionType.MODAL_SUBMIT, user=self, channel=opener.channel,
-                            data={"custom_id": view.custom_id, "components": components},
-                            component_message=opener.component_message, source=opener)
+        inter = Interaction(
+            dd,
+            type=InteractionType.MODAL_SUBMIT,
+            user=self,
+            channel=opener.channel,
+            data={"custom_id": view.custom_id, "components": components},
+            component_message=opener.component_message,
+            source=opener,
+        )
         await dd._dispatch_interaction(inter)
         return await dd._await_ack(inter, timeout, check)
 
     # -- messages and reactions ------------------------------------------------------------------------------------------
-    async def say(self, channel: Channel, content: str = "", *, files: Sequence[tuple[str, bytes]] = (),
-                  reply_to: Message | None = None) -> Message:
+    async def say(
+        self,
+        channel: Channel,
+        content: str = "",
+        *,
+        files: Sequence[tuple[str, bytes]] = (),
+        reply_to: Message | None = None,
+    ) -> Message:
         """Post a message (MESSAGE_CREATE); returns once the bot's client has parsed the event."""
         self._require_channel(channel, send=True)
         if not content and not files:
             raise UserActionError("cannot send an empty message")
         if len(content) > 2000:
             raise UserActionError("messages are limited to 2000 characters")
-        reference = {"message_id": reply_to.id, "channel_id": reply_to.channel.id} if reply_to is not None else None
+        reference = (
+            {"message_id": reply_to.id, "channel_id": reply_to.channel.id} if reply_to is not None else None
+        )
         msg = self._create(channel, content, files, reference)
         await self._dd._deliver_pending()
         return msg
 
-    def _create(self, channel: Channel, content: str, files: Sequence[tuple[str, bytes]],
-                reference: dict[str, Any] | None) -> Message:
-        return self._dd._create_message(channel, self, content=content, files=list(files), reference=reference)
+    def _create(
+        self,
+        channel: Channel,
+        content: str,
+        files: Sequence[tuple[str, bytes]],
+        reference: dict[str, Any] | None,
+    ) -> Message:
+        return self._dd._create_message(
+            channel, self, content=content, files=list(files), reference=reference
+        )
 
     async def edit(self, msg: Message, content: str) -> Message:
         """Edit one of this user's messages (MESSAGE_UPDATE)."""

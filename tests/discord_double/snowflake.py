@@ -1,4 +1,5 @@
 """Time-based, strictly increasing snowflakes; Discord-shaped timestamps and tokens."""
+
 from __future__ import annotations
 
 import base64

@@ -5,6 +5,7 @@ Covered: application commands (bulk overwrite), message create/edit (content, em
 attachments, allowed_mentions), modals, autocomplete choices; and :func:`resolve_mentions`, the rule
 deciding who a message pings.
 """
+
 from __future__ import annotations
 
 import re
@@ -41,6 +42,7 @@ def _length(errs: FormErrors, path: Path, value: Any, lo: int, hi: int, *, requi
 # application commands
 # ---------------------------------------------------------------------------------------------------
 
+
 def valid_command_name(name: Any) -> bool:
     """1-32 characters: letters (lowercase when a lowercase form exists), digits, ``-``, ``_``, ``'``."""
     if not isinstance(name, str) or not 1 <= len(name) <= 32:
@@ -71,14 +73,21 @@ def _command(errs: FormErrors, cmd: dict[str, Any], path: Path) -> None:
     else:
         _length(errs, (*path, "name"), name, 1, 32)
         if cmd.get("options"):
-            errs.add((*path, "options"), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
-                     "Context menu commands cannot have options")
+            errs.add(
+                (*path, "options"),
+                "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+                "Context menu commands cannot have options",
+            )
     perms = cmd.get("default_member_permissions")
     if perms is not None:
         try:
             int(perms)
         except (TypeError, ValueError):
-            errs.add((*path, "default_member_permissions"), "NUMBER_TYPE_COERCE", f'Value "{perms}" is not snowflake.')
+            errs.add(
+                (*path, "default_member_permissions"),
+                "NUMBER_TYPE_COERCE",
+                f'Value "{perms}" is not snowflake.',
+            )
     contexts = cmd.get("contexts")
     if contexts is not None and (not isinstance(contexts, list) or any(c not in (0, 1, 2) for c in contexts)):
         errs.add((*path, "contexts"), "BASE_TYPE_CHOICES", "Value must be one of {0, 1, 2}.")
@@ -100,61 +109,93 @@ def _options(errs: FormErrors, options: Any, path: Path, *, depth: int) -> None:
             continue
         otype = opt.get("type")
         if otype not in range(1, 12):
-            errs.add((*p, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}.")
+            errs.add(
+                (*p, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}."
+            )
             continue
         name = opt.get("name")
         if not valid_command_name(name):
             errs.add((*p, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
         elif name in names:
-            errs.add((*p, "name"), "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option name already exists")
+            errs.add(
+                (*p, "name"), "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option name already exists"
+            )
         names.add(name or "")
         _length(errs, (*p, "description"), opt.get("description"), 1, 100)
         kinds.add("sub" if otype in (1, 2) else "value")
         if otype in (1, 2):
             if depth >= (1 if otype == 2 else 2):
-                errs.add((*p, "type"), "APPLICATION_COMMAND_SUBCOMMAND_NESTED", "Subcommands nested too deeply")
+                errs.add(
+                    (*p, "type"), "APPLICATION_COMMAND_SUBCOMMAND_NESTED", "Subcommands nested too deeply"
+                )
             _options(errs, opt.get("options") or [], (*p, "options"), depth=depth + 1)
             continue
         if opt.get("required"):
             if seen_optional:
-                errs.add((*p, "required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID_ORDER",
-                         "Required options must be placed before non-required options")
+                errs.add(
+                    (*p, "required"),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID_ORDER",
+                    "Required options must be placed before non-required options",
+                )
         else:
             seen_optional = True
         choices = opt.get("choices")
         if choices is not None:
             if otype not in (3, 4, 10):
-                errs.add((*p, "choices"), "APPLICATION_COMMAND_OPTION_CHOICES_TYPE_INVALID",
-                         "Choices are only allowed for STRING, INTEGER and NUMBER options")
+                errs.add(
+                    (*p, "choices"),
+                    "APPLICATION_COMMAND_OPTION_CHOICES_TYPE_INVALID",
+                    "Choices are only allowed for STRING, INTEGER and NUMBER options",
+                )
             if not isinstance(choices, list):
                 choices = []
             if len(choices) > 25:
                 errs.add((*p, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
             if choices and opt.get("autocomplete"):
-                errs.add((*p, "autocomplete"), "APPLICATION_COMMAND_OPTION_CHOICES_AUTOCOMPLETE",
-                         "Autocomplete cannot be enabled if choices are present")
+                errs.add(
+                    (*p, "autocomplete"),
+                    "APPLICATION_COMMAND_OPTION_CHOICES_AUTOCOMPLETE",
+                    "Autocomplete cannot be enabled if choices are present",
+                )
             for k, ch in enumerate(choices):
                 cp = (*p, "choices", k)
                 _length(errs, (*cp, "name"), (ch or {}).get("name"), 1, 100)
                 value = (ch or {}).get("value")
                 if otype == 3:
                     _length(errs, (*cp, "value"), value, 1, 100)
-                elif not isinstance(value, (int, float)) or isinstance(value, bool) or (
-                        otype == 4 and not isinstance(value, int)):
+                elif (
+                    not isinstance(value, (int, float))
+                    or isinstance(value, bool)
+                    or (otype == 4 and not isinstance(value, int))
+                ):
                     errs.add((*cp, "value"), "NUMBER_TYPE_COERCE", f'Value "{value}" is not a valid number.')
         if opt.get("autocomplete") and otype not in (3, 4, 10):
-            errs.add((*p, "autocomplete"), "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_TYPE_INVALID",
-                     "Autocomplete is only allowed for STRING, INTEGER and NUMBER options")
+            errs.add(
+                (*p, "autocomplete"),
+                "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_TYPE_INVALID",
+                "Autocomplete is only allowed for STRING, INTEGER and NUMBER options",
+            )
     if kinds == {"sub", "value"}:
-        errs.add(path, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
-                 "Sub-command and sub-command group option types are mutually exclusive to all other types")
+        errs.add(
+            path,
+            "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+            "Sub-command and sub-command group option types are mutually exclusive to all other types",
+        )
 
 
 def validate_commands(commands: Any) -> None:
     """A bulk-overwrite body (``PUT .../commands``)."""
     if not isinstance(commands, list):
-        raise APIError(400, 50035, "Invalid Form Body",
-                       {"_errors": [{"code": "LIST_TYPE_CONVERT", "message": "Only iterables may be used in a ListType"}]})
+        raise APIError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "_errors": [
+                    {"code": "LIST_TYPE_CONVERT", "message": "Only iterables may be used in a ListType"}
+                ]
+            },
+        )
     errs = FormErrors()
     seen: dict[tuple[int, Any], int] = {}
     for i, cmd in enumerate(commands):
@@ -164,7 +205,9 @@ def validate_commands(commands: Any) -> None:
         _command(errs, cmd, (i,))
         key = (cmd.get("type", 1), cmd.get("name"))
         if key in seen:
-            errs.add((i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
+            errs.add(
+                (i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique"
+            )
         seen[key] = i
     errs.raise_if_any()
     if sum(1 for c in commands if c.get("type", 1) == 1) > 100:
@@ -183,6 +226,7 @@ def validate_command(cmd: Any) -> None:
 # ---------------------------------------------------------------------------------------------------
 # messages
 # ---------------------------------------------------------------------------------------------------
+
 
 def _url(errs: FormErrors, path: Path, url: Any, *, attachment_ok: bool = True) -> None:
     if url is None:
@@ -261,7 +305,11 @@ def _custom_id(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> No
     _length(errs, (*p, "custom_id"), cid, 1, 100)
     if isinstance(cid, str):
         if cid in ctx.custom_ids:
-            errs.add((*p, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+            errs.add(
+                (*p, "custom_id"),
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                "Component custom id cannot be duplicated",
+            )
         ctx.custom_ids.add(cid)
 
 
@@ -288,12 +336,18 @@ def _select(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> None:
         if (o or {}).get("description") is not None:
             _length(errs, (*op, "description"), o.get("description"), 0, 100, required=False)
         if (o or {}).get("value") in values:
-            errs.add((*op, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                     "Select component option values cannot be duplicated")
+            errs.add(
+                (*op, "value"),
+                "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                "Select component option values cannot be duplicated",
+            )
         values.add((o or {}).get("value"))
     if isinstance(hi, int) and options and hi > len(options):
-        errs.add((*p, "max_values"), "SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS",
-                 "max_values must be less than or equal to the number of options")
+        errs.add(
+            (*p, "max_values"),
+            "SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS",
+            "max_values must be less than or equal to the number of options",
+        )
 
 
 def _component(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> None:
@@ -308,14 +362,18 @@ def _component(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> No
             ct = (child or {}).get("type")
             allowed = (3, 4, 5, 6, 7, 8) if ctx.modal else (2, 3, 5, 6, 7, 8)
             if ct not in allowed:
-                errs.add((*cp, "type"), "UNION_TYPE_CHOICES",
-                         f'Value of field "type" must be one of {allowed}.')
+                errs.add(
+                    (*cp, "type"), "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {allowed}.'
+                )
                 continue
             width += 1 if ct == 2 else 5
             _component(errs, child, cp, ctx)
         if width > 5:
-            errs.add((*p, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                     "The specified component exceeds the maximum width")
+            errs.add(
+                (*p, "components"),
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "The specified component exceeds the maximum width",
+            )
     elif t == 2:
         style = comp.get("style")
         if style not in (1, 2, 3, 4, 5, 6):
@@ -327,8 +385,11 @@ def _component(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> No
                 errs.add((*p, "url"), "BUTTON_COMPONENT_URL_REQUIRED", "A URL is required for link buttons")
             _url(errs, (*p, "url"), comp.get("url"), attachment_ok=False)
             if comp.get("custom_id") is not None:
-                errs.add((*p, "custom_id"), "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
-                         "Link buttons cannot have a custom_id")
+                errs.add(
+                    (*p, "custom_id"),
+                    "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
+                    "Link buttons cannot have a custom_id",
+                )
         elif style in (1, 2, 3, 4):
             _custom_id(errs, comp, p, ctx)
         if style != 6 and not comp.get("label") and not comp.get("emoji"):
@@ -397,18 +458,25 @@ def validate_allowed_mentions(errs: FormErrors, am: Any) -> None:
     parse = am.get("parse") or []
     for i, v in enumerate(parse):
         if v not in ("users", "roles", "everyone"):
-            errs.add(("allowed_mentions", "parse", i), "BASE_TYPE_CHOICES",
-                     "Value must be one of ('roles', 'users', 'everyone').")
+            errs.add(
+                ("allowed_mentions", "parse", i),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of ('roles', 'users', 'everyone').",
+            )
     for key in ("users", "roles"):
         if key in parse and am.get(key):
-            errs.add(("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
-                     f'parse:["{key}"] and {key}: [ids...] are mutually exclusive.')
+            errs.add(
+                ("allowed_mentions",),
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{key}"] and {key}: [ids...] are mutually exclusive.',
+            )
         if len(am.get(key) or []) > 100:
             errs.add(("allowed_mentions", key), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
 
 
-def validate_message(payload: dict[str, Any], *, n_files: int, creating: bool,
-                     keeps_attachments: bool = False) -> None:
+def validate_message(
+    payload: dict[str, Any], *, n_files: int, creating: bool, keeps_attachments: bool = False
+) -> None:
     """A create (``creating``) or edit body. Empty messages: 50006."""
     errs = FormErrors()
     content = payload.get("content")
@@ -432,8 +500,15 @@ def validate_message(payload: dict[str, Any], *, n_files: int, creating: bool,
         errs.add(("nonce",), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
     errs.raise_if_any()
     if creating:
-        has_body = bool(content) or bool(payload.get("embeds")) or bool(payload.get("components")) \
-            or n_files > 0 or bool(payload.get("sticker_ids")) or bool(payload.get("poll")) or keeps_attachments
+        has_body = (
+            bool(content)
+            or bool(payload.get("embeds"))
+            or bool(payload.get("components"))
+            or n_files > 0
+            or bool(payload.get("sticker_ids"))
+            or bool(payload.get("poll"))
+            or keeps_attachments
+        )
         if not has_body:
             raise APIError(400, 50006, "Cannot send an empty message")
 
@@ -494,9 +569,15 @@ _USER = re.compile(r"<@!?(\d+)>")
 _ROLE = re.compile(r"<@&(\d+)>")
 
 
-def resolve_mentions(content: str, allowed: dict[str, Any] | None, *, known_users: Iterable[int],
-                     roles: dict[int, bool], can_mention_everyone: bool, reply_author: int | None = None
-                     ) -> tuple[list[int], list[int], bool]:
+def resolve_mentions(
+    content: str,
+    allowed: dict[str, Any] | None,
+    *,
+    known_users: Iterable[int],
+    roles: dict[int, bool],
+    can_mention_everyone: bool,
+    reply_author: int | None = None,
+) -> tuple[list[int], list[int], bool]:
     """Who a message pings, Discord's rule.
 
     Without ``allowed_mentions`` every user mention in the content pings, roles ping if they are
@@ -526,7 +607,10 @@ def resolve_mentions(content: str, allowed: dict[str, Any] | None, *, known_user
     users = [u for u in mentioned_users if u in known and (ok_users is None or u in ok_users)]
     if reply_author is not None and replied and reply_author not in users:
         users.append(reply_author)
-    out_roles = [r for r in mentioned_roles if r in roles and (ok_roles is None or r in ok_roles)
-                 and (roles[r] or can_mention_everyone)]
+    out_roles = [
+        r
+        for r in mentioned_roles
+        if r in roles and (ok_roles is None or r in ok_roles) and (roles[r] or can_mention_everyone)
+    ]
     everyone = everyone_text and ok_everyone and can_mention_everyone
     return users, out_roles, everyone
