@@ -16,6 +16,7 @@ anyway. Discord is not known here: a :class:`Presenter` (the cog) is told what h
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import secrets
@@ -610,10 +611,8 @@ class TournamentService:
                     notes.append("the game already under way continues (resign it to end it)")
             await self._save(t, TournamentChange(withdraw=[(user_id, t.current_round)], results=results))
             for mid in to_abort:
-                try:
+                with contextlib.suppress(ParlorError):
                     await self.matches.abort(mid, "Withdrawn from the tournament: a forfeit.")
-                except ParlorError:
-                    pass
             tr = await self._advance_locked(t) or Transition(t)
             tr.notes = notes
         await self._after(tr)
@@ -661,10 +660,8 @@ class TournamentService:
         await self._save(t)
         for p in await self.store.pairings(t.id, t.current_round) if t.current_round else []:
             if p.result is None and p.match_id is not None:
-                try:
+                with contextlib.suppress(ParlorError):
                     await self.matches.abort(p.match_id, "The tournament was cancelled.")
-                except ParlorError:
-                    pass
         return Transition(t, cancelled=reason)
 
     async def set_message(self, tid: int, message_id: int) -> None:

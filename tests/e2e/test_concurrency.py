@@ -5,6 +5,7 @@ handler that could read a half-written match would; every handler reads committe
 """
 
 import asyncio
+import itertools
 
 import pytest
 
@@ -75,7 +76,7 @@ async def test_10_rated_matches_of_the_same_players_resigned_at_once(world):
             chain = await db.fetch("SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history "
                                    "WHERE user_id = ? ORDER BY id", uid)
             assert len(chain) == 10
-            for prev, row in zip(chain, chain[1:], strict=False):
+            for prev, row in itertools.pairwise(chain):
                 assert (row[0], row[1]) == pytest.approx((prev[2], prev[3]))
     w.dd.assert_clean()
 

@@ -86,7 +86,7 @@ async def test_fire_and_ice_footer_counts_moves_like_the_picture_with_a_handicap
 
 async def test_fire_and_ice_confirms_a_move_that_hands_the_win(world):
     w = world
-    thread, board = await challenge(w, "fireandice")
+    thread, _board = await challenge(w, "fireandice")
     match = (await w.bot.service.find_here(thread.id))[0]
     # Put the match in a position where Fire's only piece, on G7, leaves an Ice piece behind when it moves:
     # Ice already controls A (A1 A2 A5) and C (C1 C3 C7) and holds G1 and G3, so Ice on G7 completes G
@@ -133,7 +133,7 @@ async def test_fire_and_ice_against_the_computer(world):
 
 async def test_egg_carton_buttons_gif_and_pick_again(world):
     w = world
-    thread, board = await challenge(w, "eggcarton", speed="fast")
+    _thread, board = await challenge(w, "eggcarton", speed="fast")
     labels = board.button_labels()
     assert labels == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3", "Watch"]
     mark = w.dd.mark()
@@ -169,7 +169,7 @@ async def test_egg_carton_clock_runs_out(world):
 
 async def test_egg_carton_clock_survives_restart(world):
     w = world
-    thread, board = await challenge(w, "eggcarton", clock="3m", speed="off")
+    _thread, board = await challenge(w, "eggcarton", clock="3m", speed="off")
     w.clock.advance(100)
     await w.restart()
     await w.alice.click(board, "A · 3")

@@ -357,7 +357,7 @@ async def test_the_host_ending_the_game_is_named_as_the_host(world):
 
 async def test_a_destination_select_offers_whole_paths(world):
     w = world
-    thread, board, mid = await start_game(w)
+    _thread, board, mid = await start_game(w)
     n = await roll(w, mid)
     (sel,) = board.selects()
     assert len(sel.options) == 4 * n and sel.placeholder.startswith("Or pick a destination")

@@ -167,7 +167,7 @@ async def test_short_turn_limits_get_no_reminder(world):
 
 async def test_resignation_shows_the_end_on_the_final_board_and_offers_a_rematch(world):
     w = world
-    thread, board = await start_pylon(w)
+    thread, _board = await start_pylon(w)
     before = live_board(thread)
     before_png = before.attachments[0].bytes
     r = await w.bob.slash(thread, "pylon resign")
@@ -238,7 +238,7 @@ async def test_watch_button_adds_a_spectator_to_the_thread(world):
 
 async def test_one_match_per_thread_and_a_finished_match_never_blocks(world):
     w = world
-    thread, board = await start_pylon(w)
+    thread, _board = await start_pylon(w)
     r = await w.carol.slash(thread, "pylon new", opponent=w.dave)
     assert r.ephemeral and "one match per thread" in (await r.message()).text
     r = await w.alice.slash(thread, "fireandice new", opponent=w.bob)
@@ -268,7 +268,7 @@ async def test_challenges_expire_on_their_own_time_not_the_turn_limit(world):
 
 async def test_thread_archived_an_hour_after_the_end(world):
     w = world
-    thread, board = await start_pylon(w)
+    thread, _board = await start_pylon(w)
     r = await w.alice.slash(thread, "pylon resign")
     await w.alice.click(await r.message(), "Yes, resign")
     await w.dd.settle()

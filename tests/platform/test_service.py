@@ -169,7 +169,7 @@ async def test_against_the_bot_starts_at_once_and_is_unrated(env):
 
 
 async def test_restart_continues_from_the_database(env):
-    svc, clock, tmp = env
+    svc, clock, _tmp = env
     m = await challenge(svc)
     await svc.play(m.id, ALICE.user_id, "L a1")
     other = SqliteStore(svc.store.path) if isinstance(svc.store, SqliteStore) else PostgresStore(svc.store.url)

@@ -35,7 +35,7 @@ async def test_40_simultaneous_moves_in_40_matches_are_all_played(any_store):
     svc = MatchService(any_store)
     players = [(Player(100 + 2 * i, f"p{2 * i}"), Player(101 + 2 * i, f"p{2 * i + 1}")) for i in range(40)]
     matches = [await started(svc, a, b) for a, b in players]
-    results = await asyncio.gather(*(svc.play(m.id, a.user_id, "L a1") for m, (a, _) in zip(matches, players)),
+    results = await asyncio.gather(*(svc.play(m.id, a.user_id, "L a1") for m, (a, _) in zip(matches, players, strict=False)),
                                    return_exceptions=True)
     assert [r for r in results if isinstance(r, BaseException)] == []
     for m in matches:

@@ -171,7 +171,7 @@ def test_cannot_pick_an_empty_slot():
 
 
 def test_cannot_pick_on_the_opponents_side():
-    with pytest.raises(IllegalMove, match="opponent's side.*A–F"):
+    with pytest.raises(IllegalMove, match=r"opponent's side.*A–F"):
         RULES.apply(EXAMPLE, 0, Pick(SLOT_INDEX["J"]))
 
 

@@ -85,7 +85,7 @@ def test_bad_program_text(text: str, match: str) -> None:
 
 
 def test_error_messages_explain_the_notation() -> None:
-    with pytest.raises(InvalidNotation, match="orientation U/D/L/R/S, e.g. G2R"):
+    with pytest.raises(InvalidNotation, match=r"orientation U/D/L/R/S, e.g. G2R"):
         read_program("G2")
     with pytest.raises(InvalidNotation, match="choose the size of your next draw"):
         RULES.parse("G1U", deal_state(), 0)

@@ -261,7 +261,7 @@ def test_controlled_islands_are_tinted(sample: Image.Image) -> None:
 
 
 def test_winning_line_is_drawn(sample: Image.Image) -> None:
-    a, c, g = (island_centre(k) for k in ISLAND_LINES[1])  # A, C, G
+    a, c, _g = (island_centre(k) for k in ISLAND_LINES[1])  # A, C, G
     # the sea between A and C lies on the winning line
     mid = (round((a[0] + c[0]) / 2), round((a[1] + c[1]) / 2))
     assert sample.getpixel(mid) == ICE_COLOUR
