@@ -59,7 +59,8 @@ def main() -> None:
         view_ms.append((time.perf_counter() - t0) * 1000)
     p50 = statistics.median(times)
     print(
-        f"fireandice render p50={p50:.1f} ms p99={percentile(times, 0.99):.1f} ms (budget {BUDGET_MS:.0f} ms) "
+        f"fireandice render p50={p50:.1f} ms p99={percentile(times, 0.99):.1f} ms "
+        f"(budget {BUDGET_MS:.0f} ms) "
         f"{'OK' if p50 <= BUDGET_MS else 'OVER BUDGET'}; {len(cases)} positions x {n} renders, 900x1000"
     )
     print(

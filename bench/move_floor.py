@@ -35,7 +35,8 @@ Parlor's and the floor's, so a before/after comparison sees the same machine loa
 ``--phases`` (in-process only) also prints where the bot's time goes: p50 per call of the store (load, save),
 the match service, drawing, encoding and the whole board (render + encode, run in a worker thread).
 
-Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]] [--profile] [--phases]
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]]
+                                  [--profile] [--phases]
 """
 
 from __future__ import annotations
@@ -547,7 +548,8 @@ async def main_loopback() -> None:
 
 def report(benches: list[Bench], where: str) -> None:
     print(
-        f"button move latency through {where}, Parlor vs the floor in the same run, {benches[0].active} matches "
+        f"button move latency through {where}, Parlor vs the floor in the same run, "
+        f"{benches[0].active} matches "
         f"active (interaction sent → the request carrying the new board received):"
     )
     print(
@@ -567,7 +569,8 @@ def report(benches: list[Bench], where: str) -> None:
             ok_all &= ok
         size = f"{sum(g.sizes) / len(g.sizes) / 1024:.1f} KB {'/'.join(sorted(g.kinds))}"
         print(
-            f"  {label:<7}{g.key:<11} {len(g.parlor):>5}  {p50:>7.2f} ms {p99:>7.2f}  {f50:>6.2f} ms {f99:>7.2f}  "
+            f"  {label:<7}{g.key:<11} {len(g.parlor):>5}  {p50:>7.2f} ms {p99:>7.2f}  {f50:>6.2f} ms "
+            f"{f99:>7.2f}  "
             f"{r50:>8.2f}× {r99:>5.2f}×  {size:>14}  {'OK' if ok else 'OVER BUDGET'}"
             + (f"  ({g.skipped} answered without a picture, not timed)" if g.skipped else "")
         )

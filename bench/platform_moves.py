@@ -89,7 +89,8 @@ async def main() -> None:
             dd.assert_clean()
             print(
                 f"button move latency over {len(latencies)} moves with {MATCHES} active: "
-                f"p50={pct(latencies, 50):.1f} ms p99={pct(latencies, 99):.1f} ms max={max(latencies):.1f} ms "
+                f"p50={pct(latencies, 50):.1f} ms p99={pct(latencies, 99):.1f} ms "
+                f"max={max(latencies):.1f} ms "
                 f"(budget p50 ≤ 25 ms, p99 ≤ 100 ms)"
             )
             print(

@@ -109,7 +109,8 @@ async def main() -> None:
             ready = time.perf_counter() - t0
             n_active = len(await bot.store.active_ids_with_components())
             print(
-                f"startup with {TOTAL:,} stored matches ({n_active:,} active): ready in {ready:.2f} s (budget 5 s)"
+                f"startup with {TOTAL:,} stored matches ({n_active:,} active): ready in {ready:.2f} s "
+                "(budget 5 s)"
             )
             rules = GAMES["pylon"].rules
             t0 = time.perf_counter()

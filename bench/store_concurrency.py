@@ -109,7 +109,8 @@ async def run(store, n: int, seconds: float, heavy: bool = False) -> tuple[int, 
             for i in range(HEAVY):
                 r = record(10_000 + i)
                 await db.execute(
-                    f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(len(_match_values(r)))})",
+                    f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES "
+                    f"({marks(len(_match_values(r)))})",
                     *_match_values(r),
                 )
     ids = [await store.create_match(record(i)) for i in range(n)]

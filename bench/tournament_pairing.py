@@ -48,7 +48,8 @@ def main() -> None:
         ]
     worst = max(times)
     print(
-        f"Swiss round of {PLAYERS} players: worst {worst * 1000:.1f} ms, mean {sum(times) / len(times) * 1000:.1f} ms "
+        f"Swiss round of {PLAYERS} players: worst {worst * 1000:.1f} ms, mean "
+        f"{sum(times) / len(times) * 1000:.1f} ms "
         f"(budget {BUDGET * 1000:.0f} ms) -> {'OK' if worst < BUDGET else 'OVER BUDGET'}"
     )
 

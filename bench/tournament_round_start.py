@@ -106,7 +106,8 @@ async def main() -> None:
     if "--no-compare" not in sys.argv:
         elapsed, threads, boards, n, hits = await run(paced=False)
         print(
-            f"for comparison, unpaced: {threads} threads, {n} requests in {elapsed:.1f} s; would-be 429s: {hits}"
+            f"for comparison, unpaced: {threads} threads, {n} requests in {elapsed:.1f} s; would-be 429s: "
+            f"{hits}"
         )
 
 

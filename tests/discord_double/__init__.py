@@ -50,7 +50,8 @@ created if none is given). ``guild.create_text_channel(name, category=None, topi
 ``create_category``, ``create_role(name, permissions, mentionable=False)``, ``add_member(user,
 roles=(), nick=None, permissions=None)`` (``permissions=[...]`` makes a role with those bits),
 ``remove_member``, ``give_role``/``take_role``, ``set_bot_permissions([...])`` (the bot's role; the bot
-still gets what @everyone grants), ``set_everyone_permissions([...])``; ``chan.deny_bot("create_public_threads")``,
+still gets what @everyone grants), ``set_everyone_permissions([...])``;
+``chan.deny_bot("create_public_threads")``,
 ``chan.set_overwrite(role|user|guild, allow=, deny=)``. Lookups: ``guild.threads`` (oldest first),
 ``guild.text_channels``, ``guild.channel(name)``, ``guild.member(user)``, ``guild.everyone``,
 ``dd.users``, ``dd.guilds``, ``dd.channels``, ``dd.messages``, ``dd.interactions``, ``dd.bot_user``,

@@ -52,7 +52,8 @@ _HANDLER_TASK_PREFIXES = (
 class Violation:
     """A breach of Discord's interaction rules by the bot."""
 
-    kind: str  # ack_timeout | late_ack | double_ack | invalid_callback | followup_before_ack | deferred_unfilled
+    # ack_timeout | late_ack | double_ack | invalid_callback | followup_before_ack | deferred_unfilled
+    kind: str
     message: str
     interaction_id: int | None = None
 
@@ -897,7 +898,9 @@ class DiscordDouble:
                         "_errors": [
                             {
                                 "code": "INTERACTION_RESPONSE_TYPE_INVALID",
-                                "message": f"Interaction response type {cb} is not valid for this interaction",
+                                "message": (
+                                    f"Interaction response type {cb} is not valid for this interaction"
+                                ),
                             }
                         ]
                     }

@@ -78,7 +78,8 @@ class ModalView:
         )
 
     def __repr__(self) -> str:
-        return f"<Modal {self.title!r} custom_id={self.custom_id!r} fields={[f.get('label') for f in self.fields]}>"
+        labels = [f.get("label") for f in self.fields]
+        return f"<Modal {self.title!r} custom_id={self.custom_id!r} fields={labels}>"
 
 
 class Interaction:

@@ -468,7 +468,14 @@ def _emoji_text(emoji: dict[str, Any] | None) -> str | None:
 class Button:
     """A button as a user sees it."""
 
-    STYLES: ClassVar[dict[int, str]] = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
+    STYLES: ClassVar[dict[int, str]] = {
+        1: "primary",
+        2: "secondary",
+        3: "success",
+        4: "danger",
+        5: "link",
+        6: "premium",
+    }
 
     def __init__(self, raw: dict[str, Any], row: int):
         self.raw = raw
@@ -533,7 +540,10 @@ class SelectMenu:
         return [o.value for o in self.options]
 
     def __repr__(self) -> str:
-        return f"<Select {self.kind} custom_id={self.custom_id!r} placeholder={self.placeholder!r} options={self.labels}>"
+        return (
+            f"<Select {self.kind} custom_id={self.custom_id!r} placeholder={self.placeholder!r} "
+            f"options={self.labels}>"
+        )
 
 
 class EmbedView:

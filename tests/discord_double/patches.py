@@ -142,7 +142,7 @@ def _split_url(url: str, params: dict[str, Any] | None) -> tuple[str, dict[str, 
     return path, query
 
 
-# -- multipart ------------------------------------------------------------------------------------------------
+# -- multipart -----------------------------------------------------------------------------------------------
 
 
 async def encode_multipart(parts: Sequence[dict[str, Any]]) -> tuple[bytes, str]:
@@ -169,7 +169,8 @@ _DISPOSITION_PARAM = re.compile(r';\s*([A-Za-z*]+)="((?:[^"\\]|\\.)*)"')
 
 
 def decode_multipart(raw: bytes, content_type: str) -> tuple[Any | None, list[tuple[str, bytes]]]:
-    """``multipart/form-data`` -> (decoded ``payload_json``, [(filename, bytes) of ``files[n]`` in n order])."""
+    """``multipart/form-data`` -> (decoded ``payload_json``,
+    [(filename, bytes) of ``files[n]`` in n order])."""
     m = re.search(r'boundary="?([^";]+)"?', content_type)
     if m is None:
         raise ValueError(f"no boundary in {content_type!r}")
@@ -212,7 +213,7 @@ async def _decode_body(
     return None, []
 
 
-# -- the replacements -----------------------------------------------------------------------------------------
+# -- the replacements ----------------------------------------------------------------------------------------
 
 
 async def _http_request(

@@ -304,7 +304,7 @@ class RestAPI:
         if ch.guild is not None and not self.dd.can_bot(ch, *names):
             raise missing_permissions()
 
-    # -- login / gateway ------------------------------------------------------------------------------------------
+    # -- login / gateway -------------------------------------------------------------------------------------
     def get_me(self, req: Req) -> Any:
         return F.current_user(self.dd.bot_user)
 
@@ -317,7 +317,7 @@ class RestAPI:
     def get_gateway_bot(self, req: Req) -> Any:
         return F.gateway_bot()
 
-    # -- application commands -------------------------------------------------------------------------------------
+    # -- application commands --------------------------------------------------------------------------------
     def _command_store(self, req: Req) -> tuple[int | None, dict[tuple[int, str], dict[str, Any]]]:
         self._check_app(req)
         if "guild_id" in req.params:
@@ -369,7 +369,7 @@ class RestAPI:
         self.dd._store_commands(guild_id, [c for c in store.values() if c is not cmd])
         return None
 
-    # -- channels ------------------------------------------------------------------------------------------------
+    # -- channels --------------------------------------------------------------------------------------------
     def get_channel(self, req: Req) -> Any:
         return F.channel(self._channel(req), for_user_id=self.dd.bot_user.id)
 
@@ -399,7 +399,7 @@ class RestAPI:
         self._channel(req)
         return None
 
-    # -- messages -----------------------------------------------------------------------------------------------
+    # -- messages --------------------------------------------------------------------------------------------
     def _check_can_send(self, ch: Channel, n_files: int) -> None:
         dd = self.dd
         if ch.is_dm:
@@ -526,7 +526,7 @@ class RestAPI:
                 self.dd._delete_message(msg)
         return None
 
-    # -- pins ---------------------------------------------------------------------------------------------------
+    # -- pins ------------------------------------------------------------------------------------------------
     def get_pins(self, req: Req) -> Any:
         ch = self._channel(req)
         return F.pins_page(self.dd, [self.dd.messages[mid] for mid in reversed(ch.pins)], self.dd.now())
@@ -565,7 +565,7 @@ class RestAPI:
             msg.updated_seq = dd._seq
         return None
 
-    # -- reactions ---------------------------------------------------------------------------------------------
+    # -- reactions -------------------------------------------------------------------------------------------
     def _emoji(self, req: Req) -> dict[str, Any]:
         text = req.params["emoji"]
         if not text:
@@ -633,7 +633,7 @@ class RestAPI:
         self.dd._clear_reactions(self._message(req, ch), self._emoji(req))
         return None
 
-    # -- threads -------------------------------------------------------------------------------------------------
+    # -- threads ---------------------------------------------------------------------------------------------
     def _thread_checks(self, ch: Channel, body: dict[str, Any], ttype: int) -> str:
         if ch.type not in (ChannelType.TEXT, ChannelType.NEWS):
             raise APIError(400, 50024, "Cannot execute action on this channel type")
@@ -757,7 +757,7 @@ class RestAPI:
         g = self._guild(req)
         return F.active_threads(self.dd, [c for c in g.threads if not c.archived])
 
-    # -- users, DMs, guilds ----------------------------------------------------------------------------------------
+    # -- users, DMs, guilds ----------------------------------------------------------------------------------
     def create_dm(self, req: Req) -> Any:
         dd = self.dd
         try:
@@ -806,7 +806,7 @@ class RestAPI:
             raise unknown("member")
         return F.member(m)
 
-    # -- interactions -------------------------------------------------------------------------------------------------
+    # -- interactions ----------------------------------------------------------------------------------------
     def _interaction(self, req: Req) -> Interaction:
         inter = self.dd.interaction_by_token(req.params["token"])
         if inter is None:

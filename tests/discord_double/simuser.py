@@ -65,7 +65,7 @@ class SimUser(User):
         """Like ``channel.wait_for`` but including this user's ephemeral messages."""
         return await channel.wait_for(predicate, timeout=timeout, since=since, user=self)
 
-    # -- permission helpers --------------------------------------------------------------------------------------
+    # -- permission helpers ----------------------------------------------------------------------------------
     def _perms(self, channel: Channel) -> int:
         if channel.guild is None:
             return -1
@@ -103,7 +103,7 @@ class SimUser(User):
             raise UserActionError(f"{self.username} cannot see {msg!r} (someone else's ephemeral message)")
         self._require_channel(msg.channel)
 
-    # -- application commands ---------------------------------------------------------------------------------------
+    # -- application commands --------------------------------------------------------------------------------
     def _command_interaction(
         self,
         channel: Channel,
@@ -213,7 +213,7 @@ class SimUser(User):
             raise UserActionError(f"{inter!r} was not answered with autocomplete choices")
         return inter.choices
 
-    # -- components --------------------------------------------------------------------------------------------------
+    # -- components ------------------------------------------------------------------------------------------
     def _component_interaction(self, msg: Message, data: dict[str, Any]) -> Interaction:
         return Interaction(
             self._dd,
@@ -386,7 +386,7 @@ class SimUser(User):
         await dd._dispatch_interaction(inter)
         return await dd._await_ack(inter, timeout, check)
 
-    # -- messages and reactions ------------------------------------------------------------------------------------------
+    # -- messages and reactions ------------------------------------------------------------------------------
     async def say(
         self,
         channel: Channel,

@@ -118,7 +118,11 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     await w.bob.react(msg, YES)
     await w.dd.settle()
     # the live tally: bob's vote, not the bot's own ✅ (Discord's count shows 2)
-    assert len(msg.reactions[YES]) == 2 and f"{YES} **1 of 3**" in msg.text and "Still to vote: alice, carol" in msg.text
+    assert (
+        len(msg.reactions[YES]) == 2
+        and f"{YES} **1 of 3**" in msg.text
+        and "Still to vote: alice, carol" in msg.text
+    )
     await w.carol.react(msg, YES)
     await w.dd.settle()
     assert "Proposal 201: amend" in msg.text and f"{YES} **2 of 3**" in msg.text  # still open

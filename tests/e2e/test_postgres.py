@@ -27,7 +27,9 @@ async def pg_world(dd, tmp_path, pg_session):  # noqa: F811
     url, _ = pg_session.fresh_schema_url()
     guild = dd.create_guild("Test Guild")
     chan = guild.create_text_channel("games")
-    users = {name: dd.create_user(name, dms_open=(name != "dave")) for name in ("alice", "bob", "carol", "dave")}
+    users = {
+        name: dd.create_user(name, dms_open=(name != "dave")) for name in ("alice", "bob", "carol", "dave")
+    }
     for u in users.values():
         guild.add_member(u)
     admin = dd.create_user("admin")

@@ -220,5 +220,7 @@ def test_sowing_gif_plays_once_and_ends_on_the_new_position():
     gif.seek(gif.n_frames - 1)
     last = gif.convert("RGB")
     board = render(RULES.view(t, None))
-    diff = sum(abs(a - b) for a, b in zip(last.tobytes(), board.tobytes(), strict=True)) / len(board.tobytes())
+    diff = sum(abs(a - b) for a, b in zip(last.tobytes(), board.tobytes(), strict=True)) / len(
+        board.tobytes()
+    )
     assert diff < 3  # the last frame is the new position (up to the GIF palette)

@@ -231,7 +231,11 @@ def test_animation_resumes_after_a_permission_answer() -> None:
 
 DISCORD_WIDTH = 400
 """Discord shows an embed's image at most 400 px wide."""
-DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881))
+DEUTERANOPIA = (
+    (0.367322, 0.860646, -0.227968),
+    (0.280085, 0.672501, 0.047413),
+    (-0.011820, 0.042940, 0.968881),
+)
 """Machado, Oliveira & Fernandes (2009), deuteranopia at severity 1.0, applied to RGB."""
 
 
@@ -240,7 +244,9 @@ def deuteranopia(img: Image.Image) -> Image.Image:
     return img.convert("RGB").convert("RGB", m)  # type: ignore[arg-type]
 
 
-def ink_box(img: Image.Image, box: tuple[int, int, int, int], threshold: int = 200) -> tuple[int, int, int, int] | None:
+def ink_box(
+    img: Image.Image, box: tuple[int, int, int, int], threshold: int = 200
+) -> tuple[int, int, int, int] | None:
     """The bounding box (in ``img``) of light text pixels inside ``box``."""
     crop = img.convert("L").crop(box).point(lambda v: 255 if v >= threshold else 0)
     bb = crop.getbbox()

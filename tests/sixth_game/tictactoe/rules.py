@@ -44,8 +44,10 @@ class TicTacToeView:
 
 
 def winning_line(cells: Cells) -> tuple[int, int, int] | None:
-    return next((ln for ln in LINES if cells[ln[0]] is not None and cells[ln[0]] == cells[ln[1]] == cells[ln[2]]),
-                None)
+    return next(
+        (ln for ln in LINES if cells[ln[0]] is not None and cells[ln[0]] == cells[ln[1]] == cells[ln[2]]),
+        None,
+    )
 
 
 class TicTacToeRules(RulesBase):
