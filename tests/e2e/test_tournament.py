@@ -7,7 +7,6 @@ from collections import defaultdict
 import pytest
 
 from tests.e2e.test_postgres import pg_world  # noqa: F401 - fixture
-from tests.platform.conftest import pg_session  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.e2e
 

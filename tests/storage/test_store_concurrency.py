@@ -17,7 +17,7 @@ ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 @pytest.fixture(params=["sqlite", "sqlite-readers", "postgresql"])
 async def any_store(request, tmp_path):
     """Here also SQLite with separate read connections (the option the bench compares)."""
-    from tests.platform.conftest import make_store
+    from tests.conftest import make_store
 
     s = await make_store(request.param, tmp_path, request)
     await s.open()
