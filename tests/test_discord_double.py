@@ -729,8 +729,8 @@ async def test_message_content_intent_and_plain_client(dd):
     await world.alice.say(world.alice.dm_channel(), "dm text")
     await dd.settle()
     assert seen == ["", f"<@{dd.bot_user.id}> hello", "dm text"]
-    assert not client.intents.members and client.get_guild(world.guild.id).member_count == len(
-        world.guild.members
+    assert not client.intents.members and (
+        client.get_guild(world.guild.id).member_count == len(world.guild.members)
     )
     dd.assert_clean()
 

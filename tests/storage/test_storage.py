@@ -136,9 +136,9 @@ async def test_big_ids_and_json_round_trip(store):
     )
     m = await store.load_match(mid)
     assert (m.guild_id, m.thread_id, m.seats[0].user_id, m.seats[0].name) == (big, big + 2, big + 3, "ä ö 🎲")
-    assert m.clocks == {"remaining": [1, 2], "running": None, "since": None} and m.seats[0].data == {
-        "k": [1, "x"]
-    }
+    assert m.clocks == {"remaining": [1, 2], "running": None, "since": None} and (
+        m.seats[0].data == {"k": [1, "x"]}
+    )
     assert [r.id for r in await store.active_matches_of_user(big + 3)] == [mid]
     assert [r.id for r in await store.active_matches(guild_id=big)] == [mid]
 
