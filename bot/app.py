@@ -3,13 +3,16 @@
 Shape of discord.py's ``examples/advanced_startup.py``: the bot is given a
 config and a store; ``setup_hook`` opens the store, registers the persistent
 components, loads the extensions, syncs slash commands and starts the
-deadline scheduler (which re-arms every stored timer and clock).
+deadline scheduler (which re-arms every stored timer and clock). Its listeners
+answer every component interaction no item claims, and abort (unrated) the
+matches whose thread or channel is deleted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -19,12 +22,16 @@ from discord.ext import commands
 
 from bot import metrics
 from bot.config import Config
+from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
+from bot.games import GAMES
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
-from bot.storage import Store
+from bot.names import shown
+from bot.storage import Status, Store
 
 if TYPE_CHECKING:
     from cogs._game import GameCog
+    from cogs._views import ComponentId
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +71,7 @@ class ParlorBot(commands.Bot):
         self.store = store
         self.service = MatchService(store, clock=clock)
         self.scheduler = Scheduler(self.service, self.present_result, on_remind=self.present_reminder,
-                                   on_archive=self.archive_thread)
+                                   on_archive=self.archive_thread, check=self.place_still_there)
         self.game_cogs: dict[str, GameCog] = {}
         from cogs._turns import Turns
 
@@ -73,12 +80,13 @@ class ParlorBot(commands.Bot):
         # with several shard processes only the one running shard 0 uploads the commands
         self.sync_commands = sync_commands and config.syncs_commands
         self.started_at = time.perf_counter()
+        self._component_templates: dict[type, re.Pattern[str]] = {}
 
     async def setup_hook(self) -> None:
-        from cogs._views import MatchButton, MatchSelect
+        from cogs._views import MatchComponent
 
         await self.store.open()
-        self.add_dynamic_items(MatchButton, MatchSelect)
+        self.add_dynamic_items(MatchComponent)
         for ext in self.extensions_to_load:
             await self.load_extension(ext)
         if self.sync_commands:
@@ -108,24 +116,167 @@ class ParlorBot(commands.Bot):
         log.info("ready as %s in %d server(s) after %.2fs", self.user, len(self.guilds),
                  time.perf_counter() - self.started_at)
 
-    async def handle_component(self, interaction: discord.Interaction, match_id: int, version: int | None,
-                               action: str, values: list[str]) -> None:
-        """Every board/lobby component lands here (see cogs/_views.py)."""
+    # ---------------------------------------------------------------- components
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        for item in items:
+            self._component_templates[item] = item.__discord_ui_compiled_template__
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        for item in items:
+            self._component_templates.pop(item, None)
+
+    def component_is_routed(self, interaction: discord.Interaction) -> bool:
+        """Whether discord.py hands this component interaction to one of our DynamicItems.
+
+        It does when a registered template matches the custom id *and* the message carries a
+        component with that id and type (``ViewStore.schedule_dynamic_item_call``); anything else
+        would otherwise go unanswered ("This interaction failed").
+        """
+        from cogs._views import component_ids
+
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        cid, ctype = data.get("custom_id"), data.get("component_type")
+        if not isinstance(cid, str) or interaction.message is None:
+            return False
+        # a View item registered for this message (or persistently, bot.add_view) handles it itself
+        store = getattr(self._connection, "_view_store", None)
+        views: dict[int | None, dict[tuple[int, str], Any]] = getattr(store, "_views", {})
+        if (ctype, cid) in views.get(interaction.message.id, {}) or (ctype, cid) in views.get(None, {}):
+            return True
+        templates = [*self._component_templates.values(), *getattr(store, "_dynamic_items", {})]
+        if not any(t.fullmatch(cid) for t in templates):
+            return False
+        return (ctype, cid) in component_ids(interaction.message.components)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """The catch-all: a component nobody handles gets a short private refusal."""
+        if interaction.type is not discord.InteractionType.component or self.component_is_routed(interaction):
+            return
+        from cogs._views import NOT_OURS, BadComponent
+        from cogs.errors import reply_error
+
+        await reply_error(interaction, BadComponent(NOT_OURS))
+
+    async def handle_component(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
+        """Every board/lobby component lands here (see cogs/_views.py), its id already parsed."""
+        from cogs._views import VERSION_FREE
         from cogs.errors import reply_error
 
         try:
-            match = await self.service.get(match_id)
+            match = await self.service.get(cid.match_id)
             cog = self.game_cogs.get(match.rec.game)
             if cog is None:
-                raise RuntimeError(f"no cog for {match.rec.game}")
-            await cog.on_component(interaction, match, version, action, values)
-        except Exception as exc:  # noqa: BLE001 - every error gets an answer
+                raise LobbyError(f"{GAMES[match.rec.game].spec.title} is not available right now.")
+            self.check_component_place(interaction, match)
+            if cid.version is None and not cid.action.startswith(VERSION_FREE):
+                raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+            await cog.on_component(interaction, match, cid.version, cid.action, values)
+        except Exception as exc:
             await reply_error(interaction, exc)
+
+    @staticmethod
+    def check_component_place(interaction: discord.Interaction, match: Match) -> None:
+        """A component acts only where its match lives: its channel or thread, or a player's DM."""
+        rec = match.rec
+        if interaction.guild_id is None:
+            if match.seat_of(interaction.user.id) is None:
+                raise NotAPlayer("That control belongs to a match you are not playing in.")
+            return
+        if interaction.guild_id != rec.guild_id or interaction.channel_id not in (rec.channel_id, rec.thread_id):
+            raise MatchError("That control belongs to a match played elsewhere; use it in the match's thread.")
+
+    # ---------------------------------------------------------------- deleted places
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.place_deleted(payload.guild_id, payload.thread_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.place_deleted(channel.guild.id, channel.id)
+
+    async def place_deleted(self, guild_id: int | None, place_id: int) -> list[Result]:
+        """A thread or channel was deleted: every active match played there is aborted, unrated.
+
+        A match whose thread went is announced in its channel (when that still exists); one whose
+        channel went (with its threads) has nowhere to be announced.
+        """
+        try:
+            recs = await self.store.active_matches(guild_id=guild_id)
+        except Exception:
+            log.exception("looking up the matches of deleted channel %s failed", place_id)
+            return []
+        out = []
+        for rec in recs:
+            if place_id in (rec.thread_id, rec.channel_id):
+                result = await self.abort_match_without_place(rec.id, thread_only=rec.thread_id == place_id)
+                if result is not None:
+                    out.append(result)
+        return out
+
+    async def abort_match_without_place(self, match_id: int, *, thread_only: bool) -> Result | None:
+        what = "thread" if thread_only else "channel"
+        try:
+            result = await self.service.abort(match_id, f"Stopped: the match's {what} was deleted. Unrated.")
+        except MatchOver:
+            return None
+        except Exception:
+            log.exception("aborting match %s after its %s was deleted failed", match_id, what)
+            return None
+        rec = result.match.rec
+        log.info("match %s aborted: its %s was deleted", match_id, what)
+        if thread_only:
+            channel = self.get_channel(rec.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                title = GAMES[rec.game].spec.title
+                names = " vs ".join(shown(s.name) for s in rec.seats) or "nobody yet"
+                try:
+                    await channel.send(f"**{title}** #{rec.id} ({names}) was stopped because its thread was "
+                                       "deleted. The match is unrated.",
+                                       allowed_mentions=discord.AllowedMentions.none())
+                except discord.HTTPException:
+                    log.info("could not announce the abort of match %s in its channel", match_id)
+        return result
+
+    async def place_still_there(self, match_id: int) -> bool:
+        """Before a timer acts on a running match: is its thread/channel still there? If Discord says it is
+        gone (10003 Unknown Channel: deleted while the bot was offline, or the event was lost), the match is
+        aborted instead of anyone forfeiting. One request per expiry; other errors let the timer act."""
+        try:
+            match = await self.service.get(match_id)
+        except MatchError:
+            return True
+        rec = match.rec
+        if rec.guild_id is None or rec.status != Status.RUNNING:
+            return True
+        try:  # asked of Discord, not the cache: a deletion may have happened while we were not listening
+            await self.fetch_channel(rec.place_id)
+        except discord.NotFound as exc:
+            if exc.code == 10003:
+                await self.place_gone(match)
+                return False
+        except discord.HTTPException:
+            pass
+        return True
+
+    async def place_gone(self, match: Match) -> None:
+        """Discord answered 10003 Unknown Channel for the match's place: abort it like a deletion."""
+        rec = match.rec
+        if rec.thread_id is not None and self.get_channel(rec.channel_id) is not None:
+            await self.abort_match_without_place(rec.id, thread_only=True)
+        else:
+            await self.abort_match_without_place(rec.id, thread_only=False)
 
     async def present_result(self, result: Result) -> None:
         cog = self.game_cogs.get(result.match.rec.game)
         if cog is not None:
-            await cog.present_timeout(result)
+            try:
+                await cog.present_timeout(result)
+            except discord.NotFound as exc:
+                if exc.code != 10003:
+                    raise
+                await self.place_gone(result.match)
 
     async def present_reminder(self, match: Match) -> None:
         cog = self.game_cogs.get(match.rec.game)

@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import io
 import logging
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,8 +27,10 @@ from bot.errors import LobbyError, NoMatchHere, NotAPlayer, NotYourTurn, ParlorE
 from bot.games import GAMES
 from bot.games.base import CHANCE
 from bot.matches.service import Match, Player, Result
+from bot.names import plain, shown
 from bot.render import ACCENT, CARD, font, png_bytes
 from bot.storage import Status
+from cogs import _perms
 from cogs import _views as v
 from cogs._turns import Turns, mentions_of, newly_to_act
 
@@ -161,6 +164,7 @@ class GameCog(commands.GroupCog):
                 opp = await self.player_for(opponent)
         if interaction.guild_id is None:
             raise LobbyError("Start matches in a server channel.")
+        _perms.check_can_host(interaction, self.game_key)
         match = await self.service.create(
             self.game_key, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host=host,
             opponent=opp, options=options, turn_limit=turn_limit, expires=expires,
@@ -191,7 +195,7 @@ class GameCog(commands.GroupCog):
         if rec.status == Status.CHALLENGE:
             embed = discord.Embed(
                 title=f"{self.spec.title}: a challenge",
-                description=(f"**{rec.seats[0].name}** challenges **{rec.seats[1].name}**.\n"
+                description=(f"**{shown(rec.seats[0].name)}** challenges **{shown(rec.seats[1].name)}**.\n"
                              f"Expires <t:{int(rec.deadline or 0)}:R>."),
                 colour=COLOUR_INFO,
             )
@@ -206,10 +210,10 @@ class GameCog(commands.GroupCog):
         if rec.status == Status.LOBBY:
             need = spec.min_seats
             most = f"{spec.max_seats}" if spec.max_seats else "any number of"
-            lines = [f"{i + 1}. {s.name}{self.seat_note(match, i)}" for i, s in enumerate(rec.seats)]
+            lines = [f"{i + 1}. {shown(s.name)}{self.seat_note(match, i)}" for i, s in enumerate(rec.seats)]
             embed = discord.Embed(
                 title=f"{spec.title}: lobby",
-                description=(f"Hosted by **{rec.seats[0].name if rec.seats else '?'}** · {need} to {most} players\n"
+                description=(f"Hosted by **{shown(rec.seats[0].name) if rec.seats else '?'}** · {need} to {most} players\n"
                              + "\n".join(lines)
                              + f"\n\nThe host starts once {need} have joined. Closes <t:{int(rec.deadline or 0)}:R>."),
                 colour=COLOUR_INFO,
@@ -250,18 +254,23 @@ class GameCog(commands.GroupCog):
                               response: bool) -> None:
         """Post the started match: a header message, its thread (setting), the first board."""
         settings = await self.service.settings(match.rec.guild_id)
-        names = " vs ".join(s.name for s in match.seats)
-        header = discord.Embed(title=f"{self.spec.title}: {names}", colour=COLOUR_OK,
+        names = " vs ".join(shown(s.name) for s in match.seats)
+        header = discord.Embed(title=f"{self.spec.title}: {names}"[:256], colour=COLOUR_OK,
                                description=self.options_summary(match))
+        use_threads = settings.use_threads and not _perms.thread_blockers(interaction)
+        if settings.use_threads and not use_threads:
+            header.description = f"{header.description}\n{_perms.thread_note(interaction)}"
         if response:
             cb = await interaction.response.send_message(embed=header, allowed_mentions=NO_MENTIONS)
             header_msg = cb.resource if isinstance(cb.resource, discord.InteractionMessage) else None
         else:
             embed, _ = self.invite_message(match)
             embed.description = f"Started: {names}."
+            if settings.use_threads and not use_threads:
+                embed.description += "\n" + _perms.thread_note(interaction)
             cb = await interaction.response.edit_message(embed=embed, view=None, content=None)
             header_msg = interaction.message
-        await self.open_match(interaction.channel, header_msg, match, result, use_threads=settings.use_threads)
+        await self.open_match(interaction.channel, header_msg, match, result, use_threads=use_threads)
 
     async def open_match(self, channel: Any, header_msg: discord.Message | None, match: Match, result: Result, *,
                          use_threads: bool) -> None:
@@ -269,8 +278,8 @@ class GameCog(commands.GroupCog):
         place: discord.abc.Messageable | None = None
         if use_threads and header_msg is not None and isinstance(channel, discord.TextChannel):
             try:
-                names = " vs ".join(s.name for s in match.seats)
-                thread = await header_msg.create_thread(name=f"{self.spec.title}: {names}"[:100],
+                thread_name = f"{self.spec.title}: " + " vs ".join(plain(s.name) for s in match.seats)
+                thread = await header_msg.create_thread(name=thread_name[:100],
                                                         auto_archive_duration=1440)
                 place = thread
                 await self.service.set_place(match.id, thread_id=thread.id)
@@ -316,7 +325,13 @@ class GameCog(commands.GroupCog):
         content = self.join_content(self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,
                                     kwargs.pop("content", None))
         old = match.rec.message_id
-        msg = await place.send(content=content, **kwargs, allowed_mentions=mentions_of(users))
+        try:
+            msg = await place.send(content=content, **kwargs, allowed_mentions=mentions_of(users))
+        except discord.NotFound as exc:
+            if exc.code != 10003:
+                raise
+            await self.bot.place_gone(match)  # deleted without our noticing (10003): abort it, unrated
+            return
         if result is not None:
             result.notified.update(thread_seats)
         await self.service.set_place(match.id, message_id=msg.id)
@@ -415,6 +430,10 @@ class GameCog(commands.GroupCog):
         if ch is None:
             try:
                 ch = await self.bot.fetch_channel(cid)
+            except discord.NotFound as exc:
+                if exc.code == 10003:  # deleted while we were not looking: abort it, unrated
+                    await self.bot.place_gone(match)
+                return None
             except discord.HTTPException:
                 return None
         return ch  # type: ignore[return-value]
@@ -424,26 +443,27 @@ class GameCog(commands.GroupCog):
     def seat_label(self, match: Match, seat: int) -> str:
         names = self.spec.seat_names
         side = f" ({names[seat]})" if seat < len(names) else ""
-        return f"{match.seats[seat].name}{side}"
+        return f"{shown(match.seats[seat].name)}{side}"
 
     def status_line(self, match: Match) -> str:
         if match.status == Status.FINISHED:
             out = match.outcome
             if out is None:
                 return "The match is over."
-            if out.detail and out.reason.value in ("resignation", "timeout"):
-                head = out.detail + " "
+            detail = shown(out.detail) if out.detail else ""
+            if detail and out.reason.value in ("resignation", "timeout"):
+                head = detail + " "
             else:
                 head = ""
             if out.is_draw:
-                return f"{head}**Draw.** {out.detail if not head else ''}".strip()
+                return f"{head}**Draw.** {detail if not head else ''}".strip()
             winners = ", ".join(self.seat_label(match, s) for s in sorted(out.winners))
-            tail = "" if head else (f" {out.detail}" if out.detail else "")
+            tail = "" if head else (f" {detail}" if detail else "")
             return f"{head}**{winners} won.**{tail}"
         if match.status != Status.RUNNING:
             return self.closed_text(match)
         to_act = sorted(match.to_act())
-        who = ", ".join(f"<@{match.seats[s].user_id}>" if not match.seats[s].is_ai else match.seats[s].name
+        who = ", ".join(f"<@{match.seats[s].user_id}>" if not match.seats[s].is_ai else shown(match.seats[s].name)
                         for s in to_act)
         deadline = f" · turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
         return f"To move: {who}{deadline}"
@@ -462,7 +482,7 @@ class GameCog(commands.GroupCog):
             if seat == prev and seat != CHANCE:
                 parts[-1] += f", then `{notation}`"
             else:
-                who = "🎲" if seat == CHANCE else match.seats[seat].name if seat < len(match.seats) else "?"
+                who = "🎲" if seat == CHANCE else shown(match.seats[seat].name) if seat < len(match.seats) else "?"
                 parts.append(f"{who}: `{notation}`")
             prev = seat
         return "Last: " + ", ".join(parts)
@@ -558,8 +578,10 @@ class GameCog(commands.GroupCog):
             await self.on_lobby_action(interaction, match, action)
             return
         if action.startswith("pv:"):
-            _, seat, key = action.split(":", 2)
-            await self.show_private(interaction, match, int(seat), key)
+            pv = re.fullmatch(r"pv:(\d{1,3}):(\w{1,20})", action)
+            if pv is None:
+                raise StaleBoard("That button does nothing any more.")
+            await self.show_private(interaction, match, int(pv[1]), pv[2])
             return
         if action == "resign!":
             await self.do_resign(interaction, match)
@@ -592,6 +614,8 @@ class GameCog(commands.GroupCog):
     async def on_lobby_action(self, interaction: discord.Interaction, match: Match, action: str) -> None:
         uid = interaction.user.id
         svc = self.service
+        if action in ("accept", "start"):
+            _perms.check_can_host(interaction, self.game_key)
         if action == "accept":
             result = await svc.accept(match.id, uid)
             await self._announce_start(interaction, result.match, result, response=False)
@@ -815,17 +839,18 @@ class GameCog(commands.GroupCog):
             o = others[0]
             opp = Player(o.user_id, o.name, o.ai_level)
             options["first"] = "challenger" if seat == 1 else "opponent"  # the other seat opens this time
+        _perms.check_can_host(interaction, self.game_key, channel=channel)
         new = await self.service.create(self.game_key, guild_id=match.rec.guild_id, channel_id=channel.id,
                                         host=host, opponent=opp, options=options, turn_limit=match.rec.turn_limit)
         if new.status == Status.RUNNING:  # against the computer: at once
             await interaction.response.edit_message(view=None)
-            names = " vs ".join(s.name for s in new.seats)
+            names = " vs ".join(shown(s.name) for s in new.seats)
             header = discord.Embed(title=f"{self.spec.title}: {names} (rematch)", colour=COLOUR_OK,
                                    description=self.options_summary(new))
             header_msg = await channel.send(embed=header, allowed_mentions=NO_MENTIONS)  # type: ignore[union-attr]
             settings = await self.service.settings(new.rec.guild_id)
             await self.open_match(channel, header_msg, new, Result(new, started=True),
-                                  use_threads=settings.use_threads)
+                                  use_threads=settings.use_threads and not _perms.thread_blockers(interaction, channel))
             url = header_msg.jump_url
         else:
             await interaction.response.edit_message(view=None)
@@ -981,7 +1006,7 @@ class GameCog(commands.GroupCog):
 
     async def check_picker(self, interaction: discord.Interaction, match: Match, version: int | None) -> int:
         """Before a multi-step picker changes: the board is current and the clicker is the one to move."""
-        if version is not None and version != match.version:
+        if version is None or version != match.version:  # a board control always carries its version
             raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
         seat = match.seat_of(interaction.user.id)
         if seat is None:
@@ -1073,7 +1098,7 @@ class GameCog(commands.GroupCog):
                 out.append(f"   🎲 `{mv.notation}`")
                 continue
             n += 1
-            out.append(f"{n}. {match.seats[mv.seat].name if mv.seat < len(match.seats) else '?'}: `{mv.notation}`")
+            out.append(f"{n}. {shown(match.seats[mv.seat].name) if mv.seat < len(match.seats) else '?'}: `{mv.notation}`")
         return out
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.matches.service import Match, Result
+from bot.names import shown
 from bot.storage import NotifyMode, Status
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class Turns:
     async def dm(self, match: Match, seat: int, title: str, *, reminder: str = "") -> bool:
         """DM one player that it is their move, with a link to the board; False if their DMs are closed."""
         rec = match.seats[seat]
-        names = " vs ".join(discord.utils.escape_markdown(s.name) for s in match.seats)
+        names = " vs ".join(shown(s.name) for s in match.seats)
         head = f"⏰ Reminder: your move, {reminder}" if reminder else "Your move"
         text = f"{head} in **{title} #{match.id}** ({names}): [go to the board]({board_url(match)})"
         try:

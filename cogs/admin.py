@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import LobbyError
 from bot.games import RATED, TITLES
 from cogs._game import TURN_LIMITS, human_seconds
 
@@ -28,7 +29,7 @@ def can_manage(interaction: discord.Interaction) -> bool:
 
 
 class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"adm:reset:(?P<game>[a-z]+):(?P<uid>\d+)"):
+                   template=r"adm:reset:(?P<game>[a-z_]{1,20}):(?P<uid>[0-9]{1,20})"):
     """The confirm button of a leaderboard reset; only the admin who asked may press it."""
 
     def __init__(self, game: str, uid: int) -> None:
@@ -42,9 +43,19 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["game"], int(match["uid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if interaction.user.id != self.uid or not can_manage(interaction):
+        from cogs.errors import reply_error
+
+        try:
+            await self.confirm(interaction)
+        except Exception as exc:
+            await reply_error(interaction, exc)
+
+    async def confirm(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.uid or not can_manage(interaction) or interaction.guild_id is None:
             await interaction.response.send_message(REFUSAL, ephemeral=True)
             return
+        if self.game != "all" and self.game not in RATED:
+            raise LobbyError("That button does nothing any more.")
         bot: ParlorBot = interaction.client  # type: ignore[assignment]
         n = await bot.store.reset_ratings(interaction.guild_id or 0, None if self.game == "all" else self.game)
         what = "all games" if self.game == "all" else TITLES[self.game]
@@ -52,6 +63,8 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                 view=None)
 
 
+@app_commands.default_permissions(manage_guild=True)  # registered so: members without it never see /parlor
+@app_commands.guild_only()
 class Admin(commands.GroupCog, group_name="parlor", group_description="Parlor server settings"):
     def __init__(self, bot: ParlorBot) -> None:
         self.bot = bot
@@ -62,8 +75,6 @@ class Admin(commands.GroupCog, group_name="parlor", group_description="Parlor se
     @app_commands.describe(threads="Play each match in its own thread", turn_limit="Default time per turn",
                            reset_leaderboard="Reset ratings (asks to confirm)")
     @app_commands.choices(turn_limit=TURN_LIMITS, reset_leaderboard=RESET_CHOICES)
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def settings(self, interaction: discord.Interaction, threads: bool | None = None,
                        turn_limit: app_commands.Choice[int] | None = None,
                        reset_leaderboard: app_commands.Choice[str] | None = None) -> None:

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.matches.service import Match, Result
+from bot.names import shown
 from bot.render import gif_bytes, png_bytes
 from bot.storage import Status
 from cogs import _views as v
@@ -94,10 +95,10 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         view = match.view(None)
         lines = []
         if view.again and match.status == Status.RUNNING and view.to_move is not None:
-            lines.append(f"**{match.seats[view.to_move].name} picks again** (the last marble went off the board).")
+            lines.append(f"**{shown(match.seats[view.to_move].name)} picks again** (the last marble went off the board).")
         clocks = match.clocks_ms(self.service.clock())
         if clocks:
-            lines.append("Clocks: " + " · ".join(f"{s.name} {ms // 60000}:{ms // 1000 % 60:02d}"
+            lines.append("Clocks: " + " · ".join(f"{shown(s.name)} {ms // 60000}:{ms // 1000 % 60:02d}"
                                                  for s, ms in zip(match.seats, clocks, strict=True)))
         return lines
 

@@ -48,7 +48,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.utils import escape_markdown
 
 from bot.errors import LobbyError, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import CHANCE, Event, GameError, InvalidNotation
@@ -71,6 +70,7 @@ from bot.games.eof.render import PIECE_COLOURS, deal_progress
 from bot.games.eof.rules import HAND, EofState, Phase, dry_run, program_warnings
 from bot.games.eof.scoring import Configuration
 from bot.matches.service import Match, Result
+from bot.names import shown as safe
 from bot.render import gif_bytes, png_bytes
 from bot.storage import MoveRecord, Status
 from cogs import _views as v
@@ -260,14 +260,14 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
 
     def seat_label(self, match: Match, seat: int) -> str:
         cols = self.colours(match)
-        name = match.seats[seat].name
+        name = safe(match.seats[seat].name)
         return f"{name} ({_colour_name(cols[seat])})" if seat < len(cols) else name
 
     def _who(self, match: Match, seat: int) -> str:
         """``🟥 **alice**`` for embeds (markdown in names escaped)."""
         cols = self.colours(match)
         emoji = COLOUR_EMOJI[cols[seat]] + " " if seat < len(cols) else ""
-        return f"{emoji}**{escape_markdown(match.seats[seat].name)}**"
+        return f"{emoji}**{safe(match.seats[seat].name)}**"
 
     def status_line(self, match: Match) -> str:
         if match.status != Status.RUNNING or match.state is None:
@@ -305,7 +305,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             return ""
         shown = texts[-4:]
         more = "… " if len(texts) > len(shown) else ""
-        return "Last: " + more + " ".join(escape_markdown(t) for t in shown)
+        return "Last: " + more + " ".join(safe(t) for t in shown)
 
     def extra_lines(self, match: Match, result: Result | None) -> list[str]:
         s: EofState | None = match.state
@@ -337,7 +337,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
             pending_size = ""
             for mv in group:
                 kind = _move_kind(mv)
-                name = (escape_markdown(match.seats[mv.seat].name) if 0 <= mv.seat < len(match.seats)
+                name = (safe(match.seats[mv.seat].name) if 0 <= mv.seat < len(match.seats)
                         else "🎲")
                 if kind == "size":
                     pending_size = f"{name}: `{mv.notation}`"
@@ -659,7 +659,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
         waiting = [match.seats[t].name for t in range(s.seats) if s.programs[t] is None]
         text = "No program this round." if prog.skip else f"Your program: `{prog}`"
         warn = "".join(f"\n⚠️ {w}" for w in program_warnings(prog))
-        tail = (f"\nSubmitted — waiting for {escape_markdown(', '.join(waiting))}." if waiting
+        tail = (f"\nSubmitted — waiting for {safe(', '.join(waiting))}." if waiting
                 else "\nAll programs are in: execution runs in the match thread.")
         return text + warn + tail
 
@@ -835,7 +835,7 @@ class Eof(GameCog, group_name="eof", group_description="EOF: secret programs edi
                 lines.append(f"{head} — {d.get('result', '')}")
         for e in result.events:
             if e.kind == "permission" and e.visible_to is None:
-                lines.append(f"⏸️ {escape_markdown(e.text)}")
+                lines.append(f"⏸️ {safe(e.text)}")
         if not lines:
             lines.append("No instructions ran (no programs).")
         chunks: list[str] = []

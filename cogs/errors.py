@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.errors import ParlorError
 from bot.games.base import GameError
+from bot.matches import changes
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -18,6 +19,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 UNEXPECTED = "Something went wrong on my side; the match is unchanged. Please try again."
+"""Only said when it is true: nothing was committed during this interaction."""
+SAVED_THEN_FAILED = ("Your action was saved (match #{ids}), but something went wrong on my side while showing it. "
+                     "`/matches` links the match; its board catches up with the next move.")
+FORBIDDEN = ("I am missing a permission in this channel, so I could not post here{saved}. Ask a server admin to give "
+             "me **View Channel**, **Send Messages** (in threads: **Send Messages in Threads**), **Embed Links** and "
+             "**Attach Files** here.")
 
 
 def user_message(error: BaseException) -> str | None:
@@ -28,6 +35,8 @@ def user_message(error: BaseException) -> str | None:
         return error.user_text()
     if isinstance(error, ParlorError):
         return str(error)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return "That command has changed; Discord will show the current one shortly. Please try again then."
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the Manage Server permission for that."
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -43,9 +52,16 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     text = user_message(error)
     if text is None:
         original = getattr(error, "original", error)
-        log.error("unhandled error in %s by %s", getattr(interaction.command, "qualified_name", "component"),
-                  interaction.user.id, exc_info=original)
-        text = UNEXPECTED
+        changed = sorted(changes.changed())
+        ids = ", #".join(map(str, changed))
+        if isinstance(original, discord.Forbidden):
+            log.warning("missing permission in %s (%s): %s", interaction.channel_id,
+                        getattr(interaction.command, "qualified_name", "component"), original)
+            text = FORBIDDEN.format(saved=f" (your action was saved: match #{ids})" if changed else "")
+        else:
+            log.error("unhandled error in %s by %s", getattr(interaction.command, "qualified_name", "component"),
+                      interaction.user.id, exc_info=original)
+            text = SAVED_THEN_FAILED.format(ids=ids) if changed else UNEXPECTED
     text = text[:1900]
     try:
         if interaction.response.is_done():
@@ -61,6 +77,13 @@ class Errors(commands.Cog):
     def __init__(self, bot: ParlorBot) -> None:
         self.bot = bot
         bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        bot.tree.interaction_check = self.start_tracking  # type: ignore[method-assign]
+
+    @staticmethod
+    async def start_tracking(interaction: discord.Interaction) -> bool:
+        """Every slash command starts a fresh record of the matches it changes (see reply_error)."""
+        changes.track()
+        return True
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:

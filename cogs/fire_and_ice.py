@@ -127,6 +127,8 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
                         action: str, values: list[str]) -> None:
         await self.check_picker(interaction, match, version)
         if action.startswith("src") and values:
+            if values[0] not in match.view(None).movable:
+                raise StaleBoard("That piece cannot move now. Use the newest board.")
             await self.edit_board(interaction, match, f"src{values[0]}")
         elif action == "dst" and values:
             move = values[0]

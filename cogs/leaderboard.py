@@ -12,6 +12,7 @@ from discord.ext import commands
 from PIL import Image, ImageDraw
 
 from bot.games import RATED, TITLES
+from bot.names import shown
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
 from bot.storage import ComputerResult, RatingRow
 from bot.text import plural
@@ -86,7 +87,7 @@ class Leaderboard(commands.Cog):
         rows = await store.user_ratings(gid, target.id)
         counters = await store.counters(gid, target.id)
         vs_computer = computer_records(await store.computer_results(gid, target.id))
-        embed = discord.Embed(title=f"Stats: {target.display_name}", colour=discord.Colour.blurple())
+        embed = discord.Embed(title=f"Stats: {shown(target.display_name)}", colour=discord.Colour.blurple())
         for r in rows:
             rank = await store.rating_rank(gid, r.game, target.id)
             rank_txt = f" · rank {rank[0]}/{rank[1]}" if rank else ""

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
+from bot.names import shown
 from bot.storage import Status
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class Matches(commands.Cog):
         lines = []
         for r in recs[-40:]:
             title = GAMES[r.game].spec.title
-            names = ", ".join(s.name for s in r.seats) or "nobody yet"
+            names = ", ".join(shown(s.name) for s in r.seats) or "nobody yet"
             where = f"https://discord.com/channels/{r.guild_id}/{r.place_id}"
             if r.message_id:
                 where += f"/{r.message_id}"

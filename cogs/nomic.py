@@ -53,7 +53,6 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import escape_markdown
 
 from bot.errors import LobbyError, NotAPlayer, NotYourTurn, ParlorError, StaleBoard
 from bot.games.base import Event, GameError
@@ -73,6 +72,7 @@ from bot.games.nomic.moves import (
     Vote,
 )
 from bot.matches.service import Match, Result
+from bot.names import shown
 from bot.render import png_bytes
 from bot.storage import Status
 from cogs import _views as v
@@ -122,7 +122,7 @@ def nomic_view(match: Match | None) -> NomicView:
 
 
 def _md(text: str) -> str:
-    return escape_markdown(text)
+    return shown(text)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -157,7 +157,7 @@ def _howto_pages() -> list[str]:
 
 
 class RulebookButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"nomic:rb:(?P<mid>\d+):(?P<page>\d+):(?P<mode>[ne])(?P<tag>[a-z]?)"):
+                     template=r"nomic:rb:(?P<mid>[0-9]{1,18}):(?P<page>[0-9]{1,4}):(?P<mode>[ne])(?P<tag>[a-z]?)"):
     """A page of ``/nomic rules``: ``mode`` n = a new ephemeral message, e = edit this one.
 
     Owned by the cog (not the match platform) so it works without a match (the Initial Set).
@@ -218,8 +218,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         view = match.view(None)
         q = view.question
         if q is not None:
-            raise NotYourTurn(f"Play waits for the Judge, {view.name(q.judge)}, to rule on \u201c"
-                              f"{_cut(q.question, 80)}\u201d with `/nomic ruling` (rule 114).")
+            raise NotYourTurn(f"Play waits for the Judge, {_md(view.name(q.judge))}, to rule on \u201c"
+                              f"{_md(_cut(q.question, 80))}\u201d with `/nomic ruling` (rule 114).")
 
     async def match_or_none(self, interaction: discord.Interaction) -> Match | None:
         try:
@@ -456,14 +456,14 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
             action = f"pa:{values[0]}"
         if not action.startswith("pa:"):
             raise StaleBoard("That button does nothing any more.")
-        if version is not None and version != match.version:
+        if version is None or version != match.version:  # path buttons always carry their version
             raise StaleBoard("This board is out of date: the game has moved on. Use the newest board.")
         view = match.view(None)
         seat = match.seat_of(interaction.user.id)
         if view.phase != "move" or view.question is not None or view.roll is None:
             raise StaleBoard("No path is due now.")
         if seat != view.current:
-            raise NotYourTurn(f"It is {view.name(view.current)}'s turn to move." if seat is not None
+            raise NotYourTurn(f"It is {_md(view.name(view.current))}'s turn to move." if seat is not None
                               else "You are not playing in this game.")
         plan = action[3:]
         if (any(c not in DIRECTIONS for c in plan) or len(plan) > view.roll
@@ -875,7 +875,7 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
         if q is None:
             raise LobbyError("No Judgment is pending: any player can invoke one with `/nomic judge`.")
         if match.seat_of(interaction.user.id) != q.judge:
-            raise NotAPlayer(f"Only the Judge, {view.name(q.judge)}, can rule on this question (rule 114).")
+            raise NotAPlayer(f"Only the Judge, {_md(view.name(q.judge))}, can rule on this question (rule 114).")
         result = await self.service.play(match.id, interaction.user.id, f"ruling {text.strip()}")
         number = next(int(e.data["number"]) for e in result.events if e.kind == "ruling")
         embed = discord.Embed(title=f"\u2696\ufe0f Rule {number}: a Judgment", description=_cut(text.strip(), 4000),
@@ -897,6 +897,8 @@ class Nomic(GameCog, group_name="nomic", group_description="Nomic World: roam th
     async def show_rulebook(self, interaction: discord.Interaction, match_id: int, page: int, *, edit: bool,
                             howto: bool = False) -> None:
         match = await self.service.get(match_id) if match_id else None
+        if match is not None and match.rec.game != self.game_key:
+            raise StaleBoard("That button does nothing any more.")
         view = nomic_view(match)
         rules = rulebook_pages(view)
         howtos = _howto_pages()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from typing import Any
 
 import discord
@@ -21,6 +22,7 @@ from bot.errors import NotAPlayer, StaleBoard
 from bot.games.pylon import wants_to_agree
 from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
 from bot.matches.service import Match, Result
+from bot.names import shown
 from bot.storage import Status
 from bot.text import plural
 from cogs import _views as v
@@ -122,11 +124,11 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         if mine > theirs:
             verdict = f"you would win {score}"
         elif mine < theirs:
-            verdict = f"you would lose {score} ({discord.utils.escape_markdown(other.name)} wins)"
+            verdict = f"you would lose {score} ({shown(other.name)} wins)"
         else:
             verdict = f"it would be a {score} draw"
         if view.agreed[other.seat]:
-            how = f"{discord.utils.escape_markdown(other.name)} has already agreed, so the game ends at once"
+            how = f"{shown(other.name)} has already agreed, so the game ends at once"
         else:
             how = "The computer answers at once, and if it accepts the game ends"
         return f"End now at **{score}**? {how}: {verdict}."
@@ -146,10 +148,12 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
             await interaction.response.edit_message(content="Not ended: play on.", view=None)
             return
         await self.check_picker(interaction, match, version)
-        if action.startswith("z"):
+        size_button = re.fullmatch(r"z[123]", action)
+        place_select = re.fullmatch(r"pl([123])\.\d{1,2}", action)
+        if size_button:
             await self.edit_board(interaction, match, action)
-        elif action.startswith("pl") and values:
-            size = int(action[2])
+        elif place_select and values:
+            size = int(place_select[1])
             await self.play_from_component(interaction, match.id, version, f"{SIZE_LETTERS[size]} {values[0]}")
         elif action.startswith("src") and values:
             await self.edit_board(interaction, match, f"src{values[0]}")
@@ -196,7 +200,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         if view.phase == "placement":
             lines.append(f"Placement: {plural(view.to_place, 'pyramid')} still to place.")
         elif view.phase == "stacking" and any(view.agreed):
-            who = ", ".join(match.seats[s].name for s in (0, 1) if view.agreed[s])
+            who = ", ".join(shown(match.seats[s].name) for s in (0, 1) if view.agreed[s])
             lines.append(f"Agreed to end: {who} (the game ends when both agree).")
         return lines
 

@@ -729,8 +729,8 @@ async def test_message_content_intent_and_plain_client(dd):
     await world.alice.say(world.alice.dm_channel(), "dm text")
     await dd.settle()
     assert seen == ["", f"<@{dd.bot_user.id}> hello", "dm text"]
-    assert not client.intents.members and (
-        client.get_guild(world.guild.id).member_count == len(world.guild.members)
+    assert not client.intents.members and client.get_guild(world.guild.id).member_count == len(
+        world.guild.members
     )
     dd.assert_clean()
 
@@ -953,3 +953,27 @@ def test_validation_rules():
             )
         ],
     )
+
+
+async def test_forged_component_and_channel_deletion(w):
+    dd, chan, alice, bob = w.dd, w.chan, w.alice, w.bob
+    await alice.slash(chan, "pylon new", opponent=bob)
+    msg = await chan.wait_for(lambda m: "Accept" in m.button_labels(), timeout=5)
+    # a forged id the message does not carry: the library routes nothing, Discord shows "interaction failed"
+    r = await bob.forge_component(msg, f"pylon:accept:{alice.id}:{bob.id}x", on_message=False, check=False,
+                                  timeout=0.3)
+    assert not r.acked and r.payload["data"]["custom_id"].endswith("x")
+    # carried on the interaction's copy of the message: the DynamicItem template matches and runs
+    r = await bob.forge_component(msg, f"pylon:accept:{alice.id}:{bob.id}")
+    assert r.response_name == "UPDATE_MESSAGE" and w.bot.accepted == 1
+    thread = await dd.wait_until(lambda: w.guild.threads and w.guild.threads[0])
+    await dd.settle()
+    assert w.bot.get_channel(thread.id) is not None
+    await chan.delete()
+    assert chan.deleted and thread.deleted and w.guild.threads == []
+    assert w.bot.get_channel(chan.id) is None and w.bot.get_channel(thread.id) is None
+    with pytest.raises(discord.NotFound) as err:
+        await w.bot.fetch_channel(thread.id)
+    assert err.value.code == 10003
+    with pytest.raises(UserActionError):
+        await alice.slash(chan, "pylon new", opponent=bob)

@@ -34,11 +34,14 @@ class DeadlineSource(Protocol):
 class Scheduler:
     def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]], *,
                  on_remind: Callable[[Match], Awaitable[None]] | None = None,
-                 on_archive: Callable[[int], Awaitable[None]] | None = None) -> None:
+                 on_archive: Callable[[int], Awaitable[None]] | None = None,
+                 check: Callable[[int], Awaitable[bool]] | None = None) -> None:
         self.service = service
         self.on_result = on_result
         self.on_remind = on_remind
         self.on_archive = on_archive
+        self.check = check
+        """Asked before a due match is expired; ``False`` skips it (its place is gone: aborted, not timed out)."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -76,6 +79,8 @@ class Scheduler:
             if not await store.claim("deadline", match_id, owner, CLAIM_LEASE):
                 continue  # another process is on it
             try:
+                if self.check is not None and not await self.check(match_id):
+                    continue
                 result = await self.service.expire(match_id)
             except Exception:
                 log.exception("expiring match %s failed", match_id)

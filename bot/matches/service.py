@@ -34,6 +34,8 @@ from bot import ratings as rating_math
 from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games import GAMES, Game
 from bot.games.base import CHANCE, Chance, Event, GameError, Outcome, Reason, Seat
+from bot.matches.changes import note as note_changed
+from bot.names import shown
 from bot.storage import (
     GuildSettings,
     MatchRecord,
@@ -240,6 +242,7 @@ class MatchService:
                                                   ai_claim=ai_claim)
         except VersionConflict:
             raise _Conflict("Someone else acted on this match at the same moment; look at the board again.") from None
+        note_changed(m.id)
         self.on_deadline_change()
         if m.rec.status in (Status.FINISHED, Status.ABORTED):
             self.on_match_end(m)
@@ -287,6 +290,7 @@ class MatchService:
             created_at=now, updated_at=now, finished_at=None, seats=seats,
         )
         await self.store.create_match(rec)
+        note_changed(rec.id)
         await self.store.set_board_version(rec.id, rec.version)
         m = Match(rec)
         self.on_deadline_change()
@@ -515,7 +519,7 @@ class MatchService:
 
     @staticmethod
     def _whose_turn(m: Match) -> str:
-        names = [m.seats[s].name for s in sorted(m.to_act())]
+        names = [shown(m.seats[s].name) for s in sorted(m.to_act())]
         if not names:
             return "It is not your turn."
         return f"It is not your turn: waiting for {', '.join(names)}."

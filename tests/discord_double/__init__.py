@@ -51,8 +51,9 @@ created if none is given). ``guild.create_text_channel(name, category=None, topi
 roles=(), nick=None, permissions=None)`` (``permissions=[...]`` makes a role with those bits),
 ``remove_member``, ``give_role``/``take_role``, ``set_bot_permissions([...])`` (the bot's role; the bot
 still gets what @everyone grants), ``set_everyone_permissions([...])``;
-``chan.deny_bot("create_public_threads")``,
-``chan.set_overwrite(role|user|guild, allow=, deny=)``. Lookups: ``guild.threads`` (oldest first),
+``chan.deny_bot("create_public_threads")``, ``chan.set_overwrite(role|user|guild, allow=, deny=)``,
+``await chan.delete()`` (THREAD_DELETE / CHANNEL_DELETE; a channel's threads go with it; afterwards
+the REST answers 10003 Unknown Channel). Lookups: ``guild.threads`` (oldest first),
 ``guild.text_channels``, ``guild.channel(name)``, ``guild.member(user)``, ``guild.everyone``,
 ``dd.users``, ``dd.guilds``, ``dd.channels``, ``dd.messages``, ``dd.interactions``, ``dd.bot_user``,
 ``dd.application_id``. Changes made while a bot is connected are dispatched (CHANNEL_CREATE,
@@ -90,6 +91,10 @@ Every verb refuses what the Discord client would not allow with :class:`UserActi
 - ``await u.click(msg, "Accept")`` / ``click(msg, custom_id=...)`` / ``click(msg, emoji="✅")``.
 - ``await u.select(msg, ["c"], placeholder="Column")`` (or ``custom_id=``; values or labels; user /
   role / channel selects take objects).
+- ``await u.forge_component(msg, "p:1:-:m:a1", component_type=2, values=None, options=("x",),
+  on_message=True)``: a modified client sending any custom id (and select values) on ``msg``;
+  ``on_message=True`` also puts that component into the interaction's copy of the message, as if the bot
+  had sent it, so the library routes it (a forged select offers ``options``).
 - ``u.modal`` (:class:`ModalView`: ``.title``, ``.custom_id``, ``.fields``, ``.field(key)``);
   ``await u.submit_modal({"Question": "text"})`` (fields by label or custom_id; required and length
   checked); ``u.dismiss_modal()``.

@@ -776,6 +776,8 @@ class DiscordDouble:
         self._emit("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", lambda: F.channel(channel))
 
     def _delete_channel(self, channel: Channel) -> None:
+        for thread in channel.threads:  # a deleted channel's threads go with it
+            thread.deleted = True
         channel.deleted = True
         g = channel.guild
         self._changed()

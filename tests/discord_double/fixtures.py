@@ -624,6 +624,12 @@ def interaction_create(dd: DiscordDouble, inter: Interaction) -> dict[str, Any]:
         )
     if inter.component_message is not None:
         data["message"] = message(dd, inter.component_message)
+        forged = getattr(inter, "forged_components", None)
+        if forged:
+            data["message"]["components"] = [
+                *list(data["message"].get("components") or []),
+                {"type": 1, "components": forged},
+            ]
     return data
 
 

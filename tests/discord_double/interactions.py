@@ -124,6 +124,7 @@ class Interaction:
         self.requests: list[RequestRecord] = []
         self.violations: list[str] = []
         self.payload: dict[str, Any] | None = None
+        self.forged_components: list[dict[str, Any]] | None = None  # SimUser.forge_component
 
     # -- state ---------------------------------------------------------------------------------------
     @property

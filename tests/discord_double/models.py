@@ -341,6 +341,13 @@ class Channel:
         """Set a permission overwrite for a role, a user or @everyone (CHANNEL_UPDATE)."""
         self._dd._set_overwrite(self, target, P.to_bits(allow), P.to_bits(deny))
 
+    async def delete(self) -> None:
+        """Someone (an admin) deletes this channel or thread (CHANNEL_DELETE / THREAD_DELETE). A text
+        channel takes its threads with it, as on Discord (no THREAD_DELETE for them: the client drops
+        them itself). Returns once the bot's client has parsed the event."""
+        self._dd._delete_channel(self)
+        await self._dd._deliver_pending()
+
     def deny_bot(self, *permissions: str) -> None:
         """Deny the bot these permissions here (a member overwrite), e.g. ``"create_public_threads"``."""
         self.set_overwrite(self._dd.bot_user, deny=list(permissions))

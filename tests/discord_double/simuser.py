@@ -250,6 +250,38 @@ class SimUser(User):
         await self._dd._dispatch_interaction(inter)
         return await self._dd._await_ack(inter, timeout, check)
 
+    async def forge_component(
+        self,
+        msg: Message,
+        custom_id: str,
+        *,
+        component_type: int = 2,
+        values: Sequence[str] | None = None,
+        options: Sequence[str] = ("x",),
+        on_message: bool = True,
+        timeout: float = 5.0,
+        check: bool = True,
+    ) -> Interaction:
+        """A modified client: a component interaction on ``msg`` with any ``custom_id`` (forged, truncated,
+        oversized, copied from another channel's message). ``on_message=True`` makes the interaction's
+        message payload carry that component too (as if the message had it, so the bot's library routes
+        it); ``False`` sends the message as it is. ``values`` for a select (``component_type=3``), which
+        need not be among the forged menu's ``options``."""
+        self._require_message(msg)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = list(values)
+        inter = self._component_interaction(msg, data)
+        if on_message:
+            comp: dict[str, Any] = {"type": component_type, "custom_id": custom_id}
+            if component_type == 2:
+                comp.update(style=2, label="forged")
+            else:
+                comp["options"] = [{"label": o, "value": o} for o in options]
+            inter.forged_components = [comp]
+        await self._dd._dispatch_interaction(inter)
+        return await self._dd._await_ack(inter, timeout, check)
+
     async def select(
         self,
         msg: Message,
