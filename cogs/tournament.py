@@ -38,8 +38,9 @@ NO_MENTIONS = discord.AllowedMentions.none()
 COLOUR = discord.Colour.from_rgb(88, 101, 242)
 COLOUR_END = discord.Colour.from_rgb(250, 166, 26)
 
-GAME_CHOICES = [app_commands.Choice(name=TITLES[k], value=k) for k in ("pylon", "fireandice", "eggcarton", "eof",
-                                                                       "nomic")]
+GAME_CHOICES = [
+    app_commands.Choice(name=TITLES[k], value=k) for k in ("pylon", "fireandice", "eggcarton", "eof", "nomic")
+]
 FORMAT_CHOICES = [
     app_commands.Choice(name="Swiss", value=Format.SWISS.value),
     app_commands.Choice(name="round robin", value=Format.ROUND_ROBIN.value),
@@ -109,9 +110,14 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """Join / Leave / Start on a sign-up message; the id carries the event, so it survives restarts."""
 
     def __init__(self, tid: int, act: str, *, disabled: bool = False) -> None:
-        label, style = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
-                        "start": ("Start (organiser)", discord.ButtonStyle.primary)}[act]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"t:{tid}:{act}", disabled=disabled))
+        label, style = {
+            "join": ("Join", discord.ButtonStyle.success),
+            "leave": ("Leave", discord.ButtonStyle.secondary),
+            "start": ("Start (organiser)", discord.ButtonStyle.primary),
+        }[act]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"t:{tid}:{act}", disabled=disabled)
+        )
         self.tid, self.act = tid, act
 
     @classmethod
@@ -127,7 +133,7 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             if cog is None:
                 raise TournamentError("Tournaments are not available right now.")
             await cog.on_button(interaction, self.tid, self.act)
-        except Exception as exc:  # noqa: BLE001 - every click gets an answer
+        except Exception as exc:
             await reply_error(interaction, exc)
 
 
@@ -164,7 +170,8 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     async def _resume(self) -> None:
         """After a (re)start: results recorded meanwhile, rounds advanced, unposted pairings posted."""
         started = await self.service.resume_all()
-        for tid in await self.bot.store.running_tournaments():  # a round started but never announced (a crash)
+        # a round started but never announced (a crash)
+        for tid in await self.bot.store.running_tournaments():
             t = await self.service.get(tid)
             if t.status == "running" and int(t.data.get("announced", 0)) < t.current_round:
                 await self._post_round(tid, t.current_round, after_crash=True)
@@ -218,19 +225,33 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         if len(found) == 1:
             return found[0]
         if not found:
-            raise TournamentError("There is no tournament on this server yet. Start one with `/tournament new`.")
+            raise TournamentError(
+                "There is no tournament on this server yet. Start one with `/tournament new`."
+            )
         raise TournamentError("Several tournaments are running: give `event:` (see `/tournament list`).")
 
     # ------------------------------------------------------------------ commands
 
-    @app_commands.command(name="new", description="Open a tournament in this channel (sign-up with Join/Leave)")
-    @app_commands.describe(game="The game (2-player games)", format="Swiss (default) or round robin",
-                           rounds="Swiss rounds (default: ⌈log2 players⌉ + 1)", round_time="Time for each round",
-                           turn_limit="Time per move (default: the server's turn limit)",
-                           rated="Count for the leaderboard (default yes)", starts="When the first round starts")
+    @app_commands.command(
+        name="new", description="Open a tournament in this channel (sign-up with Join/Leave)"
+    )
+    @app_commands.describe(
+        game="The game (2-player games)",
+        format="Swiss (default) or round robin",
+        rounds="Swiss rounds (default: ⌈log2 players⌉ + 1)",
+        round_time="Time for each round",
+        turn_limit="Time per move (default: the server's turn limit)",
+        rated="Count for the leaderboard (default yes)",
+        starts="When the first round starts",
+    )
     @app_commands.rename(round_time="round-time", turn_limit="turn-limit")
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, round_time=ROUND_TIMES, turn_limit=TURN_LIMITS,
-                          starts=STARTS)
+    @app_commands.choices(
+        game=GAME_CHOICES,
+        format=FORMAT_CHOICES,
+        round_time=ROUND_TIMES,
+        turn_limit=TURN_LIMITS,
+        starts=STARTS,
+    )
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                   format: app_commands.Choice[str] | None = None,
@@ -239,10 +260,14 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                   turn_limit: app_commands.Choice[int] | None = None, rated: bool = True,
                   starts: app_commands.Choice[int] | None = None) -> None:
         if not await self.is_organiser(interaction):
-            raise TournamentError("Only members with Manage Server (or the server's tournament organiser role) "
-                                  "can open a tournament.")
+            raise TournamentError(
+                "Only members with Manage Server (or the server's tournament organiser role) "
+                "can open a tournament."
+            )
         if interaction.channel_id is None or getattr(interaction.channel, "parent_id", None) is not None:
-            raise TournamentError("Open tournaments in a text channel (not a thread): each pairing gets a thread.")
+            raise TournamentError(
+                "Open tournaments in a text channel (not a thread): each pairing gets a thread."
+            )
         user = interaction.user
         t = await self.service.create(
             guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id,
@@ -275,7 +300,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         t = await self.find(interaction, event)
         tr = await self.service.withdraw(t.id, interaction.user.id)
         extra = ("; " + "; ".join(sorted(set(tr.notes)))) if tr.notes else ""
-        await interaction.response.send_message(f"You withdrew from tournament #{t.id}{extra}.", ephemeral=True)
+        await interaction.response.send_message(
+            f"You withdrew from tournament #{t.id}{extra}.", ephemeral=True
+        )
         name = esc(getattr(interaction.user, "display_name", interaction.user.name))
         await self.say(t, f"{name} withdrew from the tournament.")
         if t.status == "signup":
@@ -284,7 +311,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     @app_commands.command(name="list", description="This server's tournaments")
     @app_commands.guild_only()
     async def list_cmd(self, interaction: discord.Interaction) -> None:
-        found = await self.bot.store.tournaments_in_guild(interaction.guild_id or 0, active_only=False, limit=15)
+        found = await self.bot.store.tournaments_in_guild(
+            interaction.guild_id or 0, active_only=False, limit=15
+        )
         if not found:
             await interaction.response.send_message("No tournaments on this server yet. Start one with "
                                                     "`/tournament new`.", ephemeral=True)
@@ -315,16 +344,23 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         await interaction.response.send_message(f"Tournament #{t.id} resumed.", ephemeral=True)
         t = await self.service.get(t.id)
         if t.status == "running" and t.deadline:
-            await self.say(t, f"The tournament resumed: round {t.current_round} ends <t:{int(t.deadline)}:R>.")
+            await self.say(
+                t, f"The tournament resumed: round {t.current_round} ends <t:{int(t.deadline)}:R>."
+            )
 
     @app_commands.command(name="remove", description="Organiser: remove a player from a tournament")
     @app_commands.guild_only()
-    async def remove(self, interaction: discord.Interaction, player: discord.User, event: int | None = None) -> None:
+    async def remove(
+        self, interaction: discord.Interaction, player: discord.User, event: int | None = None
+    ) -> None:
         t = await self.find(interaction, event)
         await self.service.withdraw(t.id, player.id, by=interaction.user.id,
                                     is_admin=await self.is_organiser(interaction))
-        await interaction.response.send_message(f"Removed {esc(player.display_name)} from tournament #{t.id}.",
-                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(
+            f"Removed {esc(player.display_name)} from tournament #{t.id}.",
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
         await self.say(t, f"{esc(player.display_name)} was removed from the tournament by the organiser.")
         if t.status == "signup":
             await self.signup_changed(await self.service.get(t.id))
@@ -336,7 +372,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         await self.service.cancel(t.id, interaction.user.id, is_admin=await self.is_organiser(interaction))
         await interaction.response.send_message(f"Tournament #{t.id} is cancelled.", ephemeral=True)
 
-    @app_commands.command(name="settings", description="Manage Server: who may open tournaments, events per player")
+    @app_commands.command(
+        name="settings", description="Manage Server: who may open tournaments, events per player"
+    )
     @app_commands.describe(organiser_role="Members with this role may open and run tournaments",
                            max_events="How many events a player may be in at once (default 3)")
     @app_commands.rename(organiser_role="organiser-role", max_events="max-events")
@@ -367,15 +405,24 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         else:
             rounds = f"{t.rounds} rounds" if t.rounds else "⌈log2 players⌉ + 1 rounds"
         lines = [
-            f"**{TITLES[t.game]}** · {'Swiss' if fmt is Format.SWISS else fmt.value.replace('-', ' ')} · {rounds}",
-            (f"Round time {human_seconds(t.round_time)} · turn limit {human_seconds(t.turn_limit)} · "
-            f"{'rated' if t.rated else 'casual (unrated)'}"),
-            ("Win 1, draw ½, bye 1. A game still running at the round's end is lost by the player to move; "
-            "a game never started counts as a forfeit."),
+            (
+                f"**{TITLES[t.game]}** · {'Swiss' if fmt is Format.SWISS else fmt.value.replace('-', ' ')}"
+                f" · {rounds}"
+            ),
+            (
+                f"Round time {human_seconds(t.round_time)} · turn limit {human_seconds(t.turn_limit)} · "
+                f"{'rated' if t.rated else 'casual (unrated)'}"
+            ),
+            (
+                "Win 1, draw ½, bye 1. A game still running at the round's end is lost by the player "
+                "to move; a game never started counts as a forfeit."
+            ),
             f"Organiser: {esc(str(t.data.get('organiser_name', '?')))}",
         ]
         if t.status == "signup":
-            lines.append(f"Starts <t:{int(t.starts_at)}:R> (at least 3 players), or when the organiser presses Start.")
+            lines.append(
+                f"Starts <t:{int(t.starts_at)}:R> (at least 3 players), or when the organiser presses Start."
+            )
         else:
             lines.append(f"Sign-up closed: {STATUS_WORDS.get(t.status, t.status)}.")
         names = ", ".join(esc(e.name) for e in entrants[:60]) + (f" and {n - 60} more" if n > 60 else "")
@@ -444,8 +491,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         sub = f"{TITLES[t.game]} · after round {done} of {t.rounds or '?'}" + (
             f" · page {page} of {pages}" if pages > 1 else "")
         heading = title or f"Tournament #{t.id} standings"
-        img = await asyncio.to_thread(render_standings, rows, st.names, st.format, title=heading, subtitle=sub,
-                                      limit=PAGE)
+        img = await asyncio.to_thread(
+            render_standings, rows, st.names, st.format, title=heading, subtitle=sub, limit=PAGE
+        )
         data = await asyncio.to_thread(png_bytes, img)
         table = text_table(rows, st.names, st.format, limit=PAGE)
         embed = discord.Embed(title=heading, description=f"{sub}\n```\n{table[:3900]}\n```", colour=COLOUR)
@@ -503,9 +551,12 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
             text = "\n".join(lines)
             if len(text) > 4000:
                 text = text[:3990].rsplit("\n", 1)[0] + "\n…"
-            embed = discord.Embed(title=f"Tournament #{tid}: round {round_no} of {t.rounds}",
-                                  description=f"{text}\n\nEnds <t:{int(t.deadline or 0)}:R>. Each game has its own "
-                                              "thread; the first named moves first.", colour=COLOUR)
+            embed = discord.Embed(
+                title=f"Tournament #{tid}: round {round_no} of {t.rounds}",
+                description=f"{text}\n\nEnds <t:{int(t.deadline or 0)}:R>. Each game has its own "
+                "thread; the first named moves first.",
+                colour=COLOUR,
+            )
             await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
             await self.service.mark_announced(tid, round_no)
         started = await self.service.materialise(tid)
@@ -561,10 +612,13 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         else:
             pinged = [white.user_id, black.user_id]
         await place.send(
-            f"Tournament #{tid}, round {s.pairing.round}, board {s.pairing.board}: <@{white.user_id}> (moves first) "
+            f"Tournament #{tid}, round {s.pairing.round}, board {s.pairing.board}: "
+            f"<@{white.user_id}> (moves first) "
             f"vs <@{black.user_id}>. Good luck!",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged], everyone=False,
-                                                     roles=False))
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(u) for u in pinged], everyone=False, roles=False
+            ),
+        )
         await cog.post_board(place, m, s.result)
         notify = getattr(cog, "notify_turn", None)
         if notify is not None:
@@ -591,7 +645,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         lead = " and ".join(f"**{esc(st.names.get(r.player, '?'))}**" for r in winners)
         lines = [f"🏆 Winner: {lead} with {winners[0].points_text} points!" if winners else "No winner."]
         lines += [f"{medals[r.place]}: {esc(st.names.get(r.player, '?'))} ({r.points_text})" for r in podium]
-        await channel.send(content="\n".join(lines)[:2000], embed=embed, file=file, allowed_mentions=NO_MENTIONS)
+        await channel.send(
+            content="\n".join(lines)[:2000], embed=embed, file=file, allowed_mentions=NO_MENTIONS
+        )
         await self.signup_changed(t)
 
     async def event_cancelled(self, t: TournamentRecord, reason: str) -> None:
