@@ -30,9 +30,9 @@ from bot.matches.service import Match, Player, Result
 from bot.names import plain, shown
 from bot.render import ACCENT, CARD, font, png_bytes
 from bot.storage import Status
+from bot.turns import Turns, mentions_of, newly_to_act
 from cogs import _perms
 from cogs import _views as v
-from cogs._turns import Turns, mentions_of, newly_to_act
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -1151,3 +1151,9 @@ def result_band(png: bytes, text: str) -> bytes:
 def picture_file(data: bytes, filename: str) -> discord.File:
     """Encoded picture bytes as an attachment."""
     return discord.File(fp=io.BytesIO(data), filename=filename)
+
+
+def game_cog(bot: ParlorBot, game: str) -> GameCog | None:
+    """The loaded cog of ``game`` (the client keeps them only as :class:`bot.app.GameFrontend`)."""
+    cog = bot.game_cogs.get(game)
+    return cog if isinstance(cog, GameCog) else None

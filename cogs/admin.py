@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.errors import LobbyError
 from bot.games import RATED, TITLES
+from bot.replies import reply_error
 from cogs._game import TURN_LIMITS, human_seconds
 
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["game"], int(match["uid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.errors import reply_error
-
         try:
             await self.confirm(interaction)
         except Exception as exc:  # noqa: BLE001 - every error gets an answer

@@ -74,13 +74,14 @@ from bot.games.nomic.moves import (
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.render import png_bytes
+from bot.replies import reply_error
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import (
-    EXPIRY_CHOICES,
     COLOUR_END,
     COLOUR_INFO,
     COLOUR_OK,
+    EXPIRY_CHOICES,
     NO_MENTIONS,
     TURN_LIMITS,
     GameCog,
@@ -176,8 +177,6 @@ class RulebookButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["mid"]), int(match["page"]), match["mode"], match["tag"], label=item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.errors import reply_error
-
         try:
             cog: Nomic = interaction.client.game_cogs["nomic"]  # type: ignore[attr-defined]
             await cog.show_rulebook(interaction, self.mid, self.page, edit=self.mode == "e", howto=self.tag == "h")

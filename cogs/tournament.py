@@ -22,12 +22,13 @@ from discord.ext import commands
 from bot.games import TITLES
 from bot.matches.service import Player, Result
 from bot.render import png_bytes
+from bot.replies import reply_error
 from bot.storage.tournaments import TournamentRecord
 from bot.tournaments.model import Format
 from bot.tournaments.render import render_standings
 from bot.tournaments.service import Started, TournamentError, TournamentService
 from bot.tournaments.standings import text_table
-from cogs._game import TURN_LIMITS, human_seconds, picture_file
+from cogs._game import TURN_LIMITS, game_cog, human_seconds, picture_file
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -121,8 +122,6 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: TournamentCog | None = interaction.client.get_cog("TournamentCog")  # type: ignore[attr-defined]
-        from cogs.errors import reply_error
-
         try:
             if cog is None:
                 raise TournamentError("Tournaments are not available right now.")
@@ -529,7 +528,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     async def post_pairing(self, s: Started) -> None:
         """The pairing's match, as any match: its own thread, a greeting that pings both, the live board."""
         m = s.match
-        cog = self.bot.game_cogs.get(m.rec.game)
+        cog = game_cog(self.bot, m.rec.game)
         if cog is None:
             return
         settings = await self.bot.service.settings(m.rec.guild_id)
