@@ -46,7 +46,7 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await self.confirm(interaction)
-        except Exception as exc:  # noqa: BLE001 - every error gets an answer
+        except Exception as exc:
             await reply_error(interaction, exc)
 
     async def confirm(self, interaction: discord.Interaction) -> None:
