@@ -126,7 +126,7 @@ class BoardCog(GameBase):
                 img = self.game.render(ended_view(match.view(None), match.outcome), names=match.names(),
                                        clocks=match.clocks_ms(self.service.clock()))
                 data = png_bytes(img)
-            except Exception:  # noqa: BLE001 - a view this cannot finish: the last picture, still with the band
+            except Exception:
                 data = self.render_picture(match, result)
             return result_band(data, self.result_words(match))
         return self.render_picture(match, result)

@@ -132,5 +132,5 @@ class RulebookButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         try:
             cog = cast(RulebookOwner, getattr(interaction.client, "game_cogs", {})["nomic"])
             await cog.show_rulebook(interaction, self.mid, self.page, edit=self.mode == "e", howto=self.tag == "h")
-        except Exception as exc:  # noqa: BLE001 - every error gets an answer
+        except Exception as exc:
             await reply_error(interaction, exc)

@@ -105,6 +105,6 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             if not isinstance(cog, TournamentSignup):
                 raise TournamentError("Tournaments are not available right now.")
             await cog.on_button(interaction, self.tid, self.act)
-        except Exception as exc:  # noqa: BLE001 - every click gets an answer
+        except Exception as exc:
             await reply_error(interaction, exc)
 
