@@ -39,7 +39,7 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.uid = game, uid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ResetConfirm:
         return cls(match["game"], int(match["uid"]))
 

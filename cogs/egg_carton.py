@@ -82,9 +82,10 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     def render_picture(self, match: Match, result: Result | None) -> bytes:
         names = match.names()
         clocks = match.clocks_ms(self.service.clock())
-        if result is not None and self._animated(match, result):
+        animate = self.game.animate
+        if result is not None and animate is not None and self._animated(match, result):
             before = match.rules.view(result.before, None)
-            frames = self.game.animate(before, result.events, match.view(None), names=names,
+            frames = animate(before, result.events, match.view(None), names=names,
                                        speed=match.options.get("speed", "normal"), clocks=clocks)
             return gif_bytes([f for f, _ in frames], [d for _, d in frames], loop=None)  # once, ending on the new position
         img = self.game.render(match.view(None), names=names, events=result.events if result else (),

@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
-TURN_LIMITS = [
+TURN_LIMITS: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name="30 seconds", value=30),
     app_commands.Choice(name="1 minute", value=60),
     app_commands.Choice(name="5 minutes", value=300),
@@ -39,12 +39,12 @@ TURN_LIMITS = [
     app_commands.Choice(name="3 days", value=259200),
     app_commands.Choice(name="7 days", value=604800),
 ]
-FIRST_CHOICES = [
+FIRST_CHOICES: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name="me (the challenger)", value="challenger"),
     app_commands.Choice(name="my opponent", value="opponent"),
     app_commands.Choice(name="random", value="random"),
 ]
-EXPIRY_CHOICES = [
+EXPIRY_CHOICES: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name="5 minutes", value=300),
     app_commands.Choice(name="15 minutes", value=900),
     app_commands.Choice(name="1 hour", value=3600),
@@ -80,7 +80,7 @@ def ended_view(view: Any, outcome: Any) -> Any:
     """A game's view as if its engine had ended the game with ``outcome`` (resignation, timeout, abort):
     nobody to move, the winner set, where the view has such fields (Pylon, Fire and Ice, the Egg Carton
     Game); other views are returned unchanged."""
-    if not dataclasses.is_dataclass(view):
+    if not dataclasses.is_dataclass(view) or isinstance(view, type):
         return view
     names = {f.name for f in dataclasses.fields(view)}
     winners = sorted(outcome.winners)

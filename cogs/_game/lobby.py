@@ -90,13 +90,13 @@ class LobbyCog(PlayCog):
             header.description = f"{header.description}\n{_perms.thread_note(interaction)}"
         if response:
             cb = await interaction.response.send_message(embed=header, allowed_mentions=NO_MENTIONS)
-            header_msg = cb.resource if isinstance(cb.resource, discord.InteractionMessage) else None
+            header_msg: discord.Message | None = cb.resource if isinstance(cb.resource, discord.InteractionMessage) else None
         else:
             embed, _ = self.invite_message(match)
             embed.description = f"Started: {names}."
             if settings.use_threads and not use_threads:
                 embed.description += "\n" + _perms.thread_note(interaction)
-            cb = await interaction.response.edit_message(embed=embed, view=None, content=None)
+            await interaction.response.edit_message(embed=embed, view=None, content=None)
             header_msg = interaction.message
         await self.open_match(interaction.channel, header_msg, match, result, use_threads=use_threads)
 

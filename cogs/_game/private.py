@@ -66,7 +66,7 @@ class PrivateCog(BoardCog):
         payload = await self.private_payload(match, seat, key)
         await interaction.response.send_message(**payload, ephemeral=True)
 
-    async def dms_open(self, user: discord.abc.User, text: str) -> bool:
+    async def dms_open(self, user: discord.User | discord.Member, text: str) -> bool:
         """Try a DM now (on joining a game that uses DMs) and tell whether it went through."""
         try:
             await user.send(text[:2000], allowed_mentions=NO_MENTIONS)

@@ -151,7 +151,7 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
     @app_commands.command(name="move", description="Submit your program (only you see the reply), or draw S/M/L, "
                                                     "allow, deny")
     @app_commands.describe(notation='Five instructions, e.g. "Y1R G2L B3S R1R G1U"; or draw S / M / L, allow, deny')
-    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:
+    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
         seat = self._player_seat(match, interaction)
         s: EofState = match.state

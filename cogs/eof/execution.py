@@ -202,14 +202,15 @@ class EofExecution(EofPrivate):
         await self.post_board(place, match, result)  # the new board; the old one is retired by it
 
     async def _execution_gif(self, match: Match, result: Result) -> bytes | None:
-        if result.before is None or self.game.animate is None:
+        animate = self.game.animate
+        if result.before is None or animate is None:
             return None
         before = match.rules.view(result.before, None)
         after = match.view(None)
         names = match.names()
 
         def work() -> bytes:
-            frames = self.game.animate(before, result.events, after, names=names)
+            frames = animate(before, result.events, after, names=names)
             return gif_bytes([f for f, _ in frames], [d for _, d in frames])
 
         return await asyncio.to_thread(work)

@@ -167,7 +167,7 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
 
     @app_commands.command(name="move", description="Play in notation: a path such as NNE, vote yes/no, skip")
     @app_commands.describe(notation="A path of N/E/S/W steps (NNE, 2N E), vote yes / vote no, or skip")
-    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:
+    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
         parsed = nomic_notation.read(notation)
         if isinstance(parsed, Propose):
@@ -255,7 +255,7 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
         await self.do_ruling(interaction, match, text)
 
     @app_commands.command(name="rules", description="The rules in effect (paged), then how to play")
-    async def rules_cmd(self, interaction: discord.Interaction) -> None:
+    async def rules_cmd(self, interaction: discord.Interaction) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_or_none(interaction)
         await self.show_rulebook(interaction, match.id if match else 0, 0, edit=False)
 
@@ -293,7 +293,7 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
                                                 ephemeral=True)
 
     @app_commands.command(name="resign", description="Leave the game here (the others play on; asks to confirm)")
-    async def resign(self, interaction: discord.Interaction) -> None:
+    async def resign(self, interaction: discord.Interaction) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
         self.player_seat(match, interaction.user.id)
         view = v.view_of(v.button(match.id, None, "resign!", label="Yes, leave the game",

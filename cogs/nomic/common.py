@@ -124,9 +124,10 @@ class RulebookButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.mid, self.page, self.mode, self.tag = mid, page, mode, tag
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> RulebookButton:
-        return cls(int(match["mid"]), int(match["page"]), match["mode"], match["tag"], label=item.label or "")
+        return cls(int(match["mid"]), int(match["page"]), match["mode"], match["tag"],
+                   label=getattr(item, "label", None) or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

@@ -94,7 +94,7 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.tid, self.act = tid, act
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> SignupButton:
         return cls(int(match["tid"]), match["act"])
 
