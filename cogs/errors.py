@@ -14,7 +14,16 @@ from bot.replies import FORBIDDEN, SAVED_THEN_FAILED, UNEXPECTED, log, reply_err
 if TYPE_CHECKING:
     from bot.app import ParlorBot
 
-__all__ = ["FORBIDDEN", "SAVED_THEN_FAILED", "UNEXPECTED", "Errors", "log", "reply_error", "setup", "user_message"]
+__all__ = [
+    "FORBIDDEN",
+    "SAVED_THEN_FAILED",
+    "UNEXPECTED",
+    "Errors",
+    "log",
+    "reply_error",
+    "setup",
+    "user_message",
+]
 
 
 class Errors(commands.Cog):

@@ -67,7 +67,8 @@ __all__ = [
 
 
 class GameCog(LobbyCog):
-    """Shared subcommands and presentation for one game: playing (components, text moves, the computer) and the
+    """Shared subcommands and presentation for one game: playing (components, text moves, the computer)
+    and the
     subcommands; the parts below it are in this package (base, board, private, play, lobby)."""
 
     def __init__(self, bot: ParlorBot) -> None:
@@ -98,7 +99,9 @@ class GameCog(LobbyCog):
             await self.play_from_component(interaction, match.id, version, action[2:])
             return
         if action.startswith("cf:"):  # confirmed from an ephemeral warning: the board is another message
-            result = await self.service.play(match.id, interaction.user.id, action[3:], expected_version=version)
+            result = await self.service.play(
+                match.id, interaction.user.id, action[3:], expected_version=version
+            )
             result = await self.ai_at_once(result)
             await interaction.response.edit_message(content=f"Played `{action[3:]}`.", view=None)
             await self.refresh_board(result.match, result)
@@ -123,8 +126,15 @@ class GameCog(LobbyCog):
             canonical = match.rules.format(move, match.state)
             warning = self.confirm_text(match, canonical)
             if warning:
-                view = v.view_of(v.button(match.id, match.version, f"cf:{canonical}", label=f"Yes, play {canonical}",
-                                          style=discord.ButtonStyle.danger))
+                view = v.view_of(
+                    v.button(
+                        match.id,
+                        match.version,
+                        f"cf:{canonical}",
+                        label=f"Yes, play {canonical}",
+                        style=discord.ButtonStyle.danger,
+                    )
+                )
                 await interaction.response.send_message(warning, view=view, ephemeral=True)
                 return
         old_message = match.rec.message_id
@@ -141,13 +151,17 @@ class GameCog(LobbyCog):
         kwargs = await self.board_kwargs(match, result)
         thread_seats, _ = await self.pending_pings(match, result)
         users = [match.seats[s].user_id for s in thread_seats]
-        content = self.join_content(self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,
-                                    kwargs.pop("content", None))
+        content = self.join_content(
+            self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,
+            kwargs.pop("content", None),
+        )
         try:
             cb = await interaction.response.send_message(content=content, **kwargs,
                                                          allowed_mentions=mentions_of(users))
         except discord.HTTPException:
-            log.warning("the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True)
+            log.warning(
+                "the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True
+            )
             await self.recover_later(match.id, result)  # the move stands: its board goes out another way
             return
         result.notified.update(thread_seats)
@@ -201,7 +215,9 @@ class GameCog(LobbyCog):
         cur = current.strip().lower().replace(" ", "")
         return [t for t in texts if t.lower().replace(" ", "").startswith(cur)]
 
-    @app_commands.command(name="board", description="Show the board of the match here (or of the last one that ended)")
+    @app_commands.command(
+        name="board", description="Show the board of the match here (or of the last one that ended)"
+    )
     @app_commands.describe(public="Post it for everyone (a running match's board moves down here) instead of "
                                   "only for you")
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
@@ -243,7 +259,9 @@ class GameCog(LobbyCog):
         await self.refresh_board(result.match, result)
         await self.after_result(result.match, result)
 
-    @app_commands.command(name="rules", description="How to play, in short (with our rulings and the notation)")
+    @app_commands.command(
+        name="rules", description="How to play, in short (with our rulings and the notation)"
+    )
     async def rules_cmd(self, interaction: discord.Interaction) -> None:
         text = rules_text(self.game_key)
         embed = discord.Embed(title=f"{self.spec.title}: rules", description=text[:4096], colour=COLOUR_INFO)
@@ -263,7 +281,9 @@ class GameCog(LobbyCog):
         text = "\n".join(lines)
         if len(text) > 4000:
             text = "…\n" + text[-3990:]
-        embed = discord.Embed(title=f"{self.spec.title} #{match.id}: moves", description=text, colour=COLOUR_INFO)
+        embed = discord.Embed(
+            title=f"{self.spec.title} #{match.id}: moves", description=text, colour=COLOUR_INFO
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
@@ -274,7 +294,10 @@ class GameCog(LobbyCog):
                 out.append(f"   🎲 `{mv.notation}`")
                 continue
             n += 1
-            out.append(f"{n}. {shown(match.seats[mv.seat].name) if mv.seat < len(match.seats) else '?'}: `{mv.notation}`")
+            out.append(
+                f"{n}. {shown(match.seats[mv.seat].name) if mv.seat < len(match.seats) else '?'}: "
+                f"`{mv.notation}`"
+            )
         return out
 
 

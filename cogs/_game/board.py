@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -43,10 +44,7 @@ class BoardCog(GameBase):
             if out is None:
                 return "The match is over."
             detail = shown(out.detail) if out.detail else ""
-            if detail and out.reason.value in ("resignation", "timeout"):
-                head = detail + " "
-            else:
-                head = ""
+            head = detail + " " if detail and out.reason.value in ("resignation", "timeout") else ""
             if out.is_draw:
                 return f"{head}**Draw.** {detail if not head else ''}".strip()
             winners = ", ".join(self.seat_label(match, s) for s in sorted(out.winners))
@@ -55,8 +53,10 @@ class BoardCog(GameBase):
         if match.status != Status.RUNNING:
             return self.closed_text(match)
         to_act = sorted(match.to_act())
-        who = ", ".join(f"<@{match.seats[s].user_id}>" if not match.seats[s].is_ai else shown(match.seats[s].name)
-                        for s in to_act)
+        who = ", ".join(
+            f"<@{match.seats[s].user_id}>" if not match.seats[s].is_ai else shown(match.seats[s].name)
+            for s in to_act
+        )
         deadline = f" · turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
         return f"To move: {who}{deadline}"
 
@@ -74,7 +74,13 @@ class BoardCog(GameBase):
             if seat == prev and seat != CHANCE:
                 parts[-1] += f", then `{notation}`"
             else:
-                who = "🎲" if seat == CHANCE else shown(match.seats[seat].name) if seat < len(match.seats) else "?"
+                who = (
+                    "🎲"
+                    if seat == CHANCE
+                    else shown(match.seats[seat].name)
+                    if seat < len(match.seats)
+                    else "?"
+                )
                 parts.append(f"{who}: `{notation}`")
             prev = seat
         return "Last: " + ", ".join(parts)
@@ -94,8 +100,10 @@ class BoardCog(GameBase):
             embed.set_footer(text=f"Match #{match.id} · move {self.moves_played(match)} · "
                                   f"/{self.game_key} move to type a move")
         else:
-            embed.set_footer(text=f"Match #{match.id} · final position after {self.moves_played(match)} moves · "
-                                  f"/{self.game_key} board and /{self.game_key} history show it")
+            embed.set_footer(
+                text=f"Match #{match.id} · final position after {self.moves_played(match)} moves · "
+                f"/{self.game_key} board and /{self.game_key} history show it"
+            )
         return embed
 
     def moves_played(self, match: Match) -> int:
@@ -156,10 +164,9 @@ class BoardCog(GameBase):
         items = self.components(match, state) if match.status == Status.RUNNING else []
         view = v.view_of(*items)
         if match.status == Status.RUNNING and match.rec.thread_id is not None:
-            try:  # spectators join the thread from the board (skipped when the board's rows are full)
+            # spectators join the thread from the board (skipped when the board's rows are full)
+            with contextlib.suppress(ValueError):
                 view.add_item(v.button(match.id, None, "watch", label="Watch", emoji="👀", row=4))
-            except ValueError:
-                pass
         return {"embed": self.board_embed(match, result), "file": file, "view": view}
 
     async def post_board(self, place: discord.abc.Messageable | None, match: Match, result: Result | None, *,
@@ -176,8 +183,10 @@ class BoardCog(GameBase):
         kwargs = await self.board_kwargs(match, result)
         thread_seats, _ = await self.pending_pings(match, result)
         users = [match.seats[s].user_id for s in thread_seats]
-        content = self.join_content(self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,
-                                    kwargs.pop("content", None))
+        content = self.join_content(
+            self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,
+            kwargs.pop("content", None),
+        )
         old = match.rec.message_id
         try:
             msg = await place.send(content=content, **kwargs, allowed_mentions=mentions_of(users))
@@ -196,9 +205,11 @@ class BoardCog(GameBase):
     def retired_embed(self, match: Match, url: str) -> discord.Embed:
         """What an earlier board says once a newer one exists."""
         seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
-        embed = discord.Embed(title=f"{self.spec.title} · {seats}"[:256],
-                              description=f"Moved on: see the latest board ↓\n[Jump to the latest board]({url})",
-                              colour=COLOUR_OLD)
+        embed = discord.Embed(
+            title=f"{self.spec.title} · {seats}"[:256],
+            description=f"Moved on: see the latest board ↓\n[Jump to the latest board]({url})",
+            colour=COLOUR_OLD,
+        )
         embed.set_footer(text=f"Match #{match.id} · an earlier position")
         return embed
 
@@ -226,7 +237,12 @@ class BoardCog(GameBase):
         """
         place = await self.place_of(match)
         thread_seats, _ = await self.pending_pings(match, result)
-        if place is None or match.rec.message_id is None or thread_seats or match.rec.message_id in self._retired:
+        if (
+            place is None
+            or match.rec.message_id is None
+            or thread_seats
+            or match.rec.message_id in self._retired
+        ):
             await self.post_board(place, match, result)
             return
         kwargs = await self.board_kwargs(match, result)
@@ -313,18 +329,29 @@ class BoardCog(GameBase):
             lines = [f"{i + 1}. {shown(s.name)}{self.seat_note(match, i)}" for i, s in enumerate(rec.seats)]
             embed = discord.Embed(
                 title=f"{spec.title}: lobby",
-                description=(f"Hosted by **{shown(rec.seats[0].name) if rec.seats else '?'}** · {need} to {most} players\n"
-                             + "\n".join(lines)
-                             + f"\n\nThe host starts once {need} have joined. Closes <t:{int(rec.deadline or 0)}:R>."),
+                description=(
+                    f"Hosted by **{shown(rec.seats[0].name) if rec.seats else '?'}** · {need} to {most} "
+                    "players\n"
+                    + "\n".join(lines)
+                    + f"\n\nThe host starts once {need} have joined. Closes <t:{int(rec.deadline or 0)}:R>."
+                ),
                 colour=COLOUR_INFO,
             )
             embed.set_footer(text=self.options_summary(match))
             full = spec.max_seats is not None and len(rec.seats) >= spec.max_seats
             view = v.view_of(
-                v.button(rec.id, None, "join", label="Join", style=discord.ButtonStyle.success, disabled=full),
+                v.button(
+                    rec.id, None, "join", label="Join", style=discord.ButtonStyle.success, disabled=full
+                ),
                 v.button(rec.id, None, "leave", label="Leave"),
-                v.button(rec.id, None, "start", label="Start", style=discord.ButtonStyle.primary,
-                         disabled=len(rec.seats) < need),
+                v.button(
+                    rec.id,
+                    None,
+                    "start",
+                    label="Start",
+                    style=discord.ButtonStyle.primary,
+                    disabled=len(rec.seats) < need,
+                ),
                 v.button(rec.id, None, "cancel", label="Cancel", style=discord.ButtonStyle.danger),
             )
             for item in self.lobby_extra_items(match):

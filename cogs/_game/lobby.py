@@ -40,8 +40,10 @@ class LobbyCog(PlayCog):
         if active:
             m = active[0]
             parent = f"<#{channel.parent_id}>" if channel.parent_id else "the channel"
-            raise LobbyError(f"This thread belongs to {m.game.rules.spec.title} match #{m.id}, which is still on: "
-                             f"one match per thread. Start a new match in {parent}.")
+            raise LobbyError(
+                f"This thread belongs to {m.game.rules.spec.title} match #{m.id}, which is still on: "
+                f"one match per thread. Start a new match in {parent}."
+            )
 
     async def create_match(self, interaction: discord.Interaction, *, opponent: discord.abc.User | None,
                            level: str | None, options: dict[str, str], turn_limit: int | None,
@@ -53,11 +55,15 @@ class LobbyCog(PlayCog):
         if opponent is not None:
             if self.bot.user is not None and opponent.id == self.bot.user.id:
                 if not self.spec.ai_levels:
-                    raise LobbyError(f"{self.spec.title} has no computer opponent; challenge a member instead.")
+                    raise LobbyError(
+                        f"{self.spec.title} has no computer opponent; challenge a member instead."
+                    )
                 lvl = level or self.default_level()
                 opp = Player(opponent.id, f"{self.bot.user.display_name} ({lvl})", lvl)
             elif opponent.bot:
-                raise LobbyError("Bots cannot play here (except me: pick me as the opponent to play the computer).")
+                raise LobbyError(
+                    "Bots cannot play here (except me: pick me as the opponent to play the computer)."
+                )
             else:
                 opp = await self.player_for(opponent)
         if interaction.guild_id is None:
@@ -90,7 +96,9 @@ class LobbyCog(PlayCog):
             header.description = f"{header.description}\n{_perms.thread_note(interaction)}"
         if response:
             cb = await interaction.response.send_message(embed=header, allowed_mentions=NO_MENTIONS)
-            header_msg: discord.Message | None = cb.resource if isinstance(cb.resource, discord.InteractionMessage) else None
+            header_msg: discord.Message | None = (
+                cb.resource if isinstance(cb.resource, discord.InteractionMessage) else None
+            )
         else:
             embed, _ = self.invite_message(match)
             embed.description = f"Started: {names}."
@@ -100,8 +108,15 @@ class LobbyCog(PlayCog):
             header_msg = interaction.message
         await self.open_match(interaction.channel, header_msg, match, result, use_threads=use_threads)
 
-    async def open_match(self, channel: Any, header_msg: discord.Message | None, match: Match, result: Result, *,
-                         use_threads: bool) -> None:
+    async def open_match(
+        self,
+        channel: Any,
+        header_msg: discord.Message | None,
+        match: Match,
+        result: Result,
+        *,
+        use_threads: bool,
+    ) -> None:
         """The match's thread (from its header message), its players added to it, the first board."""
         place: discord.abc.Messageable | None = None
         if use_threads and header_msg is not None and isinstance(channel, discord.TextChannel):
@@ -171,13 +186,16 @@ class LobbyCog(PlayCog):
     async def do_watch(self, interaction: discord.Interaction, match: Match) -> None:
         """The board's Watch button: the user is added to the match thread."""
         if match.seat_of(interaction.user.id) is not None:
-            await interaction.response.send_message("You are playing in this match: the thread is yours already.",
-                                                    ephemeral=True)
+            await interaction.response.send_message(
+                "You are playing in this match: the thread is yours already.", ephemeral=True
+            )
             return
         if match.rec.thread_id is None or not await self.add_to_thread(match, interaction.user.id):
             raise LobbyError("This match has no thread to watch; its board is in this channel.")
         await interaction.response.send_message(
-            f"You are watching {self.spec.title} #{match.id}: the thread shows in your channel list.", ephemeral=True)
+            f"You are watching {self.spec.title} #{match.id}: the thread shows in your channel list.",
+            ephemeral=True,
+        )
 
     async def do_rematch(self, interaction: discord.Interaction, match: Match) -> None:
         """Same game, same options, seats swapped; offered in the channel where the match was started."""
@@ -188,7 +206,9 @@ class LobbyCog(PlayCog):
             raise NotAPlayer("Only the players of this match can ask for a rematch.")
         if match.rec.ui.get("rematch"):
             raise LobbyError(f"A rematch was already offered: {match.rec.ui['rematch']}")
-        channel = self.bot.get_channel(match.rec.channel_id) or await self.bot.fetch_channel(match.rec.channel_id)
+        channel = self.bot.get_channel(match.rec.channel_id) or await self.bot.fetch_channel(
+            match.rec.channel_id
+        )
         host = await self.player_for(interaction.user)
         options = dict(match.options)
         others = [s for s in match.seats if s.seat != seat]
@@ -198,8 +218,15 @@ class LobbyCog(PlayCog):
             opp = Player(o.user_id, o.name, o.ai_level)
             options["first"] = "challenger" if seat == 1 else "opponent"  # the other seat opens this time
         _perms.check_can_host(interaction, self.game_key, channel=channel)
-        new = await self.service.create(self.game_key, guild_id=match.rec.guild_id, channel_id=channel.id,
-                                        host=host, opponent=opp, options=options, turn_limit=match.rec.turn_limit)
+        new = await self.service.create(
+            self.game_key,
+            guild_id=match.rec.guild_id,
+            channel_id=channel.id,
+            host=host,
+            opponent=opp,
+            options=options,
+            turn_limit=match.rec.turn_limit,
+        )
         if new.status == Status.RUNNING:  # against the computer: at once
             await interaction.response.edit_message(view=None)
             names = " vs ".join(shown(s.name) for s in new.seats)
@@ -207,8 +234,13 @@ class LobbyCog(PlayCog):
                                    description=self.options_summary(new))
             header_msg = await channel.send(embed=header, allowed_mentions=NO_MENTIONS)  # type: ignore[union-attr]
             settings = await self.service.settings(new.rec.guild_id)
-            await self.open_match(channel, header_msg, new, Result(new, started=True),
-                                  use_threads=settings.use_threads and not _perms.thread_blockers(interaction, channel))
+            await self.open_match(
+                channel,
+                header_msg,
+                new,
+                Result(new, started=True),
+                use_threads=settings.use_threads and not _perms.thread_blockers(interaction, channel),
+            )
             url = header_msg.jump_url
         else:
             await interaction.response.edit_message(view=None)

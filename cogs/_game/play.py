@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,8 @@ AI_AT_ONCE = 1.5
 
 
 class PlayCog(PrivateCog):
-    """After a move: the board and notices, the computer's answer (at once or as a task), recovery, timeouts."""
+    """After a move: the board and notices, the computer's answer (at once or as a task), recovery,
+    timeouts."""
 
     async def play_from_component(self, interaction: discord.Interaction, match_id: int, version: int | None,
                                   text: str) -> None:
@@ -52,7 +54,9 @@ class PlayCog(PrivateCog):
                 kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
                 await interaction.response.edit_message(**kwargs, attachments=[file])
         except discord.HTTPException:
-            log.warning("the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True)
+            log.warning(
+                "the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True
+            )
             await self.recover_later(match.id, result)
         await self.after_result(match, result)
 
@@ -83,9 +87,18 @@ class PlayCog(PrivateCog):
                 break
             if reply is None:
                 break
-            result = Result(reply.match, events=reply.events, moves=result.moves + reply.moves, actor=reply.actor,
-                            before=reply.before, started=result.started, finished=reply.finished,
-                            ratings=reply.ratings, message=reply.message, notified=set(result.notified))
+            result = Result(
+                reply.match,
+                events=reply.events,
+                moves=result.moves + reply.moves,
+                actor=reply.actor,
+                before=reply.before,
+                started=result.started,
+                finished=reply.finished,
+                ratings=reply.ratings,
+                message=reply.message,
+                notified=set(result.notified),
+            )
         return result
 
     async def _ai_follow(self, match_id: int, task: asyncio.Future[Result | None],
@@ -147,11 +160,9 @@ class PlayCog(PrivateCog):
             place = await self.place_of(match)
             if place is not None and match.rec.message_id is not None:
                 embed, view = self.invite_message(match)
-                try:
+                with contextlib.suppress(discord.HTTPException):
                     await place.get_partial_message(match.rec.message_id).edit(  # type: ignore[attr-defined]
                         embed=embed, view=view, content=None)
-                except discord.HTTPException:
-                    pass
             return
         await self.refresh_board(match, result)
         await self.after_result(match, result)

@@ -75,7 +75,8 @@ class PrivateCog(BoardCog):
             return False
 
     async def notify_turn(self, match: Match, result: Result) -> None:
-        """Tell whoever was not told yet by the board itself (DMs; a thread ping when the board was edited)."""
+        """Tell whoever was not told yet by the board itself (DMs; a thread ping when the board was
+        edited)."""
         thread_seats, dm_seats = await self.pending_pings(match, result)
         if not thread_seats and not dm_seats:
             return
@@ -89,6 +90,8 @@ class PrivateCog(BoardCog):
         thread_seats, dm_seats = await self.turns.split(match, seats)
         if not thread_seats and not dm_seats:
             return
-        when = f"the turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else "the turn ends soon"
+        when = (
+            f"the turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else "the turn ends soon"
+        )
         place = await self.place_of(match)
         await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place, reminder=when)

@@ -99,10 +99,16 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
                    "crash_penalty": crash_penalty.value if crash_penalty else "off",
                    "draw": draw.value if draw else "feel"}
         host = await self.player_for(interaction.user)
-        match = await self.service.create(self.game_key, guild_id=interaction.guild_id,
-                                          channel_id=interaction.channel_id or 0, host=host, opponent=None,
-                                          options=options, turn_limit=turn_limit.value if turn_limit else None,
-                                          expires=expires.value if expires else None)
+        match = await self.service.create(
+            self.game_key,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host=host,
+            opponent=None,
+            options=options,
+            turn_limit=turn_limit.value if turn_limit else None,
+            expires=expires.value if expires else None,
+        )
         if colour is not None:
             match = await self.service.update_seat_data(match.id, host.user_id, {"colour": colour.value})
         embed, view = self.invite_message(match)
@@ -148,9 +154,12 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
                     return m
         return match
 
-    @app_commands.command(name="move", description="Submit your program (only you see the reply), or draw S/M/L, "
-                                                    "allow, deny")
-    @app_commands.describe(notation='Five instructions, e.g. "Y1R G2L B3S R1R G1U"; or draw S / M / L, allow, deny')
+    @app_commands.command(
+        name="move", description="Submit your program (only you see the reply), or draw S/M/L, allow, deny"
+    )
+    @app_commands.describe(
+        notation='Five instructions, e.g. "Y1R G2L B3S R1R G1U"; or draw S / M / L, allow, deny'
+    )
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
         seat = self._player_seat(match, interaction)
@@ -166,7 +175,9 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
                 return
         result = await self.service.play(match.id, interaction.user.id, notation)
         played = next((mv.notation for mv in result.moves if mv.seat == seat), notation)
-        submitted = s.phase is Phase.PROGRAM and not played.startswith("draw") and played not in ("allow", "deny")
+        submitted = (
+            s.phase is Phase.PROGRAM and not played.startswith("draw") and played not in ("allow", "deny")
+        )
         if submitted:
             text = ("No program this round (skip)." if played == "skip"
                     else f"Program submitted for round {s.round}: `{played}`")
@@ -175,7 +186,9 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
         await interaction.response.send_message(text, ephemeral=True)
         if submitted:
             prog = match.rules.parse(played, s, seat)
-            await self.close_builder(result.match, seat, s.round, prog if isinstance(prog, Program) else Program(()))
+            await self.close_builder(
+                result.match, seat, s.round, prog if isinstance(prog, Program) else Program(())
+            )
         await self.present(result.match, result)
 
     @move.autocomplete("notation")
@@ -204,7 +217,7 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
         for p in parts:
             tokens += [p[i:i + 3] for i in range(0, len(p), 3)]
         partial = ""
-        if tokens and (current[-1:] not in (" ", ",", ";") and len(tokens[-1]) < 3 or
+        if tokens and ((current[-1:] not in (" ", ",", ";") and len(tokens[-1]) < 3) or
                        not re.fullmatch(r"[RYGB][1-3][UDLRS]", tokens[-1])):
             partial = tokens.pop()
         try:

@@ -54,9 +54,13 @@ class EofBoard(EofLobby):
             t = s.drawer
             k = len(s.draws[t])
             what = "choose the size of the next draw below" if s.feel and s.size_choice < 0 else "drawing"
-            return f"**Deal, round {s.round}:** <@{match.seats[t].user_id}> {deal_progress(k)}: {what}{deadline}"
+            return (
+                f"**Deal, round {s.round}:** <@{match.seats[t].user_id}> {deal_progress(k)}: {what}{deadline}"
+            )
         if s.phase is Phase.PROGRAM:
-            waiting = ", ".join(f"<@{match.seats[t].user_id}>" for t in range(s.seats) if s.programs[t] is None)
+            waiting = ", ".join(
+                f"<@{match.seats[t].user_id}>" for t in range(s.seats) if s.programs[t] is None
+            )
             done = ", ".join(self._who(match, t) for t in range(s.seats) if s.programs[t] is not None)
             line = f"**Programming, round {s.round}:** waiting for {waiting or 'nobody'}{deadline}"
             return line + (f"\nProgram in: {done}" if done else "")
@@ -65,8 +69,10 @@ class EofBoard(EofLobby):
             pd = view.pending
             if pd is not None:
                 asked = ", ".join(f"<@{match.seats[t].user_id}>" for t in pd.asked if t not in pd.allowed)
-                return (f"**Execution paused:** {self._who(match, pd.seat)} `{pd.instruction}` wants to delete "
-                        f"record {pd.record + 1} ({pd.piece}); waiting for {asked} to allow or deny{deadline}")
+                return (
+                    f"**Execution paused:** {self._who(match, pd.seat)} `{pd.instruction}` wants to delete "
+                    f"record {pd.record + 1} ({pd.piece}); waiting for {asked} to allow or deny{deadline}"
+                )
         return super().status_line(match)
 
     def last_move_text(self, match: Match, result: Result | None) -> str:
@@ -146,12 +152,23 @@ class EofBoard(EofLobby):
         if s.phase is Phase.DEAL and s.feel and s.size_choice < 0 and s.drawer is not None:
             sizes = size_totals(s.bag)
             for i, word in enumerate(SIZE_WORDS):
-                items.append(v.button(mid, ver, f"m:{SIZE_LETTERS[i]}", label=f"{word.capitalize()} ({sizes[i]} left)",
-                                      style=discord.ButtonStyle.primary, disabled=sizes[i] == 0, row=0))
+                items.append(
+                    v.button(
+                        mid,
+                        ver,
+                        f"m:{SIZE_LETTERS[i]}",
+                        label=f"{word.capitalize()} ({sizes[i]} left)",
+                        style=discord.ButtonStyle.primary,
+                        disabled=sizes[i] == 0,
+                        row=0,
+                    )
+                )
             items.append(v.button(mid, ver, "m:any", label="Any size", row=0))
             left = HAND - len(s.draws[s.drawer])
             if left > 1:
-                items.append(v.button(mid, ver, "rest", label=f"Draw the rest for me ({left})", emoji="🎲", row=1))
+                items.append(
+                    v.button(mid, ver, "rest", label=f"Draw the rest for me ({left})", emoji="🎲", row=1)
+                )
         elif s.phase is Phase.PROGRAM:
             items.append(v.button(mid, None, "open", label="Write my program", emoji="📝",
                                   style=discord.ButtonStyle.primary))
@@ -159,7 +176,9 @@ class EofBoard(EofLobby):
             tag = f"{s.round}.{s.turn}"
             items.append(v.button(mid, None, f"an:{tag}:allow", label="Allow the deletion",
                                   style=discord.ButtonStyle.success))
-            items.append(v.button(mid, None, f"an:{tag}:deny", label="Deny", style=discord.ButtonStyle.danger))
+            items.append(
+                v.button(mid, None, f"an:{tag}:deny", label="Deny", style=discord.ButtonStyle.danger)
+            )
         return items
 
     async def draw_rest(self, interaction: discord.Interaction, match: Match, version: int | None) -> None:

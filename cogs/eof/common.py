@@ -60,9 +60,11 @@ LOG_CHUNK = 3800
 """Characters of step log per embed (Discord allows 4096 per description, 6000 per message)."""
 
 
-DMS_CLOSED = ("I cannot DM you (your DMs are closed for this server), so your hand, your program builder and "
-              "permission questions will be behind a 🔒 **Show privately** button in the match thread — only you "
-              "can open it. To get them in DMs instead, allow direct messages from server members.")
+DMS_CLOSED = (
+    "I cannot DM you (your DMs are closed for this server), so your hand, your program builder and "
+    "permission questions will be behind a 🔒 **Show privately** button in the match thread — only you "
+    "can open it. To get them in DMs instead, allow direct messages from server members."
+)
 
 
 def _colour_name(c: int) -> str:

@@ -60,7 +60,9 @@ class EofExecution(EofPrivate):
                 if chosen is None or not left[chosen.index] or len(draft) >= s.required_length(seat):
                     raise StaleBoard("That piece is not left in your hand; press **Write my program** on the "
                                      "board for a fresh builder.")
-            await self._edit_private(interaction, match, await self.builder_payload(match, seat, draft, chosen))
+            await self._edit_private(
+                interaction, match, await self.builder_payload(match, seat, draft, chosen)
+            )
             return
         if kind == "pk":
             await self._edit_private(interaction, match,
@@ -115,7 +117,11 @@ class EofExecution(EofPrivate):
         before: EofState | None = result.before
         if before is not None and before.phase is Phase.PROGRAM:  # missing programs became "no program"
             for mv in result.moves:
-                if 0 <= mv.seat < before.seats and _move_kind(mv) == "program" and before.programs[mv.seat] is None:
+                if (
+                    0 <= mv.seat < before.seats
+                    and _move_kind(mv) == "program"
+                    and before.programs[mv.seat] is None
+                ):
                     await self.close_builder(result.match, mv.seat, before.round, SKIP)
         await self.present(result.match, result)
 
@@ -160,7 +166,9 @@ class EofExecution(EofPrivate):
         steps = [e for e in result.events if e.kind == "step"]
         scored = [e for e in result.events if e.kind == "score"]
         before: EofState | None = result.before
-        rnd = int(scored[0].data.get("round", 0)) if scored else (before.round if before else match.state.round)
+        rnd = (
+            int(scored[0].data.get("round", 0)) if scored else (before.round if before else match.state.round)
+        )
         lines = []
         for e in steps:
             d = e.data

@@ -65,7 +65,9 @@ class EofLobby(GameCog):
             return
         await super().on_lobby_action(interaction, match, action)
 
-    async def join_in_colour(self, interaction: discord.Interaction, match: Match, colour: int | None) -> None:
+    async def join_in_colour(
+        self, interaction: discord.Interaction, match: Match, colour: int | None
+    ) -> None:
         """Join the lobby in ``colour`` (None: the first free one), or switch to it if already seated."""
         if match.status != Status.LOBBY:
             raise LobbyError("This lobby is closed.")

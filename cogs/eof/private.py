@@ -54,7 +54,9 @@ class EofPrivate(EofBuilder):
         if known is not None:
             return known
         try:
-            user = self.bot.get_user(match.seats[seat].user_id) or await self.bot.fetch_user(match.seats[seat].user_id)
+            user = self.bot.get_user(match.seats[seat].user_id) or await self.bot.fetch_user(
+                match.seats[seat].user_id
+            )
             channel = user.dm_channel or await user.create_dm()
             me = self.bot.user.id if self.bot.user is not None else 0
             tag = f"**{self.spec.title} #{match.id}**"

@@ -37,13 +37,15 @@ How a game runs on Discord:
   page), then how to play; ``/nomic rule number:`` shows one entry with its
   history; ``/nomic map`` the map.
 * **End**: an adopted rule with the ``end`` effect, ``/nomic end`` (Manage
-  Server or the host; the end says which: ``end host`` / ``end``), or fewer than two players (``/nomic resign`` leaves
+  Server or the host; the end says which: ``end host`` / ``end``), or fewer than two players (``/nomic
+  resign`` leaves
   the game; the others play on). Unrated; ``/stats`` counts proposals.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import discord
@@ -89,8 +91,11 @@ from cogs.nomic.common import (
 from cogs.nomic.rulebook import NomicRulebook
 
 
-class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: roam the map, rewrite the rules"):
-    """``/nomic``: the slash commands (new, join, move, propose, judge, ruling, rules, rule, map, resign, end)."""
+class Nomic(
+    NomicRulebook, group_name="nomic", group_description="Nomic World: roam the map, rewrite the rules"
+):
+    """``/nomic``: the slash commands (new, join, move, propose, judge, ruling, rules, rule, map, resign,
+    end)."""
 
     async def cog_load(self) -> None:
         self._tally_busy = set()
@@ -114,7 +119,9 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
                                 turn_limit=turn_limit.value if turn_limit else None,
                                 expires=expires.value if expires else None)
 
-    @app_commands.command(name="join", description="Join the lobby here, or the running game from the next round")
+    @app_commands.command(
+        name="join", description="Join the lobby here, or the running game from the next round"
+    )
     async def join(self, interaction: discord.Interaction) -> None:
         found = await self.service.find_here(interaction.channel_id or 0, game=self.game_key)
         found = [m for m in found if m.status in (Status.LOBBY, Status.RUNNING)]
@@ -128,11 +135,9 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
             place = await self.place_of(result.match)
             if place is not None and result.match.rec.message_id:
                 embed, view = self.invite_message(result.match)
-                try:
+                with contextlib.suppress(discord.HTTPException):
                     await place.get_partial_message(result.match.rec.message_id).edit(  # type: ignore[attr-defined]
                         embed=embed, view=view)
-                except discord.HTTPException:
-                    pass
             return
         await self.add_to_thread(result.match, interaction.user.id)
         text = " ".join(_md(e.text) for e in result.events if e.kind == "join") or "You joined."
@@ -216,11 +221,15 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
                                       current: str) -> list[app_commands.Choice[str]]:
         return await self.move_choices(interaction, current, only_to_act=False)
 
-    @app_commands.command(name="propose", description="Propose your turn's rule-change (players vote with ✅ / ❌)")
-    @app_commands.describe(action="Enact a new rule, repeal a rule, or amend a rule",
-                           rule="The number of the rule to repeal or amend",
-                           text="The new rule's text (enact), the new text (amend), or a reason (repeal)",
-                           effect="Optional: what the bot itself will enforce, e.g. die=8, votes=majority, end")
+    @app_commands.command(
+        name="propose", description="Propose your turn's rule-change (players vote with ✅ / ❌)"
+    )
+    @app_commands.describe(
+        action="Enact a new rule, repeal a rule, or amend a rule",
+        rule="The number of the rule to repeal or amend",
+        text="The new rule's text (enact), the new text (amend), or a reason (repeal)",
+        effect="Optional: what the bot itself will enforce, e.g. die=8, votes=majority, end",
+    )
     @app_commands.choices(action=ACTIONS)
     async def propose(self, interaction: discord.Interaction, action: app_commands.Choice[str],
                       text: app_commands.Range[str, 1, MAX_TEXT] | None = None,
@@ -241,7 +250,9 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
     async def on_ready(self) -> None:
         await self.resync_votes()
 
-    @app_commands.command(name="judge", description="Invoke Judgment (rule 114): the Judge decides a question")
+    @app_commands.command(
+        name="judge", description="Invoke Judgment (rule 114): the Judge decides a question"
+    )
     @app_commands.describe(question="What the Judge should decide")
     async def judge(self, interaction: discord.Interaction,
                     question: app_commands.Range[str, 1, MAX_QUESTION]) -> None:
@@ -250,7 +261,9 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
 
     @app_commands.command(name="ruling", description="The Judge's ruling on the pending question (rule 114)")
     @app_commands.describe(text="Your ruling; it becomes a rule at once")
-    async def ruling(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, MAX_TEXT]) -> None:
+    async def ruling(
+        self, interaction: discord.Interaction, text: app_commands.Range[str, 1, MAX_TEXT]
+    ) -> None:
         match = await self.match_here(interaction)
         await self.do_ruling(interaction, match, text)
 
@@ -261,7 +274,9 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
 
     @app_commands.command(name="rule", description="One rule or proposal, with its votes and history")
     @app_commands.describe(number="The rule's number (101-115 for the Initial Set, 201 on for the rest)")
-    async def rule(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 999_999]) -> None:
+    async def rule(
+        self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 999_999]
+    ) -> None:
         match = await self.match_or_none(interaction)
         text = rule_detail(nomic_view(match), number, limit=4000)
         embed = discord.Embed(title=f"Nomic World \u00b7 rule {number}", description=text, colour=COLOUR_INFO)
@@ -292,24 +307,32 @@ class Nomic(NomicRulebook, group_name="nomic", group_description="Nomic World: r
         await interaction.response.send_message(embed=embed, file=picture_file(data, PICTURE),
                                                 ephemeral=True)
 
-    @app_commands.command(name="resign", description="Leave the game here (the others play on; asks to confirm)")
+    @app_commands.command(
+        name="resign", description="Leave the game here (the others play on; asks to confirm)"
+    )
     async def resign(self, interaction: discord.Interaction) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
         self.player_seat(match, interaction.user.id)
         view = v.view_of(v.button(match.id, None, "resign!", label="Yes, leave the game",
                                   style=discord.ButtonStyle.danger))
-        await interaction.response.send_message("Leave this Nomic World game? The others play on, and you cannot "
-                                                "rejoin it.", view=view, ephemeral=True)
+        await interaction.response.send_message(
+            "Leave this Nomic World game? The others play on, and you cannot rejoin it.",
+            view=view,
+            ephemeral=True,
+        )
 
-    @app_commands.command(name="end", description="End the game here for everyone (Manage Server, or the host)")
+    @app_commands.command(
+        name="end", description="End the game here for everyone (Manage Server, or the host)"
+    )
     async def end(self, interaction: discord.Interaction) -> None:
         match = await self.match_here(interaction, running=False)
         if not self.can_end(interaction, match):
             raise NotAPlayer("Only the host or someone with Manage Server can end the game.")
         view = v.view_of(v.button(match.id, None, "end!", label="Yes, end the game",
                                   style=discord.ButtonStyle.danger))
-        await interaction.response.send_message("End this Nomic World game for everyone? It cannot be resumed.",
-                                                view=view, ephemeral=True)
+        await interaction.response.send_message(
+            "End this Nomic World game for everyone? It cannot be resumed.", view=view, ephemeral=True
+        )
 
 
 async def setup(bot: Any) -> None:

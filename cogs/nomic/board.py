@@ -106,19 +106,26 @@ class NomicBoard(NomicBase):
         q = view.question
         if q is not None:
             judge = f"<@{view.players[q.judge].user_id}>"
-            return (f"\u2696\ufe0f **Judgment**: {_md(view.name(q.asker))} asks \u201c{_md(_cut(q.question, 300))}"
-                    f"\u201d. The Judge, {judge}, rules with `/nomic ruling`; play waits.{deadline}")
+            return (
+                f"\u2696\ufe0f **Judgment**: {_md(view.name(q.asker))} asks "
+                f"\u201c{_md(_cut(q.question, 300))}"
+                f"\u201d. The Judge, {judge}, rules with `/nomic ruling`; play waits.{deadline}"
+            )
         if view.phase == "move":
             return (f"\U0001f3b2 {who} rolled **{view.roll}** on the d{view.die}: give a path of exactly "
                     f"{view.roll} step{'s' * (view.roll != 1)} with the arrows below, or "
                     f"`/nomic move notation:{_example_path(view.roll or 1)}`.{deadline}")
         if view.phase == "propose":
-            return (f"\U0001f4dc {who}, propose one rule-change: `/nomic propose action:enact text:\u2026` "
-                    f"(or repeal / amend a rule by number), or pass with `/nomic move notation:skip`.{deadline}")
+            return (
+                f"\U0001f4dc {who}, propose one rule-change: `/nomic propose action:enact text:\u2026` "
+                f"(or repeal / amend a rule by number), or pass with `/nomic move notation:skip`.{deadline}"
+            )
         if view.phase == "vote" and view.proposal is not None:
             p = view.proposal
-            return (f"\U0001f5f3\ufe0f Vote on proposal {p.number}: react {YES} or {NO} on it; the live tally is "
-                    f"on the proposal. It is decided when all {len(p.voters)} voters have voted.{deadline}")
+            return (
+                f"\U0001f5f3\ufe0f Vote on proposal {p.number}: react {YES} or {NO} on it; the live tally is "
+                f"on the proposal. It is decided when all {len(p.voters)} voters have voted.{deadline}"
+            )
         return f"{who} is playing.{deadline}"
 
     def extra_lines(self, match: Match, result: Result | None, plan: str = "") -> list[str]:
@@ -140,9 +147,11 @@ class NomicBoard(NomicBase):
         if pending:
             lines.append("Joining next round: " + ", ".join(_md(n) for n in pending))
         die_rule = dict(view.setting_rules).get("die")
-        lines.append(f"Die d{view.die}{f' (rule {die_rule})' if die_rule else ''} \u00b7 votes: "
-                     f"{view.votes_needed} \u00b7 order: {view.turn_order} \u00b7 phases: {view.phases} \u00b7 "
-                     f"{len(view.in_effect)} rules in effect")
+        lines.append(
+            f"Die d{view.die}{f' (rule {die_rule})' if die_rule else ''} \u00b7 votes: "
+            f"{view.votes_needed} \u00b7 order: {view.turn_order} \u00b7 phases: {view.phases} \u00b7 "
+            f"{len(view.in_effect)} rules in effect"
+        )
         return lines
 
     def board_embed(self, match: Match, result: Result | None, *, plan: str = "") -> discord.Embed:
@@ -161,11 +170,14 @@ class NomicBoard(NomicBase):
         embed = discord.Embed(title=title, description=_cut("\n".join(lines), 4000), colour=colour)
         embed.set_image(url=f"attachment://{PICTURE}")
         if match.status == Status.RUNNING:
-            embed.set_footer(text=f"Match #{match.id} \u00b7 /nomic rules: the rulebook \u00b7 /nomic propose, "
-                                  "/nomic judge, /nomic move")
+            embed.set_footer(
+                text=f"Match #{match.id} \u00b7 /nomic rules: the rulebook \u00b7 /nomic propose, "
+                "/nomic judge, /nomic move"
+            )
         else:  # a finished board says how to see it again
-            embed.set_footer(text=f"Match #{match.id} \u00b7 final position \u00b7 /nomic board and /nomic history "
-                                  "show it")
+            embed.set_footer(
+                text=f"Match #{match.id} \u00b7 final position \u00b7 /nomic board and /nomic history show it"
+            )
         return embed
 
     def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
@@ -296,7 +308,9 @@ class NomicBoard(NomicBase):
         p = view.proposal
         if r.status == "open" and p is not None and p.number == number:
             # edited after every counted vote: the reaction counts include the bot's own ✅ / ❌
-            embed.add_field(name=f"Tally ({p.needed})", value=_cut(self.tally_text(view, p), 1024), inline=False)
+            embed.add_field(
+                name=f"Tally ({p.needed})", value=_cut(self.tally_text(view, p), 1024), inline=False
+            )
             embed.set_footer(text=f"React {YES} to adopt or {NO} to reject; only the players' votes count. "
                                   "Until everybody has voted you can change your vote (the other emoji) or "
                                   f"withdraw it (remove your reaction). Match #{match.id}")

@@ -55,9 +55,11 @@ MAX_EVENT_LINES = 8
 PICTURE = "nomic.png"
 
 
-HOWTO_NOTE = ("\n\n**Votes by reaction.** React \u2705 or \u274c on the proposal; the proposal shows the tally "
-              "as it stands. Until every player has voted you can change your vote (react with the other emoji) "
-              "or withdraw it (remove your reaction); the vote is decided when the last player votes.")
+HOWTO_NOTE = (
+    "\n\n**Votes by reaction.** React \u2705 or \u274c on the proposal; the proposal shows the tally "
+    "as it stands. Until every player has voted you can change your vote (react with the other emoji) "
+    "or withdraw it (remove your reaction); the vote is decided when the last player votes."
+)
 
 
 def nomic_view(match: Match | None) -> NomicView:
@@ -132,6 +134,8 @@ class RulebookButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             cog = cast(RulebookOwner, getattr(interaction.client, "game_cogs", {})["nomic"])
-            await cog.show_rulebook(interaction, self.mid, self.page, edit=self.mode == "e", howto=self.tag == "h")
+            await cog.show_rulebook(
+                interaction, self.mid, self.page, edit=self.mode == "e", howto=self.tag == "h"
+            )
         except Exception as exc:
             await reply_error(interaction, exc)

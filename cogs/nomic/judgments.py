@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import discord
 
 from bot.errors import LobbyError, NotAPlayer
@@ -31,8 +33,11 @@ class NomicJudgments(NomicVotes):
         if q is None:  # cannot happen: a judgment always waits for its Judge
             raise LobbyError("The question did not open a Judgment.")
         judge_id = view.players[q.judge].user_id
-        embed = discord.Embed(title="\u2696\ufe0f Judgment invoked (rule 114)", description=_cut(q.question, 4000),
-                              colour=COLOUR_INFO)
+        embed = discord.Embed(
+            title="\u2696\ufe0f Judgment invoked (rule 114)",
+            description=_cut(q.question, 4000),
+            colour=COLOUR_INFO,
+        )
         embed.add_field(name="Asked by", value=_md(view.name(q.asker)))
         embed.add_field(name="The Judge", value=f"<@{judge_id}>")
         embed.set_footer(text="The Judge answers with /nomic ruling; the ruling becomes a rule at once. "
@@ -50,11 +55,16 @@ class NomicJudgments(NomicVotes):
         if q is None:
             raise LobbyError("No Judgment is pending: any player can invoke one with `/nomic judge`.")
         if match.seat_of(interaction.user.id) != q.judge:
-            raise NotAPlayer(f"Only the Judge, {_md(view.name(q.judge))}, can rule on this question (rule 114).")
+            raise NotAPlayer(
+                f"Only the Judge, {_md(view.name(q.judge))}, can rule on this question (rule 114)."
+            )
         result = await self.service.play(match.id, interaction.user.id, f"ruling {text.strip()}")
         number = next(int(e.data["number"]) for e in result.events if e.kind == "ruling")
-        embed = discord.Embed(title=f"\u2696\ufe0f Rule {number}: a Judgment", description=_cut(text.strip(), 4000),
-                              colour=COLOUR_OK)
+        embed = discord.Embed(
+            title=f"\u2696\ufe0f Rule {number}: a Judgment",
+            description=_cut(text.strip(), 4000),
+            colour=COLOUR_OK,
+        )
         embed.add_field(name="Question", value=_cut(q.question, 1024), inline=False)
         embed.add_field(name="Judge", value=_md(view.name(q.judge)))
         embed.set_footer(text="Adopted and in effect at once (rule 114). /nomic rule number:"
@@ -76,16 +86,16 @@ class NomicJudgments(NomicVotes):
             raise NotAPlayer("Only the host or someone with Manage Server can end the game.")
         by_host = interaction.user.id == match.rec.host_id
         if match.status == Status.LOBBY:
-            result = await self.service.abort(match.id, "Ended by the host." if by_host else "Ended by an admin.")
+            result = await self.service.abort(
+                match.id, "Ended by the host." if by_host else "Ended by an admin."
+            )
             await interaction.response.edit_message(content="The lobby is closed.", view=None)
             place = await self.place_of(result.match)
             if place is not None and result.match.rec.message_id:
                 embed, view = self.invite_message(result.match)
-                try:
+                with contextlib.suppress(discord.HTTPException):
                     await place.get_partial_message(result.match.rec.message_id).edit(  # type: ignore[attr-defined]
                         embed=embed, view=view)
-                except discord.HTTPException:
-                    pass
             return
         seat = match.seat_of(interaction.user.id)
         result = await self.service.play(match.id, interaction.user.id, "end host" if by_host else "end",

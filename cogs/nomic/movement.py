@@ -57,7 +57,9 @@ class NomicMovement(NomicBoard):
             return
         embed = self.proposal_embed(match, int(ref))
         try:
-            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(embed=embed)
+            await (
+                self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(embed=embed)
+            )
         except discord.HTTPException:
             log.info("could not update the vote message %s of match %s", message_id, match.id, exc_info=True)
 
@@ -77,8 +79,11 @@ class NomicMovement(NomicBoard):
         view = nomic_view(match)
         embed = discord.Embed(title="Nomic World: game over", description=self.status_line(match),
                               colour=COLOUR_END)
-        lines = [f"{_md(p.name)}: {p.proposals} proposal{'s' * (p.proposals != 1)}, {p.adopted} adopted"
-                 + (f", {p.rulings} ruling{'s' * (p.rulings != 1)}" if p.rulings else "") for p in view.players]
+        lines = [
+            f"{_md(p.name)}: {p.proposals} proposal{'s' * (p.proposals != 1)}, {p.adopted} adopted"
+            + (f", {p.rulings} ruling{'s' * (p.rulings != 1)}" if p.rulings else "")
+            for p in view.players
+        ]
         if lines:
             embed.add_field(name="Players", value=_cut("\n".join(lines), 1024), inline=False)
         embed.set_footer(text=f"Unrated game \u00b7 {len(view.in_effect)} rules were in effect at the end")

@@ -39,7 +39,9 @@ class NomicVotes(NomicMovement):
             cb = await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
             message = cb.resource
             if isinstance(message, discord.InteractionMessage):
-                await self.votes.post_vote(match.id, message, interaction.channel_id or message.channel.id, number)
+                await self.votes.post_vote(
+                    match.id, message, interaction.channel_id or message.channel.id, number
+                )
         await self.after_result(result.match, result)
 
     def votes_cast(self, match: Match, ref: Any) -> dict[int, bool]:
@@ -92,7 +94,9 @@ class NomicVotes(NomicMovement):
             log.info("vote by %s on match %s refused: %s", user_id, match.id, exc)
             return False
         if changed:  # the old reaction goes, so the message shows only the vote counted (withdraws nothing)
-            await self.votes.remove(channel_id, message_id, discord.PartialEmoji(name=NO if yes else YES), user_id)
+            await self.votes.remove(
+                channel_id, message_id, discord.PartialEmoji(name=NO if yes else YES), user_id
+            )
         if any(e.kind in ("adopt", "reject") for e in result.events):
             await self.present_change(result.match, result)
         else:

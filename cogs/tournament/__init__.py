@@ -72,20 +72,34 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
     async def _resume(self) -> None:
         """After a (re)start: results recorded meanwhile, rounds advanced, unposted pairings posted."""
         started = await self.service.resume_all()
-        for tid in await self.bot.store.running_tournaments():  # a round started but never announced (a crash)
+        for (
+            tid
+        ) in await self.bot.store.running_tournaments():  # a round started but never announced (a crash)
             t = await self.service.get(tid)
             if t.status == "running" and int(t.data.get("announced", 0)) < t.current_round:
                 await self._post_round(tid, t.current_round, after_crash=True)
         await self.post_pairings(started)
 
-    @app_commands.command(name="new", description="Open a tournament in this channel (sign-up with Join/Leave)")
-    @app_commands.describe(game="The game (2-player games)", format="Swiss (default) or round robin",
-                           rounds="Swiss rounds (default: ⌈log2 players⌉ + 1)", round_time="Time for each round",
-                           turn_limit="Time per move (default: the server's turn limit)",
-                           rated="Count for the leaderboard (default yes)", starts="When the first round starts")
+    @app_commands.command(
+        name="new", description="Open a tournament in this channel (sign-up with Join/Leave)"
+    )
+    @app_commands.describe(
+        game="The game (2-player games)",
+        format="Swiss (default) or round robin",
+        rounds="Swiss rounds (default: ⌈log2 players⌉ + 1)",
+        round_time="Time for each round",
+        turn_limit="Time per move (default: the server's turn limit)",
+        rated="Count for the leaderboard (default yes)",
+        starts="When the first round starts",
+    )
     @app_commands.rename(round_time="round-time", turn_limit="turn-limit")
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, round_time=ROUND_TIMES, turn_limit=TURN_LIMITS,
-                          starts=STARTS)
+    @app_commands.choices(
+        game=GAME_CHOICES,
+        format=FORMAT_CHOICES,
+        round_time=ROUND_TIMES,
+        turn_limit=TURN_LIMITS,
+        starts=STARTS,
+    )
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                   format: app_commands.Choice[str] | None = None,
@@ -94,10 +108,14 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
                   turn_limit: app_commands.Choice[int] | None = None, rated: bool = True,
                   starts: app_commands.Choice[int] | None = None) -> None:
         if not await self.is_organiser(interaction):
-            raise TournamentError("Only members with Manage Server (or the server's tournament organiser role) "
-                                  "can open a tournament.")
+            raise TournamentError(
+                "Only members with Manage Server (or the server's tournament organiser role) "
+                "can open a tournament."
+            )
         if interaction.channel_id is None or getattr(interaction.channel, "parent_id", None) is not None:
-            raise TournamentError("Open tournaments in a text channel (not a thread): each pairing gets a thread.")
+            raise TournamentError(
+                "Open tournaments in a text channel (not a thread): each pairing gets a thread."
+            )
         user = interaction.user
         t = await self.service.create(
             guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id,
@@ -130,7 +148,9 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
         t = await self.find(interaction, event)
         tr = await self.service.withdraw(t.id, interaction.user.id)
         extra = ("; " + "; ".join(sorted(set(tr.notes)))) if tr.notes else ""
-        await interaction.response.send_message(f"You withdrew from tournament #{t.id}{extra}.", ephemeral=True)
+        await interaction.response.send_message(
+            f"You withdrew from tournament #{t.id}{extra}.", ephemeral=True
+        )
         name = esc(getattr(interaction.user, "display_name", interaction.user.name))
         await self.say(t, f"{name} withdrew from the tournament.")
         if t.status == "signup":
@@ -139,7 +159,9 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
     @app_commands.command(name="list", description="This server's tournaments")
     @app_commands.guild_only()
     async def list_cmd(self, interaction: discord.Interaction) -> None:
-        found = await self.bot.store.tournaments_in_guild(interaction.guild_id or 0, active_only=False, limit=15)
+        found = await self.bot.store.tournaments_in_guild(
+            interaction.guild_id or 0, active_only=False, limit=15
+        )
         if not found:
             await interaction.response.send_message("No tournaments on this server yet. Start one with "
                                                     "`/tournament new`.", ephemeral=True)
@@ -170,16 +192,23 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
         await interaction.response.send_message(f"Tournament #{t.id} resumed.", ephemeral=True)
         t = await self.service.get(t.id)
         if t.status == "running" and t.deadline:
-            await self.say(t, f"The tournament resumed: round {t.current_round} ends <t:{int(t.deadline)}:R>.")
+            await self.say(
+                t, f"The tournament resumed: round {t.current_round} ends <t:{int(t.deadline)}:R>."
+            )
 
     @app_commands.command(name="remove", description="Organiser: remove a player from a tournament")
     @app_commands.guild_only()
-    async def remove(self, interaction: discord.Interaction, player: discord.User, event: int | None = None) -> None:
+    async def remove(
+        self, interaction: discord.Interaction, player: discord.User, event: int | None = None
+    ) -> None:
         t = await self.find(interaction, event)
         await self.service.withdraw(t.id, player.id, by=interaction.user.id,
                                     is_admin=await self.is_organiser(interaction))
-        await interaction.response.send_message(f"Removed {esc(player.display_name)} from tournament #{t.id}.",
-                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(
+            f"Removed {esc(player.display_name)} from tournament #{t.id}.",
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
         await self.say(t, f"{esc(player.display_name)} was removed from the tournament by the organiser.")
         if t.status == "signup":
             await self.signup_changed(await self.service.get(t.id))
@@ -191,7 +220,9 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
         await self.service.cancel(t.id, interaction.user.id, is_admin=await self.is_organiser(interaction))
         await interaction.response.send_message(f"Tournament #{t.id} is cancelled.", ephemeral=True)
 
-    @app_commands.command(name="settings", description="Manage Server: who may open tournaments, events per player")
+    @app_commands.command(
+        name="settings", description="Manage Server: who may open tournaments, events per player"
+    )
     @app_commands.describe(organiser_role="Members with this role may open and run tournaments",
                            max_events="How many events a player may be in at once (default 3)")
     @app_commands.rename(organiser_role="organiser-role", max_events="max-events")

@@ -72,7 +72,9 @@ class TournamentBase(commands.GroupCog):
         if len(found) == 1:
             return found[0]
         if not found:
-            raise TournamentError("There is no tournament on this server yet. Start one with `/tournament new`.")
+            raise TournamentError(
+                "There is no tournament on this server yet. Start one with `/tournament new`."
+            )
         raise TournamentError("Several tournaments are running: give `event:` (see `/tournament list`).")
 
     async def channel_of(self, t: TournamentRecord) -> discord.abc.Messageable | None:

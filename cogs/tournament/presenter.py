@@ -45,8 +45,9 @@ class TournamentPresenter(TournamentSignup):
         sub = f"{TITLES[t.game]} · after round {done} of {t.rounds or '?'}" + (
             f" · page {page} of {pages}" if pages > 1 else "")
         heading = title or f"Tournament #{t.id} standings"
-        img = await asyncio.to_thread(render_standings, rows, st.names, st.format, title=heading, subtitle=sub,
-                                      limit=PAGE)
+        img = await asyncio.to_thread(
+            render_standings, rows, st.names, st.format, title=heading, subtitle=sub, limit=PAGE
+        )
         data = await asyncio.to_thread(png_bytes, img)
         table = text_table(rows, st.names, st.format, limit=PAGE)
         embed = discord.Embed(title=heading, description=f"{sub}\n```\n{table[:3900]}\n```", colour=COLOUR)
@@ -104,9 +105,12 @@ class TournamentPresenter(TournamentSignup):
             text = "\n".join(lines)
             if len(text) > 4000:
                 text = text[:3990].rsplit("\n", 1)[0] + "\n…"
-            embed = discord.Embed(title=f"Tournament #{tid}: round {round_no} of {t.rounds}",
-                                  description=f"{text}\n\nEnds <t:{int(t.deadline or 0)}:R>. Each game has its own "
-                                              "thread; the first named moves first.", colour=COLOUR)
+            embed = discord.Embed(
+                title=f"Tournament #{tid}: round {round_no} of {t.rounds}",
+                description=f"{text}\n\nEnds <t:{int(t.deadline or 0)}:R>. Each game has its own "
+                "thread; the first named moves first.",
+                colour=COLOUR,
+            )
             await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
             await self.service.mark_announced(tid, round_no)
         started = await self.service.materialise(tid)
@@ -162,10 +166,13 @@ class TournamentPresenter(TournamentSignup):
         else:
             pinged = [white.user_id, black.user_id]
         await place.send(
-            f"Tournament #{tid}, round {s.pairing.round}, board {s.pairing.board}: <@{white.user_id}> (moves first) "
+            f"Tournament #{tid}, round {s.pairing.round}, board {s.pairing.board}: <@{white.user_id}> "
+            "(moves first) "
             f"vs <@{black.user_id}>. Good luck!",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged], everyone=False,
-                                                     roles=False))
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(u) for u in pinged], everyone=False, roles=False
+            ),
+        )
         await cog.post_board(place, m, s.result)
         notify = getattr(cog, "notify_turn", None)
         if notify is not None:
@@ -192,7 +199,9 @@ class TournamentPresenter(TournamentSignup):
         lead = " and ".join(f"**{esc(st.names.get(r.player, '?'))}**" for r in winners)
         lines = [f"🏆 Winner: {lead} with {winners[0].points_text} points!" if winners else "No winner."]
         lines += [f"{medals[r.place]}: {esc(st.names.get(r.player, '?'))} ({r.points_text})" for r in podium]
-        await channel.send(content="\n".join(lines)[:2000], embed=embed, file=file, allowed_mentions=NO_MENTIONS)
+        await channel.send(
+            content="\n".join(lines)[:2000], embed=embed, file=file, allowed_mentions=NO_MENTIONS
+        )
         await self.signup_changed(t)
 
     async def event_cancelled(self, t: TournamentRecord, reason: str) -> None:

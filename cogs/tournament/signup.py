@@ -34,15 +34,23 @@ class TournamentSignup(TournamentBase):
         else:
             rounds = f"{t.rounds} rounds" if t.rounds else "⌈log2 players⌉ + 1 rounds"
         lines = [
-            f"**{TITLES[t.game]}** · {'Swiss' if fmt is Format.SWISS else fmt.value.replace('-', ' ')} · {rounds}",
-            (f"Round time {human_seconds(t.round_time)} · turn limit {human_seconds(t.turn_limit)} · "
-            f"{'rated' if t.rated else 'casual (unrated)'}"),
-            ("Win 1, draw ½, bye 1. A game still running at the round's end is lost by the player to move; "
-            "a game never started counts as a forfeit."),
+            f"**{TITLES[t.game]}** · {'Swiss' if fmt is Format.SWISS else fmt.value.replace('-', ' ')} "
+            f"· {rounds}",
+            (
+                f"Round time {human_seconds(t.round_time)} · turn limit {human_seconds(t.turn_limit)} · "
+                f"{'rated' if t.rated else 'casual (unrated)'}"
+            ),
+            (
+                "Win 1, draw ½, bye 1. A game still running at the round's end is lost by the player to "
+                "move; "
+                "a game never started counts as a forfeit."
+            ),
             f"Organiser: {esc(str(t.data.get('organiser_name', '?')))}",
         ]
         if t.status == "signup":
-            lines.append(f"Starts <t:{int(t.starts_at)}:R> (at least 3 players), or when the organiser presses Start.")
+            lines.append(
+                f"Starts <t:{int(t.starts_at)}:R> (at least 3 players), or when the organiser presses Start."
+            )
         else:
             lines.append(f"Sign-up closed: {STATUS_WORDS.get(t.status, t.status)}.")
         names = ", ".join(esc(e.name) for e in entrants[:60]) + (f" and {n - 60} more" if n > 60 else "")
@@ -88,9 +96,14 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """Join / Leave / Start on a sign-up message; the id carries the event, so it survives restarts."""
 
     def __init__(self, tid: int, act: str, *, disabled: bool = False) -> None:
-        label, style = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
-                        "start": ("Start (organiser)", discord.ButtonStyle.primary)}[act]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"t:{tid}:{act}", disabled=disabled))
+        label, style = {
+            "join": ("Join", discord.ButtonStyle.success),
+            "leave": ("Leave", discord.ButtonStyle.secondary),
+            "start": ("Start (organiser)", discord.ButtonStyle.primary),
+        }[act]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"t:{tid}:{act}", disabled=disabled)
+        )
         self.tid, self.act = tid, act
 
     @classmethod
