@@ -32,9 +32,23 @@ class ComponentHandler(Protocol):
 
 
 VERSION_FREE = (
-    "accept", "decline", "cancel", "join", "leave", "start",   # challenge and lobby messages
-    "pv:", "resign!", "end!", "watch", "rematch",              # private views, confirmations, after the match
-    "col:", "open", "an:", "pb", "pk", "pc",                   # EOF: colours, the private program builder, answers
+    "accept",
+    "decline",
+    "cancel",
+    "join",
+    "leave",
+    "start",  # challenge and lobby messages
+    "pv:",
+    "resign!",
+    "end!",
+    "watch",
+    "rematch",  # private views, confirmations, after the match
+    "col:",
+    "open",
+    "an:",
+    "pb",
+    "pk",
+    "pc",  # EOF: colours, the private program builder, answers
 )
 """The actions whose components may carry version ``-`` (they check their own situation). Any other action
 with ``-`` is refused as a stale board, so a forged ``-`` can never skip the version check of a move."""
@@ -42,7 +56,9 @@ with ``-`` is refused as a stale board, so a forged ``-`` can never skip the ver
 MAX_ID = 2**63 - 1
 """Match ids and versions are 64-bit database integers; anything larger is not one of ours."""
 
-ID_RE = re.compile(r"(?P<kind>[ps]):(?P<mid>[1-9][0-9]{0,18}):(?P<ver>0|[1-9][0-9]{0,18}|-):(?P<act>\S{1,80})")
+ID_RE = re.compile(
+    r"(?P<kind>[ps]):(?P<mid>[1-9][0-9]{0,18}):(?P<ver>0|[1-9][0-9]{0,18}|-):(?P<act>\S{1,80})"
+)
 
 
 @dataclass(frozen=True)
@@ -59,7 +75,9 @@ class BadComponent(ParlorError):
     """A custom id that no Parlor message carries (forged, truncated, from another bot...)."""
 
 
-NOT_OURS = "That control does not work (it is not one of mine, or it is broken). Use the match's newest board."
+NOT_OURS = (
+    "That control does not work (it is not one of mine, or it is broken). Use the match's newest board."
+)
 
 
 def parse_custom_id(cid: str, component_type: int | None = None) -> ComponentId:
@@ -80,7 +98,9 @@ def parse_custom_id(cid: str, component_type: int | None = None) -> ComponentId:
     return ComponentId(m["kind"], mid, ver, m["act"])
 
 
-class MatchComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.compile(r"[ps]:.*", re.DOTALL)):
+class MatchComponent(
+    discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.compile(r"[ps]:.*", re.DOTALL)
+):
     """Every ``p:``/``s:`` component, on any message however old; the id is checked strictly on use.
 
     The template is deliberately broad: a malformed id with our prefix still reaches
@@ -116,7 +136,11 @@ def offered_values(interaction: discord.Interaction, cid: str, raw: Any) -> list
     menu = next((c for c in walk_components(interaction.message.components if interaction.message else ())
                  if getattr(c, "custom_id", None) == cid), None)
     offered = {o.value for o in getattr(menu, "options", None) or ()}
-    if not isinstance(raw, list) or len(raw) > 25 or any(not isinstance(x, str) or x not in offered for x in raw):
+    if (
+        not isinstance(raw, list)
+        or len(raw) > 25
+        or any(not isinstance(x, str) or x not in offered for x in raw)
+    ):
         raise BadComponent("That choice is not on the menu (any more). Use the match's newest board.")
     return list(raw)
 

@@ -19,11 +19,15 @@ log = logging.getLogger(__name__)
 
 UNEXPECTED = "Something went wrong on my side; the match is unchanged. Please try again."
 """Only said when it is true: nothing was committed during this interaction."""
-SAVED_THEN_FAILED = ("Your action was saved (match #{ids}), but something went wrong on my side while showing it. "
-                     "`/matches` links the match; its board catches up with the next move.")
-FORBIDDEN = ("I am missing a permission in this channel, so I could not post here{saved}. Ask a server admin to give "
-             "me **View Channel**, **Send Messages** (in threads: **Send Messages in Threads**), **Embed Links** and "
-             "**Attach Files** here.")
+SAVED_THEN_FAILED = (
+    "Your action was saved (match #{ids}), but something went wrong on my side while showing it. "
+    "`/matches` links the match; its board catches up with the next move."
+)
+FORBIDDEN = (
+    "I am missing a permission in this channel, so I could not post here{saved}. Ask a server admin to give "
+    "me **View Channel**, **Send Messages** (in threads: **Send Messages in Threads**), **Embed Links** and "
+    "**Attach Files** here."
+)
 
 
 def user_message(error: BaseException) -> str | None:
@@ -58,13 +62,19 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
                         getattr(interaction.command, "qualified_name", "component"), original)
             text = FORBIDDEN.format(saved=f" (your action was saved: match #{ids})" if changed else "")
         else:
-            log.error("unhandled error in %s by %s", getattr(interaction.command, "qualified_name", "component"),
-                      interaction.user.id, exc_info=original)
+            log.error(
+                "unhandled error in %s by %s",
+                getattr(interaction.command, "qualified_name", "component"),
+                interaction.user.id,
+                exc_info=original,
+            )
             text = SAVED_THEN_FAILED.format(ids=ids) if changed else UNEXPECTED
     text = text[:1900]
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+            await interaction.followup.send(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
         else:
             await interaction.response.send_message(text, ephemeral=True,
                                                     allowed_mentions=discord.AllowedMentions.none())

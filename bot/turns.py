@@ -85,7 +85,9 @@ class Turns:
         if not seats:
             return {}
         users = [match.seats[s].user_id for s in seats]
-        stored = {} if match.rec.guild_id is None else await self.bot.store.notify_modes(match.rec.guild_id, users)
+        stored = (
+            {} if match.rec.guild_id is None else await self.bot.store.notify_modes(match.rec.guild_id, users)
+        )
         return {s: stored.get(match.seats[s].user_id, NotifyMode.THREAD) for s in seats}
 
     async def split(self, match: Match, seats: list[int]) -> tuple[list[int], list[int]]:

@@ -63,7 +63,9 @@ def test_nothing_under_bot_imports_cogs() -> None:
 
 
 def test_no_import_cycles_in_the_product() -> None:
-    graph = {name: sorted(d for d in deps if (name, d) not in STORAGE_FACTORY) for name, deps in _modules().items()}
+    graph = {
+        name: sorted(d for d in deps if (name, d) not in STORAGE_FACTORY) for name, deps in _modules().items()
+    }
     state: dict[str, int] = {}  # 1 on the current path, 2 done
     cycles: list[list[str]] = []
 
