@@ -22,4 +22,4 @@ def make_bot(dd: DiscordDouble, db: pathlib.Path, guild_id: int) -> ParlorBot:
 
 def pct(values: list[float], p: float) -> float:
     xs = sorted(values)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]

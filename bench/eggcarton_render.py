@@ -7,16 +7,17 @@ The boards and moves are sampled from seeded random games (3 marbles), so a
 is reported too.
 """
 
-import sys, pathlib  # noqa: E401
+import pathlib
+import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-import random  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
+import random
+import statistics
+import time
 
-from bot.games.egg_carton import RULES, animate, render  # noqa: E402
-from bot.render import gif_bytes, png_bytes  # noqa: E402
+from bot.games.egg_carton import RULES, animate, render
+from bot.render import gif_bytes, png_bytes
 
 
 def sample_moves(games: int, seed: int = 1) -> list[tuple[object, list, object]]:
@@ -41,10 +42,10 @@ def main() -> None:
     moves = sample_moves(12)
     names, clocks = ["alice", "bob"], [272_000, 9_400]
     render(moves[0][2])
-    animate(*moves[0], speed="normal")          # warm caches (fonts, sprite, palette)
+    animate(*moves[0], speed="normal")  # warm caches (fonts, sprite, palette)
 
     static, static_png = [], []
-    for before, events, after in moves[:200]:
+    for _before, events, after in moves[:200]:
         t0 = time.perf_counter()
         img = render(after, names=names, events=events, clocks=clocks)
         t1 = time.perf_counter()
@@ -57,7 +58,7 @@ def main() -> None:
     typical = by_drops[len(by_drops) // 2]
     longest = by_drops[-1]
     gif_ms, gif_kb, frames_n = [], [], []
-    for before, events, after in moves[::max(1, len(moves) // 120)]:
+    for before, events, after in moves[:: max(1, len(moves) // 120)]:
         t0 = time.perf_counter()
         frames = animate(before, events, after, names=names, speed="normal", clocks=clocks)
         data = gif_bytes([f for f, _ in frames], [d for _, d in frames])
@@ -70,22 +71,34 @@ def main() -> None:
         t0 = time.perf_counter()
         frames = animate(before, events, after, names=names, speed="normal", clocks=clocks)
         data = gif_bytes([f for f, _ in frames], [d for _, d in frames])
-        return (time.perf_counter() - t0) * 1e3, len(data) / 1024, len(frames), \
-            sum(e.kind in ("drop", "off") for e in events)
+        return (
+            (time.perf_counter() - t0) * 1e3,
+            len(data) / 1024,
+            len(frames),
+            sum(e.kind in ("drop", "off") for e in events),
+        )
 
     t_ms, t_kb, t_fr, t_drops = min((one(typical) for _ in range(5)), key=lambda r: r[0])
     l_ms, l_kb, l_fr, l_drops = min((one(longest) for _ in range(3)), key=lambda r: r[0])
 
-    print(f"eggcarton static board: render p50={statistics.median(static):.1f} ms "
-          f"p99={pct(static, .99):.1f} ms; with PNG p50={statistics.median(static_png):.1f} ms "
-          f"(budget p50 ≤ 20 ms, {len(static)} boards)")
-    print(f"eggcarton GIF typical move ({t_drops} marbles moved, {t_fr} frames): {t_ms:.0f} ms, "
-          f"{t_kb:.0f} KB (budget ≤ 300 ms, ≤ 2048 KB)")
-    print(f"eggcarton GIF over {len(gif_ms)} sampled moves: p50={statistics.median(gif_ms):.0f} ms "
-          f"p99={pct(gif_ms, .99):.0f} ms max={max(gif_ms):.0f} ms; size max={max(gif_kb):.0f} KB; "
-          f"frames max={max(frames_n)}")
-    print(f"eggcarton GIF longest sampled sowing ({l_drops} marbles moved, {l_fr} frames): {l_ms:.0f} ms, "
-          f"{l_kb:.0f} KB")
+    print(
+        f"eggcarton static board: render p50={statistics.median(static):.1f} ms "
+        f"p99={pct(static, 0.99):.1f} ms; with PNG p50={statistics.median(static_png):.1f} ms "
+        f"(budget p50 ≤ 20 ms, {len(static)} boards)"
+    )
+    print(
+        f"eggcarton GIF typical move ({t_drops} marbles moved, {t_fr} frames): {t_ms:.0f} ms, "
+        f"{t_kb:.0f} KB (budget ≤ 300 ms, ≤ 2048 KB)"
+    )
+    print(
+        f"eggcarton GIF over {len(gif_ms)} sampled moves: p50={statistics.median(gif_ms):.0f} ms "
+        f"p99={pct(gif_ms, 0.99):.0f} ms max={max(gif_ms):.0f} ms; size max={max(gif_kb):.0f} KB; "
+        f"frames max={max(frames_n)}"
+    )
+    print(
+        f"eggcarton GIF longest sampled sowing ({l_drops} marbles moved, {l_fr} frames): {l_ms:.0f} ms, "
+        f"{l_kb:.0f} KB"
+    )
 
 
 if __name__ == "__main__":

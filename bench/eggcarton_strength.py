@@ -10,16 +10,18 @@ turn), so the expert's time is also measured on mid-game positions taken
 from random games, where it has to search several turns deep.
 """
 
-import sys, pathlib  # noqa: E401
+import pathlib
+import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-import random  # noqa: E402
-import time  # noqa: E402
-from collections import defaultdict  # noqa: E402
+import itertools
+import random
+import time
+from collections import defaultdict
 
-from bot.games.egg_carton import RULES, choose  # noqa: E402
-from bot.games.egg_carton.rules import LEVELS  # noqa: E402
+from bot.games.egg_carton import RULES, choose
+from bot.games.egg_carton.rules import LEVELS
 
 BUDGET_MS = {"intermediate": 200, "expert": 1000}
 
@@ -57,9 +59,12 @@ def midgame_positions(n: int, seed: int = 5) -> list:
         stop = rng.randint(2, 20)
         while s.winner is None and s.turn < stop:
             s, _ = RULES.apply(s, s.to_move, rng.choice(RULES.legal_moves(s, s.to_move)))
-        if s.winner is None and not s.again:
-            if Searcher(LEVEL_SETTINGS["expert"]).options(to_board(s), None).win is None:
-                out.append(s)
+        if (
+            s.winner is None
+            and not s.again
+            and Searcher(LEVEL_SETTINGS["expert"]).options(to_board(s), None).win is None
+        ):
+            out.append(s)
     return out
 
 
@@ -69,7 +74,7 @@ def main() -> None:
     turn_ms: dict[str, list[float]] = defaultdict(list)
     rows = []
     t_start = time.perf_counter()
-    for weaker, stronger in zip(LEVELS, LEVELS[1:], strict=False):
+    for weaker, stronger in itertools.pairwise(LEVELS):
         wins = first_wins = turns = 0
         for g in range(games):
             if g % 2 == 0:
@@ -81,10 +86,19 @@ def main() -> None:
                 wins += w == 1
             turns += t
         half = games / 2
-        rows.append((f"{stronger} vs {weaker}", wins / games, first_wins / half, (wins - first_wins) / half,
-                     turns / games))
-    print(f"eggcarton strength: 3 marbles, {games} games per pairing, first player alternating "
-          f"({time.perf_counter() - t_start:.0f} s)")
+        rows.append(
+            (
+                f"{stronger} vs {weaker}",
+                wins / games,
+                first_wins / half,
+                (wins - first_wins) / half,
+                turns / games,
+            )
+        )
+    print(
+        f"eggcarton strength: 3 marbles, {games} games per pairing, first player alternating "
+        f"({time.perf_counter() - t_start:.0f} s)"
+    )
     print(f"  {'pairing':<28}{'wins':>7}{'as 1st':>8}{'as 2nd':>8}{'turns':>7}  verdict (≥ 75%)")
     for name, w, w1, w2, t in rows:
         print(f"  {name:<28}{w:>7.1%}{w1:>8.1%}{w2:>8.1%}{t:>7.1f}  {'ok' if w >= 0.75 else 'FAIL'}")
@@ -92,8 +106,10 @@ def main() -> None:
     for level in LEVELS[1:]:
         xs = turn_ms[level]
         budget = f" (budget {BUDGET_MS[level]} ms)" if level in BUDGET_MS else ""
-        print(f"    {level:<13} p50={pct(xs, .5):7.1f} ms  p99={pct(xs, .99):7.1f} ms  "
-              f"max={max(xs):7.1f} ms  turns={len(xs)}{budget}")
+        print(
+            f"    {level:<13} p50={pct(xs, 0.5):7.1f} ms  p99={pct(xs, 0.99):7.1f} ms  "
+            f"max={max(xs):7.1f} ms  turns={len(xs)}{budget}"
+        )
     positions = midgame_positions(150)
     for level in ("intermediate", "expert"):
         xs = []
@@ -107,9 +123,11 @@ def main() -> None:
                 if s.winner is not None or s.to_move != seat:
                     break
             xs.append(spent * 1e3)
-        print(f"  {level} on {len(positions)} mid-game positions without a win at hand: "
-              f"p50={pct(xs, .5):.1f} ms p99={pct(xs, .99):.1f} ms max={max(xs):.1f} ms "
-              f"(budget {BUDGET_MS[level]} ms)")
+        print(
+            f"  {level} on {len(positions)} mid-game positions without a win at hand: "
+            f"p50={pct(xs, 0.5):.1f} ms p99={pct(xs, 0.99):.1f} ms max={max(xs):.1f} ms "
+            f"(budget {BUDGET_MS[level]} ms)"
+        )
 
 
 if __name__ == "__main__":

@@ -6,7 +6,10 @@ the round), the animation frames (one per step plus the final still), the GIF
 encoding and the final still as PNG.
 """
 
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import random
 import statistics
@@ -27,11 +30,21 @@ def setup(rng: random.Random) -> tuple[EofState, list[Program]]:
     s = RULES.initial({"locking": "locks-nocrash"}, 4)
     rest = list(pieces_of(sub(FULL, counts_of(Piece(c, 1) for c in range(4)))))
     rng.shuffle(rest)
-    file, hands, pool = rest[:20], [rest[20 + 5 * t: 25 + 5 * t] for t in range(4)], rest[40:]
+    file, hands, pool = rest[:20], [rest[20 + 5 * t : 25 + 5 * t] for t in range(4)], rest[40:]
     pointers = tuple(rng.randint(0, 21) for _ in range(4))
-    s = replace(s, phase=Phase.PROGRAM, first=0, file=tuple(file), pointers=pointers,
-                bag=(0,) * 12, pool=counts_of(pool), hands=tuple(counts_of(h) for h in hands),
-                draws=tuple(tuple(h) for h in hands), programs=(None,) * 4, crashed=(-1,) * 4)
+    s = replace(
+        s,
+        phase=Phase.PROGRAM,
+        first=0,
+        file=tuple(file),
+        pointers=pointers,
+        bag=(0,) * 12,
+        pool=counts_of(pool),
+        hands=tuple(counts_of(h) for h in hands),
+        draws=tuple(tuple(h) for h in hands),
+        programs=(None,) * 4,
+        crashed=(-1,) * 4,
+    )
     programs = []
     for h in hands:
         # Inserts and moves first so that most programs run all five instructions.
@@ -63,8 +76,10 @@ def main() -> None:
     ms = sorted(r[0] for r in runs)
     steps = statistics.median(r[1] for r in runs)
     size = statistics.median(r[2] for r in runs) / 1024
-    print(f"eof round (4 players, {steps:.0f} steps; execution + {steps:.0f}+1 frames + GIF {size:.0f} KiB "
-          f"+ PNG): p50={statistics.median(ms):.0f} ms max={ms[-1]:.0f} ms (budget {BUDGET_MS:.0f} ms)")
+    print(
+        f"eof round (4 players, {steps:.0f} steps; execution + {steps:.0f}+1 frames + GIF {size:.0f} KiB "
+        f"+ PNG): p50={statistics.median(ms):.0f} ms max={ms[-1]:.0f} ms (budget {BUDGET_MS:.0f} ms)"
+    )
 
 
 if __name__ == "__main__":

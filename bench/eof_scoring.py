@@ -5,7 +5,10 @@ of one colour (the rest of the 15 is the pointer). Each run scores one colour;
 the worst case puts all 14 records of the scored colour in the file.
 """
 
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import random
 import statistics
@@ -50,8 +53,10 @@ def main() -> None:
         ms = sorted(measure(files))
         p50 = statistics.median(ms)
         p99 = ms[int(len(ms) * 0.99) - 1]
-        print(f"eof scoring, 40-record file ({label}): p50={p50:.2f} ms p99={p99:.2f} ms max={ms[-1]:.2f} ms "
-              f"(budget {BUDGET_MS:.0f} ms)")
+        print(
+            f"eof scoring, 40-record file ({label}): p50={p50:.2f} ms p99={p99:.2f} ms max={ms[-1]:.2f} ms "
+            f"(budget {BUDGET_MS:.0f} ms)"
+        )
 
 
 if __name__ == "__main__":

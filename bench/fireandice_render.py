@@ -3,7 +3,10 @@
 Run: .venv/bin/python bench/fireandice_render.py [iterations]
 """
 
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import random
 import statistics
@@ -49,16 +52,21 @@ def main() -> None:
         times.append((t1 - t0) * 1000)
         with_png.append((t2 - t0) * 1000)
     view_ms = []
-    for i in range(n):
+    for _ in range(n):
         s = RULES.initial({}, 2)
         t0 = time.perf_counter()
         make_view(s)
         view_ms.append((time.perf_counter() - t0) * 1000)
     p50 = statistics.median(times)
-    print(f"fireandice render p50={p50:.1f} ms p99={percentile(times, 0.99):.1f} ms (budget {BUDGET_MS:.0f} ms) "
-          f"{'OK' if p50 <= BUDGET_MS else 'OVER BUDGET'}; {len(cases)} positions x {n} renders, 900x1000")
-    print(f"fireandice render+png p50={statistics.median(with_png):.1f} ms "
-          f"p99={percentile(with_png, 0.99):.1f} ms")
+    print(
+        f"fireandice render p50={p50:.1f} ms p99={percentile(times, 0.99):.1f} ms "
+        f"(budget {BUDGET_MS:.0f} ms) "
+        f"{'OK' if p50 <= BUDGET_MS else 'OVER BUDGET'}; {len(cases)} positions x {n} renders, 900x1000"
+    )
+    print(
+        f"fireandice render+png p50={statistics.median(with_png):.1f} ms "
+        f"p99={percentile(with_png, 0.99):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -6,7 +6,10 @@ level's thinking time per move (p50/p99/max; budget 2 s).
 Run: nice .venv/bin/python bench/fireandice_strength.py [games per match-up, default 100]
 """
 
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import random
 import statistics
@@ -54,9 +57,11 @@ def match(strong: str, weak: str, games: int, think: dict[str, list[float]]) -> 
         if (g + 1) % 10 == 0:
             print(f"  ... {strong} vs {weak}: {wins}/{g + 1}", file=sys.stderr, flush=True)
     rate = wins / games
-    line = (f"{strong:>6} vs {weak:<6} {wins:3d}/{games} = {rate:5.1%} (as Fire {as_fire}/{(games + 1) // 2}, "
-            f"as Ice {as_ice}/{games // 2}, draws {draws}) mean {statistics.mean(plies):.1f} plies, "
-            f"{time.perf_counter() - start:.0f} s  {'OK' if rate >= TARGET else 'BELOW 80%'}")
+    line = (
+        f"{strong:>6} vs {weak:<6} {wins:3d}/{games} = {rate:5.1%} (as Fire {as_fire}/{(games + 1) // 2}, "
+        f"as Ice {as_ice}/{games // 2}, draws {draws}) mean {statistics.mean(plies):.1f} plies, "
+        f"{time.perf_counter() - start:.0f} s  {'OK' if rate >= TARGET else 'BELOW 80%'}"
+    )
     return rate, line
 
 
@@ -64,14 +69,18 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     think: dict[str, list[float]] = {}
     lines = [match("hard", "medium", games, think)[1], match("medium", "easy", games, think)[1]]
-    print(f"fireandice strength, {games} games per match-up, alternating sides, handicap 0, "
-          f"hard budget {HARD_BUDGET} s/move")
+    print(
+        f"fireandice strength, {games} games per match-up, alternating sides, handicap 0, "
+        f"hard budget {HARD_BUDGET} s/move"
+    )
     for line in lines:
         print(line)
     hard = sorted(think.get("hard", [0.0]))
     p99 = hard[min(len(hard) - 1, int(0.99 * len(hard)))]
-    print(f"hard per-move p50={statistics.median(hard):.2f} s p99={p99:.2f} s max={hard[-1]:.2f} s "
-          f"over {len(hard)} moves (budget {BUDGET_S:.0f} s) {'OK' if hard[-1] <= BUDGET_S else 'OVER BUDGET'}")
+    print(
+        f"hard per-move p50={statistics.median(hard):.2f} s p99={p99:.2f} s max={hard[-1]:.2f} s "
+        f"over {len(hard)} moves (budget {BUDGET_S:.0f} s) {'OK' if hard[-1] <= BUDGET_S else 'OVER BUDGET'}"
+    )
     med = sorted(think.get("medium", [0.0]))
     print(f"medium per-move p50={statistics.median(med) * 1000:.1f} ms max={med[-1] * 1000:.1f} ms")
 

@@ -30,14 +30,21 @@ class FloorBot(discord.Client):
     def answer(self, game: str) -> dict[str, Any]:
         if game not in self.ready_answers:
             meta = json.loads((READY_DIR / f"{game}.json").read_text())
-            self.ready_answers[game] = (meta["embed"], (READY_DIR / f"{game}.bin").read_bytes(), meta["filename"],
-                                        meta["buttons"])
+            self.ready_answers[game] = (
+                meta["embed"],
+                (READY_DIR / f"{game}.bin").read_bytes(),
+                meta["filename"],
+                meta["buttons"],
+            )
         embed, data, filename, buttons = self.ready_answers[game]
         view = discord.ui.View(timeout=None)
         for i in range(buttons):
             view.add_item(discord.ui.Button(label=f"Floor {i}", custom_id=f"floor:{game}:{i}"))
-        return {"embed": discord.Embed.from_dict(embed), "file": discord.File(io.BytesIO(data), filename),
-                "view": view}
+        return {
+            "embed": discord.Embed.from_dict(embed),
+            "file": discord.File(io.BytesIO(data), filename),
+            "view": view,
+        }
 
     async def setup_hook(self) -> None:
         guild = discord.Object(int(os.environ["FLOOR_GUILD"]))

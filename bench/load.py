@@ -9,6 +9,7 @@ the bot every K seconds, against the real ``python -m bot`` through the in-repo 
 Budget (issue 11): 0 lost, 0 duplicated, no "something went wrong" refusals; every refusal is a kill's
 in-flight move ("no answer").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--seconds", "-S", type=float, default=60.0)
     ap.add_argument("--kill-every", "-K", type=float, default=10.0, help="seconds between kill -9s; 0: none")
     ap.add_argument("--processes", type=int, default=1, help="shard processes (needs PostgreSQL above 1)")
-    ap.add_argument("--database", default="", help="PostgreSQL server URL for a throw-away database; "
-                                                   "default: a fresh SQLite file")
+    ap.add_argument(
+        "--database",
+        default="",
+        help="PostgreSQL server URL for a throw-away database; default: a fresh SQLite file",
+    )
     return ap.parse_args(argv)
 
 
@@ -45,8 +49,14 @@ async def main(argv: list[str] | None = None) -> int:
         if a.database:
             url, dbname = await create_database(a.database)
         try:
-            cfg = LoadConfig(players=a.players, matches=a.matches, seconds=a.seconds,
-                             kill_every=a.kill_every or None, database=url, processes=a.processes)
+            cfg = LoadConfig(
+                players=a.players,
+                matches=a.matches,
+                seconds=a.seconds,
+                kill_every=a.kill_every or None,
+                database=url,
+                processes=a.processes,
+            )
             report = await run_load(cfg, pathlib.Path(tmp))
         finally:
             if dbname:

@@ -35,7 +35,8 @@ Parlor's and the floor's, so a before/after comparison sees the same machine loa
 ``--phases`` (in-process only) also prints where the bot's time goes: p50 per call of the store (load, save),
 the match service, drawing, encoding and the whole board (render + encode, run in a worker thread).
 
-Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]] [--profile] [--phases]
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]]
+                                  [--profile] [--phases]
 """
 
 from __future__ import annotations
@@ -67,11 +68,14 @@ PHASES = "--phases" in sys.argv
 LOOPBACK = "--loopback" in sys.argv
 COMPARE = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--compare=")]
 GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
-QUIET = 0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
+QUIET = (
+    0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
+)
 LOOPBACK_QUIET = 0.02  # the same through the loopback server (it sees the bot's requests, not its tasks)
 
 
 # ------------------------------------------------------------------------------------------ the floor
+
 
 @dataclass
 class Ready:
@@ -100,23 +104,27 @@ class FloorButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"flo
         self.game = game
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any, /) -> FloorButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Any, /
+    ) -> FloorButton:
         return cls(item, match["game"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         r = READY[self.game]
         await interaction.response.edit_message(
-            embed=discord.Embed.from_dict(r.embed), view=floor_view(self.game, r.buttons),
-            attachments=[discord.File(io.BytesIO(r.data), r.filename)])
+            embed=discord.Embed.from_dict(r.embed),
+            view=floor_view(self.game, r.buttons),
+            attachments=[discord.File(io.BytesIO(r.data), r.filename)],
+        )
 
 
 # ------------------------------------------------------------------------------------------ the games
 
+
 @dataclass
 class Game:
     key: str
-    matches: list[Any] = field(default_factory=list)   # per match: a dict (board message, players, match id)
+    matches: list[Any] = field(default_factory=list)  # per match: a dict (board message, players, match id)
     parlor: list[float] = field(default_factory=list)
     floor: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
@@ -128,8 +136,17 @@ class Game:
 class Bench:
     """Players acting on one Discord (the double or the loopback server) against Parlor."""
 
-    def __init__(self, driver: Any, service: Any, store: Any, guild: Any, chan: Any,
-                 floor: Callable[[str], Awaitable[float]], quiet: float = QUIET, label: str = "Parlor") -> None:
+    def __init__(
+        self,
+        driver: Any,
+        service: Any,
+        store: Any,
+        guild: Any,
+        chan: Any,
+        floor: Callable[[str], Awaitable[float]],
+        quiet: float = QUIET,
+        label: str = "Parlor",
+    ) -> None:
         self.driver, self.service, self.store, self.guild, self.chan = driver, service, store, guild, chan
         self.label = label
         self.active = 0
@@ -169,14 +186,17 @@ class Bench:
             host, guest = self.players(2)
             mark = self.driver.mark()
             await host.slash(self.chan, f"{game} new")
-            lobby = await self.chan.wait_for(lambda m: "Start" in m.button_labels() and "Join" in m.button_labels(),
-                                             since=mark)
+            lobby = await self.chan.wait_for(
+                lambda m: "Start" in m.button_labels() and "Join" in m.button_labels(), since=mark
+            )
             await guest.click(lobby, "Join")
             await host.click(lobby, "Start")
         else:
             host, guest = self.players(2)
             await host.slash(self.chan, f"{game} new", opponent=guest)
-            invite = await self.chan.wait_for(lambda m: "Accept" in m.button_labels() and str(guest.id) in m.content)
+            invite = await self.chan.wait_for(
+                lambda m: "Accept" in m.button_labels() and str(guest.id) in m.content
+            )
             await guest.click(invite, "Accept")
         await self.settle()
         mid = (await self.store.active_matches())[-1].id
@@ -196,7 +216,9 @@ class Bench:
         m = await self.service.get(mid)
         if m.status.value != "running" or m.rec.message_id not in self.driver.messages:
             return None
-        board = rec["board"] = self.driver.messages[m.rec.message_id]  # the live board (a new one after a ping)
+        board = rec["board"] = self.driver.messages[
+            m.rec.message_id
+        ]  # the live board (a new one after a ping)
         user = await self.mover(mid)
         if game == "pylon":
             sizes = [x for x in board.buttons() if not x.disabled and "left" in (x.label or "")]
@@ -238,11 +260,16 @@ class Bench:
             return game, await user.click(board, custom_id=self.rng.choice(sizes).custom_id)
         if game == "nomic":
             labels = {b.label: b for b in board.buttons()}
-            dirs = [b for b in board.buttons() if b.label in ("North", "East", "South", "West") and not b.disabled]
+            dirs = [
+                b for b in board.buttons() if b.label in ("North", "East", "South", "West") and not b.disabled
+            ]
             if dirs:
                 self.mark = self.driver.mark()
                 return game, await user.click(board, custom_id=self.rng.choice(dirs).custom_id)
-            ok = next((b for lbl, b in labels.items() if (lbl or "").startswith("Confirm ") and not b.disabled), None)
+            ok = next(
+                (b for lbl, b in labels.items() if (lbl or "").startswith("Confirm ") and not b.disabled),
+                None,
+            )
             if ok is None:
                 return None
             self.mark = self.driver.mark()
@@ -260,8 +287,10 @@ async def run(benches: list[Bench], latency: Latency, prof: cProfile.Profile | N
             for _ in range(per_game):
                 b.games[game].matches.append(await b.new_match(game))
         b.active = len(await b.store.active_matches())
-    print(f"{benches[0].active} matches active ({per_game} per game) on each Parlor, set up in "
-          f"{time.perf_counter() - t0:.0f} s")
+    print(
+        f"{benches[0].active} matches active ({per_game} per game) on each Parlor, set up in "
+        f"{time.perf_counter() - t0:.0f} s"
+    )
     for xs in PHASE_TIMES.values():
         xs.clear()  # only the measured rounds
     for _ in range(ROUNDS):
@@ -290,7 +319,10 @@ async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile
     row, inter = done
     await b.settle()
     assert inter.response_name == "UPDATE_MESSAGE" and not inter.ephemeral, (
-        row, inter.response_name, (await inter.message()).text)
+        row,
+        inter.response_name,
+        (await inter.message()).text,
+    )
     m = await b.service.get(rec["mid"])
     msg = rec["board"] = b.driver.messages[m.rec.message_id]  # the clicked board, or the new one below it
     att = msg.attachments[0]
@@ -355,6 +387,7 @@ def time_phases() -> None:
         f = getattr(owner, name)
         times = PHASE_TIMES.setdefault(key, [])
         if asyncio.iscoroutinefunction(f):
+
             @functools.wraps(f)
             async def timed_async(*a: Any, **k: Any) -> Any:
                 t = time.perf_counter()
@@ -362,8 +395,10 @@ def time_phases() -> None:
                     return await f(*a, **k)
                 finally:
                     times.append((time.perf_counter() - t) * 1000)
+
             setattr(owner, name, timed_async)
         else:
+
             @functools.wraps(f)
             def timed(*a: Any, **k: Any) -> Any:
                 t = time.perf_counter()
@@ -371,6 +406,7 @@ def time_phases() -> None:
                     return f(*a, **k)
                 finally:
                     times.append((time.perf_counter() - t) * 1000)
+
             setattr(owner, name, timed)
 
     wrap(SqliteStore, "load_match", "store: load a match")
@@ -407,12 +443,16 @@ async def main_double() -> None:
                 if row not in floor_msgs:
                     r = READY[row]
                     sent = await bot.get_channel(chan.id).send(
-                        embed=discord.Embed.from_dict(r.embed), view=floor_view(row, r.buttons),
-                        file=discord.File(io.BytesIO(r.data), r.filename))
+                        embed=discord.Embed.from_dict(r.embed),
+                        view=floor_view(row, r.buttons),
+                        file=discord.File(io.BytesIO(r.data), r.filename),
+                    )
                     await dd.settle(quiet=QUIET)
                     floor_msgs[row] = dd.messages[sent.id]
                 msg = floor_msgs[row]
-                inter = await b.users[b.rng.randrange(len(b.users))].click(msg, custom_id=msg.buttons()[0].custom_id)
+                inter = await b.users[b.rng.randrange(len(b.users))].click(
+                    msg, custom_id=msg.buttons()[0].custom_id
+                )
                 await dd.settle(quiet=QUIET)
                 return float(inter.latency) * 1000
 
@@ -425,7 +465,9 @@ async def main_double() -> None:
                 print("where the bot's time goes (p50 per call, all moves of the run):")
                 for name, xs in PHASE_TIMES.items():
                     if xs:
-                        print(f"  {name:<40} {pct(xs, 50):6.2f} ms  (p99 {pct(xs, 99):6.2f}, {len(xs)} calls)")
+                        print(
+                            f"  {name:<40} {pct(xs, 50):6.2f} ms  (p99 {pct(xs, 99):6.2f}, {len(xs)} calls)"
+                        )
             if prof:
                 pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
             await dd.disconnect()
@@ -450,16 +492,23 @@ async def main_loopback() -> None:
             fchan = fguild.create_text_channel("floor")
             fuser = ff.create_user("floorplayer")
             fguild.add_member(fuser)
-            await ff.start_bot(cwd=ROOT, module=None, script=str(ROOT / "bench" / "floor_bot.py"), name="floor",
-                               env={"FLOOR_DIR": str(ready), "FLOOR_GUILD": str(fguild.id)}, wait_commands=True)
+            await ff.start_bot(
+                cwd=ROOT,
+                module=None,
+                script=str(ROOT / "bench" / "floor_bot.py"),
+                name="floor",
+                env={"FLOOR_DIR": str(ready), "FLOOR_GUILD": str(fguild.id)},
+                wait_commands=True,
+            )
             floor_msgs: dict[str, Any] = {}
 
             async def floor(row: str) -> float:
                 if row not in floor_msgs:
                     r = READY[row]
                     (ready / f"{row}.bin").write_bytes(r.data)
-                    (ready / f"{row}.json").write_text(json.dumps(
-                        {"embed": r.embed, "filename": r.filename, "buttons": r.buttons}))
+                    (ready / f"{row}.json").write_text(
+                        json.dumps({"embed": r.embed, "filename": r.filename, "buttons": r.buttons})
+                    )
                     inter = await fuser.slash(fchan, "floor", game=row)
                     floor_msgs[row] = await inter.message()
                 msg = floor_msgs[row]
@@ -473,13 +522,24 @@ async def main_loopback() -> None:
                 guild = fd.create_guild("Bench")
                 chan = guild.create_text_channel("games")
                 db = Path(tmp) / f"bench-{len(benches)}.sqlite3"
-                await fd.start_bot(cwd=cwd, module="bot", name="bot", env=parlor_env(f"sqlite:///{db}", guild.id),
-                                   wait_commands=True, timeout=60)
-                store = SqliteStore(str(db))  # the bench reads the bot's database (WAL: readers never block it)
+                await fd.start_bot(
+                    cwd=cwd,
+                    module="bot",
+                    name="bot",
+                    env=parlor_env(f"sqlite:///{db}", guild.id),
+                    wait_commands=True,
+                    timeout=60,
+                )
+                store = SqliteStore(
+                    str(db)
+                )  # the bench reads the bot's database (WAL: readers never block it)
                 await store.open()
                 stack.push_async_callback(store.close)
-                benches.append(Bench(fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET,
-                                     label=label))
+                benches.append(
+                    Bench(
+                        fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET, label=label
+                    )
+                )
             await run(benches, board_latency_loopback)
             ff.assert_clean()
             for b in benches:
@@ -488,10 +548,15 @@ async def main_loopback() -> None:
 
 
 def report(benches: list[Bench], where: str) -> None:
-    print(f"button move latency through {where}, Parlor vs the floor in the same run, {benches[0].active} matches "
-          f"active (interaction sent → the request carrying the new board received):")
-    print(f"  {'':<7}{'game':<11} {'moves':>5}  {'bot p50':>10} {'p99':>7}  {'floor p50':>9} {'p99':>7}  "
-          f"{'ratio p50':>9} {'p99':>6}  {'picture':>14}  verdict")
+    print(
+        f"button move latency through {where}, Parlor vs the floor in the same run, "
+        f"{benches[0].active} matches "
+        f"active (interaction sent → the request carrying the new board received):"
+    )
+    print(
+        f"  {'':<7}{'game':<11} {'moves':>5}  {'bot p50':>10} {'p99':>7}  {'floor p50':>9} {'p99':>7}  "
+        f"{'ratio p50':>9} {'p99':>6}  {'picture':>14}  verdict"
+    )
     ok_all = True
     rows = [(b.label, g) for b in benches for g in [*b.games.values(), *b.extra.values()]]
     for label, g in rows:
@@ -504,11 +569,16 @@ def report(benches: list[Bench], where: str) -> None:
         if label == "Parlor":
             ok_all &= ok
         size = f"{sum(g.sizes) / len(g.sizes) / 1024:.1f} KB {'/'.join(sorted(g.kinds))}"
-        print(f"  {label:<7}{g.key:<11} {len(g.parlor):>5}  {p50:>7.2f} ms {p99:>7.2f}  {f50:>6.2f} ms {f99:>7.2f}  "
-              f"{r50:>8.2f}× {r99:>5.2f}×  {size:>14}  {'OK' if ok else 'OVER BUDGET'}"
-              + (f"  ({g.skipped} answered without a picture, not timed)" if g.skipped else ""))
-    print(f"budget: Parlor p50 ≤ 2× the floor's p50 and p99 ≤ 3× the floor's p99, every game: "
-          f"{'OK' if ok_all else 'OVER BUDGET'}")
+        print(
+            f"  {label:<7}{g.key:<11} {len(g.parlor):>5}  {p50:>7.2f} ms {p99:>7.2f}  {f50:>6.2f} ms "
+            f"{f99:>7.2f}  "
+            f"{r50:>8.2f}× {r99:>5.2f}×  {size:>14}  {'OK' if ok else 'OVER BUDGET'}"
+            + (f"  ({g.skipped} answered without a picture, not timed)" if g.skipped else "")
+        )
+    print(
+        f"budget: Parlor p50 ≤ 2× the floor's p50 and p99 ≤ 3× the floor's p99, every game: "
+        f"{'OK' if ok_all else 'OVER BUDGET'}"
+    )
 
 
 if __name__ == "__main__":

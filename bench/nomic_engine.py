@@ -3,8 +3,11 @@
 Measured on a long game (100 rulebook entries past the Initial Set, 6 players).
 Run from the repository root: .venv/bin/python bench/nomic_engine.py
 """
-import sys, pathlib; sys.path.insert(0,
-                                     str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401,E702
+
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import json
 import random
@@ -33,8 +36,12 @@ def long_game(entries: int = 100, seed: int = 3):
             s, _ = RULES.apply(s, min(who), Vote(rng.random() < 0.9))
         else:
             seat = min(who)
-            moves = [m for m in RULES.legal_moves(s, seat) if type(m).__name__ != "Skip"
-                     and not (getattr(m, "effect", None) and m.effect.kind in ("end", "phases"))]
+            moves = [
+                m
+                for m in RULES.legal_moves(s, seat)
+                if type(m).__name__ != "Skip"
+                and not (getattr(m, "effect", None) and m.effect.kind in ("end", "phases"))
+            ]
             s, _ = RULES.apply(s, seat, rng.choice(moves))
     return s
 
@@ -53,9 +60,11 @@ def main() -> None:
         RULES.view(new, None)
         times.append((time.perf_counter() - t0) * 1000)
     times.sort()
-    print(f"nomic action (load + parse + apply + dump + view, {len(s.records)} rulebook entries, "
-          f"{len(stored) // 1024} KiB JSON) p50={statistics.median(times):.2f} ms "
-          f"p99={times[int(0.99 * RUNS)]:.2f} ms")
+    print(
+        f"nomic action (load + parse + apply + dump + view, {len(s.records)} rulebook entries, "
+        f"{len(stored) // 1024} KiB JSON) p50={statistics.median(times):.2f} ms "
+        f"p99={times[int(0.99 * RUNS)]:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

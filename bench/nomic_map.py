@@ -2,8 +2,11 @@
 
 Run from the repository root: .venv/bin/python bench/nomic_map.py
 """
-import sys, pathlib; sys.path.insert(0,
-                                     str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401,E702
+
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import random
 import statistics
@@ -55,11 +58,14 @@ def main() -> None:
         render_ms.append((t1 - t0) * 1000)
         png_ms.append((t2 - t1) * 1000)
     p50 = statistics.median(render_ms)
-    print(f"nomic map render (10 players over 40x40, {img.width}x{img.height}) p50={p50:.1f} ms "
-          f"p99={percentile(render_ms, 0.99):.1f} ms (budget {BUDGET_MS:.0f} ms p50) "
-          f"{'OK' if p50 <= BUDGET_MS else 'OVER BUDGET'}")
-    print(f"nomic map PNG encode p50={statistics.median(png_ms):.1f} ms "
-          f"p99={percentile(png_ms, 0.99):.1f} ms")
+    print(
+        f"nomic map render (10 players over 40x40, {img.width}x{img.height}) p50={p50:.1f} ms "
+        f"p99={percentile(render_ms, 0.99):.1f} ms (budget {BUDGET_MS:.0f} ms p50) "
+        f"{'OK' if p50 <= BUDGET_MS else 'OVER BUDGET'}"
+    )
+    print(
+        f"nomic map PNG encode p50={statistics.median(png_ms):.1f} ms p99={percentile(png_ms, 0.99):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -73,8 +73,9 @@ async def run(players: int, trips: int) -> list[dict[str, object]]:
                 reject = trip % 2 == 1
                 mark = dd.mark()
                 t0 = time.perf_counter()
-                r = await user.slash(thread, "nomic propose", action="enact",
-                                     text=f"Bench rule {trip}: players say hello.")
+                r = await user.slash(
+                    thread, "nomic propose", action="enact", text=f"Bench rule {trip}: players say hello."
+                )
                 msg = await r.message()
                 await dd.settle()
                 await outsider.react(msg, "\u2705")  # removed: not a player
@@ -91,11 +92,19 @@ async def run(players: int, trips: int) -> list[dict[str, object]]:
                 elapsed = time.perf_counter() - t0
                 calls = dd.api_calls(since=mark)
                 counted = [c for c in calls if "/reactions/" not in c.route]
-                decided = "adopted" if "adopted" in msg.text else ("rejected" if "rejected" in msg.text else "open")
-                rows.append({"trip": trip + 1, "result": decided + (" (burst)" if burst else ""),
-                             "requests": len(counted),
-                             "reaction_requests": len(calls) - len(counted),
-                             "routes": ", ".join(sorted({c.route for c in counted})), "seconds": elapsed})
+                decided = (
+                    "adopted" if "adopted" in msg.text else ("rejected" if "rejected" in msg.text else "open")
+                )
+                rows.append(
+                    {
+                        "trip": trip + 1,
+                        "result": decided + (" (burst)" if burst else ""),
+                        "requests": len(counted),
+                        "reaction_requests": len(calls) - len(counted),
+                        "routes": ", ".join(sorted({c.route for c in counted})),
+                        "seconds": elapsed,
+                    }
+                )
             dd.assert_clean()
             await dd.disconnect()
     return rows
@@ -109,15 +118,21 @@ def main() -> None:
     rows = asyncio.run(run(max(2, min(args.players, len(NAMES))), max(1, args.trips)))
     players = max(2, min(args.players, len(NAMES)))
     budget = BASE_BUDGET + players - 1
-    print(f"Nomic World proposal round trips, {players} players (budget: {budget} requests besides reactions)")
+    print(
+        f"Nomic World proposal round trips, {players} players (budget: {budget} requests besides reactions)"
+    )
     print(f"{'trip':>4} {'result':>17} {'requests':>8} {'reactions':>9} {'seconds':>8}  routes")
     for r in rows:
-        print(f"{r['trip']:>4} {r['result']:>17} {r['requests']:>8} {r['reaction_requests']:>9} "
-              f"{r['seconds']:>8.3f}  {r['routes']}")
+        print(
+            f"{r['trip']:>4} {r['result']:>17} {r['requests']:>8} {r['reaction_requests']:>9} "
+            f"{r['seconds']:>8.3f}  {r['routes']}"
+        )
     worst = max(int(r["requests"]) for r in rows)  # type: ignore[call-overload]
-    print(f"requests per round trip (excluding reaction routes): max {worst}, "
-          f"mean {sum(int(r['requests']) for r in rows) / len(rows):.2f}  "  # type: ignore[call-overload]
-          f"-> {'within' if worst <= budget else 'OVER'} the budget of {budget}")
+    print(
+        f"requests per round trip (excluding reaction routes): max {worst}, "
+        f"mean {sum(int(r['requests']) for r in rows) / len(rows):.2f}  "  # type: ignore[call-overload]
+        f"-> {'within' if worst <= budget else 'OVER'} the budget of {budget}"
+    )
 
 
 if __name__ == "__main__":

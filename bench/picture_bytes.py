@@ -64,18 +64,20 @@ def rgb_png(img: Image.Image) -> bytes:
 
 
 def main() -> None:
-    print(f"{'game':<11} {'boards':>6}  {'RGB PNG':>9} {'palette PNG':>11} {'ratio':>6}   "
-          f"{'render':>7} {'RGB enc':>8} {'pal enc':>8} {'render+pal':>10}")
+    print(
+        f"{'game':<11} {'boards':>6}  {'RGB PNG':>9} {'palette PNG':>11} {'ratio':>6}   "
+        f"{'render':>7} {'RGB enc':>8} {'pal enc':>8} {'render+pal':>10}"
+    )
     ok = True
     for key in SEATS:
         game = GAMES[key]
         cases = [c for seed in range(GAMES_PER_ENGINE) for c in boards(key, seed)]
         for view, events in cases[:3]:  # warm the fonts and the game's palette family
-            png_bytes(game.render(view, names=NAMES[:SEATS[key]], events=events), key=key)
+            png_bytes(game.render(view, names=NAMES[: SEATS[key]], events=events), key=key)
         before, after, r_ms, old_ms, new_ms = [], [], [], [], []
         for view, events in cases:
             t0 = time.perf_counter()
-            img = game.render(view, names=NAMES[:SEATS[key]], events=events)
+            img = game.render(view, names=NAMES[: SEATS[key]], events=events)
             t1 = time.perf_counter()
             old = rgb_png(img)
             t2 = time.perf_counter()
@@ -90,11 +92,15 @@ def main() -> None:
         total = statistics.median([r + n for r, n in zip(r_ms, new_ms, strict=True)])
         good = a <= BYTES_BUDGET * b and total <= MS_BUDGET
         ok &= good
-        print(f"{key:<11} {len(cases):>6}  {b / 1024:>6.1f} KB {a / 1024:>8.1f} KB {a / b:>6.0%}   "
-              f"{statistics.median(r_ms):>4.1f} ms {statistics.median(old_ms):>5.1f} ms "
-              f"{statistics.median(new_ms):>5.1f} ms {total:>7.1f} ms  {'OK' if good else 'OVER BUDGET'}")
-    print(f"budget: palette PNG ≤ {BYTES_BUDGET:.0%} of the RGB PNG's bytes and render + encode p50 ≤ "
-          f"{MS_BUDGET:.0f} ms, every game: {'OK' if ok else 'OVER BUDGET'} (means of bytes, medians of times)")
+        print(
+            f"{key:<11} {len(cases):>6}  {b / 1024:>6.1f} KB {a / 1024:>8.1f} KB {a / b:>6.0%}   "
+            f"{statistics.median(r_ms):>4.1f} ms {statistics.median(old_ms):>5.1f} ms "
+            f"{statistics.median(new_ms):>5.1f} ms {total:>7.1f} ms  {'OK' if good else 'OVER BUDGET'}"
+        )
+    print(
+        f"budget: palette PNG ≤ {BYTES_BUDGET:.0%} of the RGB PNG's bytes and render + encode p50 ≤ "
+        f"{MS_BUDGET:.0f} ms, every game: {'OK' if ok else 'OVER BUDGET'} (means of bytes, medians of times)"
+    )
 
 
 if __name__ == "__main__":

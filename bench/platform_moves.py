@@ -40,10 +40,14 @@ async def main() -> None:
             for i in range(MATCHES):
                 a, b = users[2 * i], users[2 * i + 1]
                 await a.slash(chan, "pylon new", opponent=b)
-                invite = await chan.wait_for(lambda m, b=b: "Accept" in m.button_labels() and str(b.id) in m.content)
+                invite = await chan.wait_for(
+                    lambda m, b=b: "Accept" in m.button_labels() and str(b.id) in m.content
+                )
                 await b.click(invite, "Accept")
                 await dd.settle()
-                board = await guild.threads[-1].wait_for(lambda m: bool(m.attachments) and "To move" in m.text)
+                board = await guild.threads[-1].wait_for(
+                    lambda m: bool(m.attachments) and "To move" in m.text
+                )
                 boards.append((board, a, b))
             print(f"{MATCHES} matches running")
             latencies: list[float] = []
@@ -83,11 +87,16 @@ async def main() -> None:
                 assert not r.ephemeral, (await r.message()).text
                 slash_requests.append(sum(dd.api_summary(since=mark).values()))
             dd.assert_clean()
-            print(f"button move latency over {len(latencies)} moves with {MATCHES} active: "
-                  f"p50={pct(latencies, 50):.1f} ms p99={pct(latencies, 99):.1f} ms max={max(latencies):.1f} ms "
-                  f"(budget p50 ≤ 25 ms, p99 ≤ 100 ms)")
-            print(f"requests per button move (next player pinged): max={max(button_requests)} (budget 2); "
-                  f"per slash move: max={max(slash_requests)} over {len(slash_requests)} (budget ≤ 2)")
+            print(
+                f"button move latency over {len(latencies)} moves with {MATCHES} active: "
+                f"p50={pct(latencies, 50):.1f} ms p99={pct(latencies, 99):.1f} ms "
+                f"max={max(latencies):.1f} ms "
+                f"(budget p50 ≤ 25 ms, p99 ≤ 100 ms)"
+            )
+            print(
+                f"requests per button move (next player pinged): max={max(button_requests)} (budget 2); "
+                f"per slash move: max={max(slash_requests)} over {len(slash_requests)} (budget ≤ 2)"
+            )
             await dd.disconnect()
 
 

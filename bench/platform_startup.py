@@ -55,11 +55,35 @@ def fill(db: Path, guild_id: int, channel_id: int) -> None:
     for i in range(1, TOTAL + 1):
         active = i > TOTAL - ACTIVE
         state, log = states[i % len(states)]
-        match_rows.append((i, "pylon", guild_id, channel_id, None, None, "running" if active else "finished", "{}",
-                           state, len(log) + 1, f"{i:016x}", 1000 + i, 1, 86400,
-                           now + 86400 if active else None, None, None,
-                           json.dumps({"plies": len(log)}), now, now, None if active else now))
-        seat_rows += [(i, 0, 1000 + 2 * i, f"p{2 * i}", None, "{}"), (i, 1, 1001 + 2 * i, f"p{2 * i + 1}", None, "{}")]
+        match_rows.append(
+            (
+                i,
+                "pylon",
+                guild_id,
+                channel_id,
+                None,
+                None,
+                "running" if active else "finished",
+                "{}",
+                state,
+                len(log) + 1,
+                f"{i:016x}",
+                1000 + i,
+                1,
+                86400,
+                now + 86400 if active else None,
+                None,
+                None,
+                json.dumps({"plies": len(log)}),
+                now,
+                now,
+                None if active else now,
+            )
+        )
+        seat_rows += [
+            (i, 0, 1000 + 2 * i, f"p{2 * i}", None, "{}"),
+            (i, 1, 1001 + 2 * i, f"p{2 * i + 1}", None, "{}"),
+        ]
         move_rows += [(i, ply, seat, 1000 + 2 * i + seat, text, now) for ply, (seat, text) in enumerate(log)]
     con.executemany("INSERT INTO matches VALUES (" + ",".join("?" * 21) + ")", match_rows)
     con.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)", seat_rows)
@@ -84,7 +108,10 @@ async def main() -> None:
             await dd.connect(bot)
             ready = time.perf_counter() - t0
             n_active = len(await bot.store.active_ids_with_components())
-            print(f"startup with {TOTAL:,} stored matches ({n_active:,} active): ready in {ready:.2f} s (budget 5 s)")
+            print(
+                f"startup with {TOTAL:,} stored matches ({n_active:,} active): ready in {ready:.2f} s "
+                "(budget 5 s)"
+            )
             rules = GAMES["pylon"].rules
             t0 = time.perf_counter()
             played = 0
@@ -95,10 +122,14 @@ async def main() -> None:
                 await bot.service.play(mid, m.seats[seat].user_id, rules.format(mv, m.state))
                 played += 1
             took = time.perf_counter() - t0
-            print(f"one move in each of {played:,} active matches through the service: {took:.1f} s "
-                  f"({took / played * 1000:.2f} ms per move, DB + engine, no Discord)")
-            print(f"RSS with {ACTIVE:,} active matches: {rss_mb():.0f} MB (budget 150 MB; "
-                  f"the process incl. the Discord double; {base:.0f} MB before the bot started)")
+            print(
+                f"one move in each of {played:,} active matches through the service: {took:.1f} s "
+                f"({took / played * 1000:.2f} ms per move, DB + engine, no Discord)"
+            )
+            print(
+                f"RSS with {ACTIVE:,} active matches: {rss_mb():.0f} MB (budget 150 MB; "
+                f"the process incl. the Discord double; {base:.0f} MB before the bot started)"
+            )
             await dd.disconnect()
 
 

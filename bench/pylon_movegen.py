@@ -1,6 +1,9 @@
 """Pylon legal-move generation in the stacking phase, per position (budget: <= 0.2 ms)."""
 
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import gc
 import random
@@ -40,8 +43,10 @@ def main() -> None:
     p50 = statistics.median(per_position)
     p99 = per_position[int(len(per_position) * 0.99) - 1]
     moves = statistics.fmean(len(RULES.legal_moves(s, s.to_move)) for s in positions)
-    print(f"pylon movegen (stacking) mean={mean * 1000:.0f} us p50={p50 * 1000:.0f} us p99={p99 * 1000:.0f} us "
-          f"per position over {len(positions)} positions, {moves:.0f} moves on average (budget 200 us)")
+    print(
+        f"pylon movegen (stacking) mean={mean * 1000:.0f} us p50={p50 * 1000:.0f} us p99={p99 * 1000:.0f} us "
+        f"per position over {len(positions)} positions, {moves:.0f} moves on average (budget 200 us)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """Pylon render time for a typical mid-game board (budget: p50 <= 20 ms)."""
 
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import random
 import statistics
@@ -37,8 +40,10 @@ def main() -> None:
     times.sort()
     png_times.sort()
     p50, p99 = statistics.median(times), times[int(len(times) * 0.99) - 1]
-    print(f"pylon render p50={p50:.1f} ms p99={p99:.1f} ms (budget 20 ms p50); "
-          f"png encode p50={statistics.median(png_times):.1f} ms")
+    print(
+        f"pylon render p50={p50:.1f} ms p99={p99:.1f} ms (budget 20 ms p50); "
+        f"png encode p50={statistics.median(png_times):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

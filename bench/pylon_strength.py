@@ -14,7 +14,10 @@ Usage: .venv/bin/python bench/pylon_strength.py [--games 100] [--easy-games 1000
        [--timing-games 4]
 """
 
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # noqa: E401, E702, I001
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import argparse
 import random
@@ -42,7 +45,7 @@ def play(levels: tuple[str, str], seed: int, budget: float | None) -> tuple[tupl
 
 def pairing(a: str, b: str, games: int, budget: float | None) -> tuple[int, int, int, float]:
     """``a`` against ``b``, alternating who moves first; returns a's wins, draws, losses, mean margin."""
-    w = d = l = 0
+    wins = draws = losses = 0
     margins = []
     for i in range(games):
         if i % 2 == 0:
@@ -52,8 +55,8 @@ def pairing(a: str, b: str, games: int, budget: float | None) -> tuple[int, int,
             sc, _ = play((b, a), i, budget)
             m = sc[1] - sc[0]
         margins.append(m)
-        w, d, l = w + (m > 0), d + (m == 0), l + (m < 0)
-    return w, d, l, statistics.fmean(margins)
+        wins, draws, losses = wins + (m > 0), draws + (m == 0), losses + (m < 0)
+    return wins, draws, losses, statistics.fmean(margins)
 
 
 def main() -> None:
@@ -65,16 +68,20 @@ def main() -> None:
     args = p.parse_args()
 
     rows = []
-    for a, b, budget, games in (("hard", "medium", args.budget, args.games),
-                                ("medium", "easy", None, args.easy_games)):
+    for a, b, budget, games in (
+        ("hard", "medium", args.budget, args.games),
+        ("medium", "easy", None, args.easy_games),
+    ):
         t = time.perf_counter()
-        w, d, l, margin = pairing(a, b, games, budget)
+        w, d, lost, margin = pairing(a, b, games, budget)
         took = time.perf_counter() - t
         rate = w / games
         note = f" (hard budget {budget:g} s/move)" if a == "hard" else ""
-        rows.append(f"{a:>6} vs {b:<6} {games:4d} games: {w:3d} won {d:3d} drawn {l:3d} lost  "
-                    f"win rate {rate:6.1%}  mean margin {margin:+.1f}  {'OK' if rate >= 0.8 else 'BELOW 80%'}"
-                    f"{note}  [{took:.0f} s]")
+        rows.append(
+            f"{a:>6} vs {b:<6} {games:4d} games: {w:3d} won {d:3d} drawn {lost:3d} lost  "
+            f"win rate {rate:6.1%}  mean margin {margin:+.1f}  {'OK' if rate >= 0.8 else 'BELOW 80%'}"
+            f"{note}  [{took:.0f} s]"
+        )
         print(rows[-1], flush=True)
 
     times: list[float] = []
@@ -89,9 +96,11 @@ def main() -> None:
     if times:
         p50 = statistics.median(times)
         p99 = times[max(0, int(len(times) * 0.99) - 1)]
-        print(f"hard time per move at the real budget ({ai.HARD_BUDGET:g} s): p50={p50:.2f} s p99={p99:.2f} s "
-              f"max={times[-1]:.2f} s over {len(times)} moves in {args.timing_games} games vs medium "
-              f"(won {won}/{args.timing_games}) (budget <= 2 s)")
+        print(
+            f"hard time per move at the real budget ({ai.HARD_BUDGET:g} s): p50={p50:.2f} s p99={p99:.2f} s "
+            f"max={times[-1]:.2f} s over {len(times)} moves in {args.timing_games} games vs medium "
+            f"(won {won}/{args.timing_games}) (budget <= 2 s)"
+        )
 
 
 if __name__ == "__main__":

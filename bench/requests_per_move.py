@@ -53,7 +53,9 @@ async def main() -> None:
             async def start(game: str, a, b, **opts):
                 await a.slash(chan, f"{game} new", opponent=b, **opts)
                 if b is not dd.bot_user:
-                    invite = await chan.wait_for(lambda m: "Accept" in m.button_labels() and str(b.id) in m.content)
+                    invite = await chan.wait_for(
+                        lambda m: "Accept" in m.button_labels() and str(b.id) in m.content
+                    )
                     await b.click(invite, "Accept")
                 await dd.settle()
                 return (await bot.service.find_here(guild.threads[-1].id))[0].id
@@ -88,8 +90,10 @@ async def main() -> None:
             await pylon_pair("button move, next player pinged by DM", "dm", N)
             await pylon_pair("button move, next player's pings off", "off", N)
 
-            for mode, kind in ((None, "button move vs the computer (answers at once), human pinged"),
-                               ("off", "button move vs the computer (answers at once), pings off")):
+            for mode, kind in (
+                (None, "button move vs the computer (answers at once), human pinged"),
+                ("off", "button move vs the computer (answers at once), pings off"),
+            ):
                 for _ in range(N):
                     a = next(pool)
                     if mode:
@@ -113,13 +117,23 @@ async def main() -> None:
                     await mover.click(board, rng.choice(labels))
                     await dd.settle()
                     after = await bot.service.get(mid)
-                    again = after.status.value == "running" and after.seats[sorted(after.to_act())[0]].user_id == mover.id
-                    kind = "Egg Carton pick, the mover picks again" if again else "Egg Carton pick, next player pinged"
+                    again = (
+                        after.status.value == "running"
+                        and after.seats[sorted(after.to_act())[0]].user_id == mover.id
+                    )
+                    kind = (
+                        "Egg Carton pick, the mover picks again"
+                        if again
+                        else "Egg Carton pick, next player pinged"
+                    )
                     results.setdefault(kind, []).append(len(dd.api_calls(since=mark)))
 
             # typed moves
-            for mode, kind in ((None, "typed move, next player pinged"), ("dm", "typed move, next player DMed"),
-                               ("off", "typed move, pings off")):
+            for mode, kind in (
+                (None, "typed move, next player pinged"),
+                ("dm", "typed move, next player DMed"),
+                ("off", "typed move, pings off"),
+            ):
                 for _ in range(N):
                     a, b = next(pool), next(pool)
                     if mode:
@@ -138,7 +152,15 @@ async def main() -> None:
             dd.assert_clean()
             await dd.disconnect()
 
-    budgets = {"typed move, pings off": 2, "typed move, next player DMed": 3, "typed": 2, "pinged": 2, "DM": 2, "off": 1, "again": 1}
+    budgets = {
+        "typed move, pings off": 2,
+        "typed move, next player DMed": 3,
+        "typed": 2,
+        "pinged": 2,
+        "DM": 2,
+        "off": 1,
+        "again": 1,
+    }
     print(f"requests per move ({N} matches per kind; budget: ≤ 2 when a human is pinged, 1 when nobody is)")
     for kind, counts in results.items():
         budget = next((v for k, v in budgets.items() if k in kind), 2)
@@ -149,8 +171,10 @@ async def main() -> None:
         else:
             note = ""
         ok = "ok" if max(counts) <= budget else "OVER"
-        print(f"  {kind:<62} max={max(counts)} typical={sorted(counts)[len(counts) // 2]} "
-              f"over {len(counts):>3} moves · budget {budget}{note} · {ok}")
+        print(
+            f"  {kind:<62} max={max(counts)} typical={sorted(counts)[len(counts) // 2]} "
+            f"over {len(counts):>3} moves · budget {budget}{note} · {ok}"
+        )
 
 
 asyncio.run(main())

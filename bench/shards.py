@@ -12,6 +12,7 @@ postgresql://postgres@127.0.0.1:5432/test). The loopback server and the players 
 process, which shares the machine's cores with the bot processes: the figures are for this machine and
 include that cost; read them side by side, not as absolute capacity.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,7 +28,12 @@ sys.path.insert(0, str(ROOT))
 
 from tests.loopback.load import LoadConfig, create_database, drop_database, run_load  # noqa: E402
 
-ROWS = {"sqlite1": ("SQLite", 1), "pg1": ("PostgreSQL", 1), "pg2": ("PostgreSQL", 2), "pg4": ("PostgreSQL", 4)}
+ROWS = {
+    "sqlite1": ("SQLite", 1),
+    "pg1": ("PostgreSQL", 1),
+    "pg2": ("PostgreSQL", 2),
+    "pg4": ("PostgreSQL", 4),
+}
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -47,10 +53,16 @@ async def one_row(key: str, a: argparse.Namespace, tmp: pathlib.Path) -> str:
     try:
         if engine == "PostgreSQL":
             url, dbname = await create_database(admin)
-        cfg = LoadConfig(players=a.players, matches=a.matches, seconds=a.seconds, kill_every=None,
-                         database=url, processes=procs)
+        cfg = LoadConfig(
+            players=a.players,
+            matches=a.matches,
+            seconds=a.seconds,
+            kill_every=None,
+            database=url,
+            processes=procs,
+        )
         r = await run_load(cfg, tmp / key)
-    except Exception as exc:  # noqa: BLE001 - a row that cannot run says why, the others still run
+    except Exception as exc:
         return f"| {label:<15} | {'—':>8} | {'—':>8} | {'—':>8} | not run: {str(exc).splitlines()[0][:90]} |"
     finally:
         if dbname:
@@ -59,14 +71,18 @@ async def one_row(key: str, a: argparse.Namespace, tmp: pathlib.Path) -> str:
     note = f"{r.acked} acknowledged, {problems} refused, {r.lost} lost, {r.duplicated} duplicated"
     if r.refusals:
         note += " (" + ", ".join(f"{n} {why}" for why, n in r.refusals.most_common(3)) + ")"
-    return (f"| {label:<15} | {r.moves_per_second:8.1f} | {r.pct(50) * 1000:8.1f} | {r.pct(99) * 1000:8.1f} "
-            f"| {note} |")
+    return (
+        f"| {label:<15} | {r.moves_per_second:8.1f} | {r.pct(50) * 1000:8.1f} | {r.pct(99) * 1000:8.1f} "
+        f"| {note} |"
+    )
 
 
 async def main(argv: list[str] | None = None) -> int:
     a = parse(argv)
     logging.basicConfig(level=logging.ERROR)
-    print(f"{a.matches} active Pylon matches, {a.players} players moving continuously, {a.seconds:g} s per row")
+    print(
+        f"{a.matches} active Pylon matches, {a.players} players moving continuously, {a.seconds:g} s per row"
+    )
     print("| backend x processes | moves/s | p50 ms | p99 ms | notes |")
     print("|---|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory(prefix="parlor-shards-") as tmp:

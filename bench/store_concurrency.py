@@ -75,11 +75,31 @@ class PerWriteConnection(SqliteStore):
 def record(i: int) -> MatchRecord:
     now = time.time()
     return MatchRecord(
-        id=0, game="pylon", guild_id=1, channel_id=10 + i % 7, thread_id=1000 + i, message_id=None,
-        status=Status.RUNNING, options={}, state={"board": [0] * 64, "ply": 0}, version=0, seed="s", host_id=2 * i,
-        rated=True, turn_limit=3600, deadline=now + 3600, clocks=None, outcome=None, ui={"plies": 0},
-        created_at=now, updated_at=now, finished_at=None,
-        seats=[SeatRecord(0, 1 + (i % 3), "a"), SeatRecord(1, 2 + (i % 3), "b")],  # players shared across matches
+        id=0,
+        game="pylon",
+        guild_id=1,
+        channel_id=10 + i % 7,
+        thread_id=1000 + i,
+        message_id=None,
+        status=Status.RUNNING,
+        options={},
+        state={"board": [0] * 64, "ply": 0},
+        version=0,
+        seed="s",
+        host_id=2 * i,
+        rated=True,
+        turn_limit=3600,
+        deadline=now + 3600,
+        clocks=None,
+        outcome=None,
+        ui={"plies": 0},
+        created_at=now,
+        updated_at=now,
+        finished_at=None,
+        seats=[
+            SeatRecord(0, 1 + (i % 3), "a"),
+            SeatRecord(1, 2 + (i % 3), "b"),
+        ],  # players shared across matches
     )
 
 
@@ -88,8 +108,11 @@ async def run(store, n: int, seconds: float, heavy: bool = False) -> tuple[int, 
         async with store.transaction() as db:
             for i in range(HEAVY):
                 r = record(10_000 + i)
-                await db.execute(f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(len(_match_values(r)))})",
-                                 *_match_values(r))
+                await db.execute(
+                    f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES "
+                    f"({marks(len(_match_values(r)))})",
+                    *_match_values(r),
+                )
     ids = [await store.create_match(record(i)) for i in range(n)]
     latencies: list[float] = []
     errors = 0
@@ -112,14 +135,19 @@ async def run(store, n: int, seconds: float, heavy: bool = False) -> tuple[int, 
                     m.status = Status.FINISHED
                     m.deadline = None
                     players = [(s.user_id, s.seat) for s in m.seats]
-                    rate = RatingUpdate(1, "pylon", tuple(u for u, _ in players),
-                                        lambda cur, p=players: rating_math.rate(1, "pylon", p, cur))
-                await store.save_match(m, expected, new_moves=[MoveRecord(m.ui["plies"], 0, 1, "L a1", time.time())],
-                                       rate=rate)
+                    rate = RatingUpdate(
+                        1,
+                        "pylon",
+                        tuple(u for u, _ in players),
+                        lambda cur, p=players: rating_math.rate(1, "pylon", p, cur),
+                    )
+                await store.save_match(
+                    m, expected, new_moves=[MoveRecord(m.ui["plies"], 0, 1, "L a1", time.time())], rate=rate
+                )
                 if rate is not None:
                     mid = await store.create_match(record(mid))
                 latencies.append((time.perf_counter() - t0) * 1000)
-            except Exception as exc:  # noqa: BLE001 - counted and shown
+            except Exception as exc:
                 errors += 1
                 if errors <= 3:
                     print(f"  error: {exc!r}", file=sys.stderr)
@@ -201,12 +229,17 @@ async def main() -> None:
                     if info is not None:
                         await drop_pg(info)
             rate = done / SECONDS
-            print(f"{name:<18} {n:>4} {rate:>10.0f} {statistics.median(lat) if lat else float('nan'):>8.1f} "
-                  f"{pct(lat, 0.99):>8.1f} {errors:>7}", flush=True)
+            print(
+                f"{name:<18} {n:>4} {rate:>10.0f} {statistics.median(lat) if lat else float('nan'):>8.1f} "
+                f"{pct(lat, 0.99):>8.1f} {errors:>7}",
+                flush=True,
+            )
             if name == DEFAULT and n == BUDGET_N:
                 chosen = (rate, pct(lat, 0.99), errors)
-    print(f"heavy reads: {BUDGET_N} matches acting while 2 readers each list {HEAVY} active matches "
-          "every 200 ms")
+    print(
+        f"heavy reads: {BUDGET_N} matches acting while 2 readers each list {HEAVY} active matches "
+        "every 200 ms"
+    )
     for name, make in options.items():
         if name == "conn per write":
             continue
@@ -217,14 +250,19 @@ async def main() -> None:
                 done, errors, lat = await run(store, BUDGET_N, SECONDS, heavy=True)
             finally:
                 await store.close()
-        print(f"{name:<18} {BUDGET_N:>4} {done / SECONDS:>10.0f} {statistics.median(lat):>8.1f} "
-              f"{pct(lat, 0.99):>8.1f} {errors:>7}", flush=True)
+        print(
+            f"{name:<18} {BUDGET_N:>4} {done / SECONDS:>10.0f} {statistics.median(lat):>8.1f} "
+            f"{pct(lat, 0.99):>8.1f} {errors:>7}",
+            flush=True,
+        )
     if chosen is not None:
         rate, p99, errors = chosen
         ok = errors == 0 and rate >= BUDGET_RATE and p99 <= BUDGET_P99
-        print(f"budget: {BUDGET_N} matches acting at once on SQLite (default: {DEFAULT}): {rate:.0f} actions/s "
-              f"(budget ≥ {BUDGET_RATE:.0f}), p99 {p99:.1f} ms (budget ≤ {BUDGET_P99:.0f}), {errors} errors "
-              f"(budget 0) -> {'OK' if ok else 'OVER BUDGET'}")
+        print(
+            f"budget: {BUDGET_N} matches acting at once on SQLite (default: {DEFAULT}): {rate:.0f} actions/s "
+            f"(budget ≥ {BUDGET_RATE:.0f}), p99 {p99:.1f} ms (budget ≤ {BUDGET_P99:.0f}), {errors} errors "
+            f"(budget 0) -> {'OK' if ok else 'OVER BUDGET'}"
+        )
 
 
 if __name__ == "__main__":

@@ -34,12 +34,24 @@ def main() -> None:
         met = {frozenset((p.white, p.black)) for p in history if p.black is not None}
         repeats = sum(1 for p in pairs if p.black is not None and frozenset((p.white, p.black)) in met)
         print(f"round {r:2}: {len(pairs)} boards in {times[-1] * 1000:7.1f} ms, repeats {repeats}")
-        history += [p if p.black is None else Pairing(p.round, p.board, p.white, p.black,
-                                                      rng.choice((Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)))
-                    for p in pairs]
+        history += [
+            p
+            if p.black is None
+            else Pairing(
+                p.round,
+                p.board,
+                p.white,
+                p.black,
+                rng.choice((Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)),
+            )
+            for p in pairs
+        ]
     worst = max(times)
-    print(f"Swiss round of {PLAYERS} players: worst {worst * 1000:.1f} ms, mean {sum(times) / len(times) * 1000:.1f} ms "
-          f"(budget {BUDGET * 1000:.0f} ms) -> {'OK' if worst < BUDGET else 'OVER BUDGET'}")
+    print(
+        f"Swiss round of {PLAYERS} players: worst {worst * 1000:.1f} ms, mean "
+        f"{sum(times) / len(times) * 1000:.1f} ms "
+        f"(budget {BUDGET * 1000:.0f} ms) -> {'OK' if worst < BUDGET else 'OVER BUDGET'}"
+    )
 
 
 if __name__ == "__main__":

@@ -89,19 +89,26 @@ async def run(paced: bool) -> tuple[float, int, int, int, int]:
             await dd.settle()
             elapsed = time.perf_counter() - t0
             calls = dd.api_calls(since=mark)
-            boards = sum(1 for th in guild.threads for m in th.messages if m.attachments and "To move" in m.text)
+            boards = sum(
+                1 for th in guild.threads for m in th.messages if m.attachments and "To move" in m.text
+            )
             failed = len(dd.failed_requests(mark))
             return elapsed, len(guild.threads), boards, len(calls), would_be_429s(calls) + failed
 
 
 async def main() -> None:
     elapsed, threads, boards, n, hits = await run(paced=True)
-    print(f"round start, {PLAYERS} players, paced: {threads} threads, {boards} boards, {n} requests in "
-          f"{elapsed:.1f} s; 429s under Discord's buckets: {hits} (budget: 0, nothing failed) -> "
-          f"{'OK' if hits == 0 and threads == PLAYERS // 2 and boards == PLAYERS // 2 else 'OVER BUDGET'}")
+    print(
+        f"round start, {PLAYERS} players, paced: {threads} threads, {boards} boards, {n} requests in "
+        f"{elapsed:.1f} s; 429s under Discord's buckets: {hits} (budget: 0, nothing failed) -> "
+        f"{'OK' if hits == 0 and threads == PLAYERS // 2 and boards == PLAYERS // 2 else 'OVER BUDGET'}"
+    )
     if "--no-compare" not in sys.argv:
         elapsed, threads, boards, n, hits = await run(paced=False)
-        print(f"for comparison, unpaced: {threads} threads, {n} requests in {elapsed:.1f} s; would-be 429s: {hits}")
+        print(
+            f"for comparison, unpaced: {threads} threads, {n} requests in {elapsed:.1f} s; would-be 429s: "
+            f"{hits}"
+        )
 
 
 if __name__ == "__main__":

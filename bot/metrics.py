@@ -1,14 +1,18 @@
 """Prometheus metrics for operators, one endpoint per process (``PARLOR_METRICS_PORT``).
 
-    parlor_moves_total{game}                       moves played (players and the computer)
-    parlor_move_seconds{game}                      a move inside the bot: waiting for the match, engine, commit
-    parlor_interaction_response_seconds            interaction created (its snowflake time) -> the bot's response sent
-    parlor_active_matches                          matches in a lobby, challenged or running (every process sees all)
-    parlor_discord_http_responses_total{status}    Discord HTTP answers with status >= 400, per try (429 included)
-    parlor_discord_rate_limited_total{scope}       429s from Discord (``scope``: bucket, global or shared)
-    parlor_discord_http_failures_total             requests that got no answer (connection errors, timeouts)
-    parlor_scheduler_lag_seconds                   how late the deadline scheduler woke after the earliest deadline
-    parlor_shard_info{shard, shard_count}          the shards this process runs (1 per shard)
+    parlor_moves_total{game}                     moves played (players and the computer)
+    parlor_move_seconds{game}                    a move inside the bot: waiting for the match, engine, commit
+    parlor_interaction_response_seconds          interaction created (its snowflake time) -> the bot's
+                                                 response sent
+    parlor_active_matches                        matches in a lobby, challenged or running (every process
+                                                 sees all)
+    parlor_discord_http_responses_total{status}  Discord HTTP answers with status >= 400, per try
+                                                 (429 included)
+    parlor_discord_rate_limited_total{scope}     429s from Discord (``scope``: bucket, global or shared)
+    parlor_discord_http_failures_total           requests that got no answer (connection errors, timeouts)
+    parlor_scheduler_lag_seconds                 how late the deadline scheduler woke after the earliest
+                                                 deadline
+    parlor_shard_info{shard, shard_count}        the shards this process runs (1 per shard)
 
 The counters are always kept (a few dict lookups per event); ``serve`` exposes them with
 prometheus-client's own HTTP server (a daemon thread). Prometheus adds ``instance`` per scrape target,
@@ -32,20 +36,43 @@ from prometheus_client.registry import Collector
 log = logging.getLogger(__name__)
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
-LATENCY_BUCKETS = (0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+LATENCY_BUCKETS = (
+    0.0025,
+    0.005,
+    0.01,
+    0.02,
+    0.035,
+    0.05,
+    0.075,
+    0.1,
+    0.15,
+    0.25,
+    0.5,
+    1.0,
+    2.0,
+    3.0,
+    5.0,
+    10.0,
+)
 LAG_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 
 MOVES = Counter("parlor_moves", "Moves played (players and the computer)", ["game"])
 MOVE_SECONDS = Histogram("parlor_move_seconds", "A move inside the bot: wait for the match, engine, commit",
                          ["game"], buckets=LATENCY_BUCKETS)
-RESPONSE_SECONDS = Histogram("parlor_interaction_response_seconds",
-                             "Interaction created (snowflake time) to the bot's response sent", buckets=LATENCY_BUCKETS)
+RESPONSE_SECONDS = Histogram(
+    "parlor_interaction_response_seconds",
+    "Interaction created (snowflake time) to the bot's response sent",
+    buckets=LATENCY_BUCKETS,
+)
 HTTP_ERRORS = Counter("parlor_discord_http_responses",
                       "Discord HTTP answers with status >= 400, per try (429 included)", ["status"])
 RATE_LIMITED = Counter("parlor_discord_rate_limited", "429 Too Many Requests from Discord", ["scope"])
 HTTP_FAILURES = Counter("parlor_discord_http_failures", "Discord HTTP requests that got no answer")
-SCHEDULER_LAG = Histogram("parlor_scheduler_lag_seconds",
-                          "How late the deadline scheduler woke after the earliest deadline", buckets=LAG_BUCKETS)
+SCHEDULER_LAG = Histogram(
+    "parlor_scheduler_lag_seconds",
+    "How late the deadline scheduler woke after the earliest deadline",
+    buckets=LAG_BUCKETS,
+)
 SHARD_INFO = Gauge("parlor_shard_info", "The shards this process runs", ["shard", "shard_count"])
 
 
@@ -64,7 +91,8 @@ def set_shards(shard_ids: tuple[int, ...] | None, shard_count: int | None) -> No
 
 
 def _interaction_created(url: Any) -> float | None:
-    """The creation time of the interaction whose callback ``url`` is (``/interactions/{id}/{token}/callback``)."""
+    """The creation time of the interaction whose callback ``url`` is
+    (``/interactions/{id}/{token}/callback``)."""
     parts = url.path.split("/")
     try:
         i = parts.index("interactions")
@@ -94,7 +122,9 @@ def trace_config() -> aiohttp.TraceConfig:
             if created is not None:
                 RESPONSE_SECONDS.observe(max(0.0, time.time() - created))
 
-    async def on_request_exception(session: Any, ctx: Any, params: aiohttp.TraceRequestExceptionParams) -> None:
+    async def on_request_exception(
+        session: Any, ctx: Any, params: aiohttp.TraceRequestExceptionParams
+    ) -> None:
         HTTP_FAILURES.inc()
 
     trace.on_request_end.append(on_request_end)
@@ -137,7 +167,9 @@ class ActiveMatches(Collector):
 _active: ActiveMatches | None = None
 
 
-def watch_active_matches(count: Callable[[], Coroutine[Any, Any, int]], registry: CollectorRegistry = REGISTRY) -> None:
+def watch_active_matches(
+    count: Callable[[], Coroutine[Any, Any, int]], registry: CollectorRegistry = REGISTRY
+) -> None:
     """Serve ``parlor_active_matches`` from ``count`` (run on the current event loop)."""
     global _active
     if _active is not None:

@@ -26,7 +26,8 @@ DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def run(coro):  # type: ignore[no-untyped-def]
-    """Run ``coro`` to completion on its own loop in a thread (fixtures may be set up inside a running loop)."""
+    """Run ``coro`` to completion on its own loop in a thread
+    (fixtures may be set up inside a running loop)."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
 
@@ -40,7 +41,7 @@ async def _answers(url: str) -> str | None:
 
     try:
         conn = await asyncpg.connect(url, timeout=3)
-    except Exception as exc:  # noqa: BLE001 - any failure means "not this one"
+    except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
     await conn.close()
     return None
@@ -83,8 +84,12 @@ def _start_cluster() -> tuple[Cluster | None, str]:
     base = Path(tempfile.mkdtemp(prefix="parlor-pg-"))
     os.chmod(base, 0o777)
     datadir, port = base / "data", _free_port()
-    init = subprocess.run([*run_as, "initdb", "-D", str(datadir), "-U", "postgres", "--auth=trust", "-E", "UTF8"],
-                          capture_output=True, text=True, check=False)
+    init = subprocess.run(
+        [*run_as, "initdb", "-D", str(datadir), "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if init.returncode != 0:
         shutil.rmtree(base, ignore_errors=True)
         return None, f"initdb failed: {init.stderr.strip()[:200]}"

@@ -5,6 +5,7 @@ background task, a prefix command."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 from types import SimpleNamespace
@@ -15,8 +16,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 from PIL import Image
 
-from tests.discord_double import DiscordDouble, InteractionFailed, UserActionError, WaitTimeout
-from tests.discord_double import patches
+from tests.discord_double import DiscordDouble, InteractionFailed, UserActionError, WaitTimeout, patches
 from tests.discord_double import validation as V
 from tests.discord_double.errors import APIError
 
@@ -47,7 +47,9 @@ def spinner_gif() -> bytes:
     return buf.getvalue()
 
 
-class AcceptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pylon:accept:(?P<challenger>\d+):(?P<opponent>\d+)"):
+class AcceptButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"pylon:accept:(?P<challenger>\d+):(?P<opponent>\d+)"
+):
     """Persistent across restarts: the state lives in the custom_id."""
 
     def __init__(self, challenger: int, opponent: int) -> None:
@@ -141,7 +143,9 @@ class SampleBot(commands.Bot):
     async def on_guild_join(self, guild: discord.Guild) -> None:
         self.joined.append(guild.name)
 
-    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ):
         if isinstance(error, app_commands.MissingPermissions):
             await interaction.response.send_message("missing permissions", ephemeral=True)
             return
@@ -199,9 +203,13 @@ def build_pylon_group(bot: SampleBot) -> app_commands.Group:
                   level: app_commands.Choice[str] | None = None) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(AcceptButton(interaction.user.id, opponent.id))
-        embed = discord.Embed(title="Pylon challenge", description=f"{interaction.user.mention} vs {opponent.mention}")
+        embed = discord.Embed(
+            title="Pylon challenge", description=f"{interaction.user.mention} vs {opponent.mention}"
+        )
         embed.add_field(name="Level", value=level.name if level else "Easy").set_footer(text="Pylon")
-        await interaction.response.send_message(f"{opponent.mention}, you are challenged!", embed=embed, view=view)
+        await interaction.response.send_message(
+            f"{opponent.mention}, you are challenged!", embed=embed, view=view
+        )
 
     @pylon.command(name="move", description="Play a move")
     async def move(interaction: discord.Interaction, notation: str) -> None:
@@ -215,8 +223,13 @@ def build_pylon_group(bot: SampleBot) -> app_commands.Group:
     async def board(interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
         embed = discord.Embed(title="Board").set_image(url="attachment://board.png")
-        await interaction.followup.send(embed=embed, files=[discord.File(io.BytesIO(board_png()), "board.png"),
-                                                            discord.File(io.BytesIO(spinner_gif()), "spin.gif")])
+        await interaction.followup.send(
+            embed=embed,
+            files=[
+                discord.File(io.BytesIO(board_png()), "board.png"),
+                discord.File(io.BytesIO(spinner_gif()), "spin.gif"),
+            ],
+        )
 
     @pylon.command(name="column", description="Pick a column")
     async def column(interaction: discord.Interaction) -> None:
@@ -239,7 +252,9 @@ def build_pylon_group(bot: SampleBot) -> app_commands.Group:
     async def thread(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True)
         try:
-            t = await interaction.channel.create_thread(name="pylon-table", type=discord.ChannelType.public_thread)
+            t = await interaction.channel.create_thread(
+                name="pylon-table", type=discord.ChannelType.public_thread
+            )
         except discord.Forbidden as e:
             await interaction.followup.send(f"cannot create a thread ({e.code})", ephemeral=True)
             return
@@ -267,10 +282,8 @@ def build_pylon_group(bot: SampleBot) -> app_commands.Group:
 
     @pylon.command(name="buggy", description="Breaks the interaction rules")
     async def buggy(interaction: discord.Interaction) -> None:
-        try:
+        with contextlib.suppress(discord.NotFound):
             await interaction.followup.send("too early")
-        except discord.NotFound:
-            pass
         await interaction.response.defer()
         adapter = discord.webhook.async_.async_context.get()
         params = discord.webhook.async_.interaction_response_params(4, {"content": "again"})
@@ -340,7 +353,11 @@ async def test_connect_logs_in_runs_setup_hook_and_dispatches_ready(w):
     assert bot.get_guild(w.guild.id).get_channel(w.chan.id).name == "games"
     assert bot.get_guild(w.guild.id).get_member(w.alice.id).display_name == "alice"
     routes = [r.route for r in dd.requests]
-    assert routes[:3] == ["GET /users/@me", "GET /oauth2/applications/@me", "PUT /applications/{application_id}/commands"]
+    assert routes[:3] == [
+        "GET /users/@me",
+        "GET /oauth2/applications/@me",
+        "PUT /applications/{application_id}/commands",
+    ]
     assert {"pylon new", "pylon move", "admin"} <= set(dd.command_names())
     cmd = next(c for c in dd.registered_commands() if c["name"] == "pylon")
     assert int(cmd["id"]) > 0 and cmd["application_id"] == str(dd.application_id)
@@ -363,17 +380,29 @@ async def test_connect_logs_in_runs_setup_hook_and_dispatches_ready(w):
 async def test_slash_with_user_and_choice_options(w):
     dd, chan, alice, bob = w.dd, w.chan, w.alice, w.bob
     r = await alice.slash(chan, "pylon new", opponent=bob, level="hard")
-    assert r.acked and not r.failed and r.response_type == 4 and r.response_name == "CHANNEL_MESSAGE_WITH_SOURCE"
+    assert (
+        r.acked and not r.failed and r.response_type == 4 and r.response_name == "CHANNEL_MESSAGE_WITH_SOURCE"
+    )
     assert 0 <= r.latency < 1 and not r.ephemeral
     msg = await r.message()
     assert msg.author.id == dd.bot_user.id and msg.embed.title == "Pylon challenge"
-    assert msg.embed.fields == [{"name": "Level", "value": "Hard", "inline": True}] and msg.embed.footer == "Pylon"
+    assert (
+        msg.embed.fields == [{"name": "Level", "value": "Hard", "inline": True}]
+        and msg.embed.footer == "Pylon"
+    )
     assert "challenged" in msg.text and "Pylon challenge" in msg.text
-    assert msg.button_labels() == ["Accept"] and msg.buttons()[0].custom_id == f"pylon:accept:{alice.id}:{bob.id}"
+    assert (
+        msg.button_labels() == ["Accept"]
+        and msg.buttons()[0].custom_id == f"pylon:accept:{alice.id}:{bob.id}"
+    )
     assert [u.username for u in msg.mentions] == ["bob"]
     assert [req.route for req in r.requests] == ["POST /interactions/{interaction_id}/{token}/callback"]
     payload = r.payload
-    assert payload["data"]["options"][0]["options"][0] == {"name": "opponent", "type": 6, "value": str(bob.id)}
+    assert payload["data"]["options"][0]["options"][0] == {
+        "name": "opponent",
+        "type": 6,
+        "value": str(bob.id),
+    }
     assert payload["data"]["resolved"]["members"][str(bob.id)]["permissions"]
     assert {"member", "app_permissions", "guild_id", "channel", "token"} <= set(payload)
     # choices by display name too; optional option omitted
@@ -475,7 +504,9 @@ async def test_dm_and_closed_dms_50007(w):
     r2 = await bob.slash(w.chan, "pylon hand")
     assert (await r2.message()).content == "I cannot DM you (50007)"
     failed = dd.failed_requests(since=m)
-    assert [(f.route, f.status, f.error_code) for f in failed] == [("POST /channels/{channel_id}/messages", 403, 50007)]
+    assert [(f.route, f.status, f.error_code) for f in failed] == [
+        ("POST /channels/{channel_id}/messages", 403, 50007)
+    ]
     with pytest.raises(WaitTimeout):
         await bob.wait_for_dm(timeout=0.05)
     dd.assert_clean()
@@ -579,8 +610,13 @@ async def test_mentions_honour_allowed_mentions(w):
     said = await bob.say(w.chan, f"gg {alice.mention} @everyone")
     assert said.mentions == [alice] and said.mention_everyone  # @everyone may mention everyone by default
     # the rule itself
-    users, roles, everyone = V.resolve_mentions("<@1> <@!2> <@&9> @here", {"parse": ["users"]}, known_users=[1, 2],
-                                                roles={9: True}, can_mention_everyone=True)
+    users, roles, everyone = V.resolve_mentions(
+        "<@1> <@!2> <@&9> @here",
+        {"parse": ["users"]},
+        known_users=[1, 2],
+        roles={9: True},
+        can_mention_everyone=True,
+    )
     assert (users, roles, everyone) == ([1, 2], [], False)
     assert V.resolve_mentions("<@1>", {"parse": [], "replied_user": True}, known_users=[1, 3], roles={},
                               can_mention_everyone=False, reply_author=3)[0] == [3]
@@ -600,11 +636,13 @@ async def test_messages_reactions_and_prefix_commands(w):
     await chan.wait_for(lambda m: m.content.endswith("unconfirmed"))
     await alice.react(pong, "❌")  # the bot removes it again
     await dd.wait_until(lambda: "❌" not in pong.reactions)
-    assert dd.api_calls(route="DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}")
+    assert dd.api_calls(
+        route="DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}"
+    )
     # unimplemented routes are answered 404 and listed
     await alice.say(chan, "!emojis")
     await chan.wait_for(lambda m: m.content == "no emoji route")
-    assert dd.unimplemented == ["GET /guilds/%d/emojis" % w.guild.id]
+    assert dd.unimplemented == [f"GET /guilds/{w.guild.id}/emojis"]
     dd.unimplemented.clear()
     await alice.edit(ping, "!ping edited")
     assert ping.edits[0]["content"] == "!ping" and ping.content == "!ping edited"
@@ -669,7 +707,9 @@ async def test_wait_for_semantics(w):
     await task
     assert two.content == "two" and chan.last_message is two
     await alice.edit(first, "one!")
-    assert await chan.wait_for(lambda m: m.content.startswith("one"), since=mark) is first  # edited after the mark
+    assert (
+        await chan.wait_for(lambda m: m.content.startswith("one"), since=mark) is first
+    )  # edited after the mark
     assert await chan.wait_for(since=mark) is two  # newest match wins
     dd.assert_clean()
 
@@ -689,7 +729,9 @@ async def test_message_content_intent_and_plain_client(dd):
     await world.alice.say(world.alice.dm_channel(), "dm text")
     await dd.settle()
     assert seen == ["", f"<@{dd.bot_user.id}> hello", "dm text"]
-    assert not client.intents.members and client.get_guild(world.guild.id).member_count == len(world.guild.members)
+    assert not client.intents.members and client.get_guild(world.guild.id).member_count == len(
+        world.guild.members
+    )
     dd.assert_clean()
 
 
@@ -828,8 +870,9 @@ def test_validation_rules():
     assert msg({"embeds": [{"title": "t"}] * 11})[0] == 50035
     assert msg({"embeds": [{"title": "t" * 257}]})[1]["embeds"]["0"]["title"]
     assert msg({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]})[1]["embeds"]["0"]["fields"]
-    assert msg({"embeds": [{"fields": [{"name": "n" * 257, "value": "v" * 1025}]}]})[1]["embeds"]["0"]["fields"]["0"].keys() \
-        == {"name", "value"}
+    assert msg({"embeds": [{"fields": [{"name": "n" * 257, "value": "v" * 1025}]}]})[1]["embeds"]["0"][
+        "fields"
+    ]["0"].keys() == {"name", "value"}
     assert msg({"embeds": [{"footer": {"text": "f" * 2049}}]}) is not None
     assert msg({"content": "x"}, n=11)[0] == 50035
 
@@ -837,7 +880,12 @@ def test_validation_rules():
         return {"type": 2, "style": 1, "label": label, "custom_id": f"b{i}"}
 
     def select(n=3, **extra):
-        return {"type": 3, "custom_id": "s", "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)], **extra}
+        return {
+            "type": 3,
+            "custom_id": "s",
+            "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)],
+            **extra,
+        }
 
     row = lambda *c: {"type": 1, "components": list(c)}  # noqa: E731
     assert msg({"components": [row(button(i)) for i in range(5)]}) is None
@@ -845,18 +893,28 @@ def test_validation_rules():
     assert msg({"components": [row(*[button(i) for i in range(6)])]})[0] == 50035
     assert "COMPONENT_LAYOUT_WIDTH_EXCEEDED" in str(msg({"components": [row(select(), button(1))]}))
     assert "DUPLICATED" in str(msg({"components": [row(button(1)), row(button(1))]}))
-    assert msg({"components": [row({"type": 2, "style": 1, "label": "x", "custom_id": "c" * 101})]})[0] == 50035
+    assert (
+        msg({"components": [row({"type": 2, "style": 1, "label": "x", "custom_id": "c" * 101})]})[0] == 50035
+    )
     assert msg({"components": [row(button(1, label="l" * 81))]})[0] == 50035
     assert msg({"components": [row(select(26))]})[0] == 50035
     assert msg({"components": [row(select(0))]})[0] == 50035
     assert msg({"components": [row(select(placeholder="p" * 151))]})[0] == 50035
-    assert msg({"components": [row({**select(), "options": [{"label": "l" * 101, "value": "v"}]})]})[0] == 50035
+    assert (
+        msg({"components": [row({**select(), "options": [{"label": "l" * 101, "value": "v"}]})]})[0] == 50035
+    )
     text_input = {"type": 4, "custom_id": "q", "style": 1, "label": "Q"}
     assert code(V.validate_modal, {"title": "t", "custom_id": "m", "components": [row(text_input)]}) is None
     assert code(V.validate_modal, {"title": "t" * 46, "custom_id": "m", "components": [row(text_input)]})
     assert code(V.validate_modal, {"title": "t", "custom_id": "m", "components": []})
-    assert code(V.validate_modal, {"title": "t", "custom_id": "m",
-                                   "components": [row(dict(text_input, custom_id=f"q{i}")) for i in range(6)]})
+    assert code(
+        V.validate_modal,
+        {
+            "title": "t",
+            "custom_id": "m",
+            "components": [row(dict(text_input, custom_id=f"q{i}")) for i in range(6)],
+        },
+    )
     assert code(V.validate_choices, {"choices": [{"name": "a", "value": "a"}] * 25}) is None
     assert code(V.validate_choices, {"choices": [{"name": "a", "value": "a"}] * 26})
     cmd = {"name": "game", "description": "d", "options": [{"type": 3, "name": "a", "description": "d"}]}
@@ -865,10 +923,36 @@ def test_validation_rules():
     assert code(V.validate_commands, [dict(cmd, description="d" * 101)])
     assert code(V.validate_commands, [dict(cmd, options=[{"type": 3, "name": f"o{i}", "description": "d"}
                                                          for i in range(26)])])
-    assert "REQUIRED_INVALID_ORDER" in str(code(V.validate_commands, [dict(cmd, options=[
-        {"type": 3, "name": "a", "description": "d"}, {"type": 3, "name": "b", "description": "d", "required": True}])]))
-    assert code(V.validate_commands, [dict(cmd, options=[{"type": 3, "name": "a", "description": "d", "choices": [
-        {"name": str(i), "value": str(i)} for i in range(26)]}])])
+    assert "REQUIRED_INVALID_ORDER" in str(
+        code(
+            V.validate_commands,
+            [
+                dict(
+                    cmd,
+                    options=[
+                        {"type": 3, "name": "a", "description": "d"},
+                        {"type": 3, "name": "b", "description": "d", "required": True},
+                    ],
+                )
+            ],
+        )
+    )
+    assert code(
+        V.validate_commands,
+        [
+            dict(
+                cmd,
+                options=[
+                    {
+                        "type": 3,
+                        "name": "a",
+                        "description": "d",
+                        "choices": [{"name": str(i), "value": str(i)} for i in range(26)],
+                    }
+                ],
+            )
+        ],
+    )
 
 
 async def test_forged_component_and_channel_deletion(w):

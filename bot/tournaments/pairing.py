@@ -34,7 +34,7 @@ from bot.tournaments.model import Pairing, Result
 BYE = -1
 _BASE = 9 * 10**18    # weights stay within 64 bits (fast integer arithmetic in the matching)
 _REPEAT = 10**18      # a repeat pairing (only when nothing else is possible)
-_FLOAT = 10**11       # a pairing across one score-group boundary; k boundaries cost (n + 1)^(k − 1) times more
+_FLOAT = 10**11  # a pairing across one score-group boundary; k boundaries cost (n + 1)^(k − 1) times more
 _BRACKET = 10**8      # per half point of difference times the pair's total: keep the higher groups whole
 _COLOUR_STRONG = 10**7
 _COLOUR_MILD = 10**6
@@ -148,7 +148,9 @@ def _next_round_possible(order: list[int], h: History, matching: set[tuple[int, 
             byes[p] = byes.get(p, 0) + 1
     g = nx.Graph()
     g.add_nodes_from(order)
-    g.add_edges_from((a, b) for i, a in enumerate(order) for b in order[i + 1:] if frozenset((a, b)) not in met)
+    g.add_edges_from(
+        (a, b) for i, a in enumerate(order) for b in order[i + 1 :] if frozenset((a, b)) not in met
+    )
     if len(order) % 2:
         fewest = min(byes.get(p, 0) for p in order)
         g.add_edges_from((p, BYE) for p in order if byes.get(p, 0) == fewest)
@@ -216,7 +218,9 @@ def _match_blocks(order: list[int], h: History, block: int) -> set[tuple[int, in
     return set().union(*done)
 
 
-def _graph(order: list[int], h: History, window: int, odd: bool, fewest: int, allow_repeats: bool) -> nx.Graph:
+def _graph(
+    order: list[int], h: History, window: int, odd: bool, fewest: int, allow_repeats: bool
+) -> nx.Graph:
     n = len(order)
     g = nx.Graph()
     g.add_nodes_from(order)
@@ -295,7 +299,9 @@ def _colours(a: int, b: int, h: History, pos: dict[int, int], seed: str, round_n
     return (winner, loser) if pa == "W" else (loser, winner)
 
 
-def _boards(pairs: list[tuple[int, int | None]], h: History, pos: dict[int, int], round_no: int) -> list[Pairing]:
+def _boards(
+    pairs: list[tuple[int, int | None]], h: History, pos: dict[int, int], round_no: int
+) -> list[Pairing]:
     def key(pair: tuple[int, int | None]) -> tuple[int, int, int]:
         a, b = pair
         if b is None:

@@ -89,7 +89,9 @@ def render_standings(rows: Sequence[Row], names: dict[int, str], fmt: Format, *,
         else:
             d.text((x_place, mid), str(r.place), font=body, fill=INK, anchor="lm")
         fnt = bold if r.place == 1 else body
-        name = fit(d, names.get(r.player, str(r.player)), fnt, x_pts - 70 - x_name - (150 if r.withdrawn else 0))
+        name = fit(
+            d, names.get(r.player, str(r.player)), fnt, x_pts - 70 - x_name - (150 if r.withdrawn else 0)
+        )
         d.text((x_name, mid), name + (" (withdrew)" if r.withdrawn else ""), font=fnt,
                fill=MUTED if r.withdrawn else INK, anchor="lm")
         if r.withdrawn:

@@ -16,6 +16,7 @@ anyway. Discord is not known here: a :class:`Presenter` (the cog) is told what h
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import secrets
@@ -148,8 +149,9 @@ class TournamentService:
             await self.store.save_tournament(t, expected, change)
         except VersionConflict as exc:
             t.version = expected
-            raise TournamentConflict("Someone changed this tournament at the same moment; please try again.") \
-                from exc
+            raise TournamentConflict(
+                "Someone changed this tournament at the same moment; please try again."
+            ) from exc
         self.on_deadline_change()
 
     # -- creation and sign-up ---------------------------------------------------------------
@@ -159,8 +161,10 @@ class TournamentService:
                      starts_in: int) -> TournamentRecord:
         if game not in TWO_PLAYER_GAMES:
             title = GAMES[game].spec.title if game in GAMES else game
-            raise TournamentError(f"{title} is not a 2-player game: tournaments are for Pylon, Fire and Ice and "
-                                  "the Egg Carton Game (events for more players come later).")
+            raise TournamentError(
+                f"{title} is not a 2-player game: tournaments are for Pylon, Fire and Ice and "
+                "the Egg Carton Game (events for more players come later)."
+            )
         if not MIN_ROUND_TIME <= round_time <= MAX_ROUND_TIME:
             raise TournamentError("The round time must be between 1 minute and 14 days.")
         if rounds is not None and not 1 <= rounds <= 50:
@@ -197,8 +201,10 @@ class TournamentService:
             _, most = await self.store.tournament_settings(t.guild_id)
             mine = await self.store.active_tournaments_of_user(t.guild_id, player.user_id)
             if len(mine) >= most:
-                raise TournamentError(f"You are already in {len(mine)} events on this server (the most is {most}); "
-                                      "withdraw from one first.")
+                raise TournamentError(
+                    f"You are already in {len(mine)} events on this server (the most is {most}); "
+                    "withdraw from one first."
+                )
             seed = max((e.seed for e in entrants), default=0) + 1
             entrant = EntrantRecord(player.user_id, player.name, seed, None, self.clock())
             await self._save(t, TournamentChange(add_entrants=[entrant]))
@@ -237,8 +243,10 @@ class TournamentService:
                 if user_id is not None:
                     raise TournamentError(f"A tournament needs at least {MIN_PLAYERS} players to start "
                                           f"({len(entrants)} signed up).")
-                reason = (f"Cancelled: only {len(entrants)} player{'s' if len(entrants) != 1 else ''} signed up "
-                          f"by the start time (at least {MIN_PLAYERS} are needed).")
+                reason = (
+                    f"Cancelled: only {len(entrants)} player{'s' if len(entrants) != 1 else ''} signed up "
+                    f"by the start time (at least {MIN_PLAYERS} are needed)."
+                )
                 tr = await self._cancel_locked(t, reason)
             else:
                 tr = await self._start_event_locked(t, entrants)
@@ -253,7 +261,9 @@ class TournamentService:
             if fmt.is_round_robin:
                 t.rounds = pairing_math.round_robin_rounds(n, fmt is Format.DOUBLE_ROUND_ROBIN)
             else:
-                t.rounds = min(t.rounds or pairing_math.default_swiss_rounds(n), pairing_math.max_swiss_rounds(n))
+                t.rounds = min(
+                    t.rounds or pairing_math.default_swiss_rounds(n), pairing_math.max_swiss_rounds(n)
+                )
             t.data["order"] = order
             t.status = "running"
             return await self._start_round(t, 1)
@@ -263,10 +273,13 @@ class TournamentService:
         ids = pairing_math.seed_order([e.user_id for e in entrants], t.seed)
         ratings = await self.store.ratings(t.guild_id, t.game, ids)
         rank = {uid: i for i, uid in enumerate(ids)}
-        return sorted(ids, key=lambda u: (-(ratings[u].ordinal if u in ratings and ratings[u].games else -1e9),
-                                          rank[u]))
+        return sorted(
+            ids, key=lambda u: (-(ratings[u].ordinal if u in ratings and ratings[u].games else -1e9), rank[u])
+        )
 
-    def _pair(self, t: TournamentRecord, round_no: int, active: list[int], history: list[Pairing]) -> list[Pairing]:
+    def _pair(
+        self, t: TournamentRecord, round_no: int, active: list[int], history: list[Pairing]
+    ) -> list[Pairing]:
         fmt = Format(t.format)
         if fmt.is_round_robin:
             return pairing_math.round_robin_round(t.data["order"], round_no,
@@ -473,7 +486,9 @@ class TournamentService:
         await self._save(t, TournamentChange(finish_round=(t.current_round, now)))
         return await self._start_round(t, nxt)
 
-    async def _finish_locked(self, t: TournamentRecord, finish_round: tuple[int, float] | None = None) -> Transition:
+    async def _finish_locked(
+        self, t: TournamentRecord, finish_round: tuple[int, float] | None = None
+    ) -> Transition:
         t.status = "finished"
         t.deadline = None
         t.finished_at = self.clock()
@@ -530,7 +545,9 @@ class TournamentService:
         # the round's time ran out: running games are decided by the game's timeout rule
         for p in await self.store.pairings(tid, t.current_round):
             if p.result is None and p.match_id is not None:
-                result = await self.matches.force_timeout(p.match_id, "was to move when the round's time ran out")
+                result = await self.matches.force_timeout(
+                    p.match_id, "was to move when the round's time ran out"
+                )
                 if result is not None:
                     try:
                         await self.presenter.match_decided(result)
@@ -568,7 +585,9 @@ class TournamentService:
 
     # -- withdrawals and organiser controls -------------------------------------------------
 
-    async def withdraw(self, tid: int, user_id: int, *, by: int | None = None, is_admin: bool = False) -> Transition:
+    async def withdraw(
+        self, tid: int, user_id: int, *, by: int | None = None, is_admin: bool = False
+    ) -> Transition:
         """A player leaves (``by`` the organiser: removed). An unstarted game of theirs is a forfeit."""
         async with self.lock(tid):
             t = await self.get(tid)
@@ -583,8 +602,9 @@ class TournamentService:
                 raise TournamentError("This tournament is over.")
             me = next((e for e in await self.store.entrants(tid) if e.user_id == user_id), None)
             if me is None:
-                raise TournamentError("That player is not in this tournament." if by else "You are not in this "
-                                      "tournament.")
+                raise TournamentError(
+                    "That player is not in this tournament." if by else "You are not in this tournament."
+                )
             if me.withdrawn_round is not None:
                 raise TournamentError("Already withdrawn from this tournament.")
             notes = []
@@ -603,17 +623,19 @@ class TournamentService:
                     if not started and m.status == Status.RUNNING:
                         to_abort.append(p.match_id)
                 if not started:
-                    win = GameResult.BLACK_FORFEIT_WIN if p.white_id == user_id else GameResult.WHITE_FORFEIT_WIN
+                    win = (
+                        GameResult.BLACK_FORFEIT_WIN
+                        if p.white_id == user_id
+                        else GameResult.WHITE_FORFEIT_WIN
+                    )
                     results.append((p.round, p.board, win.value))
                     notes.append("the unstarted game of this round counts as a forfeit")
                 else:
                     notes.append("the game already under way continues (resign it to end it)")
             await self._save(t, TournamentChange(withdraw=[(user_id, t.current_round)], results=results))
             for mid in to_abort:
-                try:
+                with contextlib.suppress(ParlorError):
                     await self.matches.abort(mid, "Withdrawn from the tournament: a forfeit.")
-                except ParlorError:
-                    pass
             tr = await self._advance_locked(t) or Transition(t)
             tr.notes = notes
         await self._after(tr)
@@ -661,10 +683,8 @@ class TournamentService:
         await self._save(t)
         for p in await self.store.pairings(t.id, t.current_round) if t.current_round else []:
             if p.result is None and p.match_id is not None:
-                try:
+                with contextlib.suppress(ParlorError):
                     await self.matches.abort(p.match_id, "The tournament was cancelled.")
-                except ParlorError:
-                    pass
         return Transition(t, cancelled=reason)
 
     async def set_message(self, tid: int, message_id: int) -> None:
@@ -696,7 +716,9 @@ class TournamentService:
         order += [e.user_id for e in entrants if e.user_id not in order]
         fmt = Format(t.format)
         pairs = [to_pairing(p) for p in await self.store.pairings(tid)]
-        rows = standings(order, pairs, fmt, withdrawn=[e.user_id for e in entrants if e.withdrawn_round is not None])
+        rows = standings(
+            order, pairs, fmt, withdrawn=[e.user_id for e in entrants if e.withdrawn_round is not None]
+        )
         return Standing(t, rows, names, fmt)
 
 

@@ -59,7 +59,9 @@ def standings(players: Sequence[int], pairings: Iterable[Pairing], fmt: Format, 
     draws: dict[int, int] = defaultdict(int)
     losses: dict[int, int] = defaultdict(int)
     played: dict[int, int] = defaultdict(int)
-    games: dict[int, list[tuple[int, int]]] = defaultdict(list)   # player -> (opponent, half points) over the board
+    games: dict[int, list[tuple[int, int]]] = defaultdict(
+        list
+    )  # player -> (opponent, half points) over the board
     for p in pairings:
         assert p.result is not None
         for me in (p.white, p.black):

@@ -50,9 +50,10 @@ created if none is given). ``guild.create_text_channel(name, category=None, topi
 ``create_category``, ``create_role(name, permissions, mentionable=False)``, ``add_member(user,
 roles=(), nick=None, permissions=None)`` (``permissions=[...]`` makes a role with those bits),
 ``remove_member``, ``give_role``/``take_role``, ``set_bot_permissions([...])`` (the bot's role; the bot
-still gets what @everyone grants), ``set_everyone_permissions([...])``; ``chan.deny_bot("create_public_threads")``,
-``chan.set_overwrite(role|user|guild, allow=, deny=)``, ``await chan.delete()`` (THREAD_DELETE /
-CHANNEL_DELETE; a channel's threads go with it; afterwards the REST answers 10003 Unknown Channel). Lookups: ``guild.threads`` (oldest first),
+still gets what @everyone grants), ``set_everyone_permissions([...])``;
+``chan.deny_bot("create_public_threads")``, ``chan.set_overwrite(role|user|guild, allow=, deny=)``,
+``await chan.delete()`` (THREAD_DELETE / CHANNEL_DELETE; a channel's threads go with it; afterwards
+the REST answers 10003 Unknown Channel). Lookups: ``guild.threads`` (oldest first),
 ``guild.text_channels``, ``guild.channel(name)``, ``guild.member(user)``, ``guild.everyone``,
 ``dd.users``, ``dd.guilds``, ``dd.channels``, ``dd.messages``, ``dd.interactions``, ``dd.bot_user``,
 ``dd.application_id``. Changes made while a bot is connected are dispatched (CHANNEL_CREATE,
@@ -202,6 +203,7 @@ discord.py internals touched (pin discord.py's minor version knowingly; see :mod
 ``ConnectionState.parsers``, ``._intents``, ``.guild_ready_timeout``; the task names used by
 ``settle()`` ("discord.py: ", "CommandTree-invoker", "discord-ui-..."); ``utils._to_json``.
 """
+
 from .core import CapturedLog, DiscordDouble, Violation
 from .errors import APIError, InteractionFailed, UserActionError, WaitTimeout
 from .interactions import Interaction, ModalView
@@ -210,7 +212,25 @@ from .rest import RequestRecord
 from .simuser import SimUser
 
 __all__ = [
-    "DiscordDouble", "SimUser", "Interaction", "ModalView", "Message", "Channel", "Guild", "Member", "Role", "User",
-    "Attachment", "Button", "SelectMenu", "EmbedView", "RequestRecord", "Violation", "CapturedLog",
-    "UserActionError", "InteractionFailed", "WaitTimeout", "APIError",
+    "APIError",
+    "Attachment",
+    "Button",
+    "CapturedLog",
+    "Channel",
+    "DiscordDouble",
+    "EmbedView",
+    "Guild",
+    "Interaction",
+    "InteractionFailed",
+    "Member",
+    "Message",
+    "ModalView",
+    "RequestRecord",
+    "Role",
+    "SelectMenu",
+    "SimUser",
+    "User",
+    "UserActionError",
+    "Violation",
+    "WaitTimeout",
 ]

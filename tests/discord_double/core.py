@@ -1,40 +1,61 @@
 """DiscordDouble: the world, its rules, the connected bot, recording and waiting."""
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any
 
 import discord
 
 from . import fixtures as F
 from . import perms as P
+from . import validation as V
 from .errors import APIError, InteractionFailed, UserActionError, WaitTimeout, unknown
 from .gateway import GatewayLink, Intent
 from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView, _safe
-from .models import (Attachment, Channel, ChannelType, Guild, Member, Message, MessageFlags, Role, User, emoji_display,
-                     emoji_key)
+from .models import (
+    Attachment,
+    Channel,
+    ChannelType,
+    Guild,
+    Member,
+    Message,
+    MessageFlags,
+    Role,
+    User,
+    emoji_display,
+    emoji_key,
+)
 from .rest import RequestRecord, RestAPI
 from .simuser import SimUser
 from .snowflake import SnowflakeFactory, bot_token, interaction_token, iso
-from . import validation as V
 
 log = logging.getLogger("discord_double")
 
-_HANDLER_TASK_PREFIXES = ("discord.py: ", "CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-modal-dispatch",
-                          "discord-ui-dynamic-item", "discord-ui-view-timeout")
+_HANDLER_TASK_PREFIXES = (
+    "discord.py: ",
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-modal-dispatch",
+    "discord-ui-dynamic-item",
+    "discord-ui-view-timeout",
+)
 
 
 @dataclass
 class Violation:
     """A breach of Discord's interaction rules by the bot."""
 
-    kind: str  # ack_timeout | late_ack | double_ack | invalid_callback | followup_before_ack | deferred_unfilled
+    # ack_timeout | late_ack | double_ack | invalid_callback | followup_before_ack | deferred_unfilled
+    kind: str
     message: str
-    interaction_id: Optional[int] = None
+    interaction_id: int | None = None
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
@@ -45,15 +66,16 @@ class CapturedLog:
     level: int
     logger: str
     message: str
-    traceback: Optional[str]
+    traceback: str | None
 
     def __str__(self) -> str:
         return f"[{logging.getLevelName(self.level)} {self.logger}] {self.message}" + (
-            f"\n{self.traceback}" if self.traceback else "")
+            f"\n{self.traceback}" if self.traceback else ""
+        )
 
 
 class _LogCapture(logging.Handler):
-    def __init__(self, dd: "DiscordDouble") -> None:
+    def __init__(self, dd: DiscordDouble) -> None:
         super().__init__(logging.WARNING)
         self.dd = dd
 
@@ -68,17 +90,29 @@ class _LogCapture(logging.Handler):
 class DiscordDouble:
     """An in-process Discord for end-to-end tests of a discord.py bot. See the package docstring."""
 
-    def __init__(self, *, bot_name: str = "Parlor", ack_deadline: float = 3.0, strict_ack: bool = True,
-                 attachment_size_limit: int = F.ATTACHMENT_SIZE_LIMIT, bot_permissions: P.PermSpec = None,
-                 privileged_intents: Sequence[str] = ("members", "presences", "message_content"),
-                 clock: Callable[[], float] = time.time, fast_ready: bool = True, latency: float = 0.0,
-                 fill_deadline: float = 5.0, capture_loggers: Sequence[str] = ("discord",)):
+    def __init__(
+        self,
+        *,
+        bot_name: str = "Parlor",
+        ack_deadline: float = 3.0,
+        strict_ack: bool = True,
+        attachment_size_limit: int = F.ATTACHMENT_SIZE_LIMIT,
+        bot_permissions: P.PermSpec = None,
+        privileged_intents: Sequence[str] = ("members", "presences", "message_content"),
+        clock: Callable[[], float] = time.time,
+        fast_ready: bool = True,
+        latency: float = 0.0,
+        fill_deadline: float = 5.0,
+        capture_loggers: Sequence[str] = ("discord",),
+    ):
         self.clock = clock
         self.new_id = SnowflakeFactory(clock)
         self.ack_deadline = ack_deadline
         self.strict_ack = strict_ack
         self.attachment_size_limit = attachment_size_limit
-        self.default_bot_permissions = P.DEFAULT_BOT if bot_permissions is None else P.to_bits(bot_permissions)
+        self.default_bot_permissions = (
+            P.DEFAULT_BOT if bot_permissions is None else P.to_bits(bot_permissions)
+        )
         self.privileged_intents = set(privileged_intents)
         self.fast_ready = fast_ready
         self.latency = latency
@@ -89,48 +123,57 @@ class DiscordDouble:
         self.application_id = self.bot_user.id
         self.owner_user = User(self, f"{bot_name.lower()}-developer", id=self.new_id())
         self.token = bot_token(self.bot_user.id)
-        self.dm_app_permissions = P.to_bits(["view_channel", "send_messages", "embed_links", "attach_files",
-                                             "read_message_history", "add_reactions", "use_external_emojis"])
+        self.dm_app_permissions = P.to_bits(
+            [
+                "view_channel",
+                "send_messages",
+                "embed_links",
+                "attach_files",
+                "read_message_history",
+                "add_reactions",
+                "use_external_emojis",
+            ]
+        )
 
-        self.users: Dict[int, SimUser] = {}
-        self.guilds: Dict[int, Guild] = {}
-        self.channels: Dict[int, Channel] = {}
-        self.dm_channels: Dict[int, Channel] = {}
-        self.messages: Dict[int, Message] = {}
-        self.attachments: Dict[int, Attachment] = {}
-        self.interactions: Dict[int, Interaction] = {}
-        self._interactions_by_token: Dict[str, Interaction] = {}
-        self.global_commands: Dict[Tuple[int, str], Dict[str, Any]] = {}
-        self.guild_commands: Dict[int, Dict[Tuple[int, str], Dict[str, Any]]] = {}
-        self._command_ids: Dict[Tuple[Optional[int], int, str], int] = {}
-        self._open_modals: Dict[int, Interaction] = {}
+        self.users: dict[int, SimUser] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.dm_channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.attachments: dict[int, Attachment] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self._interactions_by_token: dict[str, Interaction] = {}
+        self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
+        self.guild_commands: dict[int, dict[tuple[int, str], dict[str, Any]]] = {}
+        self._command_ids: dict[tuple[int | None, int, str], int] = {}
+        self._open_modals: dict[int, Interaction] = {}
 
-        self.requests: List[RequestRecord] = []
-        self.unimplemented: List[str] = []
-        self._violations: List[Violation] = []
-        self.bot_errors: List[CapturedLog] = []
-        self.bot_warnings: List[CapturedLog] = []
-        self.gateway_errors: List[str] = []
-        self.internal_errors: List[str] = []
-        self.gateway_log: List[Tuple[float, str, Dict[str, Any]]] = []
-        self.presence: Optional[Dict[str, Any]] = None
+        self.requests: list[RequestRecord] = []
+        self.unimplemented: list[str] = []
+        self._violations: list[Violation] = []
+        self.bot_errors: list[CapturedLog] = []
+        self.bot_warnings: list[CapturedLog] = []
+        self.gateway_errors: list[str] = []
+        self.internal_errors: list[str] = []
+        self.gateway_log: list[tuple[float, str, dict[str, Any]]] = []
+        self.presence: dict[str, Any] | None = None
 
-        self.bot: Optional[discord.Client] = None
-        self.link: Optional[GatewayLink] = None
+        self.bot: discord.Client | None = None
+        self.link: GatewayLink | None = None
         self.connections = 0
         self.rest = RestAPI(self)
         self._seq = 0
-        self._change_event: Optional[asyncio.Event] = None
-        self._timers: List[asyncio.TimerHandle] = []
+        self._change_event: asyncio.Event | None = None
+        self._timers: list[asyncio.TimerHandle] = []
         self._in_flight = 0
         self._last_activity = time.monotonic()
-        self._log_handler: Optional[_LogCapture] = None
+        self._log_handler: _LogCapture | None = None
         self._active = False
 
     # ==================================================================================================
     # lifecycle
     # ==================================================================================================
-    async def __aenter__(self) -> "DiscordDouble":
+    async def __aenter__(self) -> DiscordDouble:
         from . import patches
 
         patches.install(self)
@@ -171,9 +214,15 @@ class DiscordDouble:
         if bot.is_closed():
             raise RuntimeError("this client was closed; connect a new client object (a restart)")
         intents = bot._connection._intents
-        missing = [name for name, on in (("members", intents.members), ("presences", intents.presences),
-                                         ("message_content", intents.message_content))
-                   if on and name not in self.privileged_intents]
+        missing = [
+            name
+            for name, on in (
+                ("members", intents.members),
+                ("presences", intents.presences),
+                ("message_content", intents.message_content),
+            )
+            if on and name not in self.privileged_intents
+        ]
         if missing:
             raise discord.PrivilegedIntentsRequired(None)
         self.bot = bot
@@ -190,8 +239,10 @@ class DiscordDouble:
                     self._emit("GUILD_CREATE", self._guild_create_payload(g))
             try:
                 await asyncio.wait_for(bot.wait_until_ready(), timeout)
-            except asyncio.TimeoutError:
-                raise WaitTimeout(f"the bot did not become ready within {timeout:g} s{self.diagnostics()}") from None
+            except TimeoutError:
+                raise WaitTimeout(
+                    f"the bot did not become ready within {timeout:g} s{self.diagnostics()}"
+                ) from None
         except BaseException as exc:
             if self.link is not None:
                 self.link.stop()
@@ -238,22 +289,30 @@ class DiscordDouble:
     def now(self) -> str:
         return iso(self.clock())
 
-    def create_user(self, username: str, *, dms_open: bool = True, global_name: Optional[str] = None,
-                    locale: str = "en-US") -> SimUser:
+    def create_user(
+        self, username: str, *, dms_open: bool = True, global_name: str | None = None, locale: str = "en-US"
+    ) -> SimUser:
         """A simulated human (``global_name`` defaults to ``username``)."""
-        user = SimUser(self, username, id=self.new_id(), global_name=global_name or username, dms_open=dms_open,
-                       locale=locale)
+        user = SimUser(
+            self,
+            username,
+            id=self.new_id(),
+            global_name=global_name or username,
+            dms_open=dms_open,
+            locale=locale,
+        )
         self.users[user.id] = user
         self._changed()
         return user
 
-    def user(self, user_id: int) -> Optional[User]:
+    def user(self, user_id: int) -> User | None:
         if user_id == self.bot_user.id:
             return self.bot_user
         return self.users.get(user_id)
 
-    def create_guild(self, name: str = "Test Guild", *, owner: Optional[User] = None,
-                     bot_permissions: P.PermSpec = None) -> Guild:
+    def create_guild(
+        self, name: str = "Test Guild", *, owner: User | None = None, bot_permissions: P.PermSpec = None
+    ) -> Guild:
         """A guild with the bot as a member (managed role with ``bot_permissions``, default: view, send,
         threads, embed, attach, react, history, manage messages, pin). Dispatched as a guild join if the
         bot is connected."""
@@ -263,48 +322,73 @@ class DiscordDouble:
         self.guilds[g.id] = g
         g.members[owner.id] = Member(g, owner, joined_at=self.now())
         bits = self.default_bot_permissions if bot_permissions is None else P.to_bits(bot_permissions)
-        g.bot_role = Role(g, self.bot_user.username, bits, id=self.new_id(), position=1, managed=True,
-                          bot_id=self.bot_user.id)
+        g.bot_role = Role(
+            g,
+            self.bot_user.username,
+            bits,
+            id=self.new_id(),
+            position=1,
+            managed=True,
+            bot_id=self.bot_user.id,
+        )
         g.roles[g.bot_role.id] = g.bot_role
         g.members[self.bot_user.id] = Member(g, self.bot_user, [g.bot_role.id], joined_at=self.now())
         self._changed()
         self._emit("GUILD_CREATE", lambda: self._guild_create_payload(g, joined=True))
         return g
 
-    def _guild_create_payload(self, g: Guild, *, joined: bool = False) -> Dict[str, Any]:
+    def _guild_create_payload(self, g: Guild, *, joined: bool = False) -> dict[str, Any]:
         members = bool(self.bot is not None and self.bot._connection._intents.members)
         data = F.guild_create(self, g, members_intent=members)
         if joined:  # a guild join (not one announced in READY): no "unavailable" key -> on_guild_join
             del data["unavailable"]
         return data
 
-    def _create_guild_channel(self, guild: Guild, name: str, type: int, *, parent: Optional[Channel] = None,
-                              topic: Optional[str] = None) -> Channel:
+    def _create_guild_channel(
+        self, guild: Guild, name: str, type: int, *, parent: Channel | None = None, topic: str | None = None
+    ) -> Channel:
         position = len([c for c in guild.channels.values() if not c.is_thread])
-        ch = Channel(self, type, id=self.new_id(), guild=guild, name=name, parent=parent, topic=topic,
-                     position=position, created=self.now())
+        ch = Channel(
+            self,
+            type,
+            id=self.new_id(),
+            guild=guild,
+            name=name,
+            parent=parent,
+            topic=topic,
+            position=position,
+            created=self.now(),
+        )
         guild.channels[ch.id] = ch
         self.channels[ch.id] = ch
         self._changed()
         self._emit("CHANNEL_CREATE", lambda: F.channel(ch))
         return ch
 
-    def _create_role(self, guild: Guild, name: str, permissions: int, *, mentionable: bool = False,
-                     color: int = 0) -> Role:
-        r = Role(guild, name, permissions, id=self.new_id(), position=len(guild.roles), mentionable=mentionable,
-                 color=color)
+    def _create_role(
+        self, guild: Guild, name: str, permissions: int, *, mentionable: bool = False, color: int = 0
+    ) -> Role:
+        r = Role(
+            guild,
+            name,
+            permissions,
+            id=self.new_id(),
+            position=len(guild.roles),
+            mentionable=mentionable,
+            color=color,
+        )
         guild.roles[r.id] = r
         self._changed()
         self._emit("GUILD_ROLE_CREATE", lambda: F.role_event(r))
         return r
 
-    def _update_role(self, r: Role, *, permissions: Optional[int] = None) -> None:
+    def _update_role(self, r: Role, *, permissions: int | None = None) -> None:
         if permissions is not None:
             r.permissions = permissions
         self._changed()
         self._emit("GUILD_ROLE_UPDATE", lambda: F.role_event(r))
 
-    def _add_member(self, guild: Guild, user: User, role_ids: Sequence[int], nick: Optional[str]) -> Member:
+    def _add_member(self, guild: Guild, user: User, role_ids: Sequence[int], nick: str | None) -> Member:
         m = Member(guild, user, role_ids, nick, joined_at=self.now())
         guild.members[user.id] = m
         self._changed()
@@ -316,16 +400,16 @@ class DiscordDouble:
         self._changed()
         self._emit("GUILD_MEMBER_REMOVE", lambda: F.guild_member_remove(guild, user), intent=Intent.MEMBERS)
 
-    def _member_roles(self, guild: Guild, user: User, add: Sequence[int] = (), remove: Sequence[int] = ()) -> None:
+    def _member_roles(
+        self, guild: Guild, user: User, add: Sequence[int] = (), remove: Sequence[int] = ()
+    ) -> None:
         m = guild.members[user.id]
         m.role_ids = [r for r in m.role_ids if r not in remove] + [r for r in add if r not in m.role_ids]
         self._changed()
         self._emit("GUILD_MEMBER_UPDATE", lambda: F.guild_member_event(m), intent=Intent.MEMBERS)
 
-    def _set_overwrite(self, channel: Channel, target: Union[Role, User, Guild], allow: int, deny: int) -> None:
-        if isinstance(target, Guild):
-            key, kind = target.id, 0
-        elif isinstance(target, Role):
+    def _set_overwrite(self, channel: Channel, target: Role | User | Guild, allow: int, deny: int) -> None:
+        if isinstance(target, (Guild, Role)):
             key, kind = target.id, 0
         else:
             key, kind = target.id, 1
@@ -361,9 +445,15 @@ class DiscordDouble:
     # ==================================================================================================
     # messages
     # ==================================================================================================
-    def _build_attachments(self, channel: Channel, files: Sequence[Tuple[str, bytes]],
-                           meta: Optional[List[Dict[str, Any]]], *, ephemeral: bool) -> List[Attachment]:
-        by_index: Dict[int, Dict[str, Any]] = {}
+    def _build_attachments(
+        self,
+        channel: Channel,
+        files: Sequence[tuple[str, bytes]],
+        meta: list[dict[str, Any]] | None,
+        *,
+        ephemeral: bool,
+    ) -> list[Attachment]:
+        by_index: dict[int, dict[str, Any]] = {}
         for m in meta or []:
             try:
                 idx = int(m.get("id"))
@@ -374,8 +464,14 @@ class DiscordDouble:
         out = []
         for i, (filename, data) in enumerate(files):
             m = by_index.get(i, {})
-            att = Attachment(self.new_id(), channel.id, m.get("filename") or filename, data,
-                             description=m.get("description"), ephemeral=ephemeral)
+            att = Attachment(
+                self.new_id(),
+                channel.id,
+                m.get("filename") or filename,
+                data,
+                description=m.get("description"),
+                ephemeral=ephemeral,
+            )
             self.attachments[att.id] = att
             out.append(att)
         return out
@@ -388,7 +484,7 @@ class DiscordDouble:
             for key in ("image", "thumbnail"):
                 obj = e.get(key)
                 if isinstance(obj, dict) and str(obj.get("url", "")).startswith("attachment://"):
-                    att = by_name.get(obj["url"][len("attachment://"):])
+                    att = by_name.get(obj["url"][len("attachment://") :])
                     if att is None:
                         del e[key]  # Discord drops media that points at no uploaded file
                         continue
@@ -396,7 +492,7 @@ class DiscordDouble:
                     if att.width is not None:
                         obj.update({"width": att.width, "height": att.height})
 
-    def _apply_mentions(self, msg: Message, allowed: Optional[Dict[str, Any]]) -> None:
+    def _apply_mentions(self, msg: Message, allowed: dict[str, Any] | None) -> None:
         g = msg.channel.guild
         if g is not None:
             known = list(g.members)
@@ -410,31 +506,66 @@ class DiscordDouble:
             ref = self.messages.get(int(msg.reference.get("message_id") or 0))
             if ref is not None and ref.author.id != msg.author.id:
                 reply_author = ref.author.id
-        users, role_ids, everyone = V.resolve_mentions(msg.content, allowed, known_users=known, roles=roles,
-                                                       can_mention_everyone=can_everyone, reply_author=reply_author)
+        users, role_ids, everyone = V.resolve_mentions(
+            msg.content,
+            allowed,
+            known_users=known,
+            roles=roles,
+            can_mention_everyone=can_everyone,
+            reply_author=reply_author,
+        )
         msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, role_ids, everyone
         msg.allowed_mentions = copy.deepcopy(allowed)
 
-    def _create_message(self, channel: Channel, author: User, *, content: Optional[str] = None,
-                        embeds: Optional[List[Dict[str, Any]]] = None,
-                        components: Optional[List[Dict[str, Any]]] = None, files: Sequence[Tuple[str, bytes]] = (),
-                        attachments_meta: Optional[List[Dict[str, Any]]] = None, flags: int = 0,
-                        reference: Optional[Dict[str, Any]] = None, allowed_mentions: Optional[Dict[str, Any]] = None,
-                        nonce: Any = None, tts: bool = False, ephemeral_to: Optional[int] = None,
-                        interaction: Optional[Interaction] = None, msg_type: Optional[int] = None) -> Message:
+    def _create_message(
+        self,
+        channel: Channel,
+        author: User,
+        *,
+        content: str | None = None,
+        embeds: list[dict[str, Any]] | None = None,
+        components: list[dict[str, Any]] | None = None,
+        files: Sequence[tuple[str, bytes]] = (),
+        attachments_meta: list[dict[str, Any]] | None = None,
+        flags: int = 0,
+        reference: dict[str, Any] | None = None,
+        allowed_mentions: dict[str, Any] | None = None,
+        nonce: Any = None,
+        tts: bool = False,
+        ephemeral_to: int | None = None,
+        interaction: Interaction | None = None,
+        msg_type: int | None = None,
+    ) -> Message:
         ephemeral = ephemeral_to is not None
-        keep = flags & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.SUPPRESS_NOTIFICATIONS
-                        | MessageFlags.IS_COMPONENTS_V2 | MessageFlags.LOADING)
+        keep = flags & (
+            MessageFlags.SUPPRESS_EMBEDS
+            | MessageFlags.SUPPRESS_NOTIFICATIONS
+            | MessageFlags.IS_COMPONENTS_V2
+            | MessageFlags.LOADING
+        )
         if ephemeral:
             keep |= MessageFlags.EPHEMERAL
-        msg = Message(self, channel, author, id=self.new_id(), timestamp=self.now(), content=content or "",
-                      embeds=copy.deepcopy(embeds or []), components=copy.deepcopy(components or []),
-                      attachments=self._build_attachments(channel, files, attachments_meta, ephemeral=ephemeral),
-                      flags=keep, tts=tts, ephemeral_to=ephemeral_to)
+        msg = Message(
+            self,
+            channel,
+            author,
+            id=self.new_id(),
+            timestamp=self.now(),
+            content=content or "",
+            embeds=copy.deepcopy(embeds or []),
+            components=copy.deepcopy(components or []),
+            attachments=self._build_attachments(channel, files, attachments_meta, ephemeral=ephemeral),
+            flags=keep,
+            tts=tts,
+            ephemeral_to=ephemeral_to,
+        )
         msg.nonce = nonce
         if reference and reference.get("message_id"):
-            msg.reference = {"type": reference.get("type", 0), "message_id": str(reference["message_id"]),
-                             "channel_id": str(reference.get("channel_id") or channel.id)}
+            msg.reference = {
+                "type": reference.get("type", 0),
+                "message_id": str(reference["message_id"]),
+                "channel_id": str(reference.get("channel_id") or channel.id),
+            }
             if channel.guild is not None:
                 msg.reference["guild_id"] = str(channel.guild.id)
         if msg_type is not None:
@@ -462,7 +593,9 @@ class DiscordDouble:
         self._emit_message("MESSAGE_CREATE", msg)
         return msg
 
-    def _edit_message(self, msg: Message, body: Dict[str, Any], files: Sequence[Tuple[str, bytes]] = ()) -> Message:
+    def _edit_message(
+        self, msg: Message, body: dict[str, Any], files: Sequence[tuple[str, bytes]] = ()
+    ) -> Message:
         completing = msg.loading
         if not completing:
             msg.edits.append(msg.snapshot())
@@ -474,7 +607,9 @@ class DiscordDouble:
             msg.components = copy.deepcopy(body["components"] or [])
         if body.get("flags") is not None:
             keep = msg.flags & (MessageFlags.EPHEMERAL | MessageFlags.IS_COMPONENTS_V2)
-            msg.flags = keep | (body["flags"] & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.IS_COMPONENTS_V2))
+            msg.flags = keep | (
+                body["flags"] & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.IS_COMPONENTS_V2)
+            )
         if "attachments" in body or files:
             meta = body.get("attachments")
             if meta is None:
@@ -482,13 +617,12 @@ class DiscordDouble:
             else:
                 keep_ids = set()
                 for m in meta:
-                    try:
+                    with contextlib.suppress(TypeError, ValueError):
                         keep_ids.add(int(m.get("id")))
-                    except (TypeError, ValueError):
-                        pass
                 kept = [a for a in msg.attachments if a.id in keep_ids]
-            msg.attachments = kept + self._build_attachments(msg.channel, files, meta,
-                                                             ephemeral=msg.ephemeral_to is not None)
+            msg.attachments = kept + self._build_attachments(
+                msg.channel, files, meta, ephemeral=msg.ephemeral_to is not None
+            )
         msg.flags &= ~MessageFlags.LOADING
         if not completing:
             msg.edited_timestamp = self.now()
@@ -510,15 +644,22 @@ class DiscordDouble:
         msg.updated_seq = self._seq
         if msg.ephemeral_to is None:
             g = msg.channel.guild
-            self._emit("MESSAGE_DELETE", F.message_delete(msg),
-                       intent=Intent.GUILD_MESSAGES if g else Intent.DM_MESSAGES)
+            self._emit(
+                "MESSAGE_DELETE",
+                F.message_delete(msg),
+                intent=Intent.GUILD_MESSAGES if g else Intent.DM_MESSAGES,
+            )
 
-    def _message_payload_for_bot(self, msg: Message) -> Dict[str, Any]:
+    def _message_payload_for_bot(self, msg: Message) -> dict[str, Any]:
         """MESSAGE_CONTENT intent: other users' guild messages arrive without content unless they
         mention the bot."""
         strip = False
-        if msg.author.id != self.bot_user.id and msg.channel.guild is not None \
-                and self.bot_user.id not in msg.mention_ids and self.bot is not None:
+        if (
+            msg.author.id != self.bot_user.id
+            and msg.channel.guild is not None
+            and self.bot_user.id not in msg.mention_ids
+            and self.bot is not None
+        ):
             strip = not self.bot._connection._intents.message_content
         return F.message(self, msg, strip_content=strip)
 
@@ -529,19 +670,24 @@ class DiscordDouble:
         self._emit(event, lambda: self._message_payload_for_bot(msg), intent=intent)
 
     # -- reactions ---------------------------------------------------------------------------------------
-    def _add_reaction(self, msg: Message, user_id: int, emoji: Dict[str, Any]) -> bool:
+    def _add_reaction(self, msg: Message, user_id: int, emoji: dict[str, Any]) -> bool:
         key = emoji_key(emoji)
-        entry = msg._reactions.setdefault(key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)})
+        entry = msg._reactions.setdefault(
+            key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)}
+        )
         if user_id in entry["users"]:
             return False
         entry["users"].append(user_id)
         self._changed()
         msg.updated_seq = self._seq
-        self._emit("MESSAGE_REACTION_ADD", lambda: F.reaction_event(self, msg, user_id, entry["emoji"], add=True),
-                   intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS)
+        self._emit(
+            "MESSAGE_REACTION_ADD",
+            lambda: F.reaction_event(self, msg, user_id, entry["emoji"], add=True),
+            intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS,
+        )
         return True
 
-    def _remove_reaction(self, msg: Message, user_id: int, emoji: Dict[str, Any]) -> bool:
+    def _remove_reaction(self, msg: Message, user_id: int, emoji: dict[str, Any]) -> bool:
         key = emoji_key(emoji)
         entry = msg._reactions.get(key)
         if entry is None or user_id not in entry["users"]:
@@ -551,11 +697,14 @@ class DiscordDouble:
             del msg._reactions[key]
         self._changed()
         msg.updated_seq = self._seq
-        self._emit("MESSAGE_REACTION_REMOVE", F.reaction_event(self, msg, user_id, entry["emoji"], add=False),
-                   intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS)
+        self._emit(
+            "MESSAGE_REACTION_REMOVE",
+            F.reaction_event(self, msg, user_id, entry["emoji"], add=False),
+            intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS,
+        )
         return True
 
-    def _clear_reactions(self, msg: Message, emoji: Optional[Dict[str, Any]] = None) -> None:
+    def _clear_reactions(self, msg: Message, emoji: dict[str, Any] | None = None) -> None:
         intent = Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS
         if emoji is None:
             msg._reactions.clear()
@@ -566,13 +715,30 @@ class DiscordDouble:
         msg.updated_seq = self._seq
 
     # -- threads ---------------------------------------------------------------------------------------------
-    def _create_thread(self, parent: Channel, name: str, owner: User, *, type: int = ChannelType.PUBLIC_THREAD,
-                       from_message: Optional[Message] = None, auto_archive_duration: int = 1440,
-                       invitable: bool = True, rate_limit_per_user: int = 0) -> Channel:
+    def _create_thread(
+        self,
+        parent: Channel,
+        name: str,
+        owner: User,
+        *,
+        type: int = ChannelType.PUBLIC_THREAD,
+        from_message: Message | None = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+        rate_limit_per_user: int = 0,
+    ) -> Channel:
         guild = parent.guild
         assert guild is not None
-        thread = Channel(self, type, id=from_message.id if from_message else self.new_id(), guild=guild, name=name,
-                         parent=parent, owner_id=owner.id, created=self.now())
+        thread = Channel(
+            self,
+            type,
+            id=from_message.id if from_message else self.new_id(),
+            guild=guild,
+            name=name,
+            parent=parent,
+            owner_id=owner.id,
+            created=self.now(),
+        )
         thread.auto_archive_duration = auto_archive_duration
         thread.invitable = invitable
         thread.rate_limit_per_user = rate_limit_per_user or 0
@@ -592,8 +758,16 @@ class DiscordDouble:
             notice.reference = {"type": 0, "channel_id": str(thread.id), "guild_id": str(guild.id)}
         return thread
 
-    def _update_channel(self, channel: Channel, changes: Dict[str, Any]) -> None:
-        for key in ("name", "archived", "locked", "auto_archive_duration", "invitable", "rate_limit_per_user", "topic"):
+    def _update_channel(self, channel: Channel, changes: dict[str, Any]) -> None:
+        for key in (
+            "name",
+            "archived",
+            "locked",
+            "auto_archive_duration",
+            "invitable",
+            "rate_limit_per_user",
+            "topic",
+        ):
             if changes.get(key) is not None:
                 setattr(channel, key, changes[key])
         if "archived" in changes:
@@ -619,7 +793,7 @@ class DiscordDouble:
     def _new_interaction_token(self) -> str:
         return interaction_token()
 
-    def interaction_by_token(self, token: str) -> Optional[Interaction]:
+    def interaction_by_token(self, token: str) -> Interaction | None:
         return self._interactions_by_token.get(token)
 
     async def _dispatch_interaction(self, inter: Interaction) -> Interaction:
@@ -644,63 +818,98 @@ class DiscordDouble:
         if not inter.acked and not inter.failed:
             inter.failed = True
             inter.failure_reason = f"the bot did not acknowledge within {self.ack_deadline:g} s"
-            self._violation("ack_timeout", f"{inter!r} not acknowledged within {self.ack_deadline:g} s", inter)
+            self._violation(
+                "ack_timeout", f"{inter!r} not acknowledged within {self.ack_deadline:g} s", inter
+            )
             self._changed()
 
-    def _violation(self, kind: str, message: str, inter: Optional[Interaction] = None) -> None:
+    def _violation(self, kind: str, message: str, inter: Interaction | None = None) -> None:
         self._violations.append(Violation(kind, message, inter.id if inter else None))
         if inter is not None:
             inter.violations.append(f"{kind}: {message}")
         log.debug("violation %s: %s", kind, message)
 
     @property
-    def violations(self) -> List[Violation]:
+    def violations(self) -> list[Violation]:
         """Recorded rule breaks, plus deferred replies still "thinking" after ``fill_deadline`` seconds."""
         return self._violations + self._unfilled(self.fill_deadline)
 
-    def _unfilled(self, older_than: float) -> List[Violation]:
+    def _unfilled(self, older_than: float) -> list[Violation]:
         now = time.monotonic()
         out = []
         for inter in self.interactions.values():
             m = inter.original
-            if inter.response_type == 5 and m is not None and m.loading and not m.deleted \
-                    and inter.acked_at is not None and now - inter.acked_at >= older_than:
-                out.append(Violation("deferred_unfilled", f"{inter!r}: deferred reply never filled in", inter.id))
+            if (
+                inter.response_type == 5
+                and m is not None
+                and m.loading
+                and not m.deleted
+                and inter.acked_at is not None
+                and now - inter.acked_at >= older_than
+            ):
+                out.append(
+                    Violation("deferred_unfilled", f"{inter!r}: deferred reply never filled in", inter.id)
+                )
         return out
 
     def _interaction_failed(self, inter: Interaction) -> InteractionFailed:
-        return InteractionFailed(f"interaction failed: {inter!r}: {inter.failure_reason or 'not acknowledged'}"
-                                 f"{self.diagnostics()}")
+        return InteractionFailed(
+            f"interaction failed: {inter!r}: {inter.failure_reason or 'not acknowledged'}{self.diagnostics()}"
+        )
 
     async def _await_ack(self, inter: Interaction, timeout: float, check: bool) -> Interaction:
         try:
             await self.wait_until(lambda: inter.acked or inter.failed, timeout=timeout)
         except WaitTimeout:
             if not inter.acked:
-                inter.failure_reason = inter.failure_reason or f"not acknowledged within the {timeout:g} s timeout"
+                inter.failure_reason = (
+                    inter.failure_reason or f"not acknowledged within the {timeout:g} s timeout"
+                )
         if check and not inter.acked:
             raise self._interaction_failed(inter)
         return inter
 
-    def interaction_callback(self, inter: Interaction, body: Dict[str, Any], files: Sequence[Tuple[str, bytes]],
-                             at: Optional[float] = None) -> Dict[str, Any]:
+    def interaction_callback(
+        self,
+        inter: Interaction,
+        body: dict[str, Any],
+        files: Sequence[tuple[str, bytes]],
+        at: float | None = None,
+    ) -> dict[str, Any]:
         now = time.monotonic() if at is None else at
         cb = body.get("type")
         if inter.acked:
             self._violation("double_ack", f"{inter!r} acknowledged twice (second callback type {cb})", inter)
             raise APIError(400, 40060, "Interaction has already been acknowledged.")
         if inter.dispatched_at is not None and now - inter.dispatched_at > self.ack_deadline:
-            self._violation("late_ack", f"{inter!r} acknowledged after {now - inter.dispatched_at:.2f} s", inter)
+            self._violation(
+                "late_ack", f"{inter!r} acknowledged after {now - inter.dispatched_at:.2f} s", inter
+            )
             if self.strict_ack:
                 raise unknown("interaction")
         if cb not in ALLOWED_CALLBACKS.get(inter.type, set()) or (
-                cb in (6, 7) and inter.type == InteractionType.MODAL_SUBMIT and inter.component_message is None):
+            cb in (6, 7) and inter.type == InteractionType.MODAL_SUBMIT and inter.component_message is None
+        ):
             self._violation("invalid_callback", f"{inter!r}: callback type {cb} is not valid here", inter)
-            raise APIError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{
-                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
-                "message": f"Interaction response type {cb} is not valid for this interaction"}]}})
+            raise APIError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                                "message": (
+                                    f"Interaction response type {cb} is not valid for this interaction"
+                                ),
+                            }
+                        ]
+                    }
+                },
+            )
         data = body.get("data") or {}
-        msg: Optional[Message] = None
+        msg: Message | None = None
         if cb == 4:
             V.validate_message(data, n_files=len(files), creating=True)
             self._check_file_sizes(files)
@@ -708,19 +917,32 @@ class DiscordDouble:
             inter.ephemeral = ephemeral
             inter.acked_at, inter.response_type = now, cb
             msg = inter.original = self._create_message(
-                inter.channel, self.bot_user, content=data.get("content"), embeds=data.get("embeds"),
-                components=data.get("components"), files=files, attachments_meta=data.get("attachments"),
-                flags=data.get("flags") or 0, allowed_mentions=data.get("allowed_mentions"), tts=bool(data.get("tts")),
-                ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                msg_type=self._response_type_for(inter))
+                inter.channel,
+                self.bot_user,
+                content=data.get("content"),
+                embeds=data.get("embeds"),
+                components=data.get("components"),
+                files=files,
+                attachments_meta=data.get("attachments"),
+                flags=data.get("flags") or 0,
+                allowed_mentions=data.get("allowed_mentions"),
+                tts=bool(data.get("tts")),
+                ephemeral_to=inter.user.id if ephemeral else None,
+                interaction=inter,
+                msg_type=self._response_type_for(inter),
+            )
         elif cb == 5:
             ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
             inter.ephemeral = ephemeral
             inter.acked_at, inter.response_type = now, cb
             msg = inter.original = self._create_message(
-                inter.channel, self.bot_user, flags=MessageFlags.LOADING,
-                ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                msg_type=self._response_type_for(inter))
+                inter.channel,
+                self.bot_user,
+                flags=MessageFlags.LOADING,
+                ephemeral_to=inter.user.id if ephemeral else None,
+                interaction=inter,
+                msg_type=self._response_type_for(inter),
+            )
         elif cb == 6:
             inter.ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
         elif cb == 7:
@@ -751,19 +973,21 @@ class DiscordDouble:
             return 20 if inter.data.get("type", 1) == 1 else 23
         return 0
 
-    def _check_file_sizes(self, files: Sequence[Tuple[str, bytes]]) -> None:
+    def _check_file_sizes(self, files: Sequence[tuple[str, bytes]]) -> None:
         for _name, data in files:
             if len(data) > self.attachment_size_limit:
                 raise APIError(413, 40005, "Request entity too large")
 
     # -- commands ------------------------------------------------------------------------------------------
-    def _store_commands(self, guild_id: Optional[int], commands: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-        store: Dict[Tuple[int, str], Dict[str, Any]] = {}
+    def _store_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        store: dict[tuple[int, str], dict[str, Any]] = {}
         for body in commands:
             ctype = body.get("type", 1)
             key = (guild_id, ctype, body["name"])
             cid = self._command_ids.setdefault(key, self.new_id())
-            store[(ctype, body["name"])] = F.command(self, body, id=cid, version=self.new_id(), guild_id=guild_id)
+            store[(ctype, body["name"])] = F.command(
+                self, body, id=cid, version=self.new_id(), guild_id=guild_id
+            )
         if guild_id is None:
             self.global_commands = store
         else:
@@ -771,18 +995,18 @@ class DiscordDouble:
         self._changed()
         return [copy.deepcopy(c) for c in store.values()]
 
-    def registered_commands(self, guild: Optional[Guild] = None) -> List[Dict[str, Any]]:
+    def registered_commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:
         """Global commands, plus ``guild``'s commands (raw Discord objects)."""
         out = list(self.global_commands.values())
         if guild is not None:
             out += list(self.guild_commands.get(guild.id, {}).values())
         return copy.deepcopy(out)
 
-    def command_names(self, guild: Optional[Guild] = None) -> List[str]:
+    def command_names(self, guild: Guild | None = None) -> list[str]:
         """``"pylon new"``-style names of every invocable chat-input command."""
-        names: List[str] = []
+        names: list[str] = []
 
-        def walk(prefix: str, options: List[Dict[str, Any]]) -> None:
+        def walk(prefix: str, options: list[dict[str, Any]]) -> None:
             subs = [o for o in options if o.get("type") in (1, 2)]
             if not subs:
                 names.append(prefix)
@@ -794,7 +1018,7 @@ class DiscordDouble:
                 walk(c["name"], c.get("options") or [])
         return names
 
-    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> Dict[str, Any]:
+    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> dict[str, Any]:
         g = channel.guild
         candidates = []
         if g is not None:
@@ -803,20 +1027,22 @@ class DiscordDouble:
         for c in candidates:
             if c is not None:
                 return c
-        raise UserActionError(f"no command {name!r} registered for {channel!r}; registered: "
-                              f"{self.command_names(g)}")
+        raise UserActionError(
+            f"no command {name!r} registered for {channel!r}; registered: {self.command_names(g)}"
+        )
 
     # ==================================================================================================
     # gateway
     # ==================================================================================================
-    def _emit(self, event: str, data: Any, *, intent: Optional[int] = None) -> Optional[asyncio.Future]:
+    def _emit(self, event: str, data: Any, *, intent: int | None = None) -> asyncio.Future | None:
         """Queue a gateway event for the connected bot (``data`` may be a callable: built at delivery)."""
         if self.link is None or not self.connected:
             return None
         return self.link.send(event, data, intent=intent)
 
-    async def _deliver(self, event: str, data: Any, *, intent: Optional[int] = None,
-                       before: Optional[Callable[[], None]] = None) -> None:
+    async def _deliver(
+        self, event: str, data: Any, *, intent: int | None = None, before: Callable[[], None] | None = None
+    ) -> None:
         """Queue an event and wait until the bot's parser handled it (re-raising a parser error)."""
         if self.link is None or not self.connected:
             return
@@ -834,7 +1060,9 @@ class DiscordDouble:
         before = len(self.gateway_errors)
         await self.link.barrier()
         if len(self.gateway_errors) > before:
-            raise AssertionError("discord.py could not parse an event:\n" + "\n".join(self.gateway_errors[before:]))
+            raise AssertionError(
+                "discord.py could not parse an event:\n" + "\n".join(self.gateway_errors[before:])
+            )
 
     # ==================================================================================================
     # waiting, recording
@@ -852,8 +1080,9 @@ class DiscordDouble:
         self._changed()
         return self._seq
 
-    async def wait_until(self, check: Callable[[], Any], *, timeout: float = 5.0,
-                         describe: Optional[Callable[[], str]] = None) -> Any:
+    async def wait_until(
+        self, check: Callable[[], Any], *, timeout: float = 5.0, describe: Callable[[], str] | None = None
+    ) -> Any:
         """Re-evaluate ``check`` on every change of the world until it returns something truthy."""
         deadline = time.monotonic() + timeout
         while True:
@@ -867,25 +1096,30 @@ class DiscordDouble:
             if self._change_event is None:
                 self._change_event = asyncio.Event()
             ev = self._change_event
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(ev.wait(), remaining)
-            except asyncio.TimeoutError:
-                pass
 
     @staticmethod
-    def _since_threshold(since: Any) -> Tuple[Optional[int], Optional[Message]]:
+    def _since_threshold(since: Any) -> tuple[int | None, Message | None]:
         if since is None:
             return None, None
         if isinstance(since, Message):
             return since.created_seq, since
         return int(since), None
 
-    async def wait_for_message(self, channel: Channel, predicate: Optional[Callable[[Message], Any]] = None, *,
-                               timeout: float = 5.0, since: Any = None, user: Optional[User] = None) -> Message:
+    async def wait_for_message(
+        self,
+        channel: Channel,
+        predicate: Callable[[Message], Any] | None = None,
+        *,
+        timeout: float = 5.0,
+        since: Any = None,
+        user: User | None = None,
+    ) -> Message:
         pred = predicate or (lambda m: True)
         threshold, exclude = self._since_threshold(since)
 
-        def candidates() -> List[Message]:
+        def candidates() -> list[Message]:
             msgs = channel.visible_messages(user) if user is not None else channel.public_messages
             out = []
             for m in msgs:
@@ -896,7 +1130,7 @@ class DiscordDouble:
                 out.append(m)
             return out
 
-        def check() -> Optional[Message]:
+        def check() -> Message | None:
             for m in reversed(candidates()):
                 if _safe(pred, m):
                     return m
@@ -919,38 +1153,52 @@ class DiscordDouble:
         if self.bot_errors:
             parts.append("bot errors:\n" + "\n".join(f"    {e}" for e in self.bot_errors[-3:]))
         if self.gateway_errors or self.internal_errors:
-            parts.append("double errors:\n" + "\n".join(f"    {e}" for e in (self.gateway_errors
-                                                                              + self.internal_errors)[-3:]))
+            parts.append(
+                "double errors:\n"
+                + "\n".join(f"    {e}" for e in (self.gateway_errors + self.internal_errors)[-3:])
+            )
         return ("\n" + "\n".join(parts)) if parts else ""
 
-    def api_calls(self, since: Any = None, *, route: Optional[str] = None,
-                  method: Optional[str] = None) -> List[RequestRecord]:
+    def api_calls(
+        self, since: Any = None, *, route: str | None = None, method: str | None = None
+    ) -> list[RequestRecord]:
         threshold, _ = self._since_threshold(since)
-        return [r for r in self.requests if (threshold is None or r.seq > threshold)
-                and (route is None or r.route == route or r.route.split(" ", 1)[1] == route)
-                and (method is None or r.method == method)]
+        return [
+            r
+            for r in self.requests
+            if (threshold is None or r.seq > threshold)
+            and (route is None or r.route == route or r.route.split(" ", 1)[1] == route)
+            and (method is None or r.method == method)
+        ]
 
-    def api_summary(self, since: Any = None) -> Dict[str, int]:
+    def api_summary(self, since: Any = None) -> dict[str, int]:
         """``{"POST /channels/{channel_id}/messages": 2, ...}`` for the requests since ``since``."""
-        out: Dict[str, int] = {}
+        out: dict[str, int] = {}
         for r in self.api_calls(since):
             out[r.route] = out.get(r.route, 0) + 1
         return out
 
-    def failed_requests(self, since: Any = None) -> List[RequestRecord]:
+    def failed_requests(self, since: Any = None) -> list[RequestRecord]:
         return [r for r in self.api_calls(since) if r.status >= 400]
 
-    def _handler_tasks(self) -> List[asyncio.Task]:
+    def _handler_tasks(self) -> list[asyncio.Task]:
         current = asyncio.current_task()
-        return [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                and t.get_name().startswith(_HANDLER_TASK_PREFIXES)]
+        return [
+            t
+            for t in asyncio.all_tasks()
+            if t is not current and not t.done() and t.get_name().startswith(_HANDLER_TASK_PREFIXES)
+        ]
 
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> bool:
         """Wait until no request is in flight, no event is queued, the bot's event/command/view tasks
         finished, and nothing happened for ``quiet`` seconds. Returns False on timeout."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            busy = self._in_flight > 0 or (self.link is not None and self.link.pending) or bool(self._handler_tasks())
+            busy = (
+                self._in_flight > 0
+                or (self.link is not None and self.link.pending)
+                or bool(self._handler_tasks())
+            )
             idle = time.monotonic() - self._last_activity
             if not busy and idle >= quiet:
                 return True
@@ -969,23 +1217,32 @@ class DiscordDouble:
         if self.bot_errors:
             problems.append("bot errors:\n" + "\n".join(f"    {e}" for e in self.bot_errors))
         if self.gateway_errors or self.internal_errors:
-            problems.append("double errors:\n" + "\n".join(f"    {e}" for e in self.gateway_errors + self.internal_errors))
+            problems.append(
+                "double errors:\n" + "\n".join(f"    {e}" for e in self.gateway_errors + self.internal_errors)
+            )
         if problems:
             raise AssertionError("DiscordDouble is not clean:\n" + "\n".join(problems))
 
-    def interaction_stats(self) -> Dict[str, Any]:
+    def interaction_stats(self) -> dict[str, Any]:
         lat = sorted(i.latency for i in self.interactions.values() if i.latency is not None)
 
-        def pct(p: float) -> Optional[float]:
+        def pct(p: float) -> float | None:
             return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else None
 
-        return {"count": len(self.interactions), "acked": len(lat), "p50": pct(0.5), "p90": pct(0.9),
-                "max": lat[-1] if lat else None,
-                "failed": sum(1 for i in self.interactions.values() if i.failed)}
+        return {
+            "count": len(self.interactions),
+            "acked": len(lat),
+            "p50": pct(0.5),
+            "p90": pct(0.9),
+            "max": lat[-1] if lat else None,
+            "failed": sum(1 for i in self.interactions.values() if i.failed),
+        }
 
     def __repr__(self) -> str:
-        return (f"<DiscordDouble guilds={len(self.guilds)} users={len(self.users)} requests={len(self.requests)} "
-                f"connected={self.connected}>")
+        return (
+            f"<DiscordDouble guilds={len(self.guilds)} users={len(self.users)} requests={len(self.requests)} "
+            f"connected={self.connected}>"
+        )
 
 
-__all__ = ["DiscordDouble", "Violation", "CapturedLog"]
+__all__ = ["CapturedLog", "DiscordDouble", "Violation"]

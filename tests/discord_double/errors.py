@@ -8,23 +8,24 @@ Test side: :class:`UserActionError` (a simulated user tried something the Discor
 allow), :class:`InteractionFailed` and :class:`WaitTimeout` (both ``AssertionError`` so a test fails
 with a readable explanation).
 """
+
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 
 class APIError(Exception):
     """Raised by REST handlers; becomes an HTTP error response for the bot."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Optional[dict] = None):
+    def __init__(self, status: int, code: int, message: str, errors: dict | None = None):
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
         self.errors = errors
 
-    def body(self) -> Dict[str, Any]:
-        body: Dict[str, Any] = {"message": self.message, "code": self.code}
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
         if self.errors:
             body["errors"] = self.errors
         return body
@@ -34,9 +35,9 @@ class FormErrors:
     """Collects field errors; ``raise_if_any`` raises Discord's 50035 with the nested error tree."""
 
     def __init__(self) -> None:
-        self.items: List[Tuple[Tuple[Any, ...], str, str]] = []
+        self.items: list[tuple[tuple[Any, ...], str, str]] = []
 
-    def add(self, path: Tuple[Any, ...], code: str, message: str) -> None:
+    def add(self, path: tuple[Any, ...], code: str, message: str) -> None:
         self.items.append((tuple(path), code, message))
 
     def __bool__(self) -> bool:

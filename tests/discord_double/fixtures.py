@@ -5,10 +5,11 @@ bodies are built here from the world objects of :mod:`.models`. Shapes follow Di
 of discord.py 2.7.1 (which raises ``KeyError`` on missing required fields), including fields
 discord.py ignores, so that payload regressions show up here first.
 """
+
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any
 
 from . import perms
 from .models import Attachment, Channel, ChannelType, Guild, Member, Message, Role, User, emoji_display
@@ -20,14 +21,15 @@ if TYPE_CHECKING:  # pragma: no cover
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
-def sid(value: Optional[int]) -> Optional[str]:
+def sid(value: int | None) -> str | None:
     return None if value is None else str(value)
 
 
 # -- users, roles, members ------------------------------------------------------------------------
 
-def user(u: User) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+
+def user(u: User) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "id": str(u.id),
         "username": u.username,
         "global_name": u.global_name,
@@ -47,16 +49,25 @@ def user(u: User) -> Dict[str, Any]:
     return data
 
 
-def current_user(u: User) -> Dict[str, Any]:
+def current_user(u: User) -> dict[str, Any]:
     """``GET /users/@me`` and READY's ``user``."""
     data = user(u)
-    data.update({"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US", "premium_type": 0,
-                 "bio": "", "banner_color": None})
+    data.update(
+        {
+            "verified": True,
+            "mfa_enabled": False,
+            "email": None,
+            "locale": "en-US",
+            "premium_type": 0,
+            "bio": "",
+            "banner_color": None,
+        }
+    )
     return data
 
 
-def role(r: Role) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+def role(r: Role) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "id": str(r.id),
         "name": r.name,
         "description": None,
@@ -76,8 +87,8 @@ def role(r: Role) -> Dict[str, Any]:
     return data
 
 
-def member(m: Member, *, include_user: bool = True, permissions: Optional[int] = None) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+def member(m: Member, *, include_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "nick": m.nick,
         "avatar": None,
         "banner": None,
@@ -100,7 +111,8 @@ def member(m: Member, *, include_user: bool = True, permissions: Optional[int] =
 
 # -- guilds and channels ----------------------------------------------------------------------------
 
-def guild_base(g: Guild) -> Dict[str, Any]:
+
+def guild_base(g: Guild) -> dict[str, Any]:
     return {
         "id": str(g.id),
         "name": g.name,
@@ -140,41 +152,55 @@ def guild_base(g: Guild) -> Dict[str, Any]:
     }
 
 
-def guild_create(dd: "DiscordDouble", g: Guild, *, members_intent: bool) -> Dict[str, Any]:
+def guild_create(dd: DiscordDouble, g: Guild, *, members_intent: bool) -> dict[str, Any]:
     """GUILD_CREATE: all members with the GUILD_MEMBERS intent, else only the bot (like Discord)."""
     data = guild_base(g)
     bot_id = dd.bot_user.id
     members = [member(m) for m in g.members.values() if members_intent or m.user.id == bot_id]
-    data.update({
-        "joined_at": g.joined_at,
-        "large": False,
-        "unavailable": False,
-        "member_count": len(g.members),
-        "voice_states": [],
-        "members": members,
-        "channels": [channel(c, include_guild_id=False) for c in g.channels.values()
-                     if not c.is_thread and not c.deleted],
-        "threads": [channel(c, for_user_id=bot_id) for c in g.channels.values()
-                    if c.is_thread and not c.deleted and not c.archived],
-        "presences": [],
-        "stage_instances": [],
-        "guild_scheduled_events": [],
-        "soundboard_sounds": [],
-        "embedded_activities": [],
-        "activity_instances": [],
-        "lazy": True,
-        "application_command_counts": {},
-        "version": 1,
-    })
+    data.update(
+        {
+            "joined_at": g.joined_at,
+            "large": False,
+            "unavailable": False,
+            "member_count": len(g.members),
+            "voice_states": [],
+            "members": members,
+            "channels": [
+                channel(c, include_guild_id=False)
+                for c in g.channels.values()
+                if not c.is_thread and not c.deleted
+            ],
+            "threads": [
+                channel(c, for_user_id=bot_id)
+                for c in g.channels.values()
+                if c.is_thread and not c.deleted and not c.archived
+            ],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "embedded_activities": [],
+            "activity_instances": [],
+            "lazy": True,
+            "application_command_counts": {},
+            "version": 1,
+        }
+    )
     return data
 
 
-def thread_member(thread: Channel, user_id: int, *, is_bot: bool = False) -> Dict[str, Any]:
-    return {"id": str(thread.id), "user_id": str(user_id), "join_timestamp": thread.thread_members[user_id],
-            "flags": 1 if is_bot else 0, "muted": False, "mute_config": None}
+def thread_member(thread: Channel, user_id: int, *, is_bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": str(thread.id),
+        "user_id": str(user_id),
+        "join_timestamp": thread.thread_members[user_id],
+        "flags": 1 if is_bot else 0,
+        "muted": False,
+        "mute_config": None,
+    }
 
 
-def channel(c: Channel, *, include_guild_id: bool = True, for_user_id: Optional[int] = None) -> Dict[str, Any]:
+def channel(c: Channel, *, include_guild_id: bool = True, for_user_id: int | None = None) -> dict[str, Any]:
     if c.type == ChannelType.DM:
         return {
             "id": str(c.id),
@@ -183,69 +209,83 @@ def channel(c: Channel, *, include_guild_id: bool = True, for_user_id: Optional[
             "recipients": [user(c.recipient)] if c.recipient else [],
             "flags": 0,
         }
-    data: Dict[str, Any] = {"id": str(c.id), "type": c.type, "name": c.name, "flags": 0}
+    data: dict[str, Any] = {"id": str(c.id), "type": c.type, "name": c.name, "flags": 0}
     if include_guild_id and c.guild is not None:
         data["guild_id"] = str(c.guild.id)
     if c.is_thread:
-        data.update({
-            "parent_id": sid(c.parent.id if c.parent else None),
-            "owner_id": sid(c.owner_id),
-            "last_message_id": sid(c.last_message_id),
-            "message_count": c.total_message_sent,
-            "member_count": min(len(c.thread_members), 50),
-            "rate_limit_per_user": c.rate_limit_per_user,
-            "total_message_sent": c.total_message_sent,
-            "applied_tags": [],
-            "thread_metadata": {
-                "archived": c.archived,
-                "auto_archive_duration": c.auto_archive_duration,
-                "archive_timestamp": c.archive_timestamp,
-                "locked": c.locked,
-                "create_timestamp": c.create_timestamp,
-                **({"invitable": c.invitable} if c.type == ChannelType.PRIVATE_THREAD else {}),
-            },
-        })
+        data.update(
+            {
+                "parent_id": sid(c.parent.id if c.parent else None),
+                "owner_id": sid(c.owner_id),
+                "last_message_id": sid(c.last_message_id),
+                "message_count": c.total_message_sent,
+                "member_count": min(len(c.thread_members), 50),
+                "rate_limit_per_user": c.rate_limit_per_user,
+                "total_message_sent": c.total_message_sent,
+                "applied_tags": [],
+                "thread_metadata": {
+                    "archived": c.archived,
+                    "auto_archive_duration": c.auto_archive_duration,
+                    "archive_timestamp": c.archive_timestamp,
+                    "locked": c.locked,
+                    "create_timestamp": c.create_timestamp,
+                    **({"invitable": c.invitable} if c.type == ChannelType.PRIVATE_THREAD else {}),
+                },
+            }
+        )
         if for_user_id is not None and for_user_id in c.thread_members:
             data["member"] = thread_member(c, for_user_id, is_bot=True)
         return data
-    data.update({
-        "position": c.position,
-        "permission_overwrites": [
-            {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
-            for target, (allow, deny, kind) in c.overwrites.items()
-        ],
-        "parent_id": sid(c.parent.id if c.parent else None),
-        "nsfw": c.nsfw,
-    })
+    data.update(
+        {
+            "position": c.position,
+            "permission_overwrites": [
+                {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+                for target, (allow, deny, kind) in c.overwrites.items()
+            ],
+            "parent_id": sid(c.parent.id if c.parent else None),
+            "nsfw": c.nsfw,
+        }
+    )
     if c.type in (ChannelType.TEXT, ChannelType.NEWS):
-        data.update({
-            "topic": c.topic,
-            "last_message_id": sid(c.last_message_id),
-            "rate_limit_per_user": c.rate_limit_per_user,
-            "default_auto_archive_duration": 1440,
-            "default_thread_rate_limit_per_user": 0,
-            "last_pin_timestamp": None,
-            "icon_emoji": None,
-            "theme_color": None,
-        })
+        data.update(
+            {
+                "topic": c.topic,
+                "last_message_id": sid(c.last_message_id),
+                "rate_limit_per_user": c.rate_limit_per_user,
+                "default_auto_archive_duration": 1440,
+                "default_thread_rate_limit_per_user": 0,
+                "last_pin_timestamp": None,
+                "icon_emoji": None,
+                "theme_color": None,
+            }
+        )
     return data
 
 
-def thread_create(dd: "DiscordDouble", thread: Channel) -> Dict[str, Any]:
+def thread_create(dd: DiscordDouble, thread: Channel) -> dict[str, Any]:
     data = channel(thread, for_user_id=dd.bot_user.id)
     data["newly_created"] = True
     return data
 
 
-def thread_delete(thread: Channel) -> Dict[str, Any]:
-    return {"id": str(thread.id), "guild_id": str(thread.guild.id) if thread.guild else None, "type": thread.type,
-            "parent_id": sid(thread.parent.id if thread.parent else None)}
+def thread_delete(thread: Channel) -> dict[str, Any]:
+    return {
+        "id": str(thread.id),
+        "guild_id": str(thread.guild.id) if thread.guild else None,
+        "type": thread.type,
+        "parent_id": sid(thread.parent.id if thread.parent else None),
+    }
 
 
-def thread_members_update(dd: "DiscordDouble", thread: Channel, user_id: int, *, added: bool) -> Dict[str, Any]:
-    data: Dict[str, Any] = {"id": str(thread.id), "guild_id": str(thread.guild.id),
-                            "member_count": len(thread.thread_members), "added_members": [],
-                            "removed_member_ids": []}
+def thread_members_update(dd: DiscordDouble, thread: Channel, user_id: int, *, added: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": str(thread.id),
+        "guild_id": str(thread.guild.id),
+        "member_count": len(thread.thread_members),
+        "added_members": [],
+        "removed_member_ids": [],
+    }
     if added:
         entry = thread_member(thread, user_id, is_bot=user_id == dd.bot_user.id)
         m = thread.guild.members.get(user_id)
@@ -257,46 +297,55 @@ def thread_members_update(dd: "DiscordDouble", thread: Channel, user_id: int, *,
     return data
 
 
-def active_threads(dd: "DiscordDouble", threads: List[Channel]) -> Dict[str, Any]:
+def active_threads(dd: DiscordDouble, threads: list[Channel]) -> dict[str, Any]:
     bot_id = dd.bot_user.id
-    return {"threads": [channel(t) for t in threads],
-            "members": [thread_member(t, bot_id, is_bot=True) for t in threads if bot_id in t.thread_members]}
+    return {
+        "threads": [channel(t) for t in threads],
+        "members": [thread_member(t, bot_id, is_bot=True) for t in threads if bot_id in t.thread_members],
+    }
 
 
-def channel_pins_update(c: Channel, last_pin_timestamp: str) -> Dict[str, Any]:
+def channel_pins_update(c: Channel, last_pin_timestamp: str) -> dict[str, Any]:
     data = {"channel_id": str(c.id), "last_pin_timestamp": last_pin_timestamp}
     if c.guild is not None:
         data["guild_id"] = str(c.guild.id)
     return data
 
 
-def pins_page(dd: "DiscordDouble", msgs: List[Message], pinned_at: str) -> Dict[str, Any]:
+def pins_page(dd: DiscordDouble, msgs: list[Message], pinned_at: str) -> dict[str, Any]:
     """``GET /channels/{id}/messages/pins`` (newest first)."""
     return {"items": [{"pinned_at": pinned_at, "message": message(dd, m)} for m in msgs], "has_more": False}
 
 
 # -- guild events -------------------------------------------------------------------------------------
 
-def role_event(r: Role) -> Dict[str, Any]:
+
+def role_event(r: Role) -> dict[str, Any]:
     """GUILD_ROLE_CREATE / GUILD_ROLE_UPDATE."""
     return {"guild_id": str(r.guild.id), "role": role(r)}
 
 
-def guild_member_event(m: Member) -> Dict[str, Any]:
+def guild_member_event(m: Member) -> dict[str, Any]:
     """GUILD_MEMBER_ADD / GUILD_MEMBER_UPDATE."""
     data = member(m)
     data["guild_id"] = str(m.guild.id)
     return data
 
 
-def guild_member_remove(g: Guild, u: User) -> Dict[str, Any]:
+def guild_member_remove(g: Guild, u: User) -> dict[str, Any]:
     return {"guild_id": str(g.id), "user": user(u)}
 
 
-def members_chunk(g: Guild, members: List[Member], nonce: Optional[str]) -> Dict[str, Any]:
+def members_chunk(g: Guild, members: list[Member], nonce: str | None) -> dict[str, Any]:
     """GUILD_MEMBERS_CHUNK (one chunk) answering REQUEST_GUILD_MEMBERS."""
-    data: Dict[str, Any] = {"guild_id": str(g.id), "members": [member(m) for m in members], "chunk_index": 0,
-                            "chunk_count": 1, "not_found": [], "presences": []}
+    data: dict[str, Any] = {
+        "guild_id": str(g.id),
+        "members": [member(m) for m in members],
+        "chunk_index": 0,
+        "chunk_count": 1,
+        "not_found": [],
+        "presences": [],
+    }
     if nonce is not None:
         data["nonce"] = nonce
     return data
@@ -304,8 +353,9 @@ def members_chunk(g: Guild, members: List[Member], nonce: Optional[str]) -> Dict
 
 # -- messages ---------------------------------------------------------------------------------------
 
-def attachment(a: Attachment) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+
+def attachment(a: Attachment) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "id": str(a.id),
         "filename": a.filename,
         "size": a.size,
@@ -316,18 +366,30 @@ def attachment(a: Attachment) -> Dict[str, Any]:
     if a.description:
         data["description"] = a.description
     if a.width is not None:
-        data.update({"width": a.width, "height": a.height, "placeholder": "AAAAAAAAAAAAAAAAAAAAAA==",
-                     "placeholder_version": 1})
+        data.update(
+            {
+                "width": a.width,
+                "height": a.height,
+                "placeholder": "AAAAAAAAAAAAAAAAAAAAAA==",
+                "placeholder_version": 1,
+            }
+        )
     if a.ephemeral:
         data["ephemeral"] = True
     return data
 
 
-def message(dd: "DiscordDouble", msg: Message, *, strip_content: bool = False, include_guild: bool = True,
-            include_reference: bool = True) -> Dict[str, Any]:
+def message(
+    dd: DiscordDouble,
+    msg: Message,
+    *,
+    strip_content: bool = False,
+    include_guild: bool = True,
+    include_reference: bool = True,
+) -> dict[str, Any]:
     """A message as the bot receives it (``strip_content``: no MESSAGE_CONTENT intent)."""
     g = msg.channel.guild
-    data: Dict[str, Any] = {
+    data: dict[str, Any] = {
         "type": msg.type,
         "content": "" if strip_content else msg.content,
         "mentions": [],
@@ -372,15 +434,29 @@ def message(dd: "DiscordDouble", msg: Message, *, strip_content: bool = False, i
         data["message_reference"] = dict(msg.reference)
         ref = dd.messages.get(int(msg.reference.get("message_id") or 0))
         if include_reference and ref is not None and ref is not msg and msg.type == 19:
-            data["referenced_message"] = None if ref.deleted else message(
-                dd, ref, strip_content=strip_content, include_guild=False, include_reference=False)
+            data["referenced_message"] = (
+                None
+                if ref.deleted
+                else message(
+                    dd, ref, strip_content=strip_content, include_guild=False, include_reference=False
+                )
+            )
     reactions = []
     for r in msg._reactions.values():
         if r["users"]:
             n = len(r["users"])
-            reactions.append({"emoji": dict(r["emoji"]), "count": n, "count_details": {"burst": 0, "normal": n},
-                              "burst_colors": [], "me_burst": False, "burst_me": False,
-                              "me": dd.bot_user.id in r["users"], "burst_count": 0})
+            reactions.append(
+                {
+                    "emoji": dict(r["emoji"]),
+                    "count": n,
+                    "count_details": {"burst": 0, "normal": n},
+                    "burst_colors": [],
+                    "me_burst": False,
+                    "burst_me": False,
+                    "me": dd.bot_user.id in r["users"],
+                    "burst_count": 0,
+                }
+            )
     if reactions:
         data["reactions"] = reactions
     if msg.thread is not None and not msg.thread.deleted:
@@ -390,20 +466,23 @@ def message(dd: "DiscordDouble", msg: Message, *, strip_content: bool = False, i
     return data
 
 
-def message_delete(msg: Message) -> Dict[str, Any]:
+def message_delete(msg: Message) -> dict[str, Any]:
     data = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
     if msg.channel.guild is not None:
         data["guild_id"] = str(msg.channel.guild.id)
     return data
 
 
-def reaction_event(dd: "DiscordDouble", msg: Message, user_id: int, emoji: Dict[str, Any], *,
-                   add: bool) -> Dict[str, Any]:
-    data: Dict[str, Any] = {
+def reaction_event(
+    dd: DiscordDouble, msg: Message, user_id: int, emoji: dict[str, Any], *, add: bool
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
         "user_id": str(user_id),
         "channel_id": str(msg.channel.id),
         "message_id": str(msg.id),
-        "emoji": {k: v for k, v in emoji.items() if k in ("id", "name", "animated") and (v or k != "animated")},
+        "emoji": {
+            k: v for k, v in emoji.items() if k in ("id", "name", "animated") and (v or k != "animated")
+        },
         "burst": False,
         "type": 0,
     }
@@ -418,9 +497,9 @@ def reaction_event(dd: "DiscordDouble", msg: Message, user_id: int, emoji: Dict[
     return data
 
 
-def reaction_clear(msg: Message, emoji: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+def reaction_clear(msg: Message, emoji: dict[str, Any] | None = None) -> dict[str, Any]:
     """MESSAGE_REACTION_REMOVE_ALL (no emoji) / MESSAGE_REACTION_REMOVE_EMOJI."""
-    data: Dict[str, Any] = {"channel_id": str(msg.channel.id), "message_id": str(msg.id)}
+    data: dict[str, Any] = {"channel_id": str(msg.channel.id), "message_id": str(msg.id)}
     if msg.channel.guild is not None:
         data["guild_id"] = str(msg.channel.guild.id)
     if emoji is not None:
@@ -428,13 +507,14 @@ def reaction_clear(msg: Message, emoji: Optional[Dict[str, Any]] = None) -> Dict
     return data
 
 
-def reaction_user_list(dd: "DiscordDouble", ids: List[int]) -> List[Dict[str, Any]]:
+def reaction_user_list(dd: DiscordDouble, ids: list[int]) -> list[dict[str, Any]]:
     return [user(u) for u in (dd.user(i) for i in ids) if u is not None]
 
 
 # -- login / READY ------------------------------------------------------------------------------------
 
-def application(dd: "DiscordDouble") -> Dict[str, Any]:
+
+def application(dd: DiscordDouble) -> dict[str, Any]:
     """``GET /oauth2/applications/@me``."""
     bot = dd.bot_user
     return {
@@ -466,13 +546,16 @@ def application(dd: "DiscordDouble") -> Dict[str, Any]:
     }
 
 
-def gateway_bot() -> Dict[str, Any]:
+def gateway_bot() -> dict[str, Any]:
     """``GET /gateway/bot`` (``GET /gateway`` is its ``url`` alone)."""
-    return {"url": "wss://gateway.discord.invalid", "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
+    return {
+        "url": "wss://gateway.discord.invalid",
+        "shards": 1,
+        "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+    }
 
 
-def ready(dd: "DiscordDouble", session_id: str) -> Dict[str, Any]:
+def ready(dd: DiscordDouble, session_id: str) -> dict[str, Any]:
     return {
         "v": 10,
         "user_settings": {},
@@ -495,10 +578,11 @@ def ready(dd: "DiscordDouble", session_id: str) -> Dict[str, Any]:
 
 # -- interactions ----------------------------------------------------------------------------------------
 
-def interaction_create(dd: "DiscordDouble", inter: "Interaction") -> Dict[str, Any]:
+
+def interaction_create(dd: DiscordDouble, inter: Interaction) -> dict[str, Any]:
     ch = inter.channel
     g = ch.guild
-    data: Dict[str, Any] = {
+    data: dict[str, Any] = {
         "id": str(inter.id),
         "application_id": str(dd.application_id),
         "type": inter.type,
@@ -514,39 +598,44 @@ def interaction_create(dd: "DiscordDouble", inter: "Interaction") -> Dict[str, A
     if g is not None:
         m = g.members.get(inter.user.id)
         user_perms = perms.compute(g, inter.user.id, ch)
-        data.update({
-            "guild_id": str(g.id),
-            "guild": {"id": str(g.id), "locale": "en-US", "features": []},
-            "guild_locale": "en-US",
-            "member": member(m, permissions=user_perms) if m is not None else None,
-            "app_permissions": str(perms.compute(g, dd.bot_user.id, ch)),
-            "authorizing_integration_owners": {"0": str(g.id)},
-            "context": 0,
-        })
+        data.update(
+            {
+                "guild_id": str(g.id),
+                "guild": {"id": str(g.id), "locale": "en-US", "features": []},
+                "guild_locale": "en-US",
+                "member": member(m, permissions=user_perms) if m is not None else None,
+                "app_permissions": str(perms.compute(g, dd.bot_user.id, ch)),
+                "authorizing_integration_owners": {"0": str(g.id)},
+                "context": 0,
+            }
+        )
         chp = channel(ch)
         chp["permissions"] = str(user_perms)
         data["channel"] = chp
     else:
-        data.update({
-            "user": user(inter.user),
-            "app_permissions": str(dd.dm_app_permissions),
-            "authorizing_integration_owners": {"0": str(g.id) if g else "0"},
-            "context": 1,
-            "channel": channel(ch),
-        })
+        data.update(
+            {
+                "user": user(inter.user),
+                "app_permissions": str(dd.dm_app_permissions),
+                "authorizing_integration_owners": {"0": str(g.id) if g else "0"},
+                "context": 1,
+                "channel": channel(ch),
+            }
+        )
     if inter.component_message is not None:
         data["message"] = message(dd, inter.component_message)
         forged = getattr(inter, "forged_components", None)
         if forged:
-            data["message"]["components"] = list(data["message"].get("components") or []) + [
-                {"type": 1, "components": forged}]
+            data["message"]["components"] = [
+                *list(data["message"].get("components") or []),
+                {"type": 1, "components": forged},
+            ]
     return data
 
 
-
-def interaction_metadata(dd: "DiscordDouble", inter: "Interaction") -> Dict[str, Any]:
+def interaction_metadata(dd: DiscordDouble, inter: Interaction) -> dict[str, Any]:
     g = inter.channel.guild
-    meta: Dict[str, Any] = {
+    meta: dict[str, Any] = {
         "id": str(inter.id),
         "type": inter.type,
         "user": user(inter.user),
@@ -564,20 +653,23 @@ def interaction_metadata(dd: "DiscordDouble", inter: "Interaction") -> Dict[str,
     return meta
 
 
-def interaction_legacy(inter: "Interaction") -> Dict[str, Any]:
+def interaction_legacy(inter: Interaction) -> dict[str, Any]:
     return {"id": str(inter.id), "type": inter.type, "name": inter.name or "", "user": user(inter.user)}
 
 
-def callback_response(dd: "DiscordDouble", inter: "Interaction", cb_type: int,
-                      msg: Optional[Message]) -> Dict[str, Any]:
+def callback_response(
+    dd: DiscordDouble, inter: Interaction, cb_type: int, msg: Message | None
+) -> dict[str, Any]:
     """Body of ``POST /interactions/{id}/{token}/callback?with_response=true``."""
-    resp: Dict[str, Any] = {"interaction": {
-        "id": str(inter.id),
-        "type": inter.type,
-        "response_message_id": sid(msg.id if msg is not None else None),
-        "response_message_loading": cb_type == 5,
-        "response_message_ephemeral": inter.ephemeral,
-    }}
+    resp: dict[str, Any] = {
+        "interaction": {
+            "id": str(inter.id),
+            "type": inter.type,
+            "response_message_id": sid(msg.id if msg is not None else None),
+            "response_message_loading": cb_type == 5,
+            "response_message_ephemeral": inter.ephemeral,
+        }
+    }
     if msg is not None:
         resp["resource"] = {"type": cb_type, "message": message(dd, msg)}
     else:
@@ -587,11 +679,13 @@ def callback_response(dd: "DiscordDouble", inter: "Interaction", cb_type: int,
 
 # -- application commands ---------------------------------------------------------------------------
 
-def command(dd: "DiscordDouble", body: Dict[str, Any], *, id: int, version: int,
-            guild_id: Optional[int]) -> Dict[str, Any]:
+
+def command(
+    dd: DiscordDouble, body: dict[str, Any], *, id: int, version: int, guild_id: int | None
+) -> dict[str, Any]:
     """A stored application command as Discord returns it (defaults filled in)."""
     ctype = body.get("type", 1)
-    data: Dict[str, Any] = {
+    data: dict[str, Any] = {
         "id": str(id),
         "application_id": str(dd.application_id),
         "version": str(version),
@@ -613,5 +707,5 @@ def command(dd: "DiscordDouble", body: Dict[str, Any], *, id: int, version: int,
     return data
 
 
-def emoji_text(emoji: Dict[str, Any]) -> str:
+def emoji_text(emoji: dict[str, Any]) -> str:
     return emoji_display(emoji)

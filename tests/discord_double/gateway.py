@@ -2,6 +2,7 @@
 ``ConnectionState.parsers`` (the functions ``DiscordWebSocket.received_message`` would call), by one
 pump task per connection. ``client.ws`` is a :class:`FakeWebSocket` providing what discord.py calls on
 the real one (``change_presence``, ``request_chunks``, ``latency``, ``close``...)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -9,7 +10,8 @@ import secrets
 import time
 import traceback
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable, Deque, Optional, Tuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import yarl
 
@@ -34,13 +36,13 @@ class Intent:
 class FakeWebSocket:
     """Stands in for ``discord.gateway.DiscordWebSocket`` as ``client.ws``."""
 
-    def __init__(self, link: "GatewayLink"):
+    def __init__(self, link: GatewayLink):
         self._link = link
         self.open = True
-        self.sequence: Optional[int] = 0
-        self.session_id: Optional[str] = None
-        self.shard_id: Optional[int] = None
-        self.shard_count: Optional[int] = None
+        self.sequence: int | None = 0
+        self.session_id: str | None = None
+        self.shard_id: int | None = None
+        self.shard_count: int | None = None
         self.gateway = yarl.URL("wss://gateway.discord.invalid")
         self.resume_gateway_url = self.gateway
 
@@ -51,23 +53,39 @@ class FakeWebSocket:
     def is_ratelimited(self) -> bool:
         return False
 
-    async def change_presence(self, *, activity: Any = None, status: Optional[str] = None, since: float = 0.0) -> None:
+    async def change_presence(
+        self, *, activity: Any = None, status: str | None = None, since: float = 0.0
+    ) -> None:
         activities = [activity.to_dict()] if activity is not None else []
-        self._link.dd.presence = {"activities": activities, "status": status or "online", "since": since,
-                                  "afk": False}
+        self._link.dd.presence = {
+            "activities": activities,
+            "status": status or "online",
+            "since": since,
+            "afk": False,
+        }
 
-    async def request_chunks(self, guild_id: int, query: Optional[str] = None, *, limit: int,
-                             user_ids: Optional[list] = None, presences: bool = False,
-                             nonce: Optional[str] = None) -> None:
+    async def request_chunks(
+        self,
+        guild_id: int,
+        query: str | None = None,
+        *,
+        limit: int,
+        user_ids: list | None = None,
+        presences: bool = False,
+        nonce: str | None = None,
+    ) -> None:
         from . import fixtures as F
 
         guild = self._link.dd.guilds.get(int(guild_id))
         if guild is None:
             return
         wanted = {int(u) for u in user_ids} if user_ids is not None else None
-        members = [m for m in guild.members.values()
-                   if (wanted is None or m.user.id in wanted)
-                   and (not query or m.user.username.lower().startswith(query.lower()))]
+        members = [
+            m
+            for m in guild.members.values()
+            if (wanted is None or m.user.id in wanted)
+            and (not query or m.user.username.lower().startswith(query.lower()))
+        ]
         if limit:
             members = members[:limit]
         self._link.send("GUILD_MEMBERS_CHUNK", F.members_chunk(guild, members, nonce))
@@ -79,21 +97,21 @@ class FakeWebSocket:
         self.open = False
 
 
-_Item = Tuple[str, Any, Optional[Callable[[], None]], "asyncio.Future[Optional[BaseException]]"]
+_Item = tuple[str, Any, Callable[[], None] | None, "asyncio.Future[BaseException | None]"]
 
 
 class GatewayLink:
     """One gateway "session" of the connected client: an ordered queue of events and the pump task."""
 
-    def __init__(self, dd: "DiscordDouble", bot: "discord.Client"):
+    def __init__(self, dd: DiscordDouble, bot: discord.Client):
         self.dd = dd
         self.bot = bot
         self.session_id = secrets.token_hex(16)
         self.ws = FakeWebSocket(self)
-        self._queue: Deque[_Item] = deque()
+        self._queue: deque[_Item] = deque()
         self._wake = asyncio.Event()
         self._busy = False
-        self._task: Optional[asyncio.Task] = None
+        self._task: asyncio.Task | None = None
         bot.ws = self.ws  # type: ignore[assignment]
 
     @property
@@ -113,7 +131,7 @@ class GatewayLink:
             if not fut.done():
                 fut.set_result(None)
 
-    def barrier(self) -> "asyncio.Future[Optional[BaseException]]":
+    def barrier(self) -> asyncio.Future[BaseException | None]:
         """A future resolved once every event queued so far has been handled."""
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
         if not self.pending:
@@ -123,8 +141,9 @@ class GatewayLink:
             self._wake.set()
         return fut
 
-    def send(self, event: str, data: Any, *, intent: Optional[int] = None,
-             before: Optional[Callable[[], None]] = None) -> Optional["asyncio.Future[Optional[BaseException]]"]:
+    def send(
+        self, event: str, data: Any, *, intent: int | None = None, before: Callable[[], None] | None = None
+    ) -> asyncio.Future[BaseException | None] | None:
         """Queue ``event``; the future resolves (to the parser's exception, or None) once handled.
         Events the client's intents exclude are dropped (None). A callable ``data`` is built now (the
         payload is a snapshot of the world when the event happens, like Discord's)."""
@@ -158,7 +177,7 @@ class GatewayLink:
             # once the queue is empty, let the scheduled handlers run
             await asyncio.sleep(0)
 
-    def _deliver(self, event: str, data: Any, before: Optional[Callable[[], None]]) -> Optional[BaseException]:
+    def _deliver(self, event: str, data: Any, before: Callable[[], None] | None) -> BaseException | None:
         dd, bot = self.dd, self.bot
         if bot.is_closed():
             return None

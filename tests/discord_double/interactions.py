@@ -1,11 +1,13 @@
 """Interactions: the record of one user action sent to the bot (and everything the bot answered),
 plus building command options from the registered schema the way the Discord client does."""
+
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any
 
 from .errors import UserActionError
 from .models import Attachment, Channel, Member, Message, Role, User
@@ -24,9 +26,15 @@ class InteractionType:
 
 
 CALLBACK_NAMES = {
-    1: "PONG", 4: "CHANNEL_MESSAGE_WITH_SOURCE", 5: "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE",
-    6: "DEFERRED_UPDATE_MESSAGE", 7: "UPDATE_MESSAGE", 8: "APPLICATION_COMMAND_AUTOCOMPLETE_RESULT",
-    9: "MODAL", 10: "PREMIUM_REQUIRED", 12: "LAUNCH_ACTIVITY",
+    1: "PONG",
+    4: "CHANNEL_MESSAGE_WITH_SOURCE",
+    5: "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE",
+    6: "DEFERRED_UPDATE_MESSAGE",
+    7: "UPDATE_MESSAGE",
+    8: "APPLICATION_COMMAND_AUTOCOMPLETE_RESULT",
+    9: "MODAL",
+    10: "PREMIUM_REQUIRED",
+    12: "LAUNCH_ACTIVITY",
 }
 
 ALLOWED_CALLBACKS = {
@@ -41,14 +49,14 @@ ALLOWED_CALLBACKS = {
 class ModalView:
     """A modal the bot opened for a user."""
 
-    def __init__(self, interaction: "Interaction", data: Dict[str, Any]):
+    def __init__(self, interaction: Interaction, data: dict[str, Any]):
         self.interaction = interaction
         self.raw = data
         self.title: str = data.get("title", "")
         self.custom_id: str = data.get("custom_id", "")
 
     @property
-    def fields(self) -> List[Dict[str, Any]]:
+    def fields(self) -> list[dict[str, Any]]:
         """Input components (text inputs, selects), with ``label`` taken from a Label wrapper if any."""
         out = []
         for comp in self.raw.get("components") or []:
@@ -60,23 +68,35 @@ class ModalView:
                 out.append(child)
         return out
 
-    def field(self, key: str) -> Dict[str, Any]:
+    def field(self, key: str) -> dict[str, Any]:
         for f in self.fields:
             if key in (f.get("custom_id"), f.get("label")):
                 return f
-        raise KeyError(f"modal {self.title!r} has no field {key!r}; fields: "
-                       f"{[(f.get('custom_id'), f.get('label')) for f in self.fields]}")
+        raise KeyError(
+            f"modal {self.title!r} has no field {key!r}; fields: "
+            f"{[(f.get('custom_id'), f.get('label')) for f in self.fields]}"
+        )
 
     def __repr__(self) -> str:
-        return f"<Modal {self.title!r} custom_id={self.custom_id!r} fields={[f.get('label') for f in self.fields]}>"
+        labels = [f.get("label") for f in self.fields]
+        return f"<Modal {self.title!r} custom_id={self.custom_id!r} fields={labels}>"
 
 
 class Interaction:
     """One interaction, from dispatch to its last follow-up (returned by the user verbs)."""
 
-    def __init__(self, dd: "DiscordDouble", *, type: int, user: User, channel: Channel, data: Dict[str, Any],
-                 component_message: Optional[Message] = None, source: Optional["Interaction"] = None,
-                 name: Optional[str] = None):
+    def __init__(
+        self,
+        dd: DiscordDouble,
+        *,
+        type: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        component_message: Message | None = None,
+        source: Interaction | None = None,
+        name: str | None = None,
+    ):
         self._dd = dd
         self.id = dd.new_id()
         self.token = dd._new_interaction_token()
@@ -90,21 +110,21 @@ class Interaction:
         self.source = source
         self.created = time.monotonic()
         self.created_seq = dd._seq
-        self.dispatched_at: Optional[float] = None
-        self.acked_at: Optional[float] = None
-        self.response_type: Optional[int] = None
+        self.dispatched_at: float | None = None
+        self.acked_at: float | None = None
+        self.response_type: int | None = None
         self.ephemeral = False
         self.failed = False
-        self.failure_reason: Optional[str] = None
-        self.original: Optional[Message] = None
+        self.failure_reason: str | None = None
+        self.original: Message | None = None
         self.original_edits = 0
-        self.followups: List[Message] = []
-        self.modal: Optional[ModalView] = None
-        self.choices: Optional[List[Dict[str, Any]]] = None
-        self.requests: List["RequestRecord"] = []
-        self.violations: List[str] = []
-        self.payload: Optional[Dict[str, Any]] = None
-        self.forged_components: Optional[List[Dict[str, Any]]] = None  # SimUser.forge_component
+        self.followups: list[Message] = []
+        self.modal: ModalView | None = None
+        self.choices: list[dict[str, Any]] | None = None
+        self.requests: list[RequestRecord] = []
+        self.violations: list[str] = []
+        self.payload: dict[str, Any] | None = None
+        self.forged_components: list[dict[str, Any]] | None = None  # SimUser.forge_component
 
     # -- state ---------------------------------------------------------------------------------------
     @property
@@ -112,18 +132,18 @@ class Interaction:
         return self.response_type is not None
 
     @property
-    def latency(self) -> Optional[float]:
+    def latency(self) -> float | None:
         """Seconds from delivering INTERACTION_CREATE to the bot's first callback request."""
         if self.acked_at is None or self.dispatched_at is None:
             return None
         return self.acked_at - self.dispatched_at
 
     @property
-    def response_name(self) -> Optional[str]:
+    def response_name(self) -> str | None:
         return CALLBACK_NAMES.get(self.response_type) if self.response_type is not None else None
 
     @property
-    def messages(self) -> List[Message]:
+    def messages(self) -> list[Message]:
         """The reply (if any) and the follow-ups, not deleted."""
         out = [self.original] if self.original is not None and not self.original.deleted else []
         return out + [m for m in self.followups if not m.deleted]
@@ -135,16 +155,21 @@ class Interaction:
     def __repr__(self) -> str:
         kind = {2: "command", 3: "component", 4: "autocomplete", 5: "modal_submit"}.get(self.type, self.type)
         label = self.name or self.data.get("custom_id")
-        return (f"<Interaction {kind} {label!r} by {self.user.username} response={self.response_name} "
-                f"failed={self.failed}>")
+        return (
+            f"<Interaction {kind} {label!r} by {self.user.username} response={self.response_name} "
+            f"failed={self.failed}>"
+        )
 
     # -- waiting ---------------------------------------------------------------------------------------
     async def message(self, timeout: float = 5.0) -> Message:
         """The final answer: the reply (a deferred reply once filled in); for UPDATE_MESSAGE the component's
         message; for DEFERRED_UPDATE_MESSAGE that message once edited through this interaction."""
         dd = self._dd
-        await dd.wait_until(lambda: self.acked or self.failed, timeout=timeout,
-                            describe=lambda: f"{self!r} was not acknowledged")
+        await dd.wait_until(
+            lambda: self.acked or self.failed,
+            timeout=timeout,
+            describe=lambda: f"{self!r} was not acknowledged",
+        )
         if not self.acked:
             raise dd._interaction_failed(self)
         if self.response_type == 9:
@@ -152,7 +177,7 @@ class Interaction:
         if self.response_type == 8:
             raise UserActionError(f"{self!r} is an autocomplete: use .choices")
 
-        def check() -> Optional[Message]:
+        def check() -> Message | None:
             if self.response_type in (4, 5):
                 m = self.original
                 return m if m is not None and not m.loading else None
@@ -166,29 +191,41 @@ class Interaction:
                     return self.followups[0]
             return None
 
-        return await dd.wait_until(check, timeout=timeout,
-                                   describe=lambda: f"{self!r}: no final message (original={self.original!r}, "
-                                                    f"followups={self.followups})")
+        return await dd.wait_until(
+            check,
+            timeout=timeout,
+            describe=lambda: (
+                f"{self!r}: no final message (original={self.original!r}, followups={self.followups})"
+            ),
+        )
 
-    async def wait_for(self, predicate: Optional[Callable[[Message], Any]] = None, *,
-                       timeout: float = 5.0) -> Message:
+    async def wait_for(
+        self, predicate: Callable[[Message], Any] | None = None, *, timeout: float = 5.0
+    ) -> Message:
         """Any message of this interaction (reply, follow-ups, edited component message) matching."""
         pred = predicate or (lambda m: True)
 
-        def check() -> Optional[Message]:
-            extra = [self.component_message] if self.component_message is not None and self.response_type in (6, 7) else []
+        def check() -> Message | None:
+            extra = (
+                [self.component_message]
+                if self.component_message is not None and self.response_type in (6, 7)
+                else []
+            )
             for m in reversed(self.messages + extra):
                 if not m.loading and _safe(pred, m):
                     return m
             return None
 
-        return await self._dd.wait_until(check, timeout=timeout,
-                                         describe=lambda: f"{self!r}: no message matched; messages={self.messages}")
+        return await self._dd.wait_until(
+            check, timeout=timeout, describe=lambda: f"{self!r}: no message matched; messages={self.messages}"
+        )
 
     async def followup(self, index: int = 0, *, timeout: float = 5.0) -> Message:
         return await self._dd.wait_until(
-            lambda: self.followups[index] if len(self.followups) > index else None, timeout=timeout,
-            describe=lambda: f"{self!r}: follow-up #{index} never came (have {len(self.followups)})")
+            lambda: self.followups[index] if len(self.followups) > index else None,
+            timeout=timeout,
+            describe=lambda: f"{self!r}: follow-up #{index} never came (have {len(self.followups)})",
+        )
 
 
 def _safe(pred: Callable[[Message], Any], m: Message) -> bool:
@@ -202,9 +239,12 @@ def _safe(pred: Callable[[Message], Any], m: Message) -> bool:
 # building command data from the registered schema
 # ---------------------------------------------------------------------------------------------------
 
-def resolve_path(cmd: Dict[str, Any], parts: Sequence[str]) -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+
+def resolve_path(
+    cmd: dict[str, Any], parts: Sequence[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Walk subcommand groups/subcommands -> (chain of sub-options, leaf value options)."""
-    chain: List[Dict[str, Any]] = []
+    chain: list[dict[str, Any]] = []
     options = cmd.get("options") or []
     for part in parts:
         sub = next((o for o in options if o.get("name") == part and o.get("type") in (1, 2)), None)
@@ -219,7 +259,7 @@ def resolve_path(cmd: Dict[str, Any], parts: Sequence[str]) -> Tuple[List[Dict[s
     return chain, list(options)
 
 
-def wrap(chain: Sequence[Dict[str, Any]], leaf: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+def wrap(chain: Sequence[dict[str, Any]], leaf: list[dict[str, Any]]) -> list[dict[str, Any]]:
     options = leaf
     for sub in reversed(chain):
         options = [{"name": sub["name"], "type": sub["type"], "options": options}]
@@ -228,15 +268,15 @@ def wrap(chain: Sequence[Dict[str, Any]], leaf: List[Dict[str, Any]]) -> List[Di
 
 class Resolved:
     def __init__(self) -> None:
-        self.data: Dict[str, Dict[str, Any]] = {}
+        self.data: dict[str, dict[str, Any]] = {}
 
-    def add(self, kind: str, key: int, value: Dict[str, Any]) -> None:
+    def add(self, kind: str, key: int, value: dict[str, Any]) -> None:
         self.data.setdefault(kind, {})[str(key)] = value
 
 
-def _match_names(leaf: Sequence[Dict[str, Any]], values: Dict[str, Any]) -> Dict[str, Any]:
+def _match_names(leaf: Sequence[dict[str, Any]], values: dict[str, Any]) -> dict[str, Any]:
     by_name = {o["name"]: o for o in leaf}
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for key, value in values.items():
         for name in (key, key.replace("_", "-"), key.rstrip("_")):
             if name in by_name:
@@ -247,8 +287,16 @@ def _match_names(leaf: Sequence[Dict[str, Any]], values: Dict[str, Any]) -> Dict
     return out
 
 
-def convert_option(dd: "DiscordDouble", opt: Dict[str, Any], value: Any, *, invoker: User, channel: Channel,
-                   resolved: Resolved, strict: bool) -> Any:
+def convert_option(
+    dd: DiscordDouble,
+    opt: dict[str, Any],
+    value: Any,
+    *,
+    invoker: User,
+    channel: Channel,
+    resolved: Resolved,
+    strict: bool,
+) -> Any:
     """A Python value -> the option value Discord sends (filling ``resolved``), with the client's checks."""
     from . import fixtures as F
 
@@ -263,14 +311,20 @@ def convert_option(dd: "DiscordDouble", opt: Dict[str, Any], value: Any, *, invo
             if ch["value"] == v or ch["name"] == v or str(ch["value"]) == str(v):
                 return ch["value"]
         if strict:
-            raise UserActionError(f"option {name!r}: {v!r} is not one of the choices "
-                                  f"{[(c['name'], c['value']) for c in choices]}")
+            raise UserActionError(
+                f"option {name!r}: {v!r} is not one of the choices "
+                f"{[(c['name'], c['value']) for c in choices]}"
+            )
         return v
 
     if t == 3:
         v = pick_choice(value if isinstance(value, str) else str(value))
         lo, hi = opt.get("min_length"), opt.get("max_length")
-        if strict and isinstance(v, str) and ((lo is not None and len(v) < lo) or (hi is not None and len(v) > hi)):
+        if (
+            strict
+            and isinstance(v, str)
+            and ((lo is not None and len(v) < lo) or (hi is not None and len(v) > hi))
+        ):
             raise UserActionError(f"option {name!r}: length {len(v)} outside [{lo}, {hi}]")
         return v
     if t in (4, 10):
@@ -294,7 +348,9 @@ def convert_option(dd: "DiscordDouble", opt: Dict[str, Any], value: Any, *, invo
         resolved.add("users", user.id, F.user(user))
         if guild is not None and user.id in guild.members:
             m = guild.members[user.id]
-            resolved.add("members", user.id, F.member(m, include_user=False, permissions=m.permissions_in(channel)))
+            resolved.add(
+                "members", user.id, F.member(m, include_user=False, permissions=m.permissions_in(channel))
+            )
         elif strict and guild is not None and t == 6:
             raise UserActionError(f"option {name!r}: {user.username} is not a member of {guild.name}")
         return str(user.id)
@@ -305,7 +361,9 @@ def convert_option(dd: "DiscordDouble", opt: Dict[str, Any], value: Any, *, invo
         types = opt.get("channel_types")
         if strict and types and value.type not in types:
             raise UserActionError(f"option {name!r}: channel type {value.type} not in {types}")
-        perms = guild.members[invoker.id].permissions_in(value) if guild and invoker.id in guild.members else 0
+        perms = (
+            guild.members[invoker.id].permissions_in(value) if guild and invoker.id in guild.members else 0
+        )
         cp = F.channel(value)
         cp["permissions"] = str(perms)
         resolved.add("channels", value.id, cp)
@@ -317,7 +375,7 @@ def convert_option(dd: "DiscordDouble", opt: Dict[str, Any], value: Any, *, invo
     raise UserActionError(f"option {name!r} (type {t}) cannot take {value!r}")
 
 
-def make_attachment(dd: "DiscordDouble", channel: Channel, value: Any) -> Attachment:
+def make_attachment(dd: DiscordDouble, channel: Channel, value: Any) -> Attachment:
     """``(filename, bytes)`` or a path -> an uploaded (ephemeral) attachment."""
     if isinstance(value, Attachment):
         return value
@@ -333,13 +391,22 @@ def make_attachment(dd: "DiscordDouble", channel: Channel, value: Any) -> Attach
     return att
 
 
-def build_options(dd: "DiscordDouble", leaf: Sequence[Dict[str, Any]], values: Dict[str, Any], *, invoker: User,
-                  channel: Channel, resolved: Resolved, strict: bool, focused: Optional[str] = None,
-                  focused_value: str = "") -> List[Dict[str, Any]]:
+def build_options(
+    dd: DiscordDouble,
+    leaf: Sequence[dict[str, Any]],
+    values: dict[str, Any],
+    *,
+    invoker: User,
+    channel: Channel,
+    resolved: Resolved,
+    strict: bool,
+    focused: str | None = None,
+    focused_value: str = "",
+) -> list[dict[str, Any]]:
     matched = _match_names(leaf, values)
     if focused is not None:
         focused = next(iter(_match_names(leaf, {focused: None})))
-    out: List[Dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
     for opt in leaf:
         name = opt["name"]
         if name == focused:
@@ -349,7 +416,13 @@ def build_options(dd: "DiscordDouble", leaf: Sequence[Dict[str, Any]], values: D
             if opt.get("required") and strict and focused is None:
                 raise UserActionError(f"missing required option {name!r}")
             continue
-        out.append({"name": name, "type": opt["type"],
-                    "value": convert_option(dd, opt, matched[name], invoker=invoker, channel=channel,
-                                            resolved=resolved, strict=strict)})
+        out.append(
+            {
+                "name": name,
+                "type": opt["type"],
+                "value": convert_option(
+                    dd, opt, matched[name], invoker=invoker, channel=channel, resolved=resolved, strict=strict
+                ),
+            }
+        )
     return out

@@ -4,12 +4,14 @@ These objects are the *server's* records (what Discord stores), and tests read t
 :class:`Message` is live (edits, reactions and deletion show up on the same object). Gateway and REST
 payloads are built from them in :mod:`.fixtures`.
 """
+
 from __future__ import annotations
 
 import copy
 import io
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import perms as P
 
@@ -40,8 +42,17 @@ class MessageFlags:
 class User:
     """A Discord user. Simulated humans are :class:`~.simuser.SimUser`; the bot's own user is a plain User."""
 
-    def __init__(self, dd: "DiscordDouble", username: str, *, id: int, bot: bool = False,
-                 global_name: Optional[str] = None, dms_open: bool = True, locale: str = "en-US"):
+    def __init__(
+        self,
+        dd: DiscordDouble,
+        username: str,
+        *,
+        id: int,
+        bot: bool = False,
+        global_name: str | None = None,
+        dms_open: bool = True,
+        locale: str = "en-US",
+    ):
         self._dd = dd
         self.id = id
         self.username = username
@@ -67,9 +78,20 @@ class User:
 
 
 class Role:
-    def __init__(self, guild: "Guild", name: str, permissions: int, *, id: int, position: int = 0,
-                 color: int = 0, hoist: bool = False, managed: bool = False, mentionable: bool = False,
-                 bot_id: Optional[int] = None):
+    def __init__(
+        self,
+        guild: Guild,
+        name: str,
+        permissions: int,
+        *,
+        id: int,
+        position: int = 0,
+        color: int = 0,
+        hoist: bool = False,
+        managed: bool = False,
+        mentionable: bool = False,
+        bot_id: int | None = None,
+    ):
         self.guild = guild
         self.id = id
         self.name = name
@@ -90,11 +112,17 @@ class Role:
 
 
 class Member:
-    def __init__(self, guild: "Guild", user: User, role_ids: Sequence[int] = (), nick: Optional[str] = None,
-                 joined_at: str = ""):
+    def __init__(
+        self,
+        guild: Guild,
+        user: User,
+        role_ids: Sequence[int] = (),
+        nick: str | None = None,
+        joined_at: str = "",
+    ):
         self.guild = guild
         self.user = user
-        self.role_ids: List[int] = list(role_ids)
+        self.role_ids: list[int] = list(role_ids)
         self.nick = nick
         self.joined_at = joined_at
 
@@ -103,13 +131,13 @@ class Member:
         return self.user.id
 
     @property
-    def roles(self) -> List[Role]:
+    def roles(self) -> list[Role]:
         return [self.guild.roles[r] for r in self.role_ids if r in self.guild.roles]
 
-    def permissions_in(self, channel: Optional["Channel"] = None) -> int:
+    def permissions_in(self, channel: Channel | None = None) -> int:
         return P.compute(self.guild, self.user.id, channel)
 
-    def has(self, permission: str, channel: Optional["Channel"] = None) -> bool:
+    def has(self, permission: str, channel: Channel | None = None) -> bool:
         bit = P.bit(permission)
         return self.permissions_in(channel) & bit == bit
 
@@ -121,33 +149,41 @@ class Guild:
     """A guild. Create with :meth:`DiscordDouble.create_guild`; world changes are dispatched to a
     connected bot (CHANNEL_CREATE, GUILD_MEMBER_ADD, GUILD_ROLE_*...)."""
 
-    def __init__(self, dd: "DiscordDouble", name: str, *, id: int, owner_id: int, joined_at: str):
+    def __init__(self, dd: DiscordDouble, name: str, *, id: int, owner_id: int, joined_at: str):
         self._dd = dd
         self.id = id
         self.name = name
         self.owner_id = owner_id
         self.joined_at = joined_at
-        self.roles: Dict[int, Role] = {}
-        self.members: Dict[int, Member] = {}
-        self.channels: Dict[int, "Channel"] = {}
+        self.roles: dict[int, Role] = {}
+        self.members: dict[int, Member] = {}
+        self.channels: dict[int, Channel] = {}
         self.everyone = Role(self, "@everyone", P.DEFAULT_EVERYONE, id=id, position=0)
         self.roles[id] = self.everyone
-        self.bot_role: Optional[Role] = None
+        self.bot_role: Role | None = None
 
     # -- building the world ------------------------------------------------------------------
-    def create_text_channel(self, name: str, *, category: Optional["Channel"] = None,
-                            topic: Optional[str] = None) -> "Channel":
+    def create_text_channel(
+        self, name: str, *, category: Channel | None = None, topic: str | None = None
+    ) -> Channel:
         return self._dd._create_guild_channel(self, name, ChannelType.TEXT, parent=category, topic=topic)
 
-    def create_category(self, name: str) -> "Channel":
+    def create_category(self, name: str) -> Channel:
         return self._dd._create_guild_channel(self, name, ChannelType.CATEGORY)
 
-    def create_role(self, name: str, permissions: P.PermSpec = None, *, mentionable: bool = False,
-                    color: int = 0) -> Role:
+    def create_role(
+        self, name: str, permissions: P.PermSpec = None, *, mentionable: bool = False, color: int = 0
+    ) -> Role:
         return self._dd._create_role(self, name, P.to_bits(permissions), mentionable=mentionable, color=color)
 
-    def add_member(self, user: User, *, roles: Sequence[Union[Role, int]] = (), nick: Optional[str] = None,
-                   permissions: P.PermSpec = None) -> Member:
+    def add_member(
+        self,
+        user: User,
+        *,
+        roles: Sequence[Role | int] = (),
+        nick: str | None = None,
+        permissions: P.PermSpec = None,
+    ) -> Member:
         """Add ``user``; ``permissions=["manage_guild"]`` gives them a role with those bits."""
         role_ids = [r.id if isinstance(r, Role) else int(r) for r in roles]
         if permissions is not None:
@@ -174,26 +210,26 @@ class Guild:
         self._dd._update_role(self.everyone, permissions=P.to_bits(permissions))
 
     # -- lookups -------------------------------------------------------------------------------
-    def member(self, user: Union[User, int]) -> Optional[Member]:
+    def member(self, user: User | int) -> Member | None:
         return self.members.get(user if isinstance(user, int) else user.id)
 
-    def channel(self, name: str) -> "Channel":
+    def channel(self, name: str) -> Channel:
         for c in self.channels.values():
             if c.name == name and not c.deleted:
                 return c
         raise KeyError(name)
 
     @property
-    def text_channels(self) -> List["Channel"]:
+    def text_channels(self) -> list[Channel]:
         return [c for c in self.channels.values() if c.type == ChannelType.TEXT and not c.deleted]
 
     @property
-    def threads(self) -> List["Channel"]:
+    def threads(self) -> list[Channel]:
         """Threads in this guild, oldest first."""
         return [c for c in self.channels.values() if c.is_thread and not c.deleted]
 
     @property
-    def bot_member(self) -> Optional[Member]:
+    def bot_member(self) -> Member | None:
         return self.members.get(self._dd.bot_user.id)
 
     def __repr__(self) -> str:
@@ -203,10 +239,21 @@ class Guild:
 class Channel:
     """A guild text channel, a category, a thread, or a DM channel."""
 
-    def __init__(self, dd: "DiscordDouble", type: int, *, id: int, guild: Optional[Guild] = None,
-                 name: Optional[str] = None, parent: Optional["Channel"] = None, topic: Optional[str] = None,
-                 position: int = 0, recipient: Optional[User] = None, owner_id: Optional[int] = None,
-                 created: str = ""):
+    def __init__(
+        self,
+        dd: DiscordDouble,
+        type: int,
+        *,
+        id: int,
+        guild: Guild | None = None,
+        name: str | None = None,
+        parent: Channel | None = None,
+        topic: str | None = None,
+        position: int = 0,
+        recipient: User | None = None,
+        owner_id: int | None = None,
+        created: str = "",
+    ):
         self._dd = dd
         self.id = id
         self.type = type
@@ -220,12 +267,12 @@ class Channel:
         self.nsfw = False
         self.rate_limit_per_user = 0
         # target id -> (allow, deny, type 0 role / 1 member)
-        self.overwrites: Dict[int, Tuple[int, int, int]] = {}
-        self.messages: List["Message"] = []
-        self.pins: List[int] = []
+        self.overwrites: dict[int, tuple[int, int, int]] = {}
+        self.messages: list[Message] = []
+        self.pins: list[int] = []
         self.deleted = False
         # threads
-        self.thread_members: Dict[int, str] = {}
+        self.thread_members: dict[int, str] = {}
         self.archived = False
         self.locked = False
         self.invitable = True
@@ -233,7 +280,7 @@ class Channel:
         self.archive_timestamp = created
         self.create_timestamp = created
         self.total_message_sent = 0
-        self.starter_message: Optional["Message"] = None
+        self.starter_message: Message | None = None
 
     # -- kinds -------------------------------------------------------------------------------------
     @property
@@ -249,41 +296,48 @@ class Channel:
         return f"<#{self.id}>"
 
     # -- messages ----------------------------------------------------------------------------------
-    def visible_messages(self, user: Optional[User] = None) -> List["Message"]:
+    def visible_messages(self, user: User | None = None) -> list[Message]:
         """Not deleted, public or ephemeral to ``user``."""
         return [m for m in self.messages if m.visible_to(user)]
 
     @property
-    def public_messages(self) -> List["Message"]:
+    def public_messages(self) -> list[Message]:
         return [m for m in self.messages if not m.deleted and m.ephemeral_to is None]
 
     @property
-    def last_message(self) -> Optional["Message"]:
+    def last_message(self) -> Message | None:
         msgs = self.public_messages
         return msgs[-1] if msgs else None
 
     @property
-    def last_message_id(self) -> Optional[int]:
+    def last_message_id(self) -> int | None:
         m = self.last_message
         return m.id if m else None
 
     @property
-    def threads(self) -> List["Channel"]:
+    def threads(self) -> list[Channel]:
         """Threads whose parent is this channel, oldest first."""
         if self.guild is None:
             return []
         return [c for c in self.guild.channels.values() if c.is_thread and c.parent is self and not c.deleted]
 
-    async def wait_for(self, predicate: Optional[Callable[["Message"], Any]] = None, *, timeout: float = 5.0,
-                       since: Any = None, user: Optional[User] = None) -> "Message":
+    async def wait_for(
+        self,
+        predicate: Callable[[Message], Any] | None = None,
+        *,
+        timeout: float = 5.0,
+        since: Any = None,
+        user: User | None = None,
+    ) -> Message:
         """Wait until a message here matches ``predicate`` (newest match wins; messages already present
         count). ``since`` (a message or ``dd.mark()``): only messages created or edited after it.
         ``user``: also consider that user's ephemeral messages. Deferred ("thinking") messages are skipped."""
         return await self._dd.wait_for_message(self, predicate, timeout=timeout, since=since, user=user)
 
     # -- permissions -------------------------------------------------------------------------------
-    def set_overwrite(self, target: Union[Role, User, Guild], *, allow: P.PermSpec = None,
-                      deny: P.PermSpec = None) -> None:
+    def set_overwrite(
+        self, target: Role | User | Guild, *, allow: P.PermSpec = None, deny: P.PermSpec = None
+    ) -> None:
         """Set a permission overwrite for a role, a user or @everyone (CHANNEL_UPDATE)."""
         self._dd._set_overwrite(self, target, P.to_bits(allow), P.to_bits(deny))
 
@@ -299,7 +353,9 @@ class Channel:
         self.set_overwrite(self._dd.bot_user, deny=list(permissions))
 
     def __repr__(self) -> str:
-        kind = {0: "text", 1: "dm", 4: "category", 11: "thread", 12: "private-thread"}.get(self.type, str(self.type))
+        kind = {0: "text", 1: "dm", 4: "category", 11: "thread", 12: "private-thread"}.get(
+            self.type, str(self.type)
+        )
         label = self.name if self.name else (self.recipient.username if self.recipient else "")
         return f"<Channel {kind} {label!r} id={self.id}>"
 
@@ -308,9 +364,18 @@ class Channel:
 # attachments
 # ---------------------------------------------------------------------------------------------------
 
+
 class Attachment:
-    def __init__(self, id: int, channel_id: int, filename: str, data: bytes, *, description: Optional[str] = None,
-                 ephemeral: bool = False):
+    def __init__(
+        self,
+        id: int,
+        channel_id: int,
+        filename: str,
+        data: bytes,
+        *,
+        description: str | None = None,
+        ephemeral: bool = False,
+    ):
         self.id = id
         self.filename = filename
         self.bytes: bytes = data
@@ -359,11 +424,15 @@ def sniff_content_type(filename: str, data: bytes) -> str:
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
     ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
-    return {"txt": "text/plain; charset=utf-8", "json": "application/json; charset=utf-8",
-            "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}.get(ext, "application/octet-stream")
+    return {
+        "txt": "text/plain; charset=utf-8",
+        "json": "application/json; charset=utf-8",
+        "csv": "text/csv; charset=utf-8",
+        "md": "text/markdown; charset=utf-8",
+    }.get(ext, "application/octet-stream")
 
 
-def image_size(data: bytes) -> Tuple[Optional[int], Optional[int]]:
+def image_size(data: bytes) -> tuple[int | None, int | None]:
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
@@ -383,7 +452,8 @@ def image_size(data: bytes) -> Tuple[Optional[int], Optional[int]]:
 # component and embed views
 # ---------------------------------------------------------------------------------------------------
 
-def walk_components(components: Iterable[Dict[str, Any]]) -> Iterator[Dict[str, Any]]:
+
+def walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Every component in a (possibly nested, components-v2) tree, depth first."""
     for comp in components or []:
         yield comp
@@ -394,7 +464,7 @@ def walk_components(components: Iterable[Dict[str, Any]]) -> Iterator[Dict[str, 
                 yield from walk_components([comp[key]])
 
 
-def _emoji_text(emoji: Optional[Dict[str, Any]]) -> Optional[str]:
+def _emoji_text(emoji: dict[str, Any] | None) -> str | None:
     if not emoji:
         return None
     if emoji.get("id"):
@@ -405,35 +475,44 @@ def _emoji_text(emoji: Optional[Dict[str, Any]]) -> Optional[str]:
 class Button:
     """A button as a user sees it."""
 
-    STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
+    STYLES: ClassVar[dict[int, str]] = {
+        1: "primary",
+        2: "secondary",
+        3: "success",
+        4: "danger",
+        5: "link",
+        6: "premium",
+    }
 
-    def __init__(self, raw: Dict[str, Any], row: int):
+    def __init__(self, raw: dict[str, Any], row: int):
         self.raw = raw
         self.row = row
-        self.label: Optional[str] = raw.get("label")
-        self.custom_id: Optional[str] = raw.get("custom_id")
+        self.label: str | None = raw.get("label")
+        self.custom_id: str | None = raw.get("custom_id")
         self.style: int = raw.get("style", 2)
         self.disabled: bool = bool(raw.get("disabled", False))
-        self.url: Optional[str] = raw.get("url")
-        self.emoji: Optional[str] = _emoji_text(raw.get("emoji"))
+        self.url: str | None = raw.get("url")
+        self.emoji: str | None = _emoji_text(raw.get("emoji"))
 
     @property
     def style_name(self) -> str:
         return self.STYLES.get(self.style, str(self.style))
 
     def __repr__(self) -> str:
-        return (f"<Button {self.label or self.emoji!r} custom_id={self.custom_id!r} {self.style_name}"
-                f"{' disabled' if self.disabled else ''}>")
+        return (
+            f"<Button {self.label or self.emoji!r} custom_id={self.custom_id!r} {self.style_name}"
+            f"{' disabled' if self.disabled else ''}>"
+        )
 
 
 class SelectOption:
-    def __init__(self, raw: Dict[str, Any]):
+    def __init__(self, raw: dict[str, Any]):
         self.raw = raw
         self.label: str = raw.get("label", "")
         self.value: str = raw.get("value", "")
-        self.description: Optional[str] = raw.get("description")
+        self.description: str | None = raw.get("description")
         self.default: bool = bool(raw.get("default", False))
-        self.emoji: Optional[str] = _emoji_text(raw.get("emoji"))
+        self.emoji: str | None = _emoji_text(raw.get("emoji"))
 
     def __repr__(self) -> str:
         return f"<Option {self.label!r}={self.value!r}>"
@@ -442,52 +521,55 @@ class SelectOption:
 class SelectMenu:
     """A select menu as a user sees it."""
 
-    KINDS = {3: "string", 5: "user", 6: "role", 7: "mentionable", 8: "channel"}
+    KINDS: ClassVar[dict[int, str]] = {3: "string", 5: "user", 6: "role", 7: "mentionable", 8: "channel"}
 
-    def __init__(self, raw: Dict[str, Any], row: int):
+    def __init__(self, raw: dict[str, Any], row: int):
         self.raw = raw
         self.row = row
         self.type: int = raw["type"]
         self.custom_id: str = raw.get("custom_id", "")
-        self.placeholder: Optional[str] = raw.get("placeholder")
+        self.placeholder: str | None = raw.get("placeholder")
         self.min_values: int = raw.get("min_values", 1)
         self.max_values: int = raw.get("max_values", 1)
         self.disabled: bool = bool(raw.get("disabled", False))
-        self.options: List[SelectOption] = [SelectOption(o) for o in raw.get("options") or []]
+        self.options: list[SelectOption] = [SelectOption(o) for o in raw.get("options") or []]
 
     @property
     def kind(self) -> str:
         return self.KINDS.get(self.type, str(self.type))
 
     @property
-    def labels(self) -> List[str]:
+    def labels(self) -> list[str]:
         return [o.label for o in self.options]
 
     @property
-    def values(self) -> List[str]:
+    def values(self) -> list[str]:
         return [o.value for o in self.options]
 
     def __repr__(self) -> str:
-        return f"<Select {self.kind} custom_id={self.custom_id!r} placeholder={self.placeholder!r} options={self.labels}>"
+        return (
+            f"<Select {self.kind} custom_id={self.custom_id!r} placeholder={self.placeholder!r} "
+            f"options={self.labels}>"
+        )
 
 
 class EmbedView:
     """Read access to an embed dict (``.raw``)."""
 
-    def __init__(self, message: "Message", raw: Dict[str, Any]):
+    def __init__(self, message: Message, raw: dict[str, Any]):
         self._message = message
         self.raw = raw
-        self.title: Optional[str] = raw.get("title")
-        self.description: Optional[str] = raw.get("description")
-        self.url: Optional[str] = raw.get("url")
-        self.color: Optional[int] = raw.get("color")
-        self.fields: List[Dict[str, Any]] = raw.get("fields") or []
-        self.footer: Optional[str] = (raw.get("footer") or {}).get("text")
-        self.author: Optional[str] = (raw.get("author") or {}).get("name")
-        self.image_url: Optional[str] = (raw.get("image") or {}).get("url")
-        self.thumbnail_url: Optional[str] = (raw.get("thumbnail") or {}).get("url")
+        self.title: str | None = raw.get("title")
+        self.description: str | None = raw.get("description")
+        self.url: str | None = raw.get("url")
+        self.color: int | None = raw.get("color")
+        self.fields: list[dict[str, Any]] = raw.get("fields") or []
+        self.footer: str | None = (raw.get("footer") or {}).get("text")
+        self.author: str | None = (raw.get("author") or {}).get("name")
+        self.image_url: str | None = (raw.get("image") or {}).get("url")
+        self.thumbnail_url: str | None = (raw.get("thumbnail") or {}).get("url")
 
-    def field(self, name: str) -> Optional[str]:
+    def field(self, name: str) -> str | None:
         for f in self.fields:
             if f.get("name") == name:
                 return f.get("value")
@@ -501,7 +583,7 @@ class EmbedView:
         parts.append(self.footer)
         return "\n".join(p for p in parts if p)
 
-    def image(self) -> Optional[Attachment]:
+    def image(self) -> Attachment | None:
         """The attachment the embed image shows (``attachment://name`` uploads)."""
         return self._message._attachment_for_url(self.image_url)
 
@@ -513,51 +595,65 @@ class EmbedView:
 # messages
 # ---------------------------------------------------------------------------------------------------
 
+
 class Message:
     """A stored message (live: edits, reactions, deletion and threads show up on this object)."""
 
-    def __init__(self, dd: "DiscordDouble", channel: Channel, author: User, *, id: int, timestamp: str,
-                 content: str = "", embeds: Optional[List[Dict[str, Any]]] = None,
-                 components: Optional[List[Dict[str, Any]]] = None, attachments: Optional[List[Attachment]] = None,
-                 flags: int = 0, type: int = 0, ephemeral_to: Optional[int] = None, tts: bool = False):
+    def __init__(
+        self,
+        dd: DiscordDouble,
+        channel: Channel,
+        author: User,
+        *,
+        id: int,
+        timestamp: str,
+        content: str = "",
+        embeds: list[dict[str, Any]] | None = None,
+        components: list[dict[str, Any]] | None = None,
+        attachments: list[Attachment] | None = None,
+        flags: int = 0,
+        type: int = 0,
+        ephemeral_to: int | None = None,
+        tts: bool = False,
+    ):
         self._dd = dd
         self.id = id
         self.channel = channel
         self.author = author
         self.content = content
-        self.embeds: List[Dict[str, Any]] = embeds or []
-        self.components: List[Dict[str, Any]] = components or []
-        self.attachments: List[Attachment] = attachments or []
+        self.embeds: list[dict[str, Any]] = embeds or []
+        self.components: list[dict[str, Any]] = components or []
+        self.attachments: list[Attachment] = attachments or []
         self.flags = flags
         self.type = type
         self.tts = tts
         self.timestamp = timestamp
-        self.edited_timestamp: Optional[str] = None
+        self.edited_timestamp: str | None = None
         self.ephemeral_to = ephemeral_to
         self.deleted = False
         self.pinned = False
         self.nonce: Any = None
-        self.mention_ids: List[int] = []
-        self.notified_ids: List[int] = []   # pinged when created (edits never notify, Discord's rule)
-        self.mention_role_ids: List[int] = []
+        self.mention_ids: list[int] = []
+        self.notified_ids: list[int] = []  # pinged when created (edits never notify, Discord's rule)
+        self.mention_role_ids: list[int] = []
         self.mention_everyone = False
-        self.allowed_mentions: Optional[Dict[str, Any]] = None
-        self._reactions: Dict[str, Dict[str, Any]] = {}  # key -> {"emoji": {...}, "users": [ids]}
-        self.reference: Optional[Dict[str, Any]] = None
-        self.webhook_id: Optional[int] = None
-        self.application_id: Optional[int] = None
-        self.interaction: Optional["Interaction"] = None  # the interaction this message answers
-        self.interaction_metadata: Optional[Dict[str, Any]] = None
-        self.interaction_legacy: Optional[Dict[str, Any]] = None
-        self.thread: Optional[Channel] = None
-        self.edits: List[Dict[str, Any]] = []
+        self.allowed_mentions: dict[str, Any] | None = None
+        self._reactions: dict[str, dict[str, Any]] = {}  # key -> {"emoji": {...}, "users": [ids]}
+        self.reference: dict[str, Any] | None = None
+        self.webhook_id: int | None = None
+        self.application_id: int | None = None
+        self.interaction: Interaction | None = None  # the interaction this message answers
+        self.interaction_metadata: dict[str, Any] | None = None
+        self.interaction_legacy: dict[str, Any] | None = None
+        self.thread: Channel | None = None
+        self.edits: list[dict[str, Any]] = []
         self.created_seq = 0
         self.updated_seq = 0
-        self.position: Optional[int] = None
+        self.position: int | None = None
 
     # -- reading -------------------------------------------------------------------------------------
     @property
-    def guild(self) -> Optional[Guild]:
+    def guild(self) -> Guild | None:
         return self.channel.guild
 
     @property
@@ -569,51 +665,64 @@ class Message:
         """A deferred interaction reply that was not filled in yet ("Bot is thinking...")."""
         return bool(self.flags & MessageFlags.LOADING)
 
-    def visible_to(self, user: Optional[User]) -> bool:
+    def visible_to(self, user: User | None) -> bool:
         if self.deleted:
             return False
         return self.ephemeral_to is None or (user is not None and user.id == self.ephemeral_to)
 
     @property
-    def embed_views(self) -> List[EmbedView]:
+    def embed_views(self) -> list[EmbedView]:
         return [EmbedView(self, e) for e in self.embeds]
 
     @property
-    def embed(self) -> Optional[EmbedView]:
+    def embed(self) -> EmbedView | None:
         return EmbedView(self, self.embeds[0]) if self.embeds else None
 
-    def buttons(self) -> List[Button]:
-        out: List[Button] = []
+    def buttons(self) -> list[Button]:
+        out: list[Button] = []
         for row, comp in enumerate(self.components):
             out.extend(Button(c, row) for c in walk_components([comp]) if c.get("type") == 2)
         return out
 
-    def button_labels(self) -> List[str]:
+    def button_labels(self) -> list[str]:
         return [b.label or b.emoji or "" for b in self.buttons()]
 
-    def button(self, label: Optional[str] = None, *, custom_id: Optional[str] = None,
-               emoji: Optional[str] = None) -> Button:
+    def button(
+        self, label: str | None = None, *, custom_id: str | None = None, emoji: str | None = None
+    ) -> Button:
         for b in self.buttons():
-            if ((custom_id is not None and b.custom_id == custom_id) or (label is not None and b.label == label)
-                    or (emoji is not None and b.emoji == emoji)):
+            if (
+                (custom_id is not None and b.custom_id == custom_id)
+                or (label is not None and b.label == label)
+                or (emoji is not None and b.emoji == emoji)
+            ):
                 return b
-        raise KeyError(f"no button label={label!r} custom_id={custom_id!r} emoji={emoji!r}; "
-                       f"buttons: {self.buttons()}")
+        raise KeyError(
+            f"no button label={label!r} custom_id={custom_id!r} emoji={emoji!r}; buttons: {self.buttons()}"
+        )
 
-    def selects(self) -> List[SelectMenu]:
-        out: List[SelectMenu] = []
+    def selects(self) -> list[SelectMenu]:
+        out: list[SelectMenu] = []
         for row, comp in enumerate(self.components):
-            out.extend(SelectMenu(c, row) for c in walk_components([comp]) if c.get("type") in (3, 5, 6, 7, 8))
+            out.extend(
+                SelectMenu(c, row) for c in walk_components([comp]) if c.get("type") in (3, 5, 6, 7, 8)
+            )
         return out
 
-    def select_menu(self, custom_id: Optional[str] = None, *, placeholder: Optional[str] = None) -> SelectMenu:
-        sels = [s for s in self.selects() if (custom_id is None or s.custom_id == custom_id)
-                and (placeholder is None or s.placeholder == placeholder)]
+    def select_menu(self, custom_id: str | None = None, *, placeholder: str | None = None) -> SelectMenu:
+        sels = [
+            s
+            for s in self.selects()
+            if (custom_id is None or s.custom_id == custom_id)
+            and (placeholder is None or s.placeholder == placeholder)
+        ]
         if not sels:
-            raise KeyError(f"no select custom_id={custom_id!r} placeholder={placeholder!r}; selects: {self.selects()}")
+            raise KeyError(
+                f"no select custom_id={custom_id!r} placeholder={placeholder!r}; selects: {self.selects()}"
+            )
         return sels[0]
 
-    def text_displays(self) -> List[str]:
+    def text_displays(self) -> list[str]:
         return [c.get("content", "") for c in walk_components(self.components) if c.get("type") == 10]
 
     @property
@@ -623,29 +732,29 @@ class Message:
         return "\n".join(p for p in parts if p)
 
     @property
-    def notified(self) -> List[User]:
+    def notified(self) -> list[User]:
         """Users this message notified when it was sent (its mentions then; a later edit notifies nobody)."""
         return [u for u in (self._dd.user(i) for i in self.notified_ids) if u is not None]
 
     @property
-    def mentions(self) -> List[User]:
+    def mentions(self) -> list[User]:
         """Users this message actually pings (content mentions filtered by ``allowed_mentions``)."""
         return [u for u in (self._dd.user(i) for i in self.mention_ids) if u is not None]
 
     @property
-    def reactions(self) -> Dict[str, List[int]]:
+    def reactions(self) -> dict[str, list[int]]:
         """Emoji (``"✅"`` or ``"<:name:id>"``) -> ids of the users who reacted, in order."""
         return {r["display"]: list(r["users"]) for r in self._reactions.values() if r["users"]}
 
-    def reaction_users(self, emoji: str) -> List[User]:
+    def reaction_users(self, emoji: str) -> list[User]:
         r = self._reactions.get(emoji_key(parse_emoji(emoji)))
         return [u for u in (self._dd.user(i) for i in (r["users"] if r else [])) if u is not None]
 
     @property
-    def ephemeral_user(self) -> Optional["SimUser"]:
+    def ephemeral_user(self) -> SimUser | None:
         return self._dd.users.get(self.ephemeral_to) if self.ephemeral_to is not None else None
 
-    def _attachment_for_url(self, url: Optional[str]) -> Optional[Attachment]:
+    def _attachment_for_url(self, url: str | None) -> Attachment | None:
         if not url:
             return None
         for a in self.attachments:
@@ -653,17 +762,25 @@ class Message:
                 return a
         return None
 
-    def snapshot(self) -> Dict[str, Any]:
-        return {"content": self.content, "embeds": copy.deepcopy(self.embeds),
-                "components": copy.deepcopy(self.components), "attachments": [a.filename for a in self.attachments],
-                "flags": self.flags, "timestamp": self.edited_timestamp or self.timestamp}
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "attachments": [a.filename for a in self.attachments],
+            "flags": self.flags,
+            "timestamp": self.edited_timestamp or self.timestamp,
+        }
 
     def __repr__(self) -> str:
         text = self.text.replace("\n", " ")
         if len(text) > 60:
             text = text[:57] + "..."
-        extra = [k for k, on in (("ephemeral", self.ephemeral), ("loading", self.loading),
-                                 ("deleted", self.deleted)) if on]
+        extra = [
+            k
+            for k, on in (("ephemeral", self.ephemeral), ("loading", self.loading), ("deleted", self.deleted))
+            if on
+        ]
         if self.buttons():
             extra.append(f"buttons={self.button_labels()}")
         if self.selects():
@@ -678,7 +795,7 @@ class Message:
 _CUSTOM_EMOJI = re.compile(r"^<?(a?):?([A-Za-z0-9_~]+):(\d+)>?$")
 
 
-def parse_emoji(text: str) -> Dict[str, Any]:
+def parse_emoji(text: str) -> dict[str, Any]:
     """``"✅"``, ``"name:123"`` or ``"<:name:123>"`` -> an emoji object."""
     m = _CUSTOM_EMOJI.match(text)
     if m:
@@ -686,11 +803,11 @@ def parse_emoji(text: str) -> Dict[str, Any]:
     return {"id": None, "name": text}
 
 
-def emoji_key(emoji: Dict[str, Any]) -> str:
+def emoji_key(emoji: dict[str, Any]) -> str:
     return f"{emoji['name']}:{emoji['id']}" if emoji.get("id") else emoji["name"]
 
 
-def emoji_display(emoji: Dict[str, Any]) -> str:
+def emoji_display(emoji: dict[str, Any]) -> str:
     if emoji.get("id"):
         return f"<{'a' if emoji.get('animated') else ''}:{emoji['name']}:{emoji['id']}>"
     return emoji["name"]

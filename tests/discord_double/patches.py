@@ -12,6 +12,7 @@ removed by ``__aexit__``):
 Request bodies are encoded exactly as discord.py would send them (``utils._to_json``; multipart through
 ``aiohttp.FormData(quote_fields=False)``) and decoded back, so tests see what Discord would receive.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,7 +20,8 @@ import http
 import json
 import re
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 import aiohttp
@@ -32,8 +34,8 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 if TYPE_CHECKING:  # pragma: no cover
     from .core import DiscordDouble
 
-_active: Optional["DiscordDouble"] = None
-_originals: Dict[Tuple[type, str], Any] = {}
+_active: DiscordDouble | None = None
+_originals: dict[tuple[type, str], Any] = {}
 
 _TARGETS = [
     (HTTPClient, "request"),
@@ -44,13 +46,13 @@ _TARGETS = [
 ]
 
 
-def active() -> "DiscordDouble":
+def active() -> DiscordDouble:
     if _active is None:  # pragma: no cover - the patches are only installed while a double is active
         raise RuntimeError("no DiscordDouble is active")
     return _active
 
 
-def install(dd: "DiscordDouble") -> None:
+def install(dd: DiscordDouble) -> None:
     global _active
     if _active is not None:
         raise RuntimeError("another DiscordDouble is already active (doubles cannot be nested)")
@@ -67,7 +69,7 @@ def install(dd: "DiscordDouble") -> None:
     _active = dd
 
 
-def uninstall(dd: "DiscordDouble") -> None:
+def uninstall(dd: DiscordDouble) -> None:
     global _active
     if _active is not dd:
         return
@@ -82,6 +84,7 @@ def is_installed() -> bool:
 
 
 # -- the offline session ----------------------------------------------------------------------------------
+
 
 class OfflineSession:
     """Stands in for ``HTTPClient``'s aiohttp session: closable, and refuses any network use."""
@@ -98,6 +101,7 @@ class OfflineSession:
 
 # -- fake responses for discord.py's exceptions ----------------------------------------------------------
 
+
 class FakeResponse:
     """What ``discord.HTTPException`` reads from an ``aiohttp.ClientResponse``."""
 
@@ -109,7 +113,7 @@ class FakeResponse:
             self.reason = "Unknown"
         self.method = method
         self.url = yarl.URL(url)
-        self.headers: Dict[str, str] = {"Content-Type": "application/json"}
+        self.headers: dict[str, str] = {"Content-Type": "application/json"}
 
 
 def _answer(status: int, body: Any, method: str, url: str) -> Any:
@@ -128,7 +132,7 @@ def _answer(status: int, body: Any, method: str, url: str) -> Any:
 _API_PREFIX = re.compile(r"^/api/v\d+")
 
 
-def _split_url(url: str, params: Optional[Dict[str, Any]]) -> Tuple[str, Dict[str, str]]:
+def _split_url(url: str, params: dict[str, Any] | None) -> tuple[str, dict[str, str]]:
     parts = urlsplit(url)
     path = _API_PREFIX.sub("", parts.path)
     query = dict(parse_qsl(parts.query))
@@ -138,9 +142,10 @@ def _split_url(url: str, params: Optional[Dict[str, Any]]) -> Tuple[str, Dict[st
     return path, query
 
 
-# -- multipart ------------------------------------------------------------------------------------------------
+# -- multipart -----------------------------------------------------------------------------------------------
 
-async def encode_multipart(parts: Sequence[Dict[str, Any]]) -> Tuple[bytes, str]:
+
+async def encode_multipart(parts: Sequence[dict[str, Any]]) -> tuple[bytes, str]:
     """The exact bytes discord.py would send (``aiohttp.FormData(quote_fields=False)``)."""
     form = aiohttp.FormData(quote_fields=False)
     for p in parts:
@@ -150,7 +155,7 @@ async def encode_multipart(parts: Sequence[Dict[str, Any]]) -> Tuple[bytes, str]
     if hasattr(writer, "as_bytes"):
         return await writer.as_bytes(), content_type
 
-    chunks: List[bytes] = []  # pragma: no cover - older aiohttp
+    chunks: list[bytes] = []  # pragma: no cover - older aiohttp
 
     class _Sink:
         async def write(self, data: bytes) -> None:
@@ -163,14 +168,15 @@ async def encode_multipart(parts: Sequence[Dict[str, Any]]) -> Tuple[bytes, str]
 _DISPOSITION_PARAM = re.compile(r';\s*([A-Za-z*]+)="((?:[^"\\]|\\.)*)"')
 
 
-def decode_multipart(raw: bytes, content_type: str) -> Tuple[Optional[Any], List[Tuple[str, bytes]]]:
-    """``multipart/form-data`` -> (decoded ``payload_json``, [(filename, bytes) of ``files[n]`` in n order])."""
+def decode_multipart(raw: bytes, content_type: str) -> tuple[Any | None, list[tuple[str, bytes]]]:
+    """``multipart/form-data`` -> (decoded ``payload_json``,
+    [(filename, bytes) of ``files[n]`` in n order])."""
     m = re.search(r'boundary="?([^";]+)"?', content_type)
     if m is None:
         raise ValueError(f"no boundary in {content_type!r}")
     boundary = b"--" + m.group(1).encode()
-    payload: Optional[Any] = None
-    files: List[Tuple[int, str, bytes]] = []
+    payload: Any | None = None
+    files: list[tuple[int, str, bytes]] = []
     for chunk in raw.split(boundary)[1:]:
         if chunk.startswith(b"--"):
             break
@@ -182,8 +188,10 @@ def decode_multipart(raw: bytes, content_type: str) -> Tuple[Optional[Any], List
         for line in head.decode("utf-8", "replace").split("\r\n"):
             key, _, value = line.partition(":")
             headers[key.strip().lower()] = value.strip()
-        params = {k: v.replace('\\"', '"').replace("\\\\", "\\")
-                  for k, v in _DISPOSITION_PARAM.findall(headers.get("content-disposition", ""))}
+        params = {
+            k: v.replace('\\"', '"').replace("\\\\", "\\")
+            for k, v in _DISPOSITION_PARAM.findall(headers.get("content-disposition", ""))
+        }
         name = params.get("name", "")
         if name == "payload_json":
             payload = json.loads(body.decode("utf-8"))
@@ -194,8 +202,9 @@ def decode_multipart(raw: bytes, content_type: str) -> Tuple[Optional[Any], List
     return payload, [(fn, data) for _, fn, data in sorted(files, key=lambda t: t[0])]
 
 
-async def _decode_body(json_body: Any, multipart: Optional[Sequence[Dict[str, Any]]]
-                       ) -> Tuple[Any, List[Tuple[str, bytes]]]:
+async def _decode_body(
+    json_body: Any, multipart: Sequence[dict[str, Any]] | None
+) -> tuple[Any, list[tuple[str, bytes]]]:
     if multipart:
         raw, ctype = await encode_multipart(multipart)
         return decode_multipart(raw, ctype)
@@ -204,9 +213,12 @@ async def _decode_body(json_body: Any, multipart: Optional[Sequence[Dict[str, An
     return None, []
 
 
-# -- the replacements -----------------------------------------------------------------------------------------
+# -- the replacements ----------------------------------------------------------------------------------------
 
-async def _http_request(self: HTTPClient, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+
+async def _http_request(
+    self: HTTPClient, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any
+) -> Any:
     dd = active()
     started = time.monotonic()
     session = self.__dict__.get("_HTTPClient__session")
@@ -215,8 +227,16 @@ async def _http_request(self: HTTPClient, route: Route, *, files: Any = None, fo
     path, query = _split_url(route.url, kwargs.get("params"))
     body, decoded = await _decode_body(kwargs.get("json"), form)
     auth = f"Bot {self.token}" if self.token is not None else None
-    status, resp = await dd.rest.call(route.method, path, query=query, body=body, files=decoded,
-                                      authorization=auth, source="http", started=started)
+    status, resp = await dd.rest.call(
+        route.method,
+        path,
+        query=query,
+        body=body,
+        files=decoded,
+        authorization=auth,
+        source="http",
+        started=started,
+    )
     return _answer(status, resp, route.method, route.url)
 
 
@@ -246,19 +266,38 @@ async def _get_from_cdn(self: HTTPClient, url: str) -> bytes:
 
 
 async def _ws_connect(self: HTTPClient, url: str, *, compress: int = 0) -> Any:
-    raise RuntimeError("DiscordDouble: the gateway websocket is simulated; connect the bot with `await dd.connect(bot)`")
+    raise RuntimeError(
+        "DiscordDouble: the gateway websocket is simulated; connect the bot with `await dd.connect(bot)`"
+    )
 
 
-async def _webhook_request(self: AsyncWebhookAdapter, route: Route, session: Any, *,
-                           payload: Optional[Dict[str, Any]] = None, multipart: Optional[List[Dict[str, Any]]] = None,
-                           proxy: Optional[str] = None, proxy_auth: Any = None, files: Any = None,
-                           reason: Optional[str] = None, auth_token: Optional[str] = None,
-                           params: Optional[Dict[str, Any]] = None) -> Any:
+async def _webhook_request(
+    self: AsyncWebhookAdapter,
+    route: Route,
+    session: Any,
+    *,
+    payload: dict[str, Any] | None = None,
+    multipart: list[dict[str, Any]] | None = None,
+    proxy: str | None = None,
+    proxy_auth: Any = None,
+    files: Any = None,
+    reason: str | None = None,
+    auth_token: str | None = None,
+    params: dict[str, Any] | None = None,
+) -> Any:
     dd = active()
     started = time.monotonic()
     path, query = _split_url(route.url, params)
     body, decoded = await _decode_body(payload, multipart)
     auth = f"Bot {auth_token}" if auth_token is not None else None
-    status, resp = await dd.rest.call(route.method, path, query=query, body=body, files=decoded,
-                                      authorization=auth, source="webhook", started=started)
+    status, resp = await dd.rest.call(
+        route.method,
+        path,
+        query=query,
+        body=body,
+        files=decoded,
+        authorization=auth,
+        source="webhook",
+        started=started,
+    )
     return _answer(status, resp, route.method, route.url)

@@ -1,7 +1,9 @@
 """Permission bits (names as in discord.py) and Discord's permission computation."""
+
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Optional, Union
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -11,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
 FLAGS = dict(discord.Permissions.VALID_FLAGS)
 ALL = discord.Permissions.all().value
 
-PermSpec = Union[int, str, Iterable[str], None]
+PermSpec = int | str | Iterable[str] | None
 
 
 def to_bits(spec: PermSpec) -> int:
@@ -35,27 +37,63 @@ def bit(name: str) -> int:
     return FLAGS[name]
 
 
-DEFAULT_EVERYONE = to_bits([
-    "view_channel", "create_instant_invite", "change_nickname", "send_messages", "send_messages_in_threads",
-    "create_public_threads", "create_private_threads", "embed_links", "attach_files", "add_reactions",
-    "use_external_emojis", "use_external_stickers", "mention_everyone", "read_message_history",
-    "use_application_commands", "connect", "speak", "stream", "use_voice_activation", "send_voice_messages",
-    "send_polls", "use_embedded_activities", "use_external_apps", "request_to_speak", "create_expressions",
-    "create_events", "use_soundboard", "use_external_sounds",
-])
+DEFAULT_EVERYONE = to_bits(
+    [
+        "view_channel",
+        "create_instant_invite",
+        "change_nickname",
+        "send_messages",
+        "send_messages_in_threads",
+        "create_public_threads",
+        "create_private_threads",
+        "embed_links",
+        "attach_files",
+        "add_reactions",
+        "use_external_emojis",
+        "use_external_stickers",
+        "mention_everyone",
+        "read_message_history",
+        "use_application_commands",
+        "connect",
+        "speak",
+        "stream",
+        "use_voice_activation",
+        "send_voice_messages",
+        "send_polls",
+        "use_embedded_activities",
+        "use_external_apps",
+        "request_to_speak",
+        "create_expressions",
+        "create_events",
+        "use_soundboard",
+        "use_external_sounds",
+    ]
+)
 
-DEFAULT_BOT = to_bits([
-    "view_channel", "send_messages", "send_messages_in_threads", "create_public_threads",
-    "create_private_threads", "manage_threads", "embed_links", "attach_files", "add_reactions",
-    "use_external_emojis", "read_message_history", "manage_messages", "use_application_commands",
-    "pin_messages",
-])
+DEFAULT_BOT = to_bits(
+    [
+        "view_channel",
+        "send_messages",
+        "send_messages_in_threads",
+        "create_public_threads",
+        "create_private_threads",
+        "manage_threads",
+        "embed_links",
+        "attach_files",
+        "add_reactions",
+        "use_external_emojis",
+        "read_message_history",
+        "manage_messages",
+        "use_application_commands",
+        "pin_messages",
+    ]
+)
 
 # lost implicitly when a member cannot send messages in a channel
 _NEED_SEND = to_bits(["mention_everyone", "attach_files", "embed_links", "send_tts_messages"])
 
 
-def compute(guild: "Guild", user_id: int, channel: Optional["Channel"] = None) -> int:
+def compute(guild: Guild, user_id: int, channel: Channel | None = None) -> int:
     """Discord's algorithm: owner, @everyone + roles, administrator, then channel overwrites
     (@everyone, roles, member); threads use their parent's overwrites."""
     if guild.owner_id == user_id:

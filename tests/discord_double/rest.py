@@ -6,13 +6,15 @@ multipart ``payload_json`` + ``files[n]``). Each handler returns a JSON body (``
 raises :class:`~.errors.APIError`. Routes not in the table answer 404 and are listed in
 ``dd.unimplemented``.
 """
+
 from __future__ import annotations
 
 import asyncio
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from . import fixtures as F
@@ -32,12 +34,12 @@ class RequestRecord:
     method: str
     route: str  # template, e.g. "POST /channels/{channel_id}/messages"
     path: str  # e.g. "/channels/1234/messages"
-    query: Dict[str, str] = field(default_factory=dict)
+    query: dict[str, str] = field(default_factory=dict)
     json: Any = None
-    files: List[Tuple[str, bytes]] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)
     status: int = 0
     response: Any = None  # the error body for 4xx/5xx
-    interaction_id: Optional[int] = None
+    interaction_id: int | None = None
     time: float = 0.0  # time.monotonic() when the request arrived
     duration: float = 0.0
     seq: int = 0
@@ -48,7 +50,7 @@ class RequestRecord:
         return 200 <= self.status < 300
 
     @property
-    def error_code(self) -> Optional[int]:
+    def error_code(self) -> int | None:
         return self.response.get("code") if isinstance(self.response, dict) else None
 
     def __repr__(self) -> str:
@@ -58,29 +60,41 @@ class RequestRecord:
 
 @dataclass
 class Req:
-    dd: "DiscordDouble"
+    dd: DiscordDouble
     method: str
     path: str
-    params: Dict[str, str]
-    query: Dict[str, str]
+    params: dict[str, str]
+    query: dict[str, str]
     json: Any
-    files: List[Tuple[str, bytes]]
+    files: list[tuple[str, bytes]]
     record: RequestRecord
 
     @property
-    def body(self) -> Dict[str, Any]:
+    def body(self) -> dict[str, Any]:
         return self.json if isinstance(self.json, dict) else {}
 
     def id(self, name: str) -> int:
         try:
             return int(self.params[name])
         except ValueError:
-            raise APIError(400, 50035, "Invalid Form Body",
-                           {name: {"_errors": [{"code": "NUMBER_TYPE_COERCE",
-                                                "message": f'Value "{self.params[name]}" is not snowflake.'}]}}) from None
+            raise APIError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    name: {
+                        "_errors": [
+                            {
+                                "code": "NUMBER_TYPE_COERCE",
+                                "message": f'Value "{self.params[name]}" is not snowflake.',
+                            }
+                        ]
+                    }
+                },
+            ) from None
 
 
-ROUTES: List[Tuple[str, str, str]] = [
+ROUTES: list[tuple[str, str, str]] = [
     # login, gateway
     ("GET", "/users/@me", "get_me"),
     ("GET", "/oauth2/applications/@me", "get_application"),
@@ -121,7 +135,11 @@ ROUTES: List[Tuple[str, str, str]] = [
     # reactions
     ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "add_own_reaction"),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "remove_own_reaction"),
-    ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}", "remove_user_reaction"),
+    (
+        "DELETE",
+        "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}",
+        "remove_user_reaction",
+    ),
     ("GET", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}", "get_reactions"),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}", "clear_emoji_reactions"),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions", "clear_reactions"),
@@ -157,21 +175,21 @@ _NOT_FOUND = {"message": "404: Not Found", "code": 0}
 
 
 class RestAPI:
-    def __init__(self, dd: "DiscordDouble"):
+    def __init__(self, dd: DiscordDouble):
         self.dd = dd
         self._routes = [(m, t, [s for s in t.split("/") if s], getattr(self, h)) for m, t, h in ROUTES]
 
     # -- routing ------------------------------------------------------------------------------------------
-    def match(self, method: str, path: str) -> Optional[Tuple[str, Dict[str, str], Callable[[Req], Any]]]:
+    def match(self, method: str, path: str) -> tuple[str, dict[str, str], Callable[[Req], Any]] | None:
         segs = [s for s in path.split("/") if s]
         best = None
         best_score = -1
         for m, template, tsegs, handler in self._routes:
             if m != method or len(tsegs) != len(segs):
                 continue
-            params: Dict[str, str] = {}
+            params: dict[str, str] = {}
             score = 0
-            for t, s in zip(tsegs, segs):
+            for t, s in zip(tsegs, segs, strict=False):
                 if t.startswith("{"):
                     params[t[1:-1]] = unquote(s)
                 elif t == s:
@@ -183,11 +201,29 @@ class RestAPI:
                     best, best_score = (template, params, handler), score
         return best
 
-    async def call(self, method: str, path: str, *, query: Dict[str, str], body: Any, files: List[Tuple[str, bytes]],
-                   authorization: Optional[str], source: str, started: Optional[float] = None) -> Tuple[int, Any]:
+    async def call(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: dict[str, str],
+        body: Any,
+        files: list[tuple[str, bytes]],
+        authorization: str | None,
+        source: str,
+        started: float | None = None,
+    ) -> tuple[int, Any]:
         dd = self.dd
-        rec = RequestRecord(method, f"{method} {path}", path, query=dict(query), json=body, files=list(files),
-                            time=time.monotonic() if started is None else started, source=source)
+        rec = RequestRecord(
+            method,
+            f"{method} {path}",
+            path,
+            query=dict(query),
+            json=body,
+            files=list(files),
+            time=time.monotonic() if started is None else started,
+            source=source,
+        )
         dd._changed()
         rec.seq = dd._seq
         dd.requests.append(rec)
@@ -268,7 +304,7 @@ class RestAPI:
         if ch.guild is not None and not self.dd.can_bot(ch, *names):
             raise missing_permissions()
 
-    # -- login / gateway ------------------------------------------------------------------------------------------
+    # -- login / gateway -------------------------------------------------------------------------------------
     def get_me(self, req: Req) -> Any:
         return F.current_user(self.dd.bot_user)
 
@@ -281,8 +317,8 @@ class RestAPI:
     def get_gateway_bot(self, req: Req) -> Any:
         return F.gateway_bot()
 
-    # -- application commands -------------------------------------------------------------------------------------
-    def _command_store(self, req: Req) -> Tuple[Optional[int], Dict[Tuple[int, str], Dict[str, Any]]]:
+    # -- application commands --------------------------------------------------------------------------------
+    def _command_store(self, req: Req) -> tuple[int | None, dict[tuple[int, str], dict[str, Any]]]:
         self._check_app(req)
         if "guild_id" in req.params:
             g = self._guild(req)
@@ -303,10 +339,10 @@ class RestAPI:
         V.validate_command(req.json)
         body = req.body
         others = [dict(c) for k, c in store.items() if k != (body.get("type", 1), body["name"])]
-        out = self.dd._store_commands(guild_id, others + [body])
+        out = self.dd._store_commands(guild_id, [*others, body])
         return next(c for c in out if c["name"] == body["name"] and c["type"] == body.get("type", 1))
 
-    def _find_command(self, req: Req) -> Tuple[Optional[int], Dict[str, Any]]:
+    def _find_command(self, req: Req) -> tuple[int | None, dict[str, Any]]:
         guild_id, store = self._command_store(req)
         cid = req.params["command_id"]
         for c in store.values():
@@ -324,7 +360,7 @@ class RestAPI:
         V.validate_command(merged)
         _, store = self._command_store(req)
         others = [c for c in store.values() if c is not cmd]
-        out = self.dd._store_commands(guild_id, others + [merged])
+        out = self.dd._store_commands(guild_id, [*others, merged])
         return next(c for c in out if c["name"] == merged["name"])
 
     def delete_command(self, req: Req) -> Any:
@@ -333,7 +369,7 @@ class RestAPI:
         self.dd._store_commands(guild_id, [c for c in store.values() if c is not cmd])
         return None
 
-    # -- channels ------------------------------------------------------------------------------------------------
+    # -- channels --------------------------------------------------------------------------------------------
     def get_channel(self, req: Req) -> Any:
         return F.channel(self._channel(req), for_user_id=self.dd.bot_user.id)
 
@@ -363,7 +399,7 @@ class RestAPI:
         self._channel(req)
         return None
 
-    # -- messages -----------------------------------------------------------------------------------------------
+    # -- messages --------------------------------------------------------------------------------------------
     def _check_can_send(self, ch: Channel, n_files: int) -> None:
         dd = self.dd
         if ch.is_dm:
@@ -390,13 +426,32 @@ class RestAPI:
         if ref and ref.get("message_id") is not None:
             target = dd.messages.get(int(ref["message_id"]))
             if (target is None or target.deleted) and ref.get("fail_if_not_exists", True):
-                raise APIError(400, 50035, "Invalid Form Body", {"message_reference": {"_errors": [
-                    {"code": "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "message": "Unknown message"}]}})
-        msg = dd._create_message(ch, dd.bot_user, content=body.get("content"), embeds=body.get("embeds"),
-                                 components=body.get("components"), files=req.files,
-                                 attachments_meta=body.get("attachments"), flags=body.get("flags") or 0,
-                                 reference=ref, allowed_mentions=body.get("allowed_mentions"),
-                                 nonce=body.get("nonce"), tts=bool(body.get("tts")))
+                raise APIError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    {
+                        "message_reference": {
+                            "_errors": [
+                                {"code": "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "message": "Unknown message"}
+                            ]
+                        }
+                    },
+                )
+        msg = dd._create_message(
+            ch,
+            dd.bot_user,
+            content=body.get("content"),
+            embeds=body.get("embeds"),
+            components=body.get("components"),
+            files=req.files,
+            attachments_meta=body.get("attachments"),
+            flags=body.get("flags") or 0,
+            reference=ref,
+            allowed_mentions=body.get("allowed_mentions"),
+            nonce=body.get("nonce"),
+            tts=bool(body.get("tts")),
+        )
         return F.message(dd, msg)
 
     def get_message(self, req: Req) -> Any:
@@ -412,8 +467,8 @@ class RestAPI:
         msgs = ch.public_messages
         if "around" in req.query:
             pivot = int(req.query["around"])
-            older = [m for m in msgs if m.id <= pivot][-((limit + 1) // 2):]
-            newer = [m for m in msgs if m.id > pivot][:limit // 2]
+            older = [m for m in msgs if m.id <= pivot][-((limit + 1) // 2) :]
+            newer = [m for m in msgs if m.id > pivot][: limit // 2]
             return [F.message(self.dd, m) for m in reversed(older + newer)]
         if "before" in req.query:
             msgs = [m for m in msgs if m.id < int(req.query["before"])]
@@ -440,14 +495,11 @@ class RestAPI:
         return F.message(dd, msg)
 
     @staticmethod
-    def _check_not_emptied(msg: Message, body: Dict[str, Any], files: List[Tuple[str, bytes]]) -> None:
-        content = body["content"] if "content" in body else msg.content
-        embeds = body["embeds"] if "embeds" in body else msg.embeds
-        comps = body["components"] if "components" in body else msg.components
-        if "attachments" in body:
-            keeps = bool(body["attachments"])
-        else:
-            keeps = bool(msg.attachments)
+    def _check_not_emptied(msg: Message, body: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        content = body.get("content", msg.content)
+        embeds = body.get("embeds", msg.embeds)
+        comps = body.get("components", msg.components)
+        keeps = bool(body["attachments"]) if "attachments" in body else bool(msg.attachments)
         if not (content or embeds or comps or keeps or files):
             raise APIError(400, 50006, "Cannot send an empty message")
 
@@ -474,7 +526,7 @@ class RestAPI:
                 self.dd._delete_message(msg)
         return None
 
-    # -- pins ---------------------------------------------------------------------------------------------------
+    # -- pins ------------------------------------------------------------------------------------------------
     def get_pins(self, req: Req) -> Any:
         ch = self._channel(req)
         return F.pins_page(self.dd, [self.dd.messages[mid] for mid in reversed(ch.pins)], self.dd.now())
@@ -494,7 +546,9 @@ class RestAPI:
             ch.pins.append(msg.id)
             dd._changed()
             msg.updated_seq = dd._seq
-            dd._create_message(ch, dd.bot_user, msg_type=6, reference={"message_id": msg.id, "channel_id": ch.id})
+            dd._create_message(
+                ch, dd.bot_user, msg_type=6, reference={"message_id": msg.id, "channel_id": ch.id}
+            )
             dd._emit("CHANNEL_PINS_UPDATE", F.channel_pins_update(ch, dd.now()))
         return None
 
@@ -511,8 +565,8 @@ class RestAPI:
             msg.updated_seq = dd._seq
         return None
 
-    # -- reactions ---------------------------------------------------------------------------------------------
-    def _emoji(self, req: Req) -> Dict[str, Any]:
+    # -- reactions -------------------------------------------------------------------------------------------
+    def _emoji(self, req: Req) -> dict[str, Any]:
         text = req.params["emoji"]
         if not text:
             raise unknown("emoji")
@@ -579,16 +633,22 @@ class RestAPI:
         self.dd._clear_reactions(self._message(req, ch), self._emoji(req))
         return None
 
-    # -- threads -------------------------------------------------------------------------------------------------
-    def _thread_checks(self, ch: Channel, body: Dict[str, Any], ttype: int) -> str:
+    # -- threads ---------------------------------------------------------------------------------------------
+    def _thread_checks(self, ch: Channel, body: dict[str, Any], ttype: int) -> str:
         if ch.type not in (ChannelType.TEXT, ChannelType.NEWS):
             raise APIError(400, 50024, "Cannot execute action on this channel type")
-        self._need(ch, "create_private_threads" if ttype == ChannelType.PRIVATE_THREAD else "create_public_threads")
+        self._need(
+            ch, "create_private_threads" if ttype == ChannelType.PRIVATE_THREAD else "create_public_threads"
+        )
         name = body.get("name")
         errs = V.FormErrors()
         V._length(errs, ("name",), name, 1, 100)
         if body.get("auto_archive_duration") not in (None, 60, 1440, 4320, 10080):
-            errs.add(("auto_archive_duration",), "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}.")
+            errs.add(
+                ("auto_archive_duration",),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of {60, 1440, 4320, 10080}.",
+            )
         errs.raise_if_any()
         return name
 
@@ -600,13 +660,28 @@ class RestAPI:
             raise APIError(400, 50024, "Cannot execute action on this channel type")
         ttype = body.get("type") or ChannelType.PRIVATE_THREAD
         if ttype not in (ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD):
-            raise APIError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
-                {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {10, 11, 12}."}]}})
+            raise APIError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [
+                            {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {10, 11, 12}."}
+                        ]
+                    }
+                },
+            )
         name = self._thread_checks(ch, body, ttype)
-        thread = dd._create_thread(ch, name, dd.bot_user, type=ttype,
-                                   auto_archive_duration=body.get("auto_archive_duration") or 1440,
-                                   invitable=body.get("invitable", True),
-                                   rate_limit_per_user=body.get("rate_limit_per_user") or 0)
+        thread = dd._create_thread(
+            ch,
+            name,
+            dd.bot_user,
+            type=ttype,
+            auto_archive_duration=body.get("auto_archive_duration") or 1440,
+            invitable=body.get("invitable", True),
+            rate_limit_per_user=body.get("rate_limit_per_user") or 0,
+        )
         return F.channel(thread, for_user_id=dd.bot_user.id)
 
     def start_thread_from_message(self, req: Req) -> Any:
@@ -616,9 +691,15 @@ class RestAPI:
         name = self._thread_checks(ch, req.body, ChannelType.PUBLIC_THREAD)
         if msg.thread is not None:
             raise APIError(400, 160004, "A thread has already been created for this message")
-        thread = dd._create_thread(ch, name, dd.bot_user, type=ChannelType.PUBLIC_THREAD, from_message=msg,
-                                   auto_archive_duration=req.body.get("auto_archive_duration") or 1440,
-                                   rate_limit_per_user=req.body.get("rate_limit_per_user") or 0)
+        thread = dd._create_thread(
+            ch,
+            name,
+            dd.bot_user,
+            type=ChannelType.PUBLIC_THREAD,
+            from_message=msg,
+            auto_archive_duration=req.body.get("auto_archive_duration") or 1440,
+            rate_limit_per_user=req.body.get("rate_limit_per_user") or 0,
+        )
         return F.channel(thread, for_user_id=dd.bot_user.id)
 
     def _thread(self, req: Req) -> Channel:
@@ -668,13 +749,15 @@ class RestAPI:
 
     def get_thread_members(self, req: Req) -> Any:
         thread = self._thread(req)
-        return [F.thread_member(thread, uid, is_bot=uid == self.dd.bot_user.id) for uid in thread.thread_members]
+        return [
+            F.thread_member(thread, uid, is_bot=uid == self.dd.bot_user.id) for uid in thread.thread_members
+        ]
 
     def get_active_threads(self, req: Req) -> Any:
         g = self._guild(req)
         return F.active_threads(self.dd, [c for c in g.threads if not c.archived])
 
-    # -- users, DMs, guilds ----------------------------------------------------------------------------------------
+    # -- users, DMs, guilds ----------------------------------------------------------------------------------
     def create_dm(self, req: Req) -> Any:
         dd = self.dd
         try:
@@ -723,8 +806,8 @@ class RestAPI:
             raise unknown("member")
         return F.member(m)
 
-    # -- interactions -------------------------------------------------------------------------------------------------
-    def _interaction(self, req: Req) -> "Interaction":
+    # -- interactions ----------------------------------------------------------------------------------------
+    def _interaction(self, req: Req) -> Interaction:
         inter = self.dd.interaction_by_token(req.params["token"])
         if inter is None:
             raise unknown("interaction" if "interaction_id" in req.params else "webhook")
@@ -734,11 +817,14 @@ class RestAPI:
             raise unknown("webhook")
         return inter
 
-    def _webhook_interaction(self, req: Req) -> "Interaction":
+    def _webhook_interaction(self, req: Req) -> Interaction:
         inter = self._interaction(req)
         if not inter.acked:
-            self.dd._violation("followup_before_ack",
-                               f"{inter!r}: {req.record.route} before the interaction was acknowledged", inter)
+            self.dd._violation(
+                "followup_before_ack",
+                f"{inter!r}: {req.record.route} before the interaction was acknowledged",
+                inter,
+            )
             raise unknown("webhook")
         return inter
 
@@ -746,20 +832,23 @@ class RestAPI:
         inter = self._interaction(req)
         return self.dd.interaction_callback(inter, req.body, req.files, at=req.record.time)
 
-    def _original(self, inter: "Interaction") -> Message:
+    def _original(self, inter: Interaction) -> Message:
         if inter.original is not None:
             if inter.original.deleted:
                 raise unknown("message")
             return inter.original
-        if inter.response_type in (6, 7) and inter.component_message is not None \
-                and not inter.component_message.deleted:
+        if (
+            inter.response_type in (6, 7)
+            and inter.component_message is not None
+            and not inter.component_message.deleted
+        ):
             return inter.component_message
         raise unknown("message")
 
     def get_original(self, req: Req) -> Any:
         return F.message(self.dd, self._original(self._webhook_interaction(req)))
 
-    def _edit_webhook_message(self, req: Req, inter: "Interaction", msg: Message) -> Any:
+    def _edit_webhook_message(self, req: Req, inter: Interaction, msg: Message) -> Any:
         body = req.body
         V.validate_message(body, n_files=len(req.files), creating=False)
         self.dd._check_file_sizes(req.files)
@@ -791,19 +880,28 @@ class RestAPI:
             msg = dd._edit_message(original, body, req.files)
         else:
             ephemeral = bool((body.get("flags") or 0) & 64)
-            msg = dd._create_message(inter.channel, dd.bot_user, content=body.get("content"),
-                                     embeds=body.get("embeds"), components=body.get("components"), files=req.files,
-                                     attachments_meta=body.get("attachments"), flags=body.get("flags") or 0,
-                                     allowed_mentions=body.get("allowed_mentions"), tts=bool(body.get("tts")),
-                                     ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                                     msg_type=0)
+            msg = dd._create_message(
+                inter.channel,
+                dd.bot_user,
+                content=body.get("content"),
+                embeds=body.get("embeds"),
+                components=body.get("components"),
+                files=req.files,
+                attachments_meta=body.get("attachments"),
+                flags=body.get("flags") or 0,
+                allowed_mentions=body.get("allowed_mentions"),
+                tts=bool(body.get("tts")),
+                ephemeral_to=inter.user.id if ephemeral else None,
+                interaction=inter,
+                msg_type=0,
+            )
             inter.followups.append(msg)
             dd._changed()
         if req.query.get("wait") in ("1", "true", "True"):
             return F.message(dd, msg)
         return None
 
-    def _followup(self, req: Req, inter: "Interaction") -> Message:
+    def _followup(self, req: Req, inter: Interaction) -> Message:
         mid = req.id("message_id")
         for m in inter.messages + ([inter.component_message] if inter.component_message is not None else []):
             if m.id == mid and not m.deleted:

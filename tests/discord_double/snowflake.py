@@ -1,4 +1,5 @@
 """Time-based, strictly increasing snowflakes; Discord-shaped timestamps and tokens."""
+
 from __future__ import annotations
 
 import base64
@@ -6,7 +7,7 @@ import datetime as _dt
 import secrets
 import string
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -31,13 +32,13 @@ class SnowflakeFactory:
 
 def snowflake_time(snowflake: int) -> _dt.datetime:
     ms = (int(snowflake) >> 22) + DISCORD_EPOCH_MS
-    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc)
+    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.UTC)
 
 
-def iso(when: Optional[float] = None) -> str:
+def iso(when: float | None = None) -> str:
     """ISO-8601 timestamp like Discord's (``2024-05-01T12:00:00.123000+00:00``)."""
     when = time.time() if when is None else when
-    return _dt.datetime.fromtimestamp(when, tz=_dt.timezone.utc).isoformat(timespec="microseconds")
+    return _dt.datetime.fromtimestamp(when, tz=_dt.UTC).isoformat(timespec="microseconds")
 
 
 _ALPHABET = string.ascii_letters + string.digits + "_-"

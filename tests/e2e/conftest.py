@@ -86,7 +86,9 @@ async def dd():
 async def world(dd, tmp_path):
     guild = dd.create_guild("Test Guild")
     chan = guild.create_text_channel("games")
-    users = {name: dd.create_user(name, dms_open=(name != "dave")) for name in ("alice", "bob", "carol", "dave")}
+    users = {
+        name: dd.create_user(name, dms_open=(name != "dave")) for name in ("alice", "bob", "carol", "dave")
+    }
     for u in users.values():
         guild.add_member(u)
     admin = dd.create_user("admin")
@@ -95,7 +97,9 @@ async def world(dd, tmp_path):
     db = tmp_path / "parlor.sqlite3"
     bot = make_bot(dd, db, clock, guild.id)
     await dd.connect(bot)
-    w = World(dd, guild, chan, users["alice"], users["bob"], users["carol"], users["dave"], admin, bot, clock, db)
+    w = World(
+        dd, guild, chan, users["alice"], users["bob"], users["carol"], users["dave"], admin, bot, clock, db
+    )
     yield w
     if dd.connected:
         await dd.disconnect()

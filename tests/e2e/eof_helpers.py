@@ -125,7 +125,9 @@ async def deal_by_buttons(dd: DiscordDouble, bot: ParlorBot, mid: int, users: Se
         assert drawer is not None
         board = board_message(dd, m)
         await click_suffix(user_of(m, users, drawer), board, f":m:{choose(s)}")
-        await dd.settle()  # a draw that begins another player's turn moves the board down (a new, pinging one)
+        await (
+            dd.settle()
+        )  # a draw that begins another player's turn moves the board down (a new, pinging one)
     raise AssertionError("the deal did not end")
 
 

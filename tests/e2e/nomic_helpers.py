@@ -19,7 +19,9 @@ def non_reaction_calls(dd: Any, since: Any) -> list[Any]:
 
 
 async def start_game(w: Any, players: tuple[Any, ...] | None = None, **opts: Any) -> tuple[Any, Any, int]:
-    """``/nomic new`` by the first player, the others join, the host starts: (thread, first board, match id)."""
+    """``/nomic new`` by the first player, the others join, the host starts.
+
+    Returns (thread, first board, match id)."""
     players = players or (w.alice, w.bob, w.carol)
     host, *others = players
     await host.slash(w.chan, "nomic new", **opts)

@@ -5,6 +5,7 @@ handler that could read a half-written match would; every handler reads committe
 """
 
 import asyncio
+import itertools
 
 import pytest
 
@@ -45,7 +46,9 @@ async def test_40_players_move_at_the_same_instant_in_40_matches(world):
     for u in users:
         w.guild.add_member(u)
     games = [(users[2 * i], *await start_pylon(w, users[2 * i], users[2 * i + 1])) for i in range(40)]
-    replies = await asyncio.gather(*(u.slash(thread, "pylon move", notation="L a1") for u, thread, _ in games))
+    replies = await asyncio.gather(
+        *(u.slash(thread, "pylon move", notation="L a1") for u, thread, _ in games)
+    )
     texts = [(await r.message()).text for r in replies if r.ephemeral]
     assert texts == [], texts[:3]  # no refusal, no "something went wrong"
     for _, _, mid in games:
@@ -72,10 +75,13 @@ async def test_10_rated_matches_of_the_same_players_resigned_at_once(world):
     assert (rows[w.alice.id].games, rows[w.alice.id].losses, rows[w.bob.id].wins) == (10, 10, 10)
     async with store._read() as db:
         for uid in (w.alice.id, w.bob.id):
-            chain = await db.fetch("SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history "
-                                   "WHERE user_id = ? ORDER BY id", uid)
+            chain = await db.fetch(
+                "SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history "
+                "WHERE user_id = ? ORDER BY id",
+                uid,
+            )
             assert len(chain) == 10
-            for prev, row in zip(chain, chain[1:], strict=False):
+            for prev, row in itertools.pairwise(chain):
                 assert (row[0], row[1]) == pytest.approx((prev[2], prev[3]))
     w.dd.assert_clean()
 

@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from tests.platform.test_db_faults import fill_disk
+from tests.storage.test_db_faults import fill_disk
 
 pytestmark = pytest.mark.e2e
 

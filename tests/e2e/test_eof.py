@@ -222,7 +222,9 @@ async def permission_programs(bot, mid):
     s = m.state
     f, o = s.first, 1 - s.first
     hf, ho = hand_of(s, f), hand_of(s, o)
-    pf = some_program(hf, 5, [first_piece(hf, "Y") + "R", first_piece(hf, "G") + "U", first_piece(hf, "R") + "R"])
+    pf = some_program(
+        hf, 5, [first_piece(hf, "Y") + "R", first_piece(hf, "G") + "U", first_piece(hf, "R") + "R"]
+    )
     po = some_program(ho, 5, [first_piece(ho, "Y") + "R", first_piece(ho, "G") + "U"])
     return f, pf, o, po
 
@@ -337,7 +339,9 @@ async def test_whole_match_updates_ratings(dd, tmp_path):
         for u in users:
             dm = await builder_dm(u, rnd)
             hand = hand_from_select(dm)
-            r = await u.slash(u.dm_channel(), "eof move", notation=" ".join(some_program(hand, min(5, len(hand)))))
+            r = await u.slash(
+                u.dm_channel(), "eof move", notation=" ".join(some_program(hand, min(5, len(hand))))
+            )
             reply = (await r.message()).text
             assert "Program submitted" in reply, (rnd, u.username, reply)
             if rnd == 4 and u is alice:  # earlier rounds' programs are public now, this round's are not
@@ -441,7 +445,9 @@ async def test_draw_count_agrees_and_draw_the_rest_for_me(dd, tmp_path):
     assert m.state.drawer == 1 - drawer or m.state.phase is Phase.PROGRAM
     summary = dd.api_summary(since=mark)
     assert summary.get("POST /interactions/{interaction_id}/{token}/callback") == 1
-    assert not any("PATCH /channels" in k and "messages" in k for k in summary), summary  # no extra board edit
+    assert not any("PATCH /channels" in k and "messages" in k for k in summary), (
+        summary
+    )  # no extra board edit
     board = dd.messages[m.rec.message_id]
     assert "draws (1/9)" in board.text and "Draw the rest for me (9)" in board.button_labels()
     dd.assert_clean()

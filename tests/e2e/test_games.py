@@ -38,7 +38,9 @@ async def test_fire_and_ice_piece_then_destination(world):
     assert "Alice (Fire)" in board.text or "alice (Fire)" in board.text
     src = board.selects()[0]
     assert src.values == ["D4"]
-    assert src.placeholder == "Choose a Fire piece to move" and src.options[0].description == "12 destinations"
+    assert (
+        src.placeholder == "Choose a Fire piece to move" and src.options[0].description == "12 destinations"
+    )
     assert disc_colour(board, "A4") == ISLAND_FILL
     mark = w.dd.mark()
     await w.alice.select(board, ["D4"], custom_id=src.custom_id)
@@ -86,7 +88,7 @@ async def test_fire_and_ice_footer_counts_moves_like_the_picture_with_a_handicap
 
 async def test_fire_and_ice_confirms_a_move_that_hands_the_win(world):
     w = world
-    thread, board = await challenge(w, "fireandice")
+    thread, _board = await challenge(w, "fireandice")
     match = (await w.bot.service.find_here(thread.id))[0]
     # Put the match in a position where Fire's only piece, on G7, leaves an Ice piece behind when it moves:
     # Ice already controls A (A1 A2 A5) and C (C1 C3 C7) and holds G1 and G3, so Ice on G7 completes G
@@ -116,7 +118,9 @@ async def test_fire_and_ice_against_the_computer(world):
     await w.alice.slash(w.chan, "fireandice new", opponent=w.bot_member, side="ice", level="easy")
     await w.dd.settle()
     thread = w.thread()
-    board = await thread.wait_for(lambda m: is_board(m) and "Last:" in m.text)  # the computer (Fire) moved first
+    board = await thread.wait_for(
+        lambda m: is_board(m) and "Last:" in m.text
+    )  # the computer (Fire) moved first
     assert "Ice" in board.text
     src = board.selects()[0]
     assert src.placeholder.startswith("Choose an Ice piece")
@@ -133,7 +137,7 @@ async def test_fire_and_ice_against_the_computer(world):
 
 async def test_egg_carton_buttons_gif_and_pick_again(world):
     w = world
-    thread, board = await challenge(w, "eggcarton", speed="fast")
+    _thread, board = await challenge(w, "eggcarton", speed="fast")
     labels = board.button_labels()
     assert labels == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3", "Watch"]
     mark = w.dd.mark()
@@ -149,7 +153,9 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     assert board.button("D · 0").disabled
     await w.alice.click(board, "E · 4")
     await w.dd.settle()
-    assert "Last: alice: `D`, then `E`" in board.text and "alice picks again" in board.text  # one turn, both picks
+    assert (
+        "Last: alice: `D`, then `E`" in board.text and "alice picks again" in board.text
+    )  # one turn, both picks
     r = await w.bob.click(board, "A · 4")
     assert r.ephemeral and "not your turn" in (await r.message()).text
 
@@ -169,7 +175,7 @@ async def test_egg_carton_clock_runs_out(world):
 
 async def test_egg_carton_clock_survives_restart(world):
     w = world
-    thread, board = await challenge(w, "eggcarton", clock="3m", speed="off")
+    _thread, board = await challenge(w, "eggcarton", clock="3m", speed="off")
     w.clock.advance(100)
     await w.restart()
     await w.alice.click(board, "A · 3")
@@ -210,5 +216,7 @@ async def test_egg_carton_against_the_expert_the_human_picks_first_by_default(wo
     board = await w.thread().wait_for(is_board)
     match = (await w.bot.service.find_here(w.thread().id))[0]
     assert match.seats[0].user_id == w.alice.id and match.options["first"] == "challenger"
-    assert f"To move: <@{w.alice.id}>" in board.text and "Last:" not in board.text  # nothing played before her
+    assert (
+        f"To move: <@{w.alice.id}>" in board.text and "Last:" not in board.text
+    )  # nothing played before her
     assert board.button_labels() == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3", "Watch"]

@@ -99,7 +99,9 @@ async def test_a_dash_version_never_bypasses_the_stale_board_check(world):
                               (f"p:{rec.id}:-:zL", 2, None), (f"s:{rec.id}:-:plL.0", 3, ["c3"]),
                               (f"p:{rec.id}:-:cf:Lc3", 2, None), (f"p:{rec.id}:-:agree?", 2, None),
                               (f"p:{rec.id}:-:src.0", 2, None), (f"p:{rec.id}:-:back", 2, None)):
-        r = await w.alice.forge_component(board, cid, component_type=kind, values=values, options=values or ("x",))
+        r = await w.alice.forge_component(
+            board, cid, component_type=kind, values=values, options=values or ("x",)
+        )
         assert r.ephemeral and "out of date" in (await r.message()).text, cid
     assert await w.bot.store.moves(rec.id) == []
     # the same move with the board's version is a move
@@ -428,7 +430,9 @@ async def test_forged_game_specific_actions_are_refused_quietly(world, caplog):
             cid = cid.replace("{v}", str(version))
             kind = 3 if cid.startswith("s:") else 2
             for user in (w.alice, w.dave):
-                r = await user.forge_component(msg, cid, component_type=kind, values=["x"] if kind == 3 else None)
+                r = await user.forge_component(
+                    msg, cid, component_type=kind, values=["x"] if kind == 3 else None
+                )
                 assert r.acked and not r.failed, (cid, user)  # (an empty path is a legal picker step)
     await w.dd.settle()
     assert errors_logged(caplog) == []
@@ -445,8 +449,29 @@ async def test_forged_picker_actions_and_values_never_crash(world, caplog, game)
     await w.dd.settle()
     board = await w.thread().wait_for(lambda m: bool(m.attachments) and "To move" in m.text)
     rec = await only_match(w)
-    actions = ["z", "z9", "zL", "z-1", "plQ.0", "pl9.0", "pl", "pl1.x", "src", "src.0", "src.99", "dst", "back",
-               "m:", "mv", "cf:", "pa:N", "open", "col:red", "an:1.1:allow", "pb1:AA"]
+    actions = [
+        "z",
+        "z9",
+        "zL",
+        "z-1",
+        "plQ.0",
+        "pl9.0",
+        "pl",
+        "pl1.x",
+        "src",
+        "src.0",
+        "src.99",
+        "dst",
+        "back",
+        "m:",
+        "mv",
+        "cf:",
+        "pa:N",
+        "open",
+        "col:red",
+        "an:1.1:allow",
+        "pb1:AA",
+    ]
     values = [None, [""], ["zz"], ["a1"], ["Z9"], ["F6-C6"], ["\u200b"], ["x" * 100]]
     for action in actions:
         for vals in values:

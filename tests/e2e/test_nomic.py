@@ -118,7 +118,11 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     await w.bob.react(msg, YES)
     await w.dd.settle()
     # the live tally: bob's vote, not the bot's own ✅ (Discord's count shows 2)
-    assert len(msg.reactions[YES]) == 2 and f"{YES} **1 of 3**" in msg.text and "Still to vote: alice, carol" in msg.text
+    assert (
+        len(msg.reactions[YES]) == 2
+        and f"{YES} **1 of 3**" in msg.text
+        and "Still to vote: alice, carol" in msg.text
+    )
     await w.carol.react(msg, YES)
     await w.dd.settle()
     assert "Proposal 201: amend" in msg.text and f"{YES} **2 of 3**" in msg.text  # still open
@@ -357,7 +361,7 @@ async def test_the_host_ending_the_game_is_named_as_the_host(world):
 
 async def test_a_destination_select_offers_whole_paths(world):
     w = world
-    thread, board, mid = await start_game(w)
+    _thread, board, mid = await start_game(w)
     n = await roll(w, mid)
     (sel,) = board.selects()
     assert len(sel.options) == 4 * n and sel.placeholder.startswith("Or pick a destination")

@@ -314,7 +314,8 @@ async def test_pylon_agree_to_end_against_the_computer(world):
     await thread.wait_for(is_board)
     match = (await w.bot.service.find_here(thread.id))[0]
     rules = match.rules
-    # play a whole placement phase and one stacking move so that alice (seat 0) is to move in the stacking phase
+    # play a whole placement phase and one stacking move so that alice (seat 0) is to move
+    # in the stacking phase
     rng = random.Random(3)
     s = match.state
     while s.is_placement or rules.to_act(s) != frozenset({0}):
@@ -331,7 +332,9 @@ async def test_pylon_agree_to_end_against_the_computer(world):
     await w.dd.settle()
     after = await w.bot.service.get(match.id)
     alice_agreed, _ = rules.apply(s, 0, rules.parse("agree", s, 0))
-    expected = wants_to_agree(alice_agreed, 1, random.Random(f"{match.rec.seed}:agree:{match.version + 1}"), "hard")
+    expected = wants_to_agree(
+        alice_agreed, 1, random.Random(f"{match.rec.seed}:agree:{match.version + 1}"), "hard"
+    )
     if expected:
         assert after.outcome is not None and after.outcome.reason.value == "agreement"
         await thread.wait_for(lambda m: "match over" in m.text)

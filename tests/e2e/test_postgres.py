@@ -9,7 +9,6 @@ from bot.app import ParlorBot
 from bot.config import Config
 from bot.storage.postgres import PostgresStore
 from tests.e2e.conftest import Clock, World
-from tests.platform.conftest import pg_session  # noqa: F401 - the session fixture
 
 pytestmark = pytest.mark.e2e
 
@@ -23,11 +22,13 @@ class PgWorld(World):
 
 
 @pytest.fixture
-async def pg_world(dd, tmp_path, pg_session):  # noqa: F811
+async def pg_world(dd, tmp_path, pg_session):
     url, _ = pg_session.fresh_schema_url()
     guild = dd.create_guild("Test Guild")
     chan = guild.create_text_channel("games")
-    users = {name: dd.create_user(name, dms_open=(name != "dave")) for name in ("alice", "bob", "carol", "dave")}
+    users = {
+        name: dd.create_user(name, dms_open=(name != "dave")) for name in ("alice", "bob", "carol", "dave")
+    }
     for u in users.values():
         guild.add_member(u)
     admin = dd.create_user("admin")

@@ -1,4 +1,5 @@
-"""Pylon through the Discord double: agreeing to end (confirmed when it ends the game) and the "Last:" line."""
+"""Pylon through the Discord double: agreeing to end (confirmed when it ends the game) and the
+"Last:" line."""
 
 import dataclasses
 

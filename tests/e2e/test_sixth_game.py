@@ -29,7 +29,7 @@ class SixthWorld(World):
     def make_bot(self) -> ParlorBot:
         config = Config(token=self.dd.token, database=f"sqlite:///{self.db}", command_guilds=(self.guild.id,))
         return ParlorBot(config, SqliteStore(str(self.db)), clock=self.clock,
-                         extensions=EXTENSIONS + (sixth_game.EXTENSION,))
+                         extensions=(*EXTENSIONS, sixth_game.EXTENSION))
 
 
 @pytest.fixture
@@ -37,7 +37,9 @@ async def world(dd, tmp_path):
     sixth_game.register()
     guild = dd.create_guild("Test Guild")
     chan = guild.create_text_channel("games")
-    users = {name: dd.create_user(name, dms_open=(name != "dave")) for name in ("alice", "bob", "carol", "dave")}
+    users = {
+        name: dd.create_user(name, dms_open=(name != "dave")) for name in ("alice", "bob", "carol", "dave")
+    }
     for u in users.values():
         guild.add_member(u)
     admin = dd.create_user("admin")
@@ -97,7 +99,9 @@ async def test_challenge_accept_and_a_button_move(world):
     assert "alice (X)" in board.text and "bob (O)" in board.text
     assert board.attachments[0].image().size == (600, 680)
     assert len(pings_of(w, w.alice)) == 1 and pings_of(w, w.bob) == []  # the first board pings alice only
-    assert sorted(board.button_labels()) == sorted(["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3", "Watch"])
+    assert sorted(board.button_labels()) == sorted(
+        ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3", "Watch"]
+    )
     since = w.dd.mark()
     r = await w.alice.click(board, "b2")
     await w.dd.settle()

@@ -13,7 +13,9 @@ async def resign(w, user, thread, game):
 
 async def rated_match(w, game, loser):
     await w.alice.slash(w.chan, f"{game} new", opponent=w.bob)
-    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels() and not m.embed.description.startswith("Started"))
+    invite = await w.chan.wait_for(
+        lambda m: "Accept" in m.button_labels() and not m.embed.description.startswith("Started")
+    )
     await w.bob.click(invite, "Accept")
     await w.dd.settle()
     thread = w.thread()
@@ -60,8 +62,15 @@ def test_computer_records_count_wins_losses_and_draws_per_game():
     def res(game, ranks, seat=0, level="easy", reason="normal"):
         return ComputerResult(game, level, seat, {"ranks": ranks, "reason": reason})
 
-    lines = computer_records([res("eggcarton", [0, 1]), res("eggcarton", [1, 0], level="expert"),
-                              res("eggcarton", [0, 0]), res("pylon", [1, 0], seat=1), res("pylon", [0, 1], seat=1),
-                              ComputerResult("pylon", "easy", 0, None)])
+    lines = computer_records(
+        [
+            res("eggcarton", [0, 1]),
+            res("eggcarton", [1, 0], level="expert"),
+            res("eggcarton", [0, 0]),
+            res("pylon", [1, 0], seat=1),
+            res("pylon", [0, 1], seat=1),
+            ComputerResult("pylon", "easy", 0, None),
+        ]
+    )
     assert lines == ["Pylon: 2 games · 1W 1L 0D (easy)",
                      "The Egg Carton Game: 3 games · 1W 1L 1D (easy, expert)"]

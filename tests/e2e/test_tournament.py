@@ -7,7 +7,6 @@ from collections import defaultdict
 import pytest
 
 from tests.e2e.test_postgres import pg_world  # noqa: F401 - fixture
-from tests.platform.conftest import pg_session  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.e2e
 
@@ -141,7 +140,9 @@ async def swiss_of_five(w):
             if rnd == 1:  # a restart mid-round: nothing is paired or started twice
                 await w.restart()
                 await idle(w)
-                assert len(await w.bot.store.pairings(tid, 1)) == 3 and await w.bot.store.pairings(tid, 2) == []
+                assert (
+                    len(await w.bot.store.pairings(tid, 1)) == 3 and await w.bot.store.pairings(tid, 2) == []
+                )
             await w.expire(301)   # the round deadline: dave (to move) loses; he never moved, so a forfeit
             await idle(w)
         assert all(p.result for p in await w.bot.store.pairings(tid, rnd))
@@ -274,7 +275,7 @@ async def test_organiser_pause_resume_and_remove(world):
     r = await w.admin.slash(w.chan, "tournament pause")
     assert r.ephemeral and "paused" in (await r.message()).text
     await w.chan.wait_for(lambda m: "paused by the organiser" in m.text)
-    await w.expire(10_000)          # the round clock is stopped: nothing advances (games' own limits still run)
+    await w.expire(10_000)  # the round clock is stopped: nothing advances (games' own limits still run)
     t = await w.bot.store.load_tournament(tid)
     assert t.status == "paused" and t.current_round == 1
     r = await w.admin.slash(w.chan, "tournament resume")

@@ -10,7 +10,8 @@ pytestmark = pytest.mark.e2e
 
 
 def pings_of(w, user, since=None):
-    """Messages in the match threads that notified ``user`` (the challenge's own ping in the channel aside)."""
+    """Messages in the match threads that notified ``user``
+    (the challenge's own ping in the channel aside)."""
     out = []
     for ch in w.guild.threads:
         for m in ch.public_messages:
@@ -21,7 +22,9 @@ def pings_of(w, user, since=None):
 
 def dms_of(user):
     ch = user.dm_channel()
-    return [] if ch is None else [m for m in ch.public_messages if "Your move" in m.text or "Reminder" in m.text]
+    return (
+        [] if ch is None else [m for m in ch.public_messages if "Your move" in m.text or "Reminder" in m.text]
+    )
 
 
 async def test_players_are_added_to_the_thread_and_each_turn_pings_only_the_player_to_move(world):
@@ -154,7 +157,9 @@ async def test_reminder_at_20_percent_survives_a_restart_and_is_sent_once(world)
     await w.expire(60)
     assert len([m for m in pings_of(w, w.bob) if "reminder" in m.text]) == 1  # not repeated
     await w.expire(60 * 10)
-    assert "did not move within the turn limit" in (await thread.wait_for(lambda m: "match over" in m.text)).text
+    assert (
+        "did not move within the turn limit" in (await thread.wait_for(lambda m: "match over" in m.text)).text
+    )
     w.dd.assert_clean()
 
 
@@ -167,7 +172,7 @@ async def test_short_turn_limits_get_no_reminder(world):
 
 async def test_resignation_shows_the_end_on_the_final_board_and_offers_a_rematch(world):
     w = world
-    thread, board = await start_pylon(w)
+    thread, _board = await start_pylon(w)
     before = live_board(thread)
     before_png = before.attachments[0].bytes
     r = await w.bob.slash(thread, "pylon resign")
@@ -238,7 +243,7 @@ async def test_watch_button_adds_a_spectator_to_the_thread(world):
 
 async def test_one_match_per_thread_and_a_finished_match_never_blocks(world):
     w = world
-    thread, board = await start_pylon(w)
+    thread, _board = await start_pylon(w)
     r = await w.carol.slash(thread, "pylon new", opponent=w.dave)
     assert r.ephemeral and "one match per thread" in (await r.message()).text
     r = await w.alice.slash(thread, "fireandice new", opponent=w.bob)
@@ -268,7 +273,7 @@ async def test_challenges_expire_on_their_own_time_not_the_turn_limit(world):
 
 async def test_thread_archived_an_hour_after_the_end(world):
     w = world
-    thread, board = await start_pylon(w)
+    thread, _board = await start_pylon(w)
     r = await w.alice.slash(thread, "pylon resign")
     await w.alice.click(await r.message(), "Yes, resign")
     await w.dd.settle()
@@ -430,7 +435,9 @@ async def test_a_computer_move_lost_with_the_process_is_played_after_a_restart(w
     thread = w.thread()
     await thread.wait_for(is_board)
     match = (await w.bot.service.find_here(thread.id))[0]
-    await w.bot.service.play(match.id, w.alice.id, "S c3")  # stored; the process "dies" before the computer moves
+    await w.bot.service.play(
+        match.id, w.alice.id, "S c3"
+    )  # stored; the process "dies" before the computer moves
     await w.restart()
     latest = await thread.wait_for(lambda m: is_board(m) and "Parlor (easy): `" in m.text)
     await w.dd.settle()

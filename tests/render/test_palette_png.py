@@ -92,7 +92,8 @@ def test_palette_png_is_smaller_than_rgb():
 
 
 def test_a_board_with_new_colours_gets_a_new_palette():
-    """The palette of a family is rebuilt when a board brings colours it does not hold (never a wrong colour)."""
+    """The palette of a family is rebuilt when a board brings colours it does not hold
+    (never a wrong colour)."""
     grey = Image.new("RGB", (40, 30), (43, 45, 49))
     key = ("test", "new colours")
     assert decoded(R.png_bytes(grey, key=key)).mode == "P"

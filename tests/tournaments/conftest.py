@@ -5,7 +5,6 @@ PostgreSQL fails the run, elsewhere that half is skipped with the reason)."""
 import pytest
 
 from bot.storage.sqlite import SqliteStore
-from tests.platform.conftest import pg_session, pg_url  # noqa: F401 - fixtures
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -22,7 +22,10 @@ RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 
 
 def play(pairs, rng):
-    return [p if p.black is None else Pairing(p.round, p.board, p.white, p.black, rng.choice(RESULTS)) for p in pairs]
+    return [
+        p if p.black is None else Pairing(p.round, p.board, p.white, p.black, rng.choice(RESULTS))
+        for p in pairs
+    ]
 
 
 def run_swiss(n, rounds, seed="s", rng_seed=0):
@@ -110,7 +113,9 @@ def test_swiss_is_deterministic_for_the_same_standings_and_seed():
     _, history, _ = run_swiss(12, 3, seed="abc", rng_seed=11)
     players = list(range(100, 112))
     assert swiss_round(players, history, 4, "abc") == swiss_round(players, history, 4, "abc")
-    assert swiss_round(list(players), list(reversed(history)), 4, "abc") == swiss_round(players, history, 4, "abc")
+    assert swiss_round(list(players), list(reversed(history)), 4, "abc") == swiss_round(
+        players, history, 4, "abc"
+    )
 
 
 def test_withdrawn_players_are_not_paired_but_their_games_count():
@@ -121,7 +126,9 @@ def test_withdrawn_players_are_not_paired_but_their_games_count():
     assert sum(1 for p in pairs if p.black is None) == 1
 
 
-@pytest.mark.parametrize("n,double", [(3, False), (4, False), (5, False), (6, False), (8, False), (4, True), (5, True)])
+@pytest.mark.parametrize(
+    "n,double", [(3, False), (4, False), (5, False), (6, False), (8, False), (4, True), (5, True)]
+)
 def test_round_robin_complete(n, double):
     players = list(range(1, n + 1))
     total = round_robin_rounds(n, double)

@@ -1,4 +1,5 @@
-"""TournamentService on a real SQLite store: restarts, kills and two processes never start or pair a round twice."""
+"""TournamentService on a real SQLite store: restarts, kills and two processes never start or pair
+a round twice."""
 
 import asyncio
 
@@ -93,7 +94,7 @@ async def test_kill_before_matches_were_created_or_started(store_factory):
     clock = Clock()
     store, _, svc = await open_service(store_factory, clock)
     t = await signed_up(svc)
-    await svc.start(t.id, 99)                       # pairs round 1; matches not created yet (the cog does that)
+    await svc.start(t.id, 99)  # pairs round 1; matches not created yet (the cog does that)
     pairs = [p for p in await store.pairings(t.id, 1) if p.black_id]
     # killed half way: one match inserted and linked but never started
     from bot.tournaments.service import TournamentService as TS
@@ -193,7 +194,9 @@ async def test_a_stored_round_can_be_recomputed_and_checked(store_factory):
     assert t.current_round == 2
     history = [to_pairing(p) for p in await store.pairings(t.id, 1)]
     again = pairing.swiss_round(t.data["order"], history, 2, t.seed, last_round=t.rounds)
-    assert [(p.white, p.black) for p in again] == [(p.white_id, p.black_id) for p in await store.pairings(t.id, 2)]
+    assert [(p.white, p.black) for p in again] == [
+        (p.white_id, p.black_id) for p in await store.pairings(t.id, 2)
+    ]
     await store.close()
 
 

@@ -19,7 +19,8 @@ def test_swiss_points_buchholz_sonneborn_berger():
     ]
     rows = standings([1, 2, 3, 4], games, Format.SWISS)
     # By hand: points A 2½, D 1½, B 1, C 1.
-    # Buchholz: A = B1 + C1 + D1½ = 3½; B = A2½ + D1½ + C1 = 5; C = D1½ + A2½ + B1 = 5; D = C1 + B1 + A2½ = 4½.
+    # Buchholz: A = B1 + C1 + D1½ = 3½; B = A2½ + D1½ + C1 = 5;
+    #           C = D1½ + A2½ + B1 = 5; D = C1 + B1 + A2½ = 4½.
     # SB: A = B1 + ½·C1 + D1½ = 3; B = C1 = 1; C = ½·D1½ + ½·A2½ = 2; D = ½·C1 + B1 = 1½.
     # B and C tie on points and Buchholz; C's SB is higher.
     table = [(r.place, r.player, format_points(r.points), r.buchholz_text, r.sb_text) for r in rows]
@@ -55,8 +56,14 @@ def test_round_robin_sonneborn_berger_then_head_to_head():
 
 
 def test_complete_ties_share_the_place():
-    games = [Pairing(1, 1, 1, 2, W), Pairing(2, 1, 2, 3, W), Pairing(3, 1, 3, 1, W),
-             Pairing(1, 2, 3, None, Result.BYE), Pairing(2, 2, 1, None, Result.BYE), Pairing(3, 2, 2, None, Result.BYE)]
+    games = [
+        Pairing(1, 1, 1, 2, W),
+        Pairing(2, 1, 2, 3, W),
+        Pairing(3, 1, 3, 1, W),
+        Pairing(1, 2, 3, None, Result.BYE),
+        Pairing(2, 2, 1, None, Result.BYE),
+        Pairing(3, 2, 2, None, Result.BYE),
+    ]
     rows = standings([1, 2, 3], games, Format.ROUND_ROBIN)
     assert [r.place for r in rows] == [1, 1, 1] and [r.player for r in rows] == [1, 2, 3]
 

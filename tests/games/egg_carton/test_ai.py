@@ -111,7 +111,7 @@ def test_ring_sowing_agrees_with_the_engine():
         cell = move.slot if s.to_move == 0 else move.slot - 6
         assert to_pick(cell, s.to_move) == move
         again = sow_ring(b, cell)
-        t, events = RULES.apply(s, s.to_move, move)
+        t, _events = RULES.apply(s, s.to_move, move)
         if t.winner is None:
             assert again == t.again
             seen_from_mover = b if t.to_move == s.to_move else b[7:] + b[:7]

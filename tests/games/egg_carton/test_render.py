@@ -99,7 +99,7 @@ def test_last_move_is_highlighted():
 def test_last_marble_off_the_board_highlights_the_end_zone():
     s, events = RULES.apply(EXAMPLE, 0, Pick(2))     # C: last marble into the right zone
     img = render(RULES.view(s, None), events=events)
-    x0, y0, x1, y1 = ZONE_BOXES[0]
+    x0, y0, _x1, y1 = ZONE_BOXES[0]
     assert px(img, (x0 + 2, (y0 + y1) // 2)) == ACCENT
 
 
@@ -136,7 +136,7 @@ def animate_move(s, letter, **kw):
 
 
 def test_animation_follows_the_sowing():
-    frames, t, events = animate_move(EXAMPLE, "B", speed="normal")
+    frames, _t, _events = animate_move(EXAMPLE, "B", speed="normal")
     # before, pick, 3 drops, 4 flash frames, final
     assert len(frames) == 1 + 1 + 3 + 4 + 1
     first, _ = frames[0]
@@ -165,7 +165,7 @@ def test_animation_speeds():
 
 def test_long_relay_is_capped_and_the_gif_is_small():
     s = position("7 - - 1 1 9", "9 9 9 2 2 3", to_move=1, off=(4, 4), marbles=5)
-    frames, t, events = animate_move(s, "N", speed="fast", names=["a", "b"], clocks=[60_000, 30_000])
+    frames, _t, events = animate_move(s, "N", speed="fast", names=["a", "b"], clocks=[60_000, 30_000])
     drops = sum(e.kind in ("drop", "off") for e in events)
     assert drops == 23 and len(frames) <= MAX_FRAMES
     # the last marble's slot (I) still flashes
@@ -220,5 +220,7 @@ def test_sowing_gif_plays_once_and_ends_on_the_new_position():
     gif.seek(gif.n_frames - 1)
     last = gif.convert("RGB")
     board = render(RULES.view(t, None))
-    diff = sum(abs(a - b) for a, b in zip(last.tobytes(), board.tobytes(), strict=True)) / len(board.tobytes())
+    diff = sum(abs(a - b) for a, b in zip(last.tobytes(), board.tobytes(), strict=True)) / len(
+        board.tobytes()
+    )
     assert diff < 3  # the last frame is the new position (up to the GIF palette)

@@ -171,7 +171,7 @@ def test_cannot_pick_an_empty_slot():
 
 
 def test_cannot_pick_on_the_opponents_side():
-    with pytest.raises(IllegalMove, match="opponent's side.*A–F"):
+    with pytest.raises(IllegalMove, match=r"opponent's side.*A–F"):
         RULES.apply(EXAMPLE, 0, Pick(SLOT_INDEX["J"]))
 
 
@@ -190,7 +190,7 @@ def test_illegal_move_is_a_value_error_and_apply_leaves_the_state_alone():
     before = EXAMPLE
     with pytest.raises(ValueError):
         RULES.apply(EXAMPLE, 0, Pick(4))
-    assert EXAMPLE == before
+    assert before == EXAMPLE
     assert RULES.apply(EXAMPLE, 0, Pick(1))[0] != EXAMPLE
 
 

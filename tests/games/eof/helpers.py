@@ -80,10 +80,7 @@ def random_program(rng: random.Random, s: EofState, seat: int) -> Program:
     rng.shuffle(hand)
     out = []
     for p in hand[:s.required_length(seat)]:
-        if rng.random() < 0.9:
-            o = rng.choice(sorted(VALID_ORIENTS[p.colour]))
-        else:
-            o = rng.randrange(5)
+        o = rng.choice(sorted(VALID_ORIENTS[p.colour])) if rng.random() < 0.9 else rng.randrange(5)
         out.append(Instruction(p.colour, p.size, o))
     return Program(tuple(out))
 

@@ -22,7 +22,7 @@ from tests.games.eof.helpers import program_state, run
 pytestmark = pytest.mark.unit
 
 
-def deal_state():  # noqa: ANN201
+def deal_state():
     s, _ = RULES.apply(RULES.initial({}, 2), CHANCE, Draw(Piece(0, 1)))
     return s
 
@@ -85,7 +85,7 @@ def test_bad_program_text(text: str, match: str) -> None:
 
 
 def test_error_messages_explain_the_notation() -> None:
-    with pytest.raises(InvalidNotation, match="orientation U/D/L/R/S, e.g. G2R"):
+    with pytest.raises(InvalidNotation, match=r"orientation U/D/L/R/S, e.g. G2R"):
         read_program("G2")
     with pytest.raises(InvalidNotation, match="choose the size of your next draw"):
         RULES.parse("G1U", deal_state(), 0)

@@ -60,7 +60,7 @@ def test_random_games_conserve_pieces_and_end_after_four_rounds(seed: int, seats
         assert plies < 2000
         assert conserved(s)
         who = RULES.to_act(s)
-        assert who is not None and (isinstance(who, Chance) and who.outcomes or who)
+        assert who is not None and ((isinstance(who, Chance) and who.outcomes) or who)
         seat, move = pick(rng, s)
         assert RULES.parse(RULES.format(move, s), s, seat) == move  # type: ignore[arg-type]
         before = RULES.dump(s)

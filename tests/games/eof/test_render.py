@@ -64,7 +64,7 @@ def test_bigger_pyramids_are_taller() -> None:
     v = RULES.view(board_state(), None)
     img = render(v)
     for rec, size in ((0, 1), (1, 2), (2, 3)):
-        x0, y0, x1, y1 = position_box(v, rec + 1)
+        x0, _y0, x1, y1 = position_box(v, rec + 1)
         cx = (x0 + x1) // 2 - 1
         tall = {1: 26, 2: 40, 3: 54}[size]
         assert px(img, (cx, y1 - 4 - tall + 6)) in (RED, tuple(round(c * 0.72) for c in RED))
@@ -74,9 +74,9 @@ def test_bigger_pyramids_are_taller() -> None:
 def test_empty_file_has_one_bof_eof_marker() -> None:
     v = RULES.view(program_state("", hands={0: "G1"}), None)
     img = render(v)
-    x0, y0, x1, y1 = position_box(v, 0)
+    x0, _y0, x1, y1 = position_box(v, 0)
     assert px(img, (x0 + 6, y1 - 8)) == CARD_LIGHT
-    x0, y0, x1, y1 = position_box(v, 1)
+    x0, _y0, x1, y1 = position_box(v, 1)
     assert px(img, ((x0 + x1) // 2, y1 - 10)) == CARD  # no second marker
 
 
@@ -87,9 +87,9 @@ def test_last_step_is_outlined_and_its_pointer_marked() -> None:
     assert first.data["touched"] == [2]
     v = RULES.view(s2, None)
     img = render(v, events=(first,))
-    x0, y0, x1, y1 = position_box(v, 3)
+    x0, y0, _x1, y1 = position_box(v, 3)
     assert px(img, (x0 + 2, (y0 + y1) // 2)) == ACCENT
-    x0, y0, x1, y1 = position_box(v, 1)
+    x0, y0, _x1, y1 = position_box(v, 1)
     assert px(img, (x0 + 2, (y0 + y1) // 2)) == STRIP  # untouched record
     cx, cy = pointer_point(v, 0)
     assert px(img, (cx + 9, cy)) == ACCENT
@@ -173,7 +173,7 @@ def test_animation_has_a_frame_per_step_and_a_final_still() -> None:
     first = frames[0][0].convert("RGB")
     # frame 1: red inserted R3 as record 3 (outlined) before yellow moved
     fv = RULES.view(program_state("R1 R2 R3 Y1", pointers=(3, 0), hands={0: "G1"}), None)
-    x0, y0, x1, y1 = position_box(fv, 3)
+    x0, y0, _x1, y1 = position_box(fv, 3)
     assert first.getpixel((x0 + 2, (y0 + y1) // 2)) == ACCENT
     assert first.getpixel(piece_point(fv, 2)) == RED
     assert animate(before, ev, after, speed="off")[0][1] == FINAL_MS
@@ -198,7 +198,7 @@ def test_views_at_every_phase_render(tmp_path: object) -> None:
     while RULES.outcome(s) is None:
         seat, move = pick(rng, s)
         s, ev = RULES.apply(s, seat, move)  # type: ignore[arg-type]
-        if s.phase not in seen or ev and ev[-1].kind == "score":
+        if s.phase not in seen or (ev and ev[-1].kind == "score"):
             seen.add(s.phase)
             render(RULES.view(s, None), events=ev)
             if s.phase.value == "program" and RULES.to_act(s):
@@ -213,7 +213,7 @@ def test_permission_wait_outlines_the_record_asked_about() -> None:
     v = RULES.view(s, None)
     assert v.pending is not None and v.pending.record == 0  # Y1 went, Y2 (yellow's) is now record 1
     img = render(v)
-    x0, y0, x1, y1 = position_box(v, 1)
+    x0, y0, _x1, y1 = position_box(v, 1)
     assert px(img, (x0 + 2, (y0 + y1) // 2)) == ACCENT
 
 
@@ -231,7 +231,11 @@ def test_animation_resumes_after_a_permission_answer() -> None:
 
 DISCORD_WIDTH = 400
 """Discord shows an embed's image at most 400 px wide."""
-DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881))
+DEUTERANOPIA = (
+    (0.367322, 0.860646, -0.227968),
+    (0.280085, 0.672501, 0.047413),
+    (-0.011820, 0.042940, 0.968881),
+)
 """Machado, Oliveira & Fernandes (2009), deuteranopia at severity 1.0, applied to RGB."""
 
 
@@ -240,7 +244,9 @@ def deuteranopia(img: Image.Image) -> Image.Image:
     return img.convert("RGB").convert("RGB", m)  # type: ignore[arg-type]
 
 
-def ink_box(img: Image.Image, box: tuple[int, int, int, int], threshold: int = 200) -> tuple[int, int, int, int] | None:
+def ink_box(
+    img: Image.Image, box: tuple[int, int, int, int], threshold: int = 200
+) -> tuple[int, int, int, int] | None:
     """The bounding box (in ``img``) of light text pixels inside ``box``."""
     crop = img.convert("L").crop(box).point(lambda v: 255 if v >= threshold else 0)
     bb = crop.getbbox()

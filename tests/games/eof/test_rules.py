@@ -19,7 +19,7 @@ def file_text(s: EofState) -> str:
     return " ".join(map(str, s.file))
 
 
-def only_step(events: list, seat: int = 0, n: int = 0):  # noqa: ANN001, ANN201
+def only_step(events: list, seat: int = 0, n: int = 0):
     mine = [e for e in steps(events) if e.data["seat"] == seat]
     return mine[n]
 
@@ -233,9 +233,9 @@ def test_green_past_bof_or_eof_crashes(prog: str, start: int, why: str) -> None:
 
 
 def test_green_in_an_empty_file() -> None:
-    s, ev = run(program_state("", hands={0: "G1 G2"}), {0: "G1U G2D"})
+    _s, ev = run(program_state("", hands={0: "G1 G2"}), {0: "G1U G2D"})
     assert [e.data["crash"] for e in steps(ev)] == ["", ""]
-    s, ev = run(program_state("", hands={0: "G1"}), {0: "G1R"})
+    _s, ev = run(program_state("", hands={0: "G1"}), {0: "G1R"})
     assert "passes EOF" in only_step(ev).data["crash"]
 
 
@@ -265,13 +265,13 @@ def test_red_reaching_eof_crashes_but_deletions_stand() -> None:
 
 
 def test_red_at_bof_crashes() -> None:
-    s, ev = run(program_state("Y1", pointers=(0, 0), hands={0: "R1"}), {0: "R1R"})
+    _s, ev = run(program_state("Y1", pointers=(0, 0), hands={0: "R1"}), {0: "R1R"})
     assert "no record to delete at BOF" in only_step(ev).data["crash"]
 
 
 def test_deleting_the_last_record_leaves_pointers_on_the_single_position() -> None:
     s = program_state("Y1", pointers=(1, 2), hands={0: "R1"})
-    s, ev = run(s, {0: "R1R"})
+    s, _ev = run(s, {0: "R1R"})
     assert s.file == () and s.pointers == (0, 0)
 
 
@@ -350,9 +350,9 @@ def test_permission_asks_every_player_on_the_record_and_one_denial_is_enough() -
     assert s2.phase is Phase.PERMISSION and RULES.to_act(s2) == frozenset({1})
     with pytest.raises(IllegalMove, match="already allowed"):
         RULES.apply(s2, 2, ALLOW)
-    s3, ev = RULES.apply(s2, 1, DENY)
+    _s3, ev = RULES.apply(s2, 1, DENY)
     assert "deleted nothing" in only_step(ev, 0).data["result"]
-    s4, ev = RULES.apply(s, 1, DENY)  # the first denial decides at once
+    _s4, ev = RULES.apply(s, 1, DENY)  # the first denial decides at once
     assert "deleted nothing" in only_step(ev, 0).data["result"]
 
 
@@ -417,13 +417,13 @@ def test_blue_without_a_target_crashes(prog: str, start: int, why: str) -> None:
 
 def test_yellow_left_inserts_before_and_moves_onto_it() -> None:
     s = program_state("G1 G2", colours="red,yellow", pointers=(2, 2), hands={0: "Y3"})
-    s, ev = run(s, {0: "Y3L"})
+    s, _ev = run(s, {0: "Y3L"})
     assert file_text(s) == "G1 R3 G2" and s.pointers == (2, 3)  # yellow stays on G2
 
 
 def test_yellow_right_inserts_after() -> None:
     s = program_state("G1 G2", pointers=(1, 2), hands={0: "Y2"})
-    s, ev = run(s, {0: "Y2R"})
+    s, _ev = run(s, {0: "Y2R"})
     assert file_text(s) == "G1 R2 G2" and s.pointers == (2, 3)
 
 
@@ -445,7 +445,7 @@ def test_yellow_in_an_empty_file_inserts_the_first_record(prog: str) -> None:
 
 
 def test_yellow_without_the_piece_crashes() -> None:
-    s, ev = run(program_state("G1", pointers=(1, 0), hands={0: "Y2"}, pool="R1"), {0: "Y2L"})
+    _s, ev = run(program_state("G1", pointers=(1, 0), hands={0: "Y2"}, pool="R1"), {0: "Y2L"})
     assert "no R2 in the data pool" in only_step(ev).data["crash"]
 
 
@@ -461,7 +461,7 @@ def test_execution_alternates_from_the_first_player_and_skips_crashed_programs()
 
 def test_crash_penalty_counts_the_crashing_and_remaining_instructions() -> None:
     s = program_state("", hands={0: "G1 G1 G1 G1 G1", 1: "G2 G2 G2 G2 G2"}, crash_penalty=True)
-    s, ev = run(s, {0: "G1U G1U G1R G1U G1U", 1: "G2U G2U G2U G2U G2U"})
+    s, _ev = run(s, {0: "G1U G1U G1R G1U G1U", 1: "G2U G2U G2U G2U G2U"})
     assert s.history[0] == (-3, 0)
     s2 = program_state("", hands={0: "G1 G1 G1 G1 G1", 1: "G2 G2 G2 G2 G2"})
     s2, _ = run(s2, {0: "G1U G1U G1R G1U G1U", 1: "G2U G2U G2U G2U G2U"})
@@ -471,7 +471,7 @@ def test_crash_penalty_counts_the_crashing_and_remaining_instructions() -> None:
 def test_round_scores_configurations_of_each_colour() -> None:
     s = program_state("R1 R2 Y1 Y1", pointers=(2, 0), hands={0: "Y3", 1: "G1"})
     s, ev = run(s, {0: "Y3R", 1: "G1U"})
-    score = [e for e in ev if e.kind == "score"][0]
+    score = next(e for e in ev if e.kind == "score")
     assert score.data["points"] == [5, 0]
     assert s.scores == (5, 0)
     assert s.last_round is not None and s.last_round.configurations[0][0].kind == "sorted"
@@ -512,7 +512,7 @@ def test_no_players_colour_in_the_bag_passes_the_lead_clockwise() -> None:
     # Every red and yellow piece except the pointers is in the file.
     file = " ".join(["R1"] * 4 + ["R2"] * 5 + ["R3"] * 5 + ["Y1"] * 4 + ["Y2"] * 5 + ["Y3"] * 5)
     s = program_state(file, hands={0: "G1", 1: "G2"}, first=1)
-    s, ev = run(s, {0: "G1U", 1: "G2U"})
+    s, _ev = run(s, {0: "G1U", 1: "G2U"})
     assert s.round == 2 and s.first == 0 and s.phase is Phase.DEAL
     assert size_totals(s.bag) == (10, 10, 10)
 

@@ -109,8 +109,14 @@ def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-GROUNDS = {"Fire piece": FIRE_COLOUR, "Ice piece": ICE_COLOUR, "Fire island": TINTS[0], "Ice island": TINTS[1],
-           "island": ISLAND_FILL, "sea": CARD}
+GROUNDS = {
+    "Fire piece": FIRE_COLOUR,
+    "Ice piece": ICE_COLOUR,
+    "Fire island": TINTS[0],
+    "Ice island": TINTS[1],
+    "island": ISLAND_FILL,
+    "sea": CARD,
+}
 
 
 @pytest.mark.parametrize("ground", list(GROUNDS))
@@ -151,7 +157,10 @@ def test_the_arrow_never_covers_a_piece_or_its_number() -> None:
     with_arrow = render(make_view(s))
     without = render(make_view(replace(s, last=None)))
     (x1, y1), (x2, y2) = point_xy(parse_point("D4")), point_xy(parse_point("A4"))
-    assert with_arrow.getpixel(((x1 + x2) // 2, (y1 + y2) // 2)) in (LAST_LIGHT, LAST_DARK)  # there is an arrow
+    assert with_arrow.getpixel(((x1 + x2) // 2, (y1 + y2) // 2)) in (
+        LAST_LIGHT,
+        LAST_DARK,
+    )  # there is an arrow
     for name in ("D1", "A6"):
         x, y = point_xy(parse_point(name))
         box = (x - DISC_R + 2, y - DISC_R + 2, x + DISC_R - 2, y + DISC_R - 2)
@@ -261,7 +270,7 @@ def test_controlled_islands_are_tinted(sample: Image.Image) -> None:
 
 
 def test_winning_line_is_drawn(sample: Image.Image) -> None:
-    a, c, g = (island_centre(k) for k in ISLAND_LINES[1])  # A, C, G
+    a, c, _g = (island_centre(k) for k in ISLAND_LINES[1])  # A, C, G
     # the sea between A and C lies on the winning line
     mid = (round((a[0] + c[0]) / 2), round((a[1] + c[1]) / 2))
     assert sample.getpixel(mid) == ICE_COLOUR

@@ -124,7 +124,7 @@ def test_moving_a_piece_not_yours_is_illegal() -> None:
         RULES.apply(s, 0, mv("F6-C6"))
     assert "Ice piece" in str(info.value)
     assert "D4-A4" in info.value.legal
-    with pytest.raises(IllegalMove, match="A1 is not yours.*empty"):
+    with pytest.raises(IllegalMove, match=r"A1 is not yours.*empty"):
         RULES.apply(s, 0, mv("A1-A2"))
 
 

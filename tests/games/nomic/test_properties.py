@@ -112,10 +112,7 @@ def test_repeal_and_amend_history_is_consistent(rng):
             continue
         seat = min(who)
         moves = RULES.legal_moves(s, seat)
-        if s.phase == "vote":
-            move = Vote(rng.random() < 0.8)
-        else:
-            move = rng.choice(moves)
+        move = Vote(rng.random() < 0.8) if s.phase == "vote" else rng.choice(moves)
         s, _ = RULES.apply(s, seat, move)
     for r in s.records:
         repeals = [n for n in r.history if n.what == "repealed"]

@@ -367,7 +367,7 @@ def test_enacted_rule_can_be_repealed_and_amended():
 
 def test_enacted_effect_that_rule_109_overrides_is_refused():
     s = move(game(), "N")
-    with pytest.raises(IllegalMove, match="Rule 109 already sets the movement die.*amend rule 109"):
+    with pytest.raises(IllegalMove, match=r"Rule 109 already sets the movement die.*amend rule 109"):
         play(s, ALICE, 'propose {"action": "enact", "text": "Roll a d20.", "effect": "die=20"}')
 
 
@@ -540,7 +540,7 @@ def test_skip_is_the_current_players_only():
 def test_current_player_leaving_ends_the_turn():
     s = game(["a", "b", "c", "d"])
     s = propose(move(s, "N"), "enact Leaving.")
-    s, ev = play(s, 0, "leave")
+    s, _ev = play(s, 0, "leave")
     assert record(s, 201).status == "rejected" and s.current == 1
     assert s.players[0].status == "left"
     with pytest.raises(IllegalMove, match="cannot rejoin"):
@@ -551,7 +551,7 @@ def test_voter_leaving_can_complete_a_unanimous_vote():
     s = game(["a", "b", "c"])
     s = propose(move(s, "N"), "enact Two agree.")
     s = run(s, (0, "vote yes"), (1, "vote yes"))
-    s, ev = play(s, 2, "leave")
+    s, _ev = play(s, 2, "leave")
     assert s.status == "running" and record(s, 201).status == "in effect"
     assert record(s, 201).voters == (0, 1)
 
@@ -564,14 +564,14 @@ def test_judge_leaving_lets_the_question_lapse():
 
 
 def test_game_ends_when_fewer_than_two_players_remain():
-    s, ev = play(game(["a", "b"]), 1, "leave")
+    s, _ev = play(game(["a", "b"]), 1, "leave")
     assert s.status == "over" and RULES.outcome(s).reason is Reason.ABORTED
 
 
 def test_admin_end_stops_the_game_and_rejects_an_open_proposal():
     s = propose(move(game(), "N"), "enact Unfinished.")
     assert RULES.out_of_turn(s, CAROL, End())
-    s, ev = RULES.apply(s, CAROL, End())
+    s, _ev = RULES.apply(s, CAROL, End())
     assert s.status == "over" and record(s, 201).status == "rejected"
     out = RULES.outcome(s)
     assert out.ranks == (0, 0, 0) and out.winners == frozenset() and out.reason is Reason.ABORTED

@@ -13,9 +13,12 @@ def stack(text: str) -> Stack:
     return tuple((_OWNERS[t[0].upper()], int(t[1])) for t in text.split())
 
 
-def position(squares: dict[str, str], *, stash: tuple[tuple[int, int, int], tuple[int, int, int]] = ((0, 0, 0),
-                                                                                                  (0, 0, 0)),
-             agreed: tuple[bool, bool] = (False, False)) -> PylonState:
+def position(
+    squares: dict[str, str],
+    *,
+    stash: tuple[tuple[int, int, int], tuple[int, int, int]] = ((0, 0, 0), (0, 0, 0)),
+    agreed: tuple[bool, bool] = (False, False),
+) -> PylonState:
     """A position with the given stacks (other squares empty) and stashes.
 
     Built directly, not through ``load``, so pyramid counts need not add up:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -55,7 +55,7 @@ def test_medium_never_gives_a_stack_away_when_it_need_not() -> None:
         assert m != Stacking(sq("a1"), sq("b1"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _exact_board(board: tuple) -> int:  # type: ignore[type-arg]
     s = PylonState(board, ((0, 0, 0), (0, 0, 0)))
     moves = stackings(s)

@@ -37,7 +37,9 @@ def test_placement_variants_read_the_same(text: str) -> None:
     assert read(text) == Placement(3, C3)
 
 
-@pytest.mark.parametrize(("text", "size"), [("S a1", 1), ("1a1", 1), ("m a1", 2), ("2A1", 2), ("small a1", 1)])
+@pytest.mark.parametrize(
+    ("text", "size"), [("S a1", 1), ("1a1", 1), ("m a1", 2), ("2A1", 2), ("small a1", 1)]
+)
 def test_placement_sizes(text: str, size: int) -> None:
     assert read(text) == Placement(size, 0)
 

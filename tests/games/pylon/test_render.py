@@ -82,9 +82,9 @@ def test_pieces_show_owner_colour_size_and_marker() -> None:
 def test_last_placement_is_outlined_in_amber() -> None:
     s = play_all(RULES.initial({}, 2), "L c3", "S d4")
     img = render(RULES.view(s, None))
-    x0, y0, x1, y1 = square_box(parse_square("d4"))
+    x0, y0, _x1, y1 = square_box(parse_square("d4"))
     assert img.getpixel((x0 + 3, (y0 + y1) // 2)) == ACCENT
-    x0, y0, x1, y1 = square_box(parse_square("c3"))
+    x0, y0, _x1, y1 = square_box(parse_square("c3"))
     assert img.getpixel((x0 + 3, (y0 + y1) // 2)) != ACCENT
 
 

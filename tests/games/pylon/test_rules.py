@@ -372,7 +372,7 @@ def good() -> dict:
     (lambda d: d.update(last="hello"), "bad last move"),
     (lambda d: d.update(last=3), "notation or null"),
 ])
-def test_load_rejects_bad_json(change, match: str) -> None:  # noqa: ANN001
+def test_load_rejects_bad_json(change, match: str) -> None:
     d = good()
     change(d)
     with pytest.raises(ValueError, match=match):

@@ -18,13 +18,13 @@ def _value(cells: tuple[Seat | None, ...], to_move: Seat) -> int:
     empty = [i for i, c in enumerate(cells) if c is None]
     if not empty:
         return 0
-    return max(-_value(cells[:i] + (to_move,) + cells[i + 1:], 1 - to_move) for i in empty)
+    return max(-_value((*cells[:i], to_move, *cells[i + 1:]), 1 - to_move) for i in empty)
 
 
 def choose(state: TicTacToeState, seat: Seat, rng: random.Random, level: str) -> int:
     moves = list(RULES.legal_moves(state, seat))
     if level == "random":
         return rng.choice(moves)
-    scores = {m: -_value(state.cells[:m] + (seat,) + state.cells[m + 1:], 1 - seat) for m in moves}
+    scores = {m: -_value((*state.cells[:m], seat, *state.cells[m + 1:]), 1 - seat) for m in moves}
     best = max(scores.values())
     return rng.choice([m for m in moves if scores[m] == best])

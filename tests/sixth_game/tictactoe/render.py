@@ -37,7 +37,9 @@ def render(view: TicTacToeView, *, names: Sequence[str] | None = None, events: S
     who = list(names or ("Player 1", "Player 2"))
     for seat in (0, 1):
         x = WIDTH // 4 + seat * WIDTH // 2
-        text_center(draw, (x, 40), f"{MARKS[seat]} · {who[seat]}"[:24], font(26, bold=True), PLAYER_COLOURS[seat])
+        text_center(
+            draw, (x, 40), f"{MARKS[seat]} · {who[seat]}"[:24], font(26, bold=True), PLAYER_COLOURS[seat]
+        )
     if view.to_move is not None:
         status = f"{MARKS[view.to_move]} to move"
     elif view.winner is not None:

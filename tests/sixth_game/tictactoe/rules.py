@@ -44,8 +44,10 @@ class TicTacToeView:
 
 
 def winning_line(cells: Cells) -> tuple[int, int, int] | None:
-    return next((ln for ln in LINES if cells[ln[0]] is not None and cells[ln[0]] == cells[ln[1]] == cells[ln[2]]),
-                None)
+    return next(
+        (ln for ln in LINES if cells[ln[0]] is not None and cells[ln[0]] == cells[ln[1]] == cells[ln[2]]),
+        None,
+    )
 
 
 class TicTacToeRules(RulesBase):
@@ -73,7 +75,7 @@ class TicTacToeRules(RulesBase):
             taken = 0 <= move < 9 and s.cells[move] is not None
             why = f"{square_name(move)} is taken." if taken else "That move is not possible now."
             raise IllegalMove(why, legal=[square_name(i) for i in legal])
-        cells = s.cells[:move] + (seat,) + s.cells[move + 1:]
+        cells = (*s.cells[:move], seat, *s.cells[move + 1:])
         event = Event("mark", f"{MARKS[seat]} on {square_name(move)}", {"square": move, "seat": seat})
         return TicTacToeState(cells, 1 - seat), [event]
 

@@ -11,10 +11,30 @@ from bot.storage.sqlite import SqliteStore, migrations
 
 def record(**kw):
     now = time.time()
-    base = dict(id=0, game="pylon", guild_id=1, channel_id=10, thread_id=None, message_id=None,
-                status=Status.RUNNING, options={}, state={"v": 1}, version=0, seed="ab", host_id=5, rated=True,
-                turn_limit=60, deadline=now + 60, clocks=None, outcome=None, ui={}, created_at=now, updated_at=now,
-                finished_at=None, seats=[SeatRecord(0, 5, "alice"), SeatRecord(1, 6, "bob")])
+    base = dict(
+        id=0,
+        game="pylon",
+        guild_id=1,
+        channel_id=10,
+        thread_id=None,
+        message_id=None,
+        status=Status.RUNNING,
+        options={},
+        state={"v": 1},
+        version=0,
+        seed="ab",
+        host_id=5,
+        rated=True,
+        turn_limit=60,
+        deadline=now + 60,
+        clocks=None,
+        outcome=None,
+        ui={},
+        created_at=now,
+        updated_at=now,
+        finished_at=None,
+        seats=[SeatRecord(0, 5, "alice"), SeatRecord(1, 6, "bob")],
+    )
     base.update(kw)
     return MatchRecord(**base)
 
@@ -62,7 +82,8 @@ async def test_move_log_is_append_only(store):
     m.version = 1
     await store.save_match(m, 0, new_moves=[MoveRecord(0, 0, 5, "L a1", time.time())])
     m.version = 2
-    with pytest.raises(Exception):  # the same ply twice is refused by the primary key
+    # the same ply twice is refused by the primary key
+    with pytest.raises(Exception):  # noqa: B017 - sqlite3 and asyncpg errors share no narrower base
         await store.save_match(m, 1, new_moves=[MoveRecord(0, 0, 5, "S a1", time.time())])
     assert (await store.load_match(mid)).version == 1
 
@@ -103,12 +124,21 @@ async def test_seats_are_updated_in_place_and_only_leavers_deleted(store):
 
 async def test_big_ids_and_json_round_trip(store):
     big = 1_234_567_890_123_456_789  # Discord snowflakes need 64 bits
-    mid = await store.create_match(record(guild_id=big, channel_id=big + 1, thread_id=big + 2, host_id=big + 3,
-                                          seats=[SeatRecord(0, big + 3, "ä ö 🎲", data={"k": [1, "x"]})],
-                                          clocks={"remaining": [1, 2], "running": None, "since": None}))
+    mid = await store.create_match(
+        record(
+            guild_id=big,
+            channel_id=big + 1,
+            thread_id=big + 2,
+            host_id=big + 3,
+            seats=[SeatRecord(0, big + 3, "ä ö 🎲", data={"k": [1, "x"]})],
+            clocks={"remaining": [1, 2], "running": None, "since": None},
+        )
+    )
     m = await store.load_match(mid)
     assert (m.guild_id, m.thread_id, m.seats[0].user_id, m.seats[0].name) == (big, big + 2, big + 3, "ä ö 🎲")
-    assert m.clocks == {"remaining": [1, 2], "running": None, "since": None} and m.seats[0].data == {"k": [1, "x"]}
+    assert m.clocks == {"remaining": [1, 2], "running": None, "since": None} and (
+        m.seats[0].data == {"k": [1, "x"]}
+    )
     assert [r.id for r in await store.active_matches_of_user(big + 3)] == [mid]
     assert [r.id for r in await store.active_matches(guild_id=big)] == [mid]
 

@@ -133,7 +133,12 @@ def test_second_process_on_the_same_file_is_refused(db):
         store = SqliteStore(str(db))
         await store.open()
         try:
-            env = {**os.environ, "DISCORD_TOKEN": TOKEN, "PARLOR_DATABASE": f"sqlite:///{db}", "PYTHONPATH": str(ROOT)}
+            env = {
+                **os.environ,
+                "DISCORD_TOKEN": TOKEN,
+                "PARLOR_DATABASE": f"sqlite:///{db}",
+                "PYTHONPATH": str(ROOT),
+            }
             proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=db.parent, env=env,
                                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             _out, err = await asyncio.wait_for(proc.communicate(), 60)

@@ -17,7 +17,7 @@ ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 @pytest.fixture(params=["sqlite", "sqlite-readers", "postgresql"])
 async def any_store(request, tmp_path):
     """Here also SQLite with separate read connections (the option the bench compares)."""
-    from tests.platform.conftest import make_store
+    from tests.conftest import make_store
 
     s = await make_store(request.param, tmp_path, request)
     await s.open()
@@ -35,8 +35,10 @@ async def test_40_simultaneous_moves_in_40_matches_are_all_played(any_store):
     svc = MatchService(any_store)
     players = [(Player(100 + 2 * i, f"p{2 * i}"), Player(101 + 2 * i, f"p{2 * i + 1}")) for i in range(40)]
     matches = [await started(svc, a, b) for a, b in players]
-    results = await asyncio.gather(*(svc.play(m.id, a.user_id, "L a1") for m, (a, _) in zip(matches, players)),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        *(svc.play(m.id, a.user_id, "L a1") for m, (a, _) in zip(matches, players, strict=False)),
+        return_exceptions=True,
+    )
     assert [r for r in results if isinstance(r, BaseException)] == []
     for m in matches:
         assert [mv.notation for mv in await svc.history(m.id)] == ["L a1"]
@@ -46,7 +48,9 @@ async def test_40_simultaneous_moves_in_40_matches_are_all_played(any_store):
 async def test_10_rated_matches_of_the_same_players_resigned_at_once(any_store):
     svc = MatchService(any_store)
     matches = [await started(svc, ALICE, BOB) for _ in range(10)]
-    results = await asyncio.gather(*(svc.resign(m.id, ALICE.user_id) for m in matches), return_exceptions=True)
+    results = await asyncio.gather(
+        *(svc.resign(m.id, ALICE.user_id) for m in matches), return_exceptions=True
+    )
     assert [r for r in results if isinstance(r, BaseException)] == []
     assert all(len(r.ratings) == 2 for r in results)
     rows = await any_store.ratings(9, "pylon", [ALICE.user_id, BOB.user_id])
@@ -54,8 +58,13 @@ async def test_10_rated_matches_of_the_same_players_resigned_at_once(any_store):
     assert rows[BOB.user_id].games == 10 and rows[BOB.user_id].wins == 10
     async with any_store._read() as db:
         for uid in (ALICE.user_id, BOB.user_id):
-            chain = await db.fetch("SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history "
-                                   "WHERE guild_id = ? AND game = ? AND user_id = ? ORDER BY id", 9, "pylon", uid)
+            chain = await db.fetch(
+                "SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_history "
+                "WHERE guild_id = ? AND game = ? AND user_id = ? ORDER BY id",
+                9,
+                "pylon",
+                uid,
+            )
             assert len(chain) == 10
             for prev, row in itertools.pairwise(chain):
                 assert (row[0], row[1]) == pytest.approx((prev[2], prev[3]))  # each before = previous after
@@ -65,8 +74,9 @@ async def test_10_rated_matches_of_the_same_players_resigned_at_once(any_store):
 async def test_readers_never_see_a_match_being_saved(any_store, monkeypatch):
     """A delay inside the save path (between the seat upsert and the rest) is invisible to readers."""
     svc = MatchService(any_store)
-    lobby = await svc.create("nomic", guild_id=9, channel_id=10, host=Player(1, "a"), opponent=None, options={},
-                             turn_limit=3600)
+    lobby = await svc.create(
+        "nomic", guild_id=9, channel_id=10, host=Player(1, "a"), opponent=None, options={}, turn_limit=3600
+    )
     for uid in (2, 3):
         await svc.join(lobby.id, Player(uid, f"p{uid}"))
     original = SqlStore._write_seats

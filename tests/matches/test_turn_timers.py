@@ -1,4 +1,5 @@
-"""Issue 12's stored timers and choices: reminders, thread archiving, stale boards, /notify modes (real SQLite)."""
+"""Issue 12's stored timers and choices: reminders, thread archiving, stale boards, /notify modes
+(real SQLite)."""
 
 import pytest
 
@@ -59,14 +60,18 @@ async def test_short_limits_have_no_reminder_and_challenges_wait_their_own_time(
     svc, clock, _ = env
     m = await running(svc, 900)
     assert m.rec.remind_at is None
-    c = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=30)
+    c = await svc.create(
+        "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=30
+    )
     assert c.rec.deadline == pytest.approx(clock.t + 15 * 60)
-    c = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=30,
-                         expires=3600)
+    c = await svc.create(
+        "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=30, expires=3600
+    )
     assert c.rec.deadline == pytest.approx(clock.t + 3600)
     with pytest.raises(LobbyError):
-        await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=30,
-                         expires=5)
+        await svc.create(
+            "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=30, expires=5
+        )
 
 
 async def test_the_thread_is_archived_an_hour_after_the_end(env):

@@ -1,4 +1,5 @@
-"""The match service: lifecycle, turn checks, version checks, time, ratings — on real SQLite and PostgreSQL."""
+"""The match service: lifecycle, turn checks, version checks, time, ratings —
+on real SQLite and PostgreSQL."""
 
 import pytest
 
@@ -36,7 +37,9 @@ async def challenge(svc, **opts):
 
 async def test_challenge_accept_starts_with_challenger_first(env):
     svc, _, _ = env
-    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
+    m = await svc.create(
+        "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60
+    )
     assert m.status == Status.CHALLENGE
     with pytest.raises(NotAPlayer):
         await svc.accept(m.id, CAROL.user_id)
@@ -55,19 +58,25 @@ async def test_first_opponent_swaps_seats(env):
 
 async def test_decline_and_cancel(env):
     svc, _, _ = env
-    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
+    m = await svc.create(
+        "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60
+    )
     with pytest.raises(NotAPlayer):
         await svc.cancel(m.id, BOB.user_id)
     assert (await svc.decline(m.id, BOB.user_id)).match.status == Status.DECLINED
     with pytest.raises(LobbyError):
         await svc.accept(m.id, BOB.user_id)
-    m2 = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
+    m2 = await svc.create(
+        "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60
+    )
     assert (await svc.cancel(m2.id, ALICE.user_id)).match.status == Status.CANCELLED
 
 
 async def test_lobby_join_leave_start(env):
     svc, _, _ = env
-    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=None, options={}, turn_limit=60)
+    m = await svc.create(
+        "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=None, options={}, turn_limit=60
+    )
     with pytest.raises(LobbyError, match="at least 2"):
         await svc.start(m.id, ALICE.user_id)
     await svc.join(m.id, BOB)
@@ -148,7 +157,9 @@ async def test_turn_limit_forfeits_the_player_to_move(env):
 async def test_challenge_expires(env):
     svc, clock, _ = env
     # a challenge waits for its own time (default 15 minutes), not the turn limit (issue 12)
-    m = await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60)
+    m = await svc.create(
+        "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=60
+    )
     clock.t += 61
     assert await svc.store.due_matches(clock()) == []
     clock.t += 15 * 60
@@ -169,10 +180,12 @@ async def test_against_the_bot_starts_at_once_and_is_unrated(env):
 
 
 async def test_restart_continues_from_the_database(env):
-    svc, clock, tmp = env
+    svc, clock, _tmp = env
     m = await challenge(svc)
     await svc.play(m.id, ALICE.user_id, "L a1")
-    other = SqliteStore(svc.store.path) if isinstance(svc.store, SqliteStore) else PostgresStore(svc.store.url)
+    other = (
+        SqliteStore(svc.store.path) if isinstance(svc.store, SqliteStore) else PostgresStore(svc.store.url)
+    )
     await other.open()
     svc2 = MatchService(other, clock=clock)
     r = await svc2.play(m.id, BOB.user_id, "S b1")
@@ -185,7 +198,9 @@ async def test_restart_continues_from_the_database(env):
 async def test_bad_turn_limit_and_self_challenge(env):
     svc, _, _ = env
     with pytest.raises(LobbyError, match="turn limit"):
-        await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=5)
+        await svc.create(
+            "pylon", guild_id=9, channel_id=10, host=ALICE, opponent=BOB, options={}, turn_limit=5
+        )
     with pytest.raises(LobbyError, match="yourself"):
         await svc.create("pylon", guild_id=9, channel_id=10, host=ALICE, opponent=ALICE, options={},
                          turn_limit=60)

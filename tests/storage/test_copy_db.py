@@ -31,8 +31,14 @@ async def fill(path: str) -> None:
 async def dump(store) -> dict:
     out = {}
     async with store._read() as db:
-        for table, order in (("matches", "id"), ("seats", "match_id, seat"), ("moves", "match_id, ply"),
-                             ("ratings", "user_id"), ("rating_history", "id"), ("guild_settings", "guild_id")):
+        for table, order in (
+            ("matches", "id"),
+            ("seats", "match_id, seat"),
+            ("moves", "match_id, ply"),
+            ("ratings", "user_id"),
+            ("rating_history", "id"),
+            ("guild_settings", "guild_id"),
+        ):
             out[table] = [tuple(r) for r in await db.fetch(f"SELECT * FROM {table} ORDER BY {order}")]
     return out
 
@@ -51,8 +57,15 @@ def test_copy_db_copies_every_table_and_verifies_counts(tmp_path, pg_url, capsys
         try:
             assert await dump(a) == await dump(b)
             svc = MatchService(b)  # the copy is a working database: ids continue after the copied ones
-            m = await svc.create("pylon", guild_id=9, channel_id=10, host=Player(1, "a"), opponent=Player(2, "b"),
-                                 options={}, turn_limit=600)
+            m = await svc.create(
+                "pylon",
+                guild_id=9,
+                channel_id=10,
+                host=Player(1, "a"),
+                opponent=Player(2, "b"),
+                options={},
+                turn_limit=600,
+            )
             assert m.id == 5
             running = (await b.active_matches())[0]
             r = await svc.play(running.id, 2, "S b1")

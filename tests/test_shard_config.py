@@ -33,18 +33,24 @@ def test_shard_ids(count, ids, expected):
     assert c.syncs_commands == (0 in expected)
 
 
-@pytest.mark.parametrize("env, words", [
-    ({"PARLOR_SHARD_IDS": "0-1"}, "PARLOR_SHARD_IDS needs PARLOR_SHARD_COUNT"),
-    ({"PARLOR_SHARD_COUNT": "two"}, "PARLOR_SHARD_COUNT='two'"),
-    ({"PARLOR_SHARD_COUNT": "0"}, "PARLOR_SHARD_COUNT='0'"),
-    ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "4"}, "shard 4 does not exist with PARLOR_SHARD_COUNT=4"),
-    ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "3-1"}, "runs backwards"),
-    ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "0-2,2"}, "names shard 2 twice"),
-    ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "a-b"}, "PARLOR_SHARD_IDS='a-b'"),
-    ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "1-"}, "PARLOR_SHARD_IDS='1-'"),
-    ({"PARLOR_METRICS_PORT": "http"}, "PARLOR_METRICS_PORT='http'"),
-    ({"PARLOR_METRICS_PORT": "70000"}, "PARLOR_METRICS_PORT='70000'"),
-])
+@pytest.mark.parametrize(
+    "env, words",
+    [
+        ({"PARLOR_SHARD_IDS": "0-1"}, "PARLOR_SHARD_IDS needs PARLOR_SHARD_COUNT"),
+        ({"PARLOR_SHARD_COUNT": "two"}, "PARLOR_SHARD_COUNT='two'"),
+        ({"PARLOR_SHARD_COUNT": "0"}, "PARLOR_SHARD_COUNT='0'"),
+        (
+            {"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "4"},
+            "shard 4 does not exist with PARLOR_SHARD_COUNT=4",
+        ),
+        ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "3-1"}, "runs backwards"),
+        ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "0-2,2"}, "names shard 2 twice"),
+        ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "a-b"}, "PARLOR_SHARD_IDS='a-b'"),
+        ({"PARLOR_SHARD_COUNT": "4", "PARLOR_SHARD_IDS": "1-"}, "PARLOR_SHARD_IDS='1-'"),
+        ({"PARLOR_METRICS_PORT": "http"}, "PARLOR_METRICS_PORT='http'"),
+        ({"PARLOR_METRICS_PORT": "70000"}, "PARLOR_METRICS_PORT='70000'"),
+    ],
+)
 def test_errors_are_one_line_naming_the_variable(env, words):
     with pytest.raises(ConfigError) as err:
         cfg(**env)

@@ -8,7 +8,7 @@ import pytest
 
 from bot.config import ConfigError, from_env, validate_token
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 GOOD = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
 
@@ -42,8 +42,9 @@ def test_bad_guild_list_and_database_are_named():
 @pytest.mark.parametrize("token", ["", "not-a-token"])
 def test_python_m_bot_exits_nonzero_with_one_line(tmp_path, token):
     env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": token, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode != 0
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1, proc.stderr
@@ -53,7 +54,8 @@ def test_python_m_bot_exits_nonzero_with_one_line(tmp_path, token):
 def test_dotenv_file_is_read(tmp_path):
     (tmp_path / ".env").write_text("DISCORD_TOKEN=nonsense\n")
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode != 0
     assert "does not look like a bot token" in proc.stderr

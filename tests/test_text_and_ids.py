@@ -1,4 +1,5 @@
-"""Escaping of display names and strict parsing of component ids (the e2e tests drive both through Discord)."""
+"""Escaping of display names and strict parsing of component ids
+(the e2e tests drive both through Discord)."""
 
 import doctest
 

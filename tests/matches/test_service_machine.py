@@ -114,8 +114,14 @@ class ServiceMachine(RuleBasedStateMachine):
         m = self.current()
         seat = sorted(m.to_act())[0]
         move = m.rules.legal_moves(m.state, seat)[0]
-        assert not self.attempt(self.svc.play(self.match_id, m.seats[seat].user_id, m.rules.format(move, m.state),
-                                              expected_version=m.version - 1))
+        assert not self.attempt(
+            self.svc.play(
+                self.match_id,
+                m.seats[seat].user_id,
+                m.rules.format(move, m.state),
+                expected_version=m.version - 1,
+            )
+        )
 
     @rule(p=st.sampled_from(PLAYERS))
     def resign(self, p):

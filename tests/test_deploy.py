@@ -9,7 +9,7 @@ import yaml
 
 from bot.config import from_env
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
 
@@ -33,7 +33,10 @@ def test_compose_runs_postgres_and_two_shard_processes():
     shards = []
     for name in ("shard-0", "shard-1"):
         svc = services[name]
-        assert svc["build"] == "." and svc["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert (
+            svc["build"] == "."
+            and svc["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        )
         env = {k: interpolate(str(v), {"DISCORD_TOKEN": TOKEN}) for k, v in svc["environment"].items()}
         assert env["PARLOR_DATABASE"] == "postgresql://parlor:parlor@postgres:5432/parlor"
         config = from_env(env)  # the settings are valid for the bot
