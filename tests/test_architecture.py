@@ -88,3 +88,14 @@ def test_no_cogs_file_over_600_lines() -> None:
     long = {str(p.relative_to(ROOT)): n for p in (ROOT / "cogs").rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
+
+
+def test_the_client_runs_without_importing_cogs() -> None:
+    """At run time too: building the client and its platform pieces loads no module of ``cogs``."""
+    import subprocess
+    import sys
+
+    code = ("import sys, bot.app, bot.components, bot.replies, bot.turns, bot.__main__; "
+            "print(sorted(m for m in sys.modules if m == 'cogs' or m.startswith('cogs.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
