@@ -5,8 +5,8 @@ import doctest
 
 import pytest
 
-import bot.names
 import bot.components
+import bot.names
 from bot.names import plain, shown
 from cogs._views import BadComponent, ComponentId, parse_custom_id
 
