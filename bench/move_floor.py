@@ -414,7 +414,8 @@ def time_phases() -> None:
     wrap(MatchService, "play", "service.play (load, rules, save)")
     wrap(cogs._game.GameCog, "board_kwargs", "board: picture + embed + buttons")
     wrap(cogs.nomic.Nomic, "board_kwargs", "board: picture + embed + buttons")
-    for mod in (bot.render, cogs._game, cogs.egg_carton, cogs.eof, cogs.nomic):
+    cog_modules = [m for name, m in sorted(sys.modules.items()) if name.startswith("cogs.")]  # packages too
+    for mod in (bot.render, *cog_modules):
         if hasattr(mod, "png_bytes"):
             wrap(mod, "png_bytes", "encode: PNG")
         if hasattr(mod, "gif_bytes"):

@@ -15,22 +15,22 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
 
 from bot import metrics
+from bot.components import NOT_OURS, VERSION_FREE, BadComponent, ComponentId, MatchComponent, component_ids
 from bot.config import Config
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
 from bot.names import shown
+from bot.replies import reply_error
 from bot.storage import Status, Store
-
-if TYPE_CHECKING:
-    from cogs._views import ComponentId
+from bot.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -50,21 +50,23 @@ EXTENSIONS = (
 )
 
 
-class GameFront(Protocol):
-    """What the core asks of a game's Discord side (``cogs/_game.py``'s ``GameCog`` provides it).
+class GameFrontend(Protocol):
+    """What the client asks of a game's cog (``cogs/_game.GameCog`` fills it; registered in ``game_cogs``).
 
-    Each game cog registers itself in :attr:`ParlorBot.game_cogs` under its game key.
+    The client knows only this shape, so ``bot/`` never imports ``cogs/``: each game cog puts itself into
+    ``bot.game_cogs`` when it is loaded.
     """
 
     async def on_component(self, interaction: discord.Interaction, match: Match, version: int | None,
                            action: str, values: list[str]) -> None: ...
+
     async def present_timeout(self, result: Result) -> None: ...
+
     async def remind(self, match: Match) -> None: ...
-    async def recover(self, match: Match, result: Result | None = None) -> None: ...
+
+    async def recover(self, match: Match) -> None: ...
+
     def schedule_ai(self, match_id: int) -> None: ...
-    async def place_of(self, match: Match) -> discord.abc.Messageable | None: ...
-    async def post_board(self, place: discord.abc.Messageable | None, match: Match, result: Result | None, *,
-                         retire: bool = True) -> None: ...
 
 
 def intents() -> discord.Intents:
@@ -89,9 +91,7 @@ class ParlorBot(commands.Bot):
         self.service = MatchService(store, clock=clock)
         self.scheduler = Scheduler(self.service, self.present_result, on_remind=self.present_reminder,
                                    on_archive=self.archive_thread, check=self.place_still_there)
-        self.game_cogs: dict[str, GameFront] = {}  # each game cog registers itself under its game key
-        from cogs._turns import Turns
-
+        self.game_cogs: dict[str, GameFrontend] = {}
         self.turns = Turns(self)  # turn notices, shared by every game cog
         self.extensions_to_load = extensions
         # with several shard processes only the one running shard 0 uploads the commands
@@ -100,8 +100,6 @@ class ParlorBot(commands.Bot):
         self._component_templates: dict[type, re.Pattern[str]] = {}
 
     async def setup_hook(self) -> None:
-        from cogs._views import MatchComponent
-
         await self.store.open()
         self.add_dynamic_items(MatchComponent)
         for ext in self.extensions_to_load:
@@ -152,8 +150,6 @@ class ParlorBot(commands.Bot):
         component with that id and type (``ViewStore.schedule_dynamic_item_call``); anything else
         would otherwise go unanswered ("This interaction failed").
         """
-        from cogs._views import component_ids
-
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         cid, ctype = data.get("custom_id"), data.get("component_type")
         if not isinstance(cid, str) or interaction.message is None:
@@ -172,15 +168,10 @@ class ParlorBot(commands.Bot):
         """The catch-all: a component nobody handles gets a short private refusal."""
         if interaction.type is not discord.InteractionType.component or self.component_is_routed(interaction):
             return
-        from cogs._views import NOT_OURS, BadComponent
-        from cogs.errors import reply_error
-
         await reply_error(interaction, BadComponent(NOT_OURS))
 
     async def handle_component(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
-        """Every board/lobby component lands here (see cogs/_views.py), its id already parsed."""
-        from cogs._views import VERSION_FREE
-        from cogs.errors import reply_error
+        """Every board/lobby component lands here (see bot/components.py), its id already parsed."""
 
         try:
             match = await self.service.get(cid.match_id)

@@ -1,7 +1,7 @@
 """Errors whose ``str()`` is a short sentence for the user (shown ephemerally).
 
 Engine errors (:class:`bot.games.base.GameError`: InvalidNotation, IllegalMove)
-are user-facing too; ``cogs/errors.py`` turns both into replies.
+are user-facing too; ``bot/replies.py`` turns both into replies.
 """
 
 from __future__ import annotations

@@ -64,8 +64,10 @@ def channel_blockers(interaction: discord.Interaction, game: str = "", channel: 
     perms, in_thread = where
     needs: tuple[tuple[str, str], ...] = CHANNEL_NEEDS + GAME_NEEDS.get(game, ())
     if in_thread:
-        needs = tuple(("send_messages_in_threads", "Send Messages in Threads") if a == "send_messages" else (a, b)
-                      for a, b in needs)
+        needs = tuple(
+            ("send_messages_in_threads", "Send Messages in Threads") if a == "send_messages" else (a, b)
+            for a, b in needs
+        )
     return _missing(perms, needs)
 
 
@@ -85,7 +87,8 @@ def check_can_host(interaction: discord.Interaction, game: str = "", channel: An
     where = getattr(channel if channel is not None else interaction.channel, "mention", "this channel")
     plural = "these permissions" if len(missing) > 1 else "this permission"
     raise MissingBotPermissions(
-        f"I cannot host a match in {where}: I am missing {_and(missing)} there. Ask a server admin to give me "
+        f"I cannot host a match in {where}: I am missing {_and(missing)} there. Ask a server admin to "
+        "give me "
         f"{plural} (channel settings → Permissions, or my role), then try again. Nothing was changed."
     )
 

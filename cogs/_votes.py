@@ -107,7 +107,9 @@ class ReactionVotes:
         async with self._posting:
             yield
 
-    async def post_vote(self, match_id: int, message: discord.abc.Snowflake, channel_id: int, ref: Any) -> None:
+    async def post_vote(
+        self, match_id: int, message: discord.abc.Snowflake, channel_id: int, ref: Any
+    ) -> None:
         """Store ``message`` as ``match_id``'s vote ``ref`` and add the bot's ✅ and ❌ to it.
 
         Call it inside :meth:`posting` together with sending the message.
@@ -129,7 +131,9 @@ class ReactionVotes:
                 return match, loc[2]
         return None
 
-    async def remove(self, channel_id: int, message_id: int, emoji: discord.PartialEmoji, user_id: int) -> None:
+    async def remove(
+        self, channel_id: int, message_id: int, emoji: discord.PartialEmoji, user_id: int
+    ) -> None:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await partial.remove_reaction(emoji, discord.Object(user_id))

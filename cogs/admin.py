@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.errors import LobbyError
 from bot.games import RATED, TITLES
+from bot.replies import reply_error
 from cogs._game import TURN_LIMITS, human_seconds
 
 if TYPE_CHECKING:
@@ -38,13 +39,11 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.uid = game, uid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ResetConfirm:
         return cls(match["game"], int(match["uid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.errors import reply_error
-
         try:
             await self.confirm(interaction)
         except Exception as exc:
@@ -57,10 +56,13 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if self.game != "all" and self.game not in RATED:
             raise LobbyError("That button does nothing any more.")
         bot: ParlorBot = interaction.client  # type: ignore[assignment]
-        n = await bot.store.reset_ratings(interaction.guild_id or 0, None if self.game == "all" else self.game)
+        n = await bot.store.reset_ratings(
+            interaction.guild_id or 0, None if self.game == "all" else self.game
+        )
         what = "all games" if self.game == "all" else TITLES[self.game]
-        await interaction.response.edit_message(content=f"Leaderboard reset for {what} ({n} ratings removed).",
-                                                view=None)
+        await interaction.response.edit_message(
+            content=f"Leaderboard reset for {what} ({n} ratings removed).", view=None
+        )
 
 
 @app_commands.default_permissions(manage_guild=True)  # registered so: members without it never see /parlor
@@ -91,7 +93,9 @@ class Admin(commands.GroupCog, group_name="parlor", group_description="Parlor se
         if new != current:
             await self.bot.store.save_guild_settings(new)
         embed = discord.Embed(title="Parlor settings", colour=discord.Colour.blurple())
-        embed.add_field(name="Threads", value="one thread per match" if new.use_threads else "off (play in channel)")
+        embed.add_field(
+            name="Threads", value="one thread per match" if new.use_threads else "off (play in channel)"
+        )
         embed.add_field(name="Default turn limit", value=human_seconds(new.turn_limit))
         if new != current:
             embed.set_footer(text="Saved.")

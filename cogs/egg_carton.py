@@ -32,24 +32,36 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     game_key = "eggcarton"
 
     @app_commands.command(name="new", description="Start an Egg Carton match (no opponent: open a lobby)")
-    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
-                           opponent="Who to challenge (pick me to play the computer)",
-                           marbles="Marbles in each slot at the start", level="Computer strength (when playing me)",
-                           clock="Tournament clock: a time bank per player", speed="Animation of the sowing",
-                           first="Who picks first (default: you, also against me)",
-                           turn_limit="Time per move")
+    @app_commands.describe(
+        expires="How long the invitation stays open (default 15 minutes)",
+        opponent="Who to challenge (pick me to play the computer)",
+        marbles="Marbles in each slot at the start",
+        level="Computer strength (when playing me)",
+        clock="Tournament clock: a time bank per player",
+        speed="Animation of the sowing",
+        first="Who picks first (default: you, also against me)",
+        turn_limit="Time per move",
+    )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           marbles=MARBLES, level=LEVELS, clock=CLOCKS, speed=SPEEDS, first=FIRST_CHOICES,
                           turn_limit=TURN_LIMITS)
-    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
-                  marbles: app_commands.Choice[int] | None = None, level: app_commands.Choice[str] | None = None,
-                  clock: app_commands.Choice[str] | None = None, speed: app_commands.Choice[str] | None = None,
-                  first: app_commands.Choice[str] | None = None,
-                  turn_limit: app_commands.Choice[int] | None = None,
-                  expires: app_commands.Choice[int] | None = None) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User | None = None,
+        marbles: app_commands.Choice[int] | None = None,
+        level: app_commands.Choice[str] | None = None,
+        clock: app_commands.Choice[str] | None = None,
+        speed: app_commands.Choice[str] | None = None,
+        first: app_commands.Choice[str] | None = None,
+        turn_limit: app_commands.Choice[int] | None = None,
+        expires: app_commands.Choice[int] | None = None,
+    ) -> None:
         options = {
             "marbles": str(marbles.value if marbles else 3),
-            "first": first.value if first else "challenger",  # against me too: the human moves first by default
+            "first": first.value
+            if first
+            else "challenger",  # against me too: the human moves first by default
             "speed": speed.value if speed else "normal",
         }
         if clock and clock.value != "off":
@@ -72,9 +84,13 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         return items
 
     def _animated(self, match: Match, result: Result | None) -> bool:
-        return (match.options.get("speed", "normal") != "off" and result is not None and result.before is not None
-                and any(e.kind in ("sow", "drop", "pickup", "off") for e in result.events)
-                and self.game.animate is not None)
+        return (
+            match.options.get("speed", "normal") != "off"
+            and result is not None
+            and result.before is not None
+            and any(e.kind in ("sow", "drop", "pickup", "off") for e in result.events)
+            and self.game.animate is not None
+        )
 
     def picture_name(self, match: Match, result: Result | None) -> str:
         return "sowing.gif" if self._animated(match, result) else "board.png"
@@ -82,11 +98,14 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     def render_picture(self, match: Match, result: Result | None) -> bytes:
         names = match.names()
         clocks = match.clocks_ms(self.service.clock())
-        if result is not None and self._animated(match, result):
+        animate = self.game.animate
+        if result is not None and animate is not None and self._animated(match, result):
             before = match.rules.view(result.before, None)
-            frames = self.game.animate(before, result.events, match.view(None), names=names,
+            frames = animate(before, result.events, match.view(None), names=names,
                                        speed=match.options.get("speed", "normal"), clocks=clocks)
-            return gif_bytes([f for f, _ in frames], [d for _, d in frames], loop=None)  # once, ending on the new position
+            return gif_bytes(
+                [f for f, _ in frames], [d for _, d in frames], loop=None
+            )  # once, ending on the new position
         img = self.game.render(match.view(None), names=names, events=result.events if result else (),
                                clocks=clocks)
         return png_bytes(img, key=self.game_key)
@@ -95,7 +114,10 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         view = match.view(None)
         lines = []
         if view.again and match.status == Status.RUNNING and view.to_move is not None:
-            lines.append(f"**{shown(match.seats[view.to_move].name)} picks again** (the last marble went off the board).")
+            lines.append(
+                f"**{shown(match.seats[view.to_move].name)} picks again** (the last marble went off the "
+                "board)."
+            )
         clocks = match.clocks_ms(self.service.clock())
         if clocks:
             lines.append("Clocks: " + " · ".join(f"{shown(s.name)} {ms // 60000}:{ms // 1000 % 60:02d}"

@@ -29,7 +29,9 @@ LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard
 SIDE_NAMES = ("Fire", "Ice")
 
 
-class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and Ice: islands, lines and a twist"):
+class FireAndIce(
+    GameCog, group_name="fireandice", group_description="Fire and Ice: islands, lines and a twist"
+):
     game_key = "fireandice"
 
     @app_commands.command(name="new", description="Start a Fire and Ice match (no opponent: open a lobby)")
@@ -40,11 +42,16 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
                            turn_limit="Time per move", level="Computer strength (when playing me)")
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           side=SIDES, handicap=HANDICAPS, turn_limit=TURN_LIMITS, level=LEVELS)
-    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
-                  side: app_commands.Choice[str] | None = None, handicap: app_commands.Choice[int] | None = None,
-                  turn_limit: app_commands.Choice[int] | None = None,
-                  level: app_commands.Choice[str] | None = None,
-                  expires: app_commands.Choice[int] | None = None) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User | None = None,
+        side: app_commands.Choice[str] | None = None,
+        handicap: app_commands.Choice[int] | None = None,
+        turn_limit: app_commands.Choice[int] | None = None,
+        level: app_commands.Choice[str] | None = None,
+        expires: app_commands.Choice[int] | None = None,
+    ) -> None:
         vs_bot = opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id
         chosen = side.value if side else ("random" if vs_bot else "fire")
         first = {"fire": "challenger", "ice": "opponent", "random": "random"}[chosen]
@@ -57,8 +64,11 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
         view = match.view(None)
         if view.to_move is not None and view.is_losing(notation):
             other = SIDE_NAMES[1 - view.to_move]
-            return (f"⚠️ `{notation}` hands {other} the win: the {other} piece left on the vacated point completes "
-                    f"their line of islands. Play it anyway?")
+            return (
+                f"⚠️ `{notation}` hands {other} the win: the {other} piece left on the vacated point "
+                "completes "
+                f"their line of islands. Play it anyway?"
+            )
         return None
 
     def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
@@ -67,7 +77,9 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
         if view.to_move is None:
             return []
         if view.must_pass:
-            return [v.button(mid, ver, "m:pass", label="Pass (no legal move)", style=discord.ButtonStyle.primary)]
+            return [
+                v.button(mid, ver, "m:pass", label="Pass (no legal move)", style=discord.ButtonStyle.primary)
+            ]
         items: list[discord.ui.Item[Any]] = []
         if state.startswith("cf"):
             move = state[2:]
@@ -93,8 +105,12 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
             return items
         pieces = list(view.movable)
         for i, part in enumerate(v.chunks(pieces)):
-            opts = [discord.SelectOption(label=p, value=p, description=plural(len(view.destinations(p)), "destination"))
-                    for p in part]
+            opts = [
+                discord.SelectOption(
+                    label=p, value=p, description=plural(len(view.destinations(p)), "destination")
+                )
+                for p in part
+            ]
             items.append(v.select(mid, ver, f"src.{i}", opts,
                                   placeholder=f"Choose {article(SIDE_NAMES[view.to_move] + ' piece')} to move"
                                               + (f" ({part[0]}–{part[-1]})" if len(pieces) > 25 else ""),
@@ -106,12 +122,17 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
 
     def render_selected(self, match: Match, selected: str | None) -> bytes:
         """The board with the chosen piece ringed and its destinations marked (worker thread)."""
-        img = self.game.render(match.view(None), names=match.names(), clocks=match.clocks_ms(self.service.clock()),
-                               selected=selected)
+        img = self.game.render(
+            match.view(None),
+            names=match.names(),
+            clocks=match.clocks_ms(self.service.clock()),
+            selected=selected,
+        )
         return png_bytes(img, key=self.game_key)
 
     async def edit_board(self, interaction: discord.Interaction, match: Match, state: str) -> None:
-        """Choosing a piece (or going back) redraws the picture too: the piece's destinations are marked on it."""
+        """Choosing a piece (or going back) redraws the picture too: the piece's destinations are marked
+        on it."""
         if not (state.startswith("src") or state == ""):
             await super().edit_board(interaction, match, state)
             return
@@ -149,7 +170,9 @@ class FireAndIce(GameCog, group_name="fireandice", group_description="Fire and I
             if who in (0, 1):
                 owned[who].append(island)
         if owned[0] or owned[1]:
-            lines.append("Islands: " + " · ".join(f"{SIDE_NAMES[s]} {', '.join(owned[s]) or '—'}" for s in (0, 1)))
+            lines.append(
+                "Islands: " + " · ".join(f"{SIDE_NAMES[s]} {', '.join(owned[s]) or '—'}" for s in (0, 1))
+            )
         if view.to_move is not None and view.handing_win:
             lines.append(f"⚠️ {len(view.handing_win)} of your moves would hand the opponent the win.")
         return lines

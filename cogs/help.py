@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 BLURBS = {
     "pylon": "Place pyramids on a 6×5 board, then stack them; own the most pyramids under your tops.",
-    "fireandice": "Move on seven islands; every move leaves an enemy piece behind. Three islands in a line win.",
+    "fireandice": ("Move on seven islands; every move leaves an enemy piece behind. Three islands in a "
+        "line win."),
     "eggcarton": "A relay-sowing marble game: empty your side of the carton first.",
     "eof": "2–4 players write secret five-instruction programs that edit a shared file of pyramids.",
     "nomic": "Roll and roam a map, and change the rules of the game by unanimous vote.",
@@ -30,10 +31,12 @@ class Help(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(
             title="Parlor: board games in your server",
-            description=("Start a match with `/<game> new` — pick an `opponent` to challenge someone (or pick me "
-                         "to play the computer), or leave it empty to open a lobby anyone can join. Each match gets "
-                         "its own thread; play with the buttons under the board or type moves with "
-                         "`/<game> move`."),
+            description=(
+                "Start a match with `/<game> new` — pick an `opponent` to challenge someone (or pick me "
+                "to play the computer), or leave it empty to open a lobby anyone can join. Each match gets "
+                "its own thread; play with the buttons under the board or type moves with "
+                "`/<game> move`."
+            ),
             colour=discord.Colour.blurple(),
         )
         for key, game in available().items():
@@ -43,12 +46,17 @@ class Help(commands.Cog):
                 seats = f"{spec.min_seats}+"
             ai = " · computer opponent" if spec.ai_levels else ""
             blurb = BLURBS.get(key, "").removeprefix(f"{spec.title}: ")  # the field's name already says it
-            embed.add_field(name=f"{spec.title} — `/{key}`", value=f"{blurb}\n{seats} players{ai}", inline=False)
+            embed.add_field(
+                name=f"{spec.title} — `/{key}`", value=f"{blurb}\n{seats} players{ai}", inline=False
+            )
         embed.add_field(
             name="Every game",
-            value=("`new` start · `move` play a move · `board` show the board · `resign` · `rules` how to play · "
-                   "`history` the moves so far\n`/matches` active matches here · `/leaderboard` · `/stats` · "
-                   "`/parlor settings` (admins)"),
+            value=(
+                "`new` start · `move` play a move · `board` show the board · `resign` · `rules` how to "
+                "play · "
+                "`history` the moves so far\n`/matches` active matches here · `/leaderboard` · `/stats` · "
+                "`/parlor settings` (admins)"
+            ),
             inline=False,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -61,8 +61,10 @@ class Leaderboard(commands.Cog):
         rows = await self.bot.store.top_ratings(gid, game.value, 10)
         title = TITLES[game.value]
         if not rows:
-            await interaction.response.send_message(f"Nobody has a {title} rating here yet: finish a rated match "
-                                                    "against another member.", ephemeral=True)
+            await interaction.response.send_message(
+                f"Nobody has a {title} rating here yet: finish a rated match against another member.",
+                ephemeral=True,
+            )
             return
         lines = []
         for i, r in enumerate(rows, 1):
@@ -136,7 +138,8 @@ class Leaderboard(commands.Cog):
 
 
 def computer_records(results: list[ComputerResult]) -> list[str]:
-    """One line per game: "Pylon: 3 games · 2W 1L 0D (easy, hard)" from finished matches against the computer."""
+    """One line per game: "Pylon: 3 games · 2W 1L 0D (easy, hard)" from finished matches against the
+    computer."""
     tally: dict[str, list[int]] = {}
     levels: dict[str, list[str]] = {}
     for res in results:

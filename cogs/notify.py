@@ -38,13 +38,17 @@ class Notify(commands.Cog):
     @app_commands.describe(mode="thread: a ping in the match thread · dm: a direct message · off: nothing")
     @app_commands.choices(mode=MODES)
     @app_commands.guild_only()
-    async def notify(self, interaction: discord.Interaction, mode: app_commands.Choice[str] | None = None) -> None:
+    async def notify(
+        self, interaction: discord.Interaction, mode: app_commands.Choice[str] | None = None
+    ) -> None:
         guild_id = interaction.guild_id or 0
         if mode is None:
             current = (await self.bot.store.notify_modes(guild_id, [interaction.user.id])).get(
                 interaction.user.id, NotifyMode.THREAD)
             await interaction.response.send_message(
-                f"When it is your turn here you get {SAYS[current]}. Change it with `/notify mode:`.", ephemeral=True)
+                f"When it is your turn here you get {SAYS[current]}. Change it with `/notify mode:`.",
+                ephemeral=True,
+            )
             return
         chosen = NotifyMode(mode.value)
         channel_id = None
@@ -55,9 +59,13 @@ class Notify(commands.Cog):
                 channel_id = await turns.dm_channel_of(interaction.user.id) if turns else None
                 if channel_id is not None:
                     await self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private).send(
-                        f"Turn notices for **{discord.utils.escape_markdown(interaction.guild.name)}** come here "
-                        "from now on." if interaction.guild else "Turn notices come here from now on.",
-                        allowed_mentions=discord.AllowedMentions.none())
+                        f"Turn notices for **{discord.utils.escape_markdown(interaction.guild.name)}** "
+                        "come here "
+                        "from now on."
+                        if interaction.guild
+                        else "Turn notices come here from now on.",
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
             except discord.Forbidden:
                 note = " Your DMs are closed right now, so you get the thread ping until you open them."
         await self.bot.store.set_notify_mode(guild_id, interaction.user.id, chosen, channel_id)

@@ -70,8 +70,17 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
             for size in (1, 2, 3):
                 left = stash[size - 1]
                 style = discord.ButtonStyle.primary if size == chosen else discord.ButtonStyle.secondary
-                items.append(v.button(mid, ver, f"z{size}", label=f"{SIZE_WORDS[size].capitalize()} ({left} left)",
-                                      style=style, disabled=left == 0, row=0))
+                items.append(
+                    v.button(
+                        mid,
+                        ver,
+                        f"z{size}",
+                        label=f"{SIZE_WORDS[size].capitalize()} ({left} left)",
+                        style=style,
+                        disabled=left == 0,
+                        row=0,
+                    )
+                )
             if chosen is not None:
                 empty = [SQUARE_NAMES[sq] for sq in view.empty]
                 for i, part in enumerate(v.chunks(empty)):
@@ -154,7 +163,9 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
             await self.edit_board(interaction, match, action)
         elif place_select and values:
             size = int(place_select[1])
-            await self.play_from_component(interaction, match.id, version, f"{SIZE_LETTERS[size]} {values[0]}")
+            await self.play_from_component(
+                interaction, match.id, version, f"{SIZE_LETTERS[size]} {values[0]}"
+            )
         elif action.startswith("src") and values:
             await self.edit_board(interaction, match, f"src{values[0]}")
         elif action == "back":
@@ -163,7 +174,8 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
             raise StaleBoard("That button does nothing any more.")
 
     async def ask_to_agree(self, interaction: discord.Interaction, match: Match, version: int | None) -> None:
-        """"Agree to end": played at once when it is only an offer; confirmed first when it may end the game."""
+        """ "Agree to end": played at once when it is only an offer; confirmed first when it may end the
+        game."""
         seat = match.seat_of(interaction.user.id)
         if seat is None:
             raise NotAPlayer("You are not playing in this match.")

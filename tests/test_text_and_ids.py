@@ -5,8 +5,8 @@ import doctest
 
 import pytest
 
+import bot.components
 import bot.names
-import cogs._views
 from bot.names import plain, shown
 from cogs._views import BadComponent, ComponentId, parse_custom_id
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.unit
 
 
 def test_doctests():
-    for module in (bot.names, cogs._views):
+    for module in (bot.names, bot.components):
         assert doctest.testmod(module).failed == 0
 
 

@@ -407,9 +407,9 @@ async def test_nomic_same_player_steps_ping_nobody_and_votes_ping_each_voter_onc
 
 
 async def test_a_slow_computer_still_costs_two_requests_and_pings_the_human(world, monkeypatch):
-    import cogs._game
+    import cogs._game.play
 
-    monkeypatch.setattr(cogs._game, "AI_AT_ONCE", 0.0)  # the computer never answers "at once"
+    monkeypatch.setattr(cogs._game.play, "AI_AT_ONCE", 0.0)  # the computer never answers "at once"
     w = world
     await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy", first="challenger")
     await w.dd.settle()

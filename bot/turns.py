@@ -11,16 +11,16 @@ closed DMs fall back to the thread ping) or ``off``.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
 from bot.matches.service import Match, Result
 from bot.names import shown
-from bot.storage import NotifyMode, Status
+from bot.storage import NotifyMode, Status, Store
 
 if TYPE_CHECKING:
-    from bot.app import ParlorBot
+    from discord.http import HTTPClient
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +52,23 @@ def board_url(match: Match) -> str:
     return url + (f"/{match.rec.message_id}" if match.rec.message_id else "")
 
 
+class TurnsHost(Protocol):
+    """What turn notices need of the client (``ParlorBot`` has it): the store, REST, DM channels."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def http(self) -> HTTPClient: ...
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
+
+
 class Turns:
     """The notification side of presenting a result; one per bot."""
 
-    def __init__(self, bot: ParlorBot) -> None:
+    def __init__(self, bot: TurnsHost) -> None:
         self.bot = bot
         self._dm_channels: dict[int, int] = {}   # user id -> DM channel id (opening one costs a request)
 
@@ -72,7 +85,9 @@ class Turns:
         if not seats:
             return {}
         users = [match.seats[s].user_id for s in seats]
-        stored = {} if match.rec.guild_id is None else await self.bot.store.notify_modes(match.rec.guild_id, users)
+        stored = (
+            {} if match.rec.guild_id is None else await self.bot.store.notify_modes(match.rec.guild_id, users)
+        )
         return {s: stored.get(match.seats[s].user_id, NotifyMode.THREAD) for s in seats}
 
     async def split(self, match: Match, seats: list[int]) -> tuple[list[int], list[int]]:

@@ -1,0 +1,192 @@
+"""The lookups every part of a game cog uses: its match here, its place, links, seat labels."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import NoMatchHere
+from bot.games import GAMES
+from bot.matches.service import Match
+from bot.names import shown
+from bot.render import ACCENT, CARD, font, png_bytes
+from bot.storage import Status
+from bot.turns import Turns
+
+if TYPE_CHECKING:
+    from bot.app import ParlorBot
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+TURN_LIMITS: list[app_commands.Choice[Any]] = [
+    app_commands.Choice(name="30 seconds", value=30),
+    app_commands.Choice(name="1 minute", value=60),
+    app_commands.Choice(name="5 minutes", value=300),
+    app_commands.Choice(name="15 minutes", value=900),
+    app_commands.Choice(name="1 hour", value=3600),
+    app_commands.Choice(name="6 hours", value=21600),
+    app_commands.Choice(name="24 hours", value=86400),
+    app_commands.Choice(name="3 days", value=259200),
+    app_commands.Choice(name="7 days", value=604800),
+]
+FIRST_CHOICES: list[app_commands.Choice[Any]] = [
+    app_commands.Choice(name="me (the challenger)", value="challenger"),
+    app_commands.Choice(name="my opponent", value="opponent"),
+    app_commands.Choice(name="random", value="random"),
+]
+EXPIRY_CHOICES: list[app_commands.Choice[Any]] = [
+    app_commands.Choice(name="5 minutes", value=300),
+    app_commands.Choice(name="15 minutes", value=900),
+    app_commands.Choice(name="1 hour", value=3600),
+    app_commands.Choice(name="6 hours", value=21600),
+    app_commands.Choice(name="24 hours", value=86400),
+    app_commands.Choice(name="3 days", value=259200),
+]
+"""``expires`` of ``/<game> new``: how long the challenge or lobby waits (default 15 minutes)."""
+COLOUR_OK = discord.Colour.from_rgb(87, 242, 135)
+COLOUR_OLD = discord.Colour.from_rgb(79, 84, 92)
+COLOUR_INFO = discord.Colour.from_rgb(88, 101, 242)
+COLOUR_END = discord.Colour.from_rgb(250, 166, 26)
+
+
+def human_seconds(seconds: float) -> str:
+    seconds = int(seconds)
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds} seconds"
+
+
+def rules_text(game_key: str) -> str:
+    path = Path(GAMES[game_key].module.__file__ or "").parent / "rules_text.md"  # next to the engine
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return "The rules text is missing."
+
+
+def ended_view(view: Any, outcome: Any) -> Any:
+    """A game's view as if its engine had ended the game with ``outcome`` (resignation, timeout, abort):
+    nobody to move, the winner set, where the view has such fields (Pylon, Fire and Ice, the Egg Carton
+    Game); other views are returned unchanged."""
+    if not dataclasses.is_dataclass(view) or isinstance(view, type):
+        return view
+    names = {f.name for f in dataclasses.fields(view)}
+    winners = sorted(outcome.winners)
+    changes: dict[str, Any] = {}
+    if "to_move" in names:
+        changes["to_move"] = None
+    if "winner" in names:
+        changes["winner"] = winners[0] if len(winners) == 1 else None
+    if "is_over" in names:
+        changes["is_over"] = True
+    if "is_draw" in names:
+        changes["is_draw"] = outcome.is_draw
+    if "again" in names:
+        changes["again"] = False
+    if "detail" in names and isinstance(getattr(view, "detail", None), str):
+        changes["detail"] = (outcome.detail or "").rstrip(".")
+    if "phase" in names and "outcome" in names:
+        changes["phase"], changes["outcome"] = "over", outcome
+    return dataclasses.replace(view, **changes)
+
+
+def result_band(png: bytes, text: str) -> bytes:
+    """The picture with a band below it saying how the match ended (resignation, timeout, abort)."""
+    from PIL import Image, ImageDraw
+
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    band = max(40, img.height // 12)
+    out = Image.new("RGB", (img.width, img.height + band), CARD)
+    out.paste(img, (0, 0))
+    draw = ImageDraw.Draw(out)
+    draw.rectangle((0, img.height, img.width, img.height + 3), fill=ACCENT)
+    size = max(14, band // 2)
+    fnt = font(size, bold=True)
+    while size > 10 and draw.textlength(text, font=fnt) > img.width - 20:
+        size -= 1
+        fnt = font(size, bold=True)
+    draw.text((img.width / 2, img.height + band / 2 + 2), text, font=fnt, fill=ACCENT, anchor="mm")
+    return png_bytes(out)
+
+
+def picture_file(data: bytes, filename: str) -> discord.File:
+    """Encoded picture bytes as an attachment."""
+    return discord.File(fp=io.BytesIO(data), filename=filename)
+
+
+class GameBase(commands.GroupCog):
+    """Shared subcommands and presentation for one game."""
+
+    game_key: ClassVar[str] = ""
+
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.game = GAMES[self.game_key]
+        self.rules = self.game.rules
+        self.spec = self.rules.spec
+        self._ai_tasks: set[asyncio.Task[Any]] = set()
+        self._ai_running: set[int] = set()      # matches whose computer move is being computed here
+        self._retired: set[int] = set()         # board messages already marked "moved on" by this process
+        self.turns: Turns = getattr(bot, "turns", None) or Turns(bot)
+        super().__init__()
+
+    async def match_here(self, interaction: discord.Interaction, *, running: bool = True) -> Match:
+        """The caller's match in this thread/channel (their own first)."""
+        place = interaction.channel_id or 0
+        if interaction.guild_id is None:  # in a DM: the caller's own match of this game
+            found = await self.service.find_for_user(interaction.user.id, game=self.game_key)
+        else:
+            found = await self.service.find_here(place, interaction.user.id, game=self.game_key,
+                                                 active_only=running)
+        if running:
+            found = [m for m in found if m.status == Status.RUNNING]
+        if not found:
+            raise NoMatchHere(
+                f"There is no {'running ' if running else ''}{self.spec.title} match here. "
+                f"Use `/{self.game_key} new` to start one, or run this in the match's thread."
+            )
+        return found[0]
+
+    async def place_of(self, match: Match) -> discord.abc.Messageable | None:
+        cid = match.rec.place_id
+        ch = self.bot.get_channel(cid)
+        if ch is None:
+            try:
+                ch = await self.bot.fetch_channel(cid)
+            except discord.NotFound as exc:
+                if exc.code == 10003:  # deleted while we were not looking: abort it, unrated
+                    await self.bot.place_gone(match)
+                return None
+            except discord.HTTPException:
+                return None
+        return ch  # type: ignore[return-value]
+
+    def jump_url(self, match: Match) -> str:
+        url = f"https://discord.com/channels/{match.rec.guild_id or '@me'}/{match.rec.place_id}"
+        return url + (f"/{match.rec.message_id}" if match.rec.message_id else "")
+
+    def place_url(self, match: Match) -> str:
+        return f"https://discord.com/channels/{match.rec.guild_id or '@me'}/{match.rec.place_id}"
+
+    def seat_label(self, match: Match, seat: int) -> str:
+        names = self.spec.seat_names
+        side = f" ({names[seat]})" if seat < len(names) else ""
+        return f"{shown(match.seats[seat].name)}{side}"
+
+    @staticmethod
+    def join_content(*parts: str | None) -> str | None:
+        text = "\n".join(p for p in parts if p)
+        return text[:2000] or None

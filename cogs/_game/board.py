@@ -1,0 +1,368 @@
+"""The board: its embed, picture and buttons; posting it, retiring old boards, editing it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.games.base import CHANCE
+from bot.matches.service import Match, Result
+from bot.names import shown
+from bot.render import png_bytes
+from bot.storage import Status
+from bot.turns import mentions_of, newly_to_act
+from cogs import _views as v
+
+if TYPE_CHECKING:
+    pass
+from cogs._game.base import (
+    COLOUR_END,
+    COLOUR_INFO,
+    COLOUR_OK,
+    COLOUR_OLD,
+    NO_MENTIONS,
+    GameBase,
+    ended_view,
+    human_seconds,
+    picture_file,
+    result_band,
+)
+
+log = logging.getLogger(__name__)
+
+
+class BoardCog(GameBase):
+    """The board: its embed, picture and buttons; posting it, retiring old boards, editing it."""
+
+    def status_line(self, match: Match) -> str:
+        if match.status == Status.FINISHED:
+            out = match.outcome
+            if out is None:
+                return "The match is over."
+            detail = shown(out.detail) if out.detail else ""
+            head = detail + " " if detail and out.reason.value in ("resignation", "timeout") else ""
+            if out.is_draw:
+                return f"{head}**Draw.** {detail if not head else ''}".strip()
+            winners = ", ".join(self.seat_label(match, s) for s in sorted(out.winners))
+            tail = "" if head else (f" {detail}" if detail else "")
+            return f"{head}**{winners} won.**{tail}"
+        if match.status != Status.RUNNING:
+            return self.closed_text(match)
+        to_act = sorted(match.to_act())
+        who = ", ".join(
+            f"<@{match.seats[s].user_id}>" if not match.seats[s].is_ai else shown(match.seats[s].name)
+            for s in to_act
+        )
+        deadline = f" · turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
+        return f"To move: {who}{deadline}"
+
+    def last_move_text(self, match: Match, result: Result | None) -> str:
+        """"Last: …" with every ply of the mover's run (one side moving twice in a row shows both)."""
+        if result is None or not result.moves:
+            return ""
+        plies = [(mv.seat, mv.notation) for mv in result.moves]
+        run = [(int(s), str(n)) for s, n in match.rec.ui.get("turn") or ()]
+        if len(run) > len(plies) and run[-len(plies):] == plies:
+            plies = run
+        parts: list[str] = []
+        prev = None
+        for seat, notation in plies:
+            if seat == prev and seat != CHANCE:
+                parts[-1] += f", then `{notation}`"
+            else:
+                who = (
+                    "🎲"
+                    if seat == CHANCE
+                    else shown(match.seats[seat].name)
+                    if seat < len(match.seats)
+                    else "?"
+                )
+                parts.append(f"{who}: `{notation}`")
+            prev = seat
+        return "Last: " + ", ".join(parts)
+
+    def board_embed(self, match: Match, result: Result | None) -> discord.Embed:
+        lines = [self.status_line(match)]
+        last = self.last_move_text(match, result)
+        if last:
+            lines.insert(0, last)
+        lines.extend(self.extra_lines(match, result))
+        colour = COLOUR_END if match.status == Status.FINISHED else COLOUR_OK
+        seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+        embed = discord.Embed(title=f"{self.spec.title} · {seats}"[:256], description="\n".join(lines)[:4000],
+                              colour=colour)
+        embed.set_image(url=f"attachment://{self.picture_name(match, result)}")
+        if match.status == Status.RUNNING:
+            embed.set_footer(text=f"Match #{match.id} · move {self.moves_played(match)} · "
+                                  f"/{self.game_key} move to type a move")
+        else:
+            embed.set_footer(
+                text=f"Match #{match.id} · final position after {self.moves_played(match)} moves · "
+                f"/{self.game_key} board and /{self.game_key} history show it"
+            )
+        return embed
+
+    def moves_played(self, match: Match) -> int:
+        """The move number in the board's footer (games whose picture counts moves make the two agree)."""
+        return int(match.rec.ui.get("plies", 0))
+
+    def extra_lines(self, match: Match, result: Result | None) -> list[str]:
+        return []
+
+    def picture_name(self, match: Match, result: Result | None) -> str:
+        return "board.png"
+
+    def render_picture(self, match: Match, result: Result | None) -> bytes:
+        """Runs in a worker thread: the board as PNG bytes."""
+        view = match.view(None)
+        img = self.game.render(view, names=match.names(), events=result.events if result else (),
+                               clocks=match.clocks_ms(self.service.clock()))
+        return png_bytes(img, key=self.game_key)
+
+    async def picture(self, match: Match, result: Result | None) -> discord.File:
+        name = self.picture_name(match, result)
+        data = await asyncio.to_thread(self._picture_bytes, match, result, name)
+        return picture_file(data, name)
+
+    def _picture_bytes(self, match: Match, result: Result | None, name: str) -> bytes:
+        if name.endswith(".png") and self.ended_by_platform(match) and match.outcome is not None:
+            try:  # the engine's picture of a finished game (no "to move"), with the result below it
+                img = self.game.render(ended_view(match.view(None), match.outcome), names=match.names(),
+                                       clocks=match.clocks_ms(self.service.clock()))
+                data = png_bytes(img)
+            except Exception:
+                data = self.render_picture(match, result)
+            return result_band(data, self.result_words(match))
+        return self.render_picture(match, result)
+
+    def ended_by_platform(self, match: Match) -> bool:
+        """Finished by resignation, timeout or an admin: the engine's own picture still shows the turn."""
+        return (match.status in (Status.FINISHED, Status.ABORTED) and match.state is not None
+                and match.rules.outcome(match.state) is None)
+
+    def result_words(self, match: Match) -> str:
+        """The end of the match in plain words (for the picture)."""
+        out = match.outcome
+        if out is None:
+            return "The match is over."
+        winners = ", ".join(match.seats[s].name for s in sorted(out.winners))
+        head = out.detail or ""
+        if out.is_draw:
+            return f"{head} Draw.".strip()
+        return f"{head} {winners} won.".strip() if winners else head
+
+    def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
+        """The board's buttons/selects for the current position (``state`` for multi-step pickers)."""
+        return []
+
+    async def board_kwargs(self, match: Match, result: Result | None, state: str = "") -> dict[str, Any]:
+        file = await self.picture(match, result)
+        items = self.components(match, state) if match.status == Status.RUNNING else []
+        view = v.view_of(*items)
+        if match.status == Status.RUNNING and match.rec.thread_id is not None:
+            # spectators join the thread from the board (skipped when the board's rows are full)
+            with contextlib.suppress(ValueError):
+                view.add_item(v.button(match.id, None, "watch", label="Watch", emoji="👀", row=4))
+        return {"embed": self.board_embed(match, result), "file": file, "view": view}
+
+    async def post_board(self, place: discord.abc.Messageable | None, match: Match, result: Result | None, *,
+                         retire: bool = True) -> None:
+        """Send a fresh board message and make it the match's one live board.
+
+        It pings (in its content) the players whose turn just began and who chose thread pings; the
+        previous board is edited in the same step to say it moved on (no "to move", no controls).
+        """
+        if place is None:
+            place = await self.place_of(match)
+        if place is None:
+            return
+        kwargs = await self.board_kwargs(match, result)
+        thread_seats, _ = await self.pending_pings(match, result)
+        users = [match.seats[s].user_id for s in thread_seats]
+        content = self.join_content(
+            self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,
+            kwargs.pop("content", None),
+        )
+        old = match.rec.message_id
+        try:
+            msg = await place.send(content=content, **kwargs, allowed_mentions=mentions_of(users))
+        except discord.NotFound as exc:
+            if exc.code != 10003:
+                raise
+            await self.bot.place_gone(match)  # deleted without our noticing (10003): abort it, unrated
+            return
+        if result is not None:
+            result.notified.update(thread_seats)
+        await self.service.set_place(match.id, message_id=msg.id)
+        match.rec.message_id = msg.id
+        if retire and old and old != msg.id:
+            await self.retire(place, match, old, msg.jump_url)
+
+    def retired_embed(self, match: Match, url: str) -> discord.Embed:
+        """What an earlier board says once a newer one exists."""
+        seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+        embed = discord.Embed(
+            title=f"{self.spec.title} · {seats}"[:256],
+            description=f"Moved on: see the latest board ↓\n[Jump to the latest board]({url})",
+            colour=COLOUR_OLD,
+        )
+        embed.set_footer(text=f"Match #{match.id} · an earlier position")
+        return embed
+
+    async def retire(self, place: Any, match: Match, message_id: int, url: str) -> None:
+        """Edit an earlier board: no "to move", no controls, a link to the latest (its picture stays)."""
+        if message_id in self._retired:
+            return
+        try:
+            await place.get_partial_message(message_id).edit(embed=self.retired_embed(match, url), view=None,
+                                                             content=None)
+            self._retired.add(message_id)
+        except discord.HTTPException:
+            log.info("could not retire board %s of match %s", message_id, match.id)
+
+    async def edit_board(self, interaction: discord.Interaction, match: Match, state: str) -> None:
+        """Show a different step of a multi-step picker (no move; no new picture)."""
+        view = v.view_of(*self.components(match, state))
+        await interaction.response.edit_message(view=view)
+
+    async def refresh_board(self, match: Match, result: Result | None) -> None:
+        """Edit the stored board message (moves not made by a click: AI, timeouts).
+
+        When the change begins someone's turn and they take thread pings, a new board is posted
+        instead (edits never notify) and this one retired.
+        """
+        place = await self.place_of(match)
+        thread_seats, _ = await self.pending_pings(match, result)
+        if (
+            place is None
+            or match.rec.message_id is None
+            or thread_seats
+            or match.rec.message_id in self._retired
+        ):
+            await self.post_board(place, match, result)
+            return
+        kwargs = await self.board_kwargs(match, result)
+        file = kwargs.pop("file")
+        kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
+        msg = place.get_partial_message(match.rec.message_id)  # type: ignore[attr-defined]
+        try:
+            await msg.edit(**kwargs, attachments=[file])
+        except discord.NotFound:
+            await self.post_board(place, match, result)
+
+    async def announce_result(self, match: Match, result: Result) -> None:
+        place = await self.place_of(match)
+        if place is None:
+            return
+        embed = discord.Embed(title=f"{self.spec.title}: match over", description=self.status_line(match),
+                              colour=COLOUR_END)
+        if result.ratings:
+            lines = []
+            for ch in result.ratings:
+                delta = ch.after.ordinal - ch.before.ordinal
+                lines.append(f"<@{ch.user_id}> {ch.after.ordinal:.1f} ({delta:+.1f})")
+            embed.add_field(name="Ratings", value="\n".join(lines)[:1024])
+        elif not match.rec.rated or any(s.is_ai for s in match.seats):
+            embed.set_footer(text="Unrated match.")
+        await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
+
+    async def pending_pings(self, match: Match, result: Result | None) -> tuple[list[int], list[int]]:
+        """(seats to ping in the thread, seats to DM) for the turn that ``result`` began, not yet told."""
+        private = self.private_notices(match, result) if result is not None else set()
+        return await self.turns.split(match, [s for s in newly_to_act(match, result) if s not in private])
+
+    def private_notices(self, match: Match, result: Result) -> set[int]:
+        """Seats the game itself tells privately about this result (EOF: the program builder by DM, or its
+        button in the thread when DMs are closed): that message is their turn notice."""
+        return set()
+
+    def closed_text(self, match: Match) -> str:
+        return {
+            Status.DECLINED: "The challenge was declined.",
+            Status.CANCELLED: "Cancelled.",
+            Status.EXPIRED: "Expired: nobody took it up in time.",
+            Status.ABORTED: "Stopped by an admin.",
+            Status.RUNNING: "The match has started.",
+            Status.FINISHED: "The match is over.",
+        }.get(match.status, "Closed.")
+
+    def rematch_view(self, match: Match) -> discord.ui.View:
+        if "tournament" in match.rec.ui:  # a tournament pairing: the event decides who plays next
+            return v.view_of()
+        return v.view_of(v.button(match.id, None, "rematch", label="Rematch", emoji="🔁",
+                                  style=discord.ButtonStyle.primary))
+
+    def default_level(self) -> str:
+        levels = self.spec.ai_levels
+        return levels[len(levels) // 2] if levels else ""
+
+    def options_summary(self, match: Match) -> str:
+        parts = [f"{k.replace('_', ' ')}: {val}" for k, val in sorted(match.options.items())]
+        parts.append(f"turn limit: {human_seconds(match.rec.turn_limit)}")
+        return " · ".join(parts)
+
+    def invite_message(self, match: Match) -> tuple[discord.Embed, discord.ui.View]:
+        """The challenge (Accept/Decline/Cancel) or lobby (Join/Leave/Start/Cancel) message."""
+        rec = match.rec
+        if rec.status == Status.CHALLENGE:
+            embed = discord.Embed(
+                title=f"{self.spec.title}: a challenge",
+                description=(f"**{shown(rec.seats[0].name)}** challenges **{shown(rec.seats[1].name)}**.\n"
+                             f"Expires <t:{int(rec.deadline or 0)}:R>."),
+                colour=COLOUR_INFO,
+            )
+            embed.set_footer(text=self.options_summary(match))
+            view = v.view_of(
+                v.button(rec.id, None, "accept", label="Accept", style=discord.ButtonStyle.success),
+                v.button(rec.id, None, "decline", label="Decline", style=discord.ButtonStyle.danger),
+                v.button(rec.id, None, "cancel", label="Cancel", style=discord.ButtonStyle.secondary),
+            )
+            return embed, view
+        spec = self.spec
+        if rec.status == Status.LOBBY:
+            need = spec.min_seats
+            most = f"{spec.max_seats}" if spec.max_seats else "any number of"
+            lines = [f"{i + 1}. {shown(s.name)}{self.seat_note(match, i)}" for i, s in enumerate(rec.seats)]
+            embed = discord.Embed(
+                title=f"{spec.title}: lobby",
+                description=(
+                    f"Hosted by **{shown(rec.seats[0].name) if rec.seats else '?'}** · {need} to {most} "
+                    "players\n"
+                    + "\n".join(lines)
+                    + f"\n\nThe host starts once {need} have joined. Closes <t:{int(rec.deadline or 0)}:R>."
+                ),
+                colour=COLOUR_INFO,
+            )
+            embed.set_footer(text=self.options_summary(match))
+            full = spec.max_seats is not None and len(rec.seats) >= spec.max_seats
+            view = v.view_of(
+                v.button(
+                    rec.id, None, "join", label="Join", style=discord.ButtonStyle.success, disabled=full
+                ),
+                v.button(rec.id, None, "leave", label="Leave"),
+                v.button(
+                    rec.id,
+                    None,
+                    "start",
+                    label="Start",
+                    style=discord.ButtonStyle.primary,
+                    disabled=len(rec.seats) < need,
+                ),
+                v.button(rec.id, None, "cancel", label="Cancel", style=discord.ButtonStyle.danger),
+            )
+            for item in self.lobby_extra_items(match):
+                view.add_item(item)
+            return embed, view
+        embed = discord.Embed(title=f"{spec.title}", description=self.closed_text(match), colour=COLOUR_END)
+        return embed, discord.ui.View(timeout=None)
+
+    def seat_note(self, match: Match, seat: int) -> str:
+        """Extra text after a lobby seat (EOF: the colour)."""
+        return ""
+
+    def lobby_extra_items(self, match: Match) -> list[discord.ui.Item[Any]]:
+        return []

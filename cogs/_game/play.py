@@ -1,0 +1,199 @@
+"""After a move: the board and notices, the computer's answer (at once or as a task), recovery, timeouts."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.matches.service import Match, Result
+from bot.storage import Status
+
+if TYPE_CHECKING:
+    pass
+from cogs._game.private import PrivateCog
+
+log = logging.getLogger(__name__)
+
+AI_AT_ONCE = 1.5
+"""Seconds a click or typed move waits for the computer's answer so that both go out in one reply."""
+
+
+class PlayCog(PrivateCog):
+    """After a move: the board and notices, the computer's answer (at once or as a task), recovery,
+    timeouts."""
+
+    async def play_from_component(self, interaction: discord.Interaction, match_id: int, version: int | None,
+                                  text: str) -> None:
+        """A move from a board button: one request (the board edited in the interaction response)."""
+        result = await self.service.play(match_id, interaction.user.id, text, expected_version=version)
+        result = await self.ai_at_once(result)
+        match = result.match
+        thread_seats, _ = await self.pending_pings(match, result)
+        clicked = interaction.message.id if interaction.message is not None else None
+        thinking = result.ai_next and match.id in self._ai_running  # its board comes below when it is ready
+        try:
+            if (thread_seats or thinking) and clicked is not None:
+                # someone is pinged: the new board goes to the bottom (its content is the ping) and the
+                # clicked board becomes an earlier position, in the interaction's own response
+                embed = self.retired_embed(match, self.place_url(match))
+                if thinking:
+                    embed.description = ("Moved on: the computer is answering; the next board comes below ↓\n"
+                                         f"[Jump to the latest board]({self.place_url(match)})")
+                await interaction.response.edit_message(embed=embed, view=None, content=None)
+                self._retired.add(clicked)
+                if not thinking:
+                    await self.post_board(None, match, result, retire=match.rec.message_id != clicked)
+            else:
+                kwargs = await self.board_kwargs(match, result)
+                file = kwargs.pop("file")
+                kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
+                await interaction.response.edit_message(**kwargs, attachments=[file])
+        except discord.HTTPException:
+            log.warning(
+                "the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True
+            )
+            await self.recover_later(match.id, result)
+        await self.after_result(match, result)
+
+    async def ai_at_once(self, result: Result, *, budget: float | None = None) -> Result:
+        """Let the computer answer within ``budget`` seconds so that its move goes out with the human's.
+
+        Returns the combined result (both moves; the turn it began pings the human). If the computer
+        needs longer it keeps thinking and its move is presented on its own when ready.
+        """
+        end = time.monotonic() + (AI_AT_ONCE if budget is None else budget)
+        while result.ai_next and not result.finished:
+            match_id = result.match.id
+            if match_id in self._ai_running:
+                break
+            self._ai_running.add(match_id)
+            task = asyncio.ensure_future(self.service.ai_move(match_id))
+            done, _ = await asyncio.wait({task}, timeout=max(0.0, end - time.monotonic()))
+            if not done:
+                follow = asyncio.create_task(self._ai_follow(match_id, task, result.moves))
+                self._ai_tasks.add(follow)
+                follow.add_done_callback(self._ai_tasks.discard)
+                break
+            self._ai_running.discard(match_id)
+            try:
+                reply = task.result()
+            except Exception:
+                log.exception("computer move in match %s failed", match_id)
+                break
+            if reply is None:
+                break
+            result = Result(
+                reply.match,
+                events=reply.events,
+                moves=result.moves + reply.moves,
+                actor=reply.actor,
+                before=reply.before,
+                started=result.started,
+                finished=reply.finished,
+                ratings=reply.ratings,
+                message=reply.message,
+                notified=set(result.notified),
+            )
+        return result
+
+    async def _ai_follow(self, match_id: int, task: asyncio.Future[Result | None],
+                         earlier: list[Any] | None = None) -> None:
+        try:
+            result = await task
+        except Exception:
+            log.exception("computer move in match %s failed", match_id)
+            return
+        finally:
+            self._ai_running.discard(match_id)
+        if result is None:
+            return
+        result.moves = list(earlier or []) + result.moves  # "Last:" names the human's move too
+        try:
+            await self.refresh_board(result.match, result)
+            await self.after_result(result.match, result)
+        except Exception:
+            log.exception("presenting the computer's move in match %s failed", match_id)
+
+    async def after_result(self, match: Match, result: Result) -> None:
+        """Result message at the end, private follow-ups, and the computer's reply."""
+        await self.after_move_private(match, result)
+        await self.notify_turn(match, result)
+        if result.finished and match.status == Status.FINISHED:
+            await self.announce_result(match, result)
+        elif result.ai_next:
+            self.schedule_ai(match.id)
+        await self.bot.store.set_board_version(match.id, match.version)
+
+    async def after_move_private(self, match: Match, result: Result) -> None:
+        """Games with hidden information send DMs here."""
+
+    def schedule_ai(self, match_id: int) -> None:
+        if match_id in self._ai_running:
+            return
+        self._ai_running.add(match_id)
+        task = asyncio.create_task(self._ai_turn(match_id))
+        self._ai_tasks.add(task)
+        task.add_done_callback(self._ai_tasks.discard)
+
+    async def _ai_turn(self, match_id: int) -> None:
+        try:
+            try:
+                result = await self.service.ai_move(match_id)
+            finally:
+                self._ai_running.discard(match_id)
+            if result is None:
+                return
+            await self.refresh_board(result.match, result)
+            await self.after_result(result.match, result)
+        except Exception:
+            log.exception("computer move in match %s failed", match_id)
+
+    async def present_timeout(self, result: Result) -> None:
+        """The scheduler's expiry of a challenge, lobby, turn or clock."""
+        match = result.match
+        if match.status == Status.EXPIRED:
+            place = await self.place_of(match)
+            if place is not None and match.rec.message_id is not None:
+                embed, view = self.invite_message(match)
+                with contextlib.suppress(discord.HTTPException):
+                    await place.get_partial_message(match.rec.message_id).edit(  # type: ignore[attr-defined]
+                        embed=embed, view=view, content=None)
+            return
+        await self.refresh_board(match, result)
+        await self.after_result(match, result)
+
+    async def recover(self, match: Match, result: Result | None = None) -> None:
+        """Bring the live board up to date after a move whose presentation never reached Discord.
+
+        With the move's ``result`` (a reply that just failed) its pings go out with the new board; at
+        start-up everyone to act is pinged, as the notice of the lost reply may never have gone out.
+        """
+        log.info("bringing the board of match %s up to date (version %s)", match.id, match.version)
+        if match.status == Status.RUNNING:
+            if result is None:
+                last = [mv for mv in (await self.service.history(match.id))[-1:] if mv.seat >= 0]
+                result = Result(match, started=True, moves=last)
+            await self.post_board(None, match, result)
+            if match.ai_to_act() is not None:
+                self.schedule_ai(match.id)
+        elif match.status == Status.FINISHED:
+            await self.refresh_board(match, None)
+            await self.announce_result(match, Result(match, finished=True))
+        await self.bot.store.set_board_version(match.id, match.version)
+
+    async def recover_later(self, match_id: int, result: Result | None = None) -> None:
+        """After a failed reply: bring the board of the match up to date (errors only logged)."""
+        try:
+            match = await self.service.get(match_id)
+            if result is not None and result.match.version == match.version:
+                match = result.match
+            else:
+                result = None
+            await self.recover(match, result)
+        except Exception:
+            log.exception("bringing the board of match %s up to date failed", match_id)

@@ -1,0 +1,220 @@
+"""The public board: status, events, history (programs hidden until executed), the deal buttons."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.errors import NotAPlayer, NotYourTurn, StaleBoard
+from bot.games.base import Event
+from bot.games.eof.pieces import (
+    SIZE_LETTERS,
+    size_totals,
+)
+from bot.games.eof.render import deal_progress
+from bot.games.eof.rules import HAND, EofState, Phase
+from bot.matches.service import Match, Result
+from bot.names import shown as safe
+from bot.storage import MoveRecord, Status
+from cogs import _views as v
+from cogs.eof.common import (
+    COLOUR_EMOJI,
+    EXECUTION_KINDS,
+    SIZE_WORDS,
+    _colour_name,
+    _move_kind,
+)
+from cogs.eof.lobby import EofLobby
+
+
+class EofBoard(EofLobby):
+    """The public board: status, events, history (programs hidden until executed), the deal buttons."""
+
+
+    def seat_label(self, match: Match, seat: int) -> str:
+        cols = self.colours(match)
+        name = safe(match.seats[seat].name)
+        return f"{name} ({_colour_name(cols[seat])})" if seat < len(cols) else name
+
+    def _who(self, match: Match, seat: int) -> str:
+        """``🟥 **alice**`` for embeds (markdown in names escaped)."""
+        cols = self.colours(match)
+        emoji = COLOUR_EMOJI[cols[seat]] + " " if seat < len(cols) else ""
+        return f"{emoji}**{safe(match.seats[seat].name)}**"
+
+    def status_line(self, match: Match) -> str:
+        if match.status != Status.RUNNING or match.state is None:
+            return super().status_line(match)
+        s: EofState = match.state
+        deadline = f" · turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
+        if s.phase is Phase.DEAL and s.drawer is not None:
+            t = s.drawer
+            k = len(s.draws[t])
+            what = "choose the size of the next draw below" if s.feel and s.size_choice < 0 else "drawing"
+            return (
+                f"**Deal, round {s.round}:** <@{match.seats[t].user_id}> {deal_progress(k)}: {what}{deadline}"
+            )
+        if s.phase is Phase.PROGRAM:
+            waiting = ", ".join(
+                f"<@{match.seats[t].user_id}>" for t in range(s.seats) if s.programs[t] is None
+            )
+            done = ", ".join(self._who(match, t) for t in range(s.seats) if s.programs[t] is not None)
+            line = f"**Programming, round {s.round}:** waiting for {waiting or 'nobody'}{deadline}"
+            return line + (f"\nProgram in: {done}" if done else "")
+        if s.phase is Phase.PERMISSION:
+            view = match.view(None)
+            pd = view.pending
+            if pd is not None:
+                asked = ", ".join(f"<@{match.seats[t].user_id}>" for t in pd.asked if t not in pd.allowed)
+                return (
+                    f"**Execution paused:** {self._who(match, pd.seat)} `{pd.instruction}` wants to delete "
+                    f"record {pd.record + 1} ({pd.piece}); waiting for {asked} to allow or deny{deadline}"
+                )
+        return super().status_line(match)
+
+    def last_move_text(self, match: Match, result: Result | None) -> str:
+        """Public events only (never a move's notation: programs are secret until executed)."""
+        if result is None:
+            return ""
+        texts = [e.text for e in result.events
+                 if e.visible_to is None and e.text and e.kind not in EXECUTION_KINDS]
+        if result.message:
+            texts.insert(0, result.message)
+        if not texts:
+            return ""
+        shown = texts[-4:]
+        more = "… " if len(texts) > len(shown) else ""
+        return "Last: " + more + " ".join(safe(t) for t in shown)
+
+    def extra_lines(self, match: Match, result: Result | None) -> list[str]:
+        s: EofState | None = match.state
+        if s is None:
+            return []
+        scores = " · ".join(f"{self._who(match, t)} {s.scores[t]}" for t in range(s.seats))
+        rnd = "" if s.phase is Phase.OVER else f"Round {s.round}/4 · "
+        return [f"{rnd}Scores: {scores}"]
+
+    def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
+        """Moves by round; a program shows as "submitted a program" until its round has been executed."""
+        rounds: list[list[MoveRecord]] = [[]]
+        programmed = False
+        for mv in moves:
+            kind = _move_kind(mv)
+            if kind in ("chance", "size") and programmed:
+                rounds.append([])
+                programmed = False
+            if kind in ("program", "answer"):
+                programmed = True
+            rounds[-1].append(mv)
+        over = match.status != Status.RUNNING
+        out: list[str] = []
+        for i, group in enumerate(rounds):
+            if not group:
+                continue
+            revealed = over or i < len(rounds) - 1
+            out.append(f"**Round {i + 1}**")
+            pending_size = ""
+            for mv in group:
+                kind = _move_kind(mv)
+                name = (safe(match.seats[mv.seat].name) if 0 <= mv.seat < len(match.seats)
+                        else "🎲")
+                if kind == "size":
+                    pending_size = f"{name}: `{mv.notation}`"
+                    continue
+                if kind == "chance":
+                    if pending_size:
+                        out.append(f"{pending_size} → `{mv.notation}`")
+                    elif out and out[-1].startswith("🎲"):  # blind draws: one line
+                        out[-1] += f" `{mv.notation}`"
+                    else:
+                        out.append(f"🎲 `{mv.notation}`")
+                    pending_size = ""
+                    continue
+                if kind == "program":
+                    text = f"`{mv.notation}`" if revealed else "submitted a program"
+                    auto = " (turn limit)" if mv.user_id is None else ""
+                    out.append(f"{name}: {text}{auto}")
+                else:
+                    out.append(f"{name}: `{mv.notation}`")
+            if pending_size:
+                out.append(pending_size)
+        return out
+
+    def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
+        s: EofState | None = match.state
+        if s is None or match.status != Status.RUNNING:
+            return []
+        mid, ver = match.id, match.version
+        items: list[discord.ui.Item[Any]] = []
+        if s.phase is Phase.DEAL and s.feel and s.size_choice < 0 and s.drawer is not None:
+            sizes = size_totals(s.bag)
+            for i, word in enumerate(SIZE_WORDS):
+                items.append(
+                    v.button(
+                        mid,
+                        ver,
+                        f"m:{SIZE_LETTERS[i]}",
+                        label=f"{word.capitalize()} ({sizes[i]} left)",
+                        style=discord.ButtonStyle.primary,
+                        disabled=sizes[i] == 0,
+                        row=0,
+                    )
+                )
+            items.append(v.button(mid, ver, "m:any", label="Any size", row=0))
+            left = HAND - len(s.draws[s.drawer])
+            if left > 1:
+                items.append(
+                    v.button(mid, ver, "rest", label=f"Draw the rest for me ({left})", emoji="🎲", row=1)
+                )
+        elif s.phase is Phase.PROGRAM:
+            items.append(v.button(mid, None, "open", label="Write my program", emoji="📝",
+                                  style=discord.ButtonStyle.primary))
+        elif s.phase is Phase.PERMISSION:
+            tag = f"{s.round}.{s.turn}"
+            items.append(v.button(mid, None, f"an:{tag}:allow", label="Allow the deletion",
+                                  style=discord.ButtonStyle.success))
+            items.append(
+                v.button(mid, None, f"an:{tag}:deny", label="Deny", style=discord.ButtonStyle.danger)
+            )
+        return items
+
+    async def draw_rest(self, interaction: discord.Interaction, match: Match, version: int | None) -> None:
+        """``draw: feel``: the drawing player's remaining draws of this round at random sizes, in one click
+        (each draw is still a logged move); the board is edited once."""
+        seat = self._player_seat(match, interaction)
+        if version is not None and version != match.version:
+            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+        s: EofState = match.state
+        if s is None or s.phase is not Phase.DEAL or s.drawer != seat:
+            raise NotYourTurn("It is not your draw.")
+        events: list[Event] = []
+        moves: list[MoveRecord] = []
+        result: Result | None = None
+        current = match
+        while True:
+            st: EofState = current.state
+            if (current.status != Status.RUNNING or st.phase is not Phase.DEAL or st.drawer != seat
+                    or st.size_choice >= 0):
+                break
+            result = await self.service.play(match.id, interaction.user.id, "draw any")
+            events += result.events
+            moves += result.moves
+            current = result.match
+        assert result is not None
+        merged = dataclasses.replace(result, events=events, moves=moves)
+        kwargs = await self.board_kwargs(current, merged)
+        file = kwargs.pop("file")
+        await interaction.response.edit_message(**kwargs, attachments=[file])
+        await self.after_result(current, merged)
+
+    def _player_seat(self, match: Match, interaction: discord.Interaction) -> int:
+        seat = match.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotAPlayer("You are not playing in this match.")
+        return seat
+
+    def private_header(self, match: Match) -> str:
+        return f"**{self.spec.title} #{match.id}** · [back to the match]({self.jump_url(match)})"

@@ -1,0 +1,246 @@
+"""Permission answers and execution: the step log with its animation, the scores, the notices."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+
+from bot.errors import NotYourTurn, StaleBoard
+from bot.games.base import Event, GameError
+from bot.games.eof.notation import SKIP, Program
+from bot.games.eof.pieces import (
+    Piece,
+    counts_of,
+    sub,
+)
+from bot.games.eof.rules import EofState, Phase
+from bot.games.eof.scoring import Configuration
+from bot.matches.service import Match, Result
+from bot.names import shown as safe
+from bot.render import gif_bytes
+from bot.storage import Status
+from cogs._game import COLOUR_INFO, NO_MENTIONS, picture_file
+from cogs.eof.common import (
+    EXECUTION_KINDS,
+    LOG_CHUNK,
+    _move_kind,
+    decode_draft,
+    log,
+)
+from cogs.eof.private import EofPrivate
+
+
+class EofExecution(EofPrivate):
+    """Permission answers and execution: the step log with its animation, the scores, the notices."""
+
+
+    async def on_builder(self, interaction: discord.Interaction, match: Match, kind: str, rnd: int, code: str,
+                         values: list[str]) -> None:
+        seat = self._player_seat(match, interaction)
+        s: EofState = match.state
+        if match.status != Status.RUNNING or s is None or s.round != rnd or s.phase is not Phase.PROGRAM:
+            raise StaleBoard(f"This builder is for round {rnd}, whose programming is over.")
+        if s.programs[seat] is not None:
+            await self._edit_private(interaction, match, await self.builder_payload(match, seat))
+            return
+        try:
+            draft = decode_draft(code)
+        except GameError:
+            raise StaleBoard("That button does nothing any more.") from None
+        self._check_draft(s, seat, draft)
+        if kind == "pb":
+            chosen = None
+            if values:
+                try:
+                    chosen = Piece.parse(values[0])
+                except ValueError:
+                    chosen = None
+                left = sub(s.hands[seat], counts_of(i.piece for i in draft))
+                if chosen is None or not left[chosen.index] or len(draft) >= s.required_length(seat):
+                    raise StaleBoard("That piece is not left in your hand; press **Write my program** on the "
+                                     "board for a fresh builder.")
+            await self._edit_private(
+                interaction, match, await self.builder_payload(match, seat, draft, chosen)
+            )
+            return
+        if kind == "pk":
+            await self._edit_private(interaction, match,
+                                     await self.builder_payload(match, seat, draft, confirm=True))
+            return
+        # pc: confirmed — play it
+        result = await self.service.play(match.id, interaction.user.id, " ".join(map(str, draft)))
+        after = result.match
+        same_round = (after.status == Status.RUNNING and after.state.phase is Phase.PROGRAM
+                      and after.state.round == rnd)
+        payload = (await self.builder_payload(after, seat) if same_round
+                   else self._submitted_payload(after, seat, Program(draft)))
+        await self._edit_private(interaction, after, payload)
+        clicked = interaction.message.id if interaction.message is not None else None
+        await self.close_builder(after, seat, rnd, Program(draft), clicked=clicked)
+        await self.present(after, result)
+
+    async def on_answer(self, interaction: discord.Interaction, match: Match, rnd: int, turn: int,
+                        answer: str) -> None:
+        seat = self._player_seat(match, interaction)
+        s: EofState = match.state
+        if (match.status != Status.RUNNING or s is None or s.phase is not Phase.PERMISSION or s.round != rnd
+                or s.turn != turn):
+            raise StaleBoard("That permission request has already been settled.")
+        if seat not in s.asked:
+            raise NotYourTurn("Only the players whose pointer is on that record can answer.")
+        result = await self.service.play(match.id, interaction.user.id, answer)
+        verb = "allowed" if answer == "allow" else "denied"
+        on_board = interaction.message is not None and interaction.message.id == match.rec.message_id
+        if on_board or interaction.message is None:
+            await interaction.response.send_message(f"You {verb} the deletion.", ephemeral=True)
+        else:
+            await self._edit_private(interaction, result.match, {"content": f"You {verb} the deletion.",
+                                                                 "view": discord.ui.View(timeout=None)})
+        await self.present(result.match, result)
+
+    @staticmethod
+    def executed(result: Result) -> bool:
+        return any(e.kind in EXECUTION_KINDS for e in result.events)
+
+    async def present(self, match: Match, result: Result) -> None:
+        """Show a move not made on the board message: the board edited (or, after an execution, the log,
+        the scores and a fresh board), then DMs and the end of the match."""
+        if not self.executed(result):
+            await self.refresh_board(match, result)
+        await self.after_result(match, result)
+
+    async def present_timeout(self, result: Result) -> None:
+        if result.match.status == Status.EXPIRED:
+            await super().present_timeout(result)
+            return
+        before: EofState | None = result.before
+        if before is not None and before.phase is Phase.PROGRAM:  # missing programs became "no program"
+            for mv in result.moves:
+                if (
+                    0 <= mv.seat < before.seats
+                    and _move_kind(mv) == "program"
+                    and before.programs[mv.seat] is None
+                ):
+                    await self.close_builder(result.match, mv.seat, before.round, SKIP)
+        await self.present(result.match, result)
+
+    def private_notices(self, match: Match, result: Result) -> set[int]:
+        """The program builder and the permission prompt (sent below) are these players' turn notices."""
+        s: EofState | None = match.state
+        if match.status != Status.RUNNING or s is None:
+            return set()
+        kinds = {e.kind for e in result.events}
+        if s.phase is Phase.PROGRAM and "pool" in kinds:
+            return {t for t in range(s.seats) if s.programs[t] is None}
+        if s.phase is Phase.PERMISSION and ("permission" in kinds or "execute" in kinds):
+            return {t for t in s.asked if t not in s.allowed}
+        return set()
+
+    async def after_move_private(self, match: Match, result: Result) -> None:
+        if self.executed(result):
+            try:
+                await self.post_execution(match, result)
+            except discord.HTTPException:
+                log.warning("posting the execution of match %s failed", match.id, exc_info=True)
+        s: EofState | None = match.state
+        if match.status != Status.RUNNING or s is None:
+            return
+        kinds = {e.kind for e in result.events}
+        if s.phase is Phase.PROGRAM and "pool" in kinds:
+            waiting = [t for t in range(s.seats) if s.programs[t] is None and not match.seats[t].is_ai]
+            await asyncio.gather(*(self.send_private(match, t, "prog", notice=(
+                "Press the button to write your round "
+                f"{s.round} program privately here.")) for t in waiting))
+        elif s.phase is Phase.PERMISSION and ("permission" in kinds or "execute" in kinds):
+            asked = [t for t in s.asked if t not in s.allowed]
+            await asyncio.gather(*(self.send_private(match, t, "perm", notice=(
+                "A delete needs your permission: press the button to answer privately, or use the board's "
+                "buttons.")) for t in asked))
+
+    async def post_execution(self, match: Match, result: Result) -> None:
+        """The step log with the animation, the round's scores, then a fresh board at the bottom."""
+        place = await self.place_of(match)
+        if place is None:
+            return
+        steps = [e for e in result.events if e.kind == "step"]
+        scored = [e for e in result.events if e.kind == "score"]
+        before: EofState | None = result.before
+        rnd = (
+            int(scored[0].data.get("round", 0)) if scored else (before.round if before else match.state.round)
+        )
+        lines = []
+        for e in steps:
+            d = e.data
+            seat = int(d["seat"])
+            head = f"`{int(d['index']) + 1}` {self._who(match, seat)} `{d['instruction']}`"
+            if d.get("crash"):
+                result_text = str(d.get("result") or "")
+                gone = result_text.removeprefix("deleted ")
+                said = result_text in ("", "crashed") or gone in str(d["crash"])
+                done = "" if said else f" ({result_text})"
+                lines.append(f"{head} — 💥 **crash**: {d['crash']}{done}")
+            else:
+                lines.append(f"{head} — {d.get('result', '')}")
+        for e in result.events:
+            if e.kind == "permission" and e.visible_to is None:
+                lines.append(f"⏸️ {safe(e.text)}")
+        if not lines:
+            lines.append("No instructions ran (no programs).")
+        chunks: list[str] = []
+        for line in lines:
+            if chunks and len(chunks[-1]) + len(line) + 1 <= LOG_CHUNK:
+                chunks[-1] += "\n" + line
+            else:
+                chunks.append(line[:LOG_CHUNK])
+        resumed = before is not None and bool(before.steps)
+        title = f"Round {rnd}: execution" + (" (continued)" if resumed else "")
+        gif = await self._execution_gif(match, result) if steps else None
+        for i, chunk in enumerate(chunks):
+            embed = discord.Embed(title=title if i == 0 else f"{title}, part {i + 1}", description=chunk,
+                                  colour=COLOUR_INFO)
+            if gif is not None and i == len(chunks) - 1:
+                embed.set_image(url="attachment://execution.gif")
+                await place.send(embed=embed, file=picture_file(gif, "execution.gif"),
+                                 allowed_mentions=NO_MENTIONS)
+            else:
+                await place.send(embed=embed, allowed_mentions=NO_MENTIONS)
+        for e in scored:
+            await place.send(embed=self.score_embed(match, e), allowed_mentions=NO_MENTIONS)
+        await self.post_board(place, match, result)  # the new board; the old one is retired by it
+
+    async def _execution_gif(self, match: Match, result: Result) -> bytes | None:
+        animate = self.game.animate
+        if result.before is None or animate is None:
+            return None
+        before = match.rules.view(result.before, None)
+        after = match.view(None)
+        names = match.names()
+
+        def work() -> bytes:
+            frames = animate(before, result.events, after, names=names)
+            return gif_bytes([f for f, _ in frames], [d for _, d in frames])
+
+        return await asyncio.to_thread(work)
+
+    def score_embed(self, match: Match, event: Event) -> discord.Embed:
+        d = event.data
+        s: EofState = match.state
+        rnd = int(d.get("round", 0))
+        points = list(d.get("points", []))
+        totals = list(d.get("totals", []))
+        configs = list(d.get("configurations", []))
+        lr = s.last_round if s.last_round is not None and s.last_round.round == rnd else None
+        lines = []
+        for t in range(len(points)):
+            if lr is not None and lr.skipped[t]:
+                how = "no program"
+            elif lr is not None and lr.crashed[t]:
+                how = "crashed" + (" (penalty)" if points[t] < 0 else "")
+            else:
+                cfg = [Configuration.load(c).describe() for c in (configs[t] if t < len(configs) else [])]
+                how = ", ".join(cfg) or "no configuration"
+            total = totals[t] if t < len(totals) else "?"
+            lines.append(f"{self._who(match, t)} **{points[t]:+d}** → {total} · {how}")
+        return discord.Embed(title=f"Round {rnd} scores", description="\n".join(lines)[:4096],
+                             colour=discord.Colour.from_rgb(250, 166, 26))

@@ -1,0 +1,339 @@
+"""The board: picture (with a planned path), embed, movement buttons, history, suggestions."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.games.base import Event, GameError
+from bot.games.nomic import NomicView, next_steps
+from bot.games.nomic import notation as nomic_notation
+from bot.games.nomic.moves import (
+    Propose,
+)
+from bot.matches.service import Match, Result
+from bot.render import png_bytes
+from bot.storage import Status
+from cogs import _views as v
+from cogs._game import (
+    COLOUR_END,
+    COLOUR_INFO,
+    COLOUR_OK,
+    picture_file,
+)
+from cogs._votes import NO, YES
+from cogs.nomic.base import NomicBase
+from cogs.nomic.common import (
+    ARROWS,
+    COLOUR_REJECTED,
+    MAX_EVENT_LINES,
+    PICTURE,
+    WORDS,
+    RulebookButton,
+    _cut,
+    _example_path,
+    _md,
+    _path_points,
+    nomic_view,
+)
+
+
+class NomicBoard(NomicBase):
+    """The board: picture (with a planned path), embed, movement buttons, history, suggestions."""
+
+
+    def picture_name(self, match: Match, result: Result | None) -> str:
+        return PICTURE
+
+    def render_plan(self, match: Match, result: Result | None, plan: str) -> bytes:
+        """Runs in a worker thread: the map, with the planned path drawn while it is being built."""
+        view = match.view(None)
+        events: Sequence[Event] = result.events if result else ()
+        if plan and view.current is not None:
+            start = view.players[view.current].pos
+            if start is not None:
+                view = dataclasses.replace(view, path=_path_points(start, plan), path_seat=view.current)
+                events = (Event("move"),) if len(plan) == view.roll else ()
+        return png_bytes(self.game.render(view, events=events), key=self.game_key)
+
+    def render_picture(self, match: Match, result: Result | None) -> bytes:
+        return self.render_plan(match, result, "")
+
+    async def board_kwargs(self, match: Match, result: Result | None, state: str = "") -> dict[str, Any]:
+        plan = state[3:] if state.startswith("pa:") else ""
+        data = await asyncio.to_thread(self.render_plan, match, result, plan)
+        file = picture_file(data, PICTURE)
+        items = self.components(match, state) if match.status == Status.RUNNING else []
+        return {"content": self.board_content(match), "embed": self.board_embed(match, result, plan=plan),
+                "file": file, "view": v.view_of(*items)}
+
+    def board_content(self, match: Match) -> str | None:
+        """Pings the one player the game waits for (only new boards ping)."""
+        if match.status != Status.RUNNING or match.state is None:
+            return None
+        view = match.view(None)
+        if view.question is not None:
+            return f"<@{view.players[view.question.judge].user_id}>, you are the Judge."
+        if view.phase in ("move", "propose") and view.current is not None:
+            return f"<@{view.players[view.current].user_id}>, your turn."
+        return None
+
+    def last_move_text(self, match: Match, result: Result | None) -> str:
+        if result is None:
+            return ""
+        lines = [_md(result.message)] if result.message else []
+        texts = [_cut(_md(e.text), 240) for e in result.events
+                 if e.text and e.visible_to is None and not (result.started and e.kind == "join")]
+        if len(texts) > MAX_EVENT_LINES:
+            texts = ["\u2026", *texts[-MAX_EVENT_LINES:]]
+        lines += [t if t == "\u2026" else f"\u2022 {t}" for t in texts]
+        return "\n".join(lines)
+
+    def status_line(self, match: Match) -> str:
+        if match.status == Status.FINISHED:
+            view = nomic_view(match)
+            detail = view.result or (match.outcome.detail if match.outcome else "")
+            return f"**The game is over.** {_md(detail)}".strip()
+        if match.status != Status.RUNNING or match.state is None:
+            return self.closed_text(match)
+        view = match.view(None)
+        who = f"<@{view.players[view.current].user_id}>" if view.current is not None else "nobody"
+        deadline = f" Turn ends <t:{int(match.rec.deadline)}:R>." if match.rec.deadline else ""
+        q = view.question
+        if q is not None:
+            judge = f"<@{view.players[q.judge].user_id}>"
+            return (
+                f"\u2696\ufe0f **Judgment**: {_md(view.name(q.asker))} asks "
+                f"\u201c{_md(_cut(q.question, 300))}"
+                f"\u201d. The Judge, {judge}, rules with `/nomic ruling`; play waits.{deadline}"
+            )
+        if view.phase == "move":
+            return (f"\U0001f3b2 {who} rolled **{view.roll}** on the d{view.die}: give a path of exactly "
+                    f"{view.roll} step{'s' * (view.roll != 1)} with the arrows below, or "
+                    f"`/nomic move notation:{_example_path(view.roll or 1)}`.{deadline}")
+        if view.phase == "propose":
+            return (
+                f"\U0001f4dc {who}, propose one rule-change: `/nomic propose action:enact text:\u2026` "
+                f"(or repeal / amend a rule by number), or pass with `/nomic move notation:skip`.{deadline}"
+            )
+        if view.phase == "vote" and view.proposal is not None:
+            p = view.proposal
+            return (
+                f"\U0001f5f3\ufe0f Vote on proposal {p.number}: react {YES} or {NO} on it; the live tally is "
+                f"on the proposal. It is decided when all {len(p.voters)} voters have voted.{deadline}"
+            )
+        return f"{who} is playing.{deadline}"
+
+    def extra_lines(self, match: Match, result: Result | None, plan: str = "") -> list[str]:
+        if match.status != Status.RUNNING or match.state is None:
+            return []
+        view = match.view(None)
+        lines = []
+        if plan and view.current is not None and view.roll:
+            start = view.players[view.current].pos or (0, 0)
+            end = _path_points(start, plan)[-1]
+            left = view.roll - len(plan)
+            tail = f"{left} step{'s' * (left != 1)} to go" if left else "complete: press Confirm"
+            lines.append(f"\U0001f9ed Planned path **{plan}** \u2192 ({end[0]}, {end[1]}) \u00b7 {tail}")
+        order = " \u2192 ".join(f"**{_md(view.name(s))}**" if s == view.current else _md(view.name(s))
+                                for s in view.order)
+        lines.append(f"Round {view.round}, turn {view.turn} \u00b7 {order} \u00b7 Judge: "
+                     f"{_md(view.name(view.judge))}")
+        pending = [p.name for p in view.players if p.status == "pending"]
+        if pending:
+            lines.append("Joining next round: " + ", ".join(_md(n) for n in pending))
+        die_rule = dict(view.setting_rules).get("die")
+        lines.append(
+            f"Die d{view.die}{f' (rule {die_rule})' if die_rule else ''} \u00b7 votes: "
+            f"{view.votes_needed} \u00b7 order: {view.turn_order} \u00b7 phases: {view.phases} \u00b7 "
+            f"{len(view.in_effect)} rules in effect"
+        )
+        return lines
+
+    def board_embed(self, match: Match, result: Result | None, *, plan: str = "") -> discord.Embed:
+        lines = []
+        last = self.last_move_text(match, result)
+        if last:
+            lines.append(last)
+        lines.append(self.status_line(match))
+        lines.extend(self.extra_lines(match, result, plan))
+        view = nomic_view(match)
+        if match.status == Status.RUNNING:
+            title = f"Nomic World \u00b7 round {view.round}, turn {view.turn}"
+        else:
+            title = "Nomic World \u00b7 game over" if match.status == Status.FINISHED else "Nomic World"
+        colour = COLOUR_END if match.status == Status.FINISHED else COLOUR_OK
+        embed = discord.Embed(title=title, description=_cut("\n".join(lines), 4000), colour=colour)
+        embed.set_image(url=f"attachment://{PICTURE}")
+        if match.status == Status.RUNNING:
+            embed.set_footer(
+                text=f"Match #{match.id} \u00b7 /nomic rules: the rulebook \u00b7 /nomic propose, "
+                "/nomic judge, /nomic move"
+            )
+        else:  # a finished board says how to see it again
+            embed.set_footer(
+                text=f"Match #{match.id} \u00b7 final position \u00b7 /nomic board and /nomic history show it"
+            )
+        return embed
+
+    def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
+        if match.state is None:
+            return []
+        view = match.view(None)
+        mid, ver = match.id, match.version
+        items: list[discord.ui.Item[Any]] = []
+        if view.status == "running" and view.phase == "move" and view.question is None and view.roll:
+            plan = state[3:] if state.startswith("pa:") else ""
+            roll = view.roll
+            allowed = next_steps(plan, roll)
+            for d in "NESW":
+                items.append(v.button(mid, ver, f"pa:{plan}{d}", label=WORDS[d], emoji=ARROWS[d],
+                                      style=discord.ButtonStyle.primary, disabled=d not in allowed, row=0))
+            items.append(v.button(mid, ver, f"pa:{plan[:-1]}", label="Undo", emoji="\u21a9\ufe0f",
+                                  disabled=not plan, row=1))
+            done = len(plan) == roll
+            items.append(v.button(mid, ver, f"m:{plan}", label=f"Confirm {plan}" if done else
+                                  f"Confirm ({len(plan)}/{roll} steps)", style=discord.ButtonStyle.success,
+                                  disabled=not done, row=1))
+            options = self.destination_options(view, plan)
+            for k, chunk in enumerate(v.chunks(options, 25)[:2]):
+                more = " (type /nomic move for the rest)" if len(options) > 50 and k == 1 else ""
+                items.append(v.select(mid, ver, f"pd{k}", chunk, row=3 + k,
+                                      placeholder=f"Or pick a destination: its whole path{more}"[:150]))
+        items.append(RulebookButton(mid, 0, "n", label="Rulebook", emoji="\U0001f4dc", row=2))
+        items.append(RulebookButton(mid, 0, "n", "h", label="How to play", emoji="\u2753", row=2))
+        return items
+
+    @staticmethod
+    def destination_options(view: NomicView, plan: str = "") -> list[discord.SelectOption]:
+        """Every space the roll reaches, north first, with one shortest path to it and what is there."""
+        assert view.current is not None and view.roll is not None
+        start = view.players[view.current].pos or (0, 0)
+        r = view.roll
+        offsets = {(dx, sy * (r - abs(dx))) for dx in range(-r, r + 1) for sy in (1, -1)}
+        resources = dict(view.revealed)
+        out = []
+        for dx, dy in sorted(offsets, key=lambda o: (-o[1], o[0])):
+            x, y = start[0] + dx, start[1] + dy
+            path = nomic_notation.canonical_path(dx, dy)
+            res = resources.get((x, y))
+            what = ("the origin (no resource)" if (x, y) == (0, 0) else
+                    f"{res} (revealed)" if res else "unknown: landing reveals its resource")
+            there = [p.name for p in view.players if p.pos == (x, y) and p.status == "active"
+                     and p.seat != view.current]
+            if there:
+                what += " \u00b7 " + ", ".join(there) + " there"
+            out.append(discord.SelectOption(label=f"({x}, {y}) via {path}"[:100], value=path,
+                                            description=what[:100], default=path == plan))
+        return out
+
+    def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
+        """The game in words, replayed from the log: names (never user ids), each die roll under the player
+        who rolled it, proposals in words rather than their JSON notation, round headers."""
+        rules = match.rules
+        try:
+            state = rules.initial({}, int(match.rec.ui.get("start_seats", len(match.seats))))
+        except (ValueError, TypeError):
+            return super().history_lines(match, moves)
+        out: list[str] = []
+        for mv in moves:
+            try:
+                move = rules.parse(mv.notation, state, mv.seat)
+                before = state
+                state, events = rules.apply(state, mv.seat, move)
+            except GameError:
+                out.append(f"`{_cut(mv.notation, 80)}`")
+                continue
+            for e in events:
+                if e.kind == "round":
+                    out.append(f"**{_md(e.text.rstrip('.'))}**")
+                elif e.kind == "turn" or not e.text:
+                    continue
+                elif e.kind == "propose" and isinstance(move, Propose):
+                    target = f" rule {move.rule}" if move.rule is not None else ""
+                    text = _md(_cut(move.text, 120))
+                    effect = f" [effect: {move.effect}]" if move.effect else ""
+                    out.append(f"{_md(before.players[mv.seat].name)} proposes to {move.action}{target}: "
+                               f"\u201c{text}\u201d{effect}")
+                elif e.kind in ("roll", "reveal"):
+                    out.append(f"\u2003\U0001f3b2 {_md(e.text)}")
+                else:
+                    out.append(_md(_cut(e.text, 200)))
+        return out
+
+    def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
+        view = match.view(None)
+        out: list[str] = []
+        if view.question is None and view.phase == "move" and seat == view.current and view.roll:
+            if view.roll <= 8:
+                out = sorted(nomic_notation.all_paths(view.roll))
+            else:
+                out = [_example_path(view.roll)]
+            out.append("skip")
+        elif view.question is None and view.phase == "propose" and seat == view.current:
+            out = ["skip"]
+        elif view.question is None and view.proposal is not None and seat in view.proposal.voters:
+            out = ["vote yes", "vote no"]
+        cur = current.strip().upper().replace(" ", "")
+        return [t for t in out if t.upper().replace(" ", "").startswith(cur)]
+
+    def proposal_embed(self, match: Match, number: int) -> discord.Embed:
+        """The proposal message: open (how to vote, who voted) or decided (the result)."""
+        view = nomic_view(match)
+        r = view.rule(number)
+        if r is None:
+            return discord.Embed(title=f"Proposal {number}", colour=COLOUR_INFO)
+        what = {"enact": "enact a new rule", "repeal": f"repeal rule {r.target}",
+                "amend": f"amend rule {r.target}"}.get(r.kind, r.kind)
+        if r.status == "open":
+            title, colour = f"\U0001f5f3\ufe0f Proposal {number}: {what}", COLOUR_INFO
+        elif r.status == "rejected":
+            title, colour = f"{NO} Proposal {number} rejected: {what}", COLOUR_REJECTED
+        else:
+            title, colour = f"{YES} Proposal {number} adopted: {what}", COLOUR_OK
+        if r.kind == "repeal":
+            body = f"Reason: {r.text}" if r.text else "No reason given."
+        elif r.kind == "amend":
+            body = f"New text of rule {r.target}:\n{r.text}"
+        else:
+            body = r.text
+        embed = discord.Embed(title=_cut(title, 256), description=_cut(body, 4000), colour=colour)
+        embed.add_field(name="Proposed by", value=_md(view.name(r.proposer)))
+        if r.effect_text:
+            embed.add_field(name="Effect the bot enforces", value=f"{r.effect_text} (`{r.effect}`)")
+        p = view.proposal
+        if r.status == "open" and p is not None and p.number == number:
+            # edited after every counted vote: the reaction counts include the bot's own ✅ / ❌
+            embed.add_field(
+                name=f"Tally ({p.needed})", value=_cut(self.tally_text(view, p), 1024), inline=False
+            )
+            embed.set_footer(text=f"React {YES} to adopt or {NO} to reject; only the players' votes count. "
+                                  "Until everybody has voted you can change your vote (the other emoji) or "
+                                  f"withdraw it (remove your reaction). Match #{match.id}")
+            return embed
+        votes = [f"{YES} " + (", ".join(_md(view.name(s)) for s in r.yes) or "\u2014"),
+                 f"{NO} " + (", ".join(_md(view.name(s)) for s in r.no) or "\u2014")]
+        embed.add_field(name="Votes", value=_cut("\n".join(votes), 1024), inline=False)
+        outcome = next((h for h in reversed(r.history) if h.startswith(("Adopted", "Rejected"))), "")
+        if r.status != "rejected":
+            outcome += " In effect from the beginning of the next turn (rule 111)."
+        embed.set_footer(text=_cut(f"{outcome} Match #{match.id}".strip(), 2048))
+        return embed
+
+    @staticmethod
+    def tally_text(view: NomicView, p: Any) -> str:
+        """``✅ 1 of 3 · ❌ 0 of 3`` and who voted what, who is still to vote."""
+        def names(seats: Sequence[int]) -> str:
+            return ", ".join(_md(view.name(s)) for s in seats) or "\u2014"
+
+        lines = [f"{YES} **{len(p.yes)} of {len(p.voters)}** \u00b7 {NO} **{len(p.no)} of {len(p.voters)}**",
+                 f"{YES} {names(p.yes)}", f"{NO} {names(p.no)}"]
+        if p.waiting:
+            lines.append(f"Still to vote: {names(p.waiting)}")
+        if view.question is not None:
+            lines.append("\u2696\ufe0f Votes wait while the Judge decides a question.")
+        return "\n".join(lines)

@@ -1,0 +1,104 @@
+"""Judgments and rulings, resigning and ending the game."""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+
+from bot.errors import LobbyError, NotAPlayer
+from bot.matches.service import Match
+from bot.storage import Status
+from cogs._game import (
+    COLOUR_INFO,
+    COLOUR_OK,
+    NO_MENTIONS,
+)
+from cogs.nomic.common import (
+    _cut,
+    _md,
+)
+from cogs.nomic.votes import NomicVotes
+
+
+class NomicJudgments(NomicVotes):
+    """Judgments and rulings, resigning and ending the game."""
+
+
+    async def do_judge(self, interaction: discord.Interaction, match: Match, question: str) -> None:
+        self.player_seat(match, interaction.user.id)
+        result = await self.service.play(match.id, interaction.user.id, f"judge {' '.join(question.split())}")
+        view = result.match.view(None)
+        q = view.question
+        if q is None:  # cannot happen: a judgment always waits for its Judge
+            raise LobbyError("The question did not open a Judgment.")
+        judge_id = view.players[q.judge].user_id
+        embed = discord.Embed(
+            title="\u2696\ufe0f Judgment invoked (rule 114)",
+            description=_cut(q.question, 4000),
+            colour=COLOUR_INFO,
+        )
+        embed.add_field(name="Asked by", value=_md(view.name(q.asker)))
+        embed.add_field(name="The Judge", value=f"<@{judge_id}>")
+        embed.set_footer(text="The Judge answers with /nomic ruling; the ruling becomes a rule at once. "
+                              "Play waits; at the turn limit the question lapses.")
+        await interaction.response.send_message(
+            content=f"<@{judge_id}>, you are the Judge.", embed=embed,
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(judge_id)], everyone=False,
+                                                     roles=False, replied_user=False))
+        result.notified.add(q.judge)  # the message above was the Judge's ping
+        await self.present_change(result.match, result)
+
+    async def do_ruling(self, interaction: discord.Interaction, match: Match, text: str) -> None:
+        view = match.view(None)
+        q = view.question
+        if q is None:
+            raise LobbyError("No Judgment is pending: any player can invoke one with `/nomic judge`.")
+        if match.seat_of(interaction.user.id) != q.judge:
+            raise NotAPlayer(
+                f"Only the Judge, {_md(view.name(q.judge))}, can rule on this question (rule 114)."
+            )
+        result = await self.service.play(match.id, interaction.user.id, f"ruling {text.strip()}")
+        number = next(int(e.data["number"]) for e in result.events if e.kind == "ruling")
+        embed = discord.Embed(
+            title=f"\u2696\ufe0f Rule {number}: a Judgment",
+            description=_cut(text.strip(), 4000),
+            colour=COLOUR_OK,
+        )
+        embed.add_field(name="Question", value=_cut(q.question, 1024), inline=False)
+        embed.add_field(name="Judge", value=_md(view.name(q.judge)))
+        embed.set_footer(text="Adopted and in effect at once (rule 114). /nomic rule number:"
+                              f"{number} shows it.")
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+        await self.present_change(result.match, result)
+
+    async def do_resign(self, interaction: discord.Interaction, match: Match) -> None:
+        result = await self.service.play(match.id, interaction.user.id, "leave")
+        await interaction.response.edit_message(content="You left the game.", view=None)
+        await self.present_change(result.match, result)
+
+    def can_end(self, interaction: discord.Interaction, match: Match) -> bool:
+        perms = interaction.permissions
+        return bool(perms.manage_guild or perms.administrator or interaction.user.id == match.rec.host_id)
+
+    async def do_end(self, interaction: discord.Interaction, match: Match) -> None:
+        if not self.can_end(interaction, match):
+            raise NotAPlayer("Only the host or someone with Manage Server can end the game.")
+        by_host = interaction.user.id == match.rec.host_id
+        if match.status == Status.LOBBY:
+            result = await self.service.abort(
+                match.id, "Ended by the host." if by_host else "Ended by an admin."
+            )
+            await interaction.response.edit_message(content="The lobby is closed.", view=None)
+            place = await self.place_of(result.match)
+            if place is not None and result.match.rec.message_id:
+                embed, view = self.invite_message(result.match)
+                with contextlib.suppress(discord.HTTPException):
+                    await place.get_partial_message(result.match.rec.message_id).edit(  # type: ignore[attr-defined]
+                        embed=embed, view=view)
+            return
+        seat = match.seat_of(interaction.user.id)
+        result = await self.service.play(match.id, interaction.user.id, "end host" if by_host else "end",
+                                         seat=seat if seat is not None else 0)
+        await interaction.response.edit_message(content="The game is over.", view=None)
+        await self.present_change(result.match, result)

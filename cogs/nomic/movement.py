@@ -1,0 +1,90 @@
+"""Presenting changes: a new board or an edited one, the vote message, timeouts, the result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.games.base import Event
+from bot.matches.service import Match, Result
+from bot.storage import Status
+from cogs._game import (
+    COLOUR_END,
+    NO_MENTIONS,
+)
+from cogs._votes import vote_location
+from cogs.nomic.board import NomicBoard
+from cogs.nomic.common import (
+    _cut,
+    _md,
+    log,
+    nomic_view,
+)
+
+
+class NomicMovement(NomicBoard):
+    """Presenting changes: a new board or an edited one, the vote message, timeouts, the result."""
+
+
+    async def present_change(self, match: Match, result: Result) -> None:
+        """After an action: the vote message when a vote was decided, then the board (a new, pinging
+        one when a turn began; the old one edited otherwise), then the end of the game if it ended.
+        Votes held while a Judgment was pending are counted once it is over."""
+        if any(e.kind in ("adopt", "reject") for e in result.events):
+            await self.update_vote_message(match, result.events)
+        if match.status == Status.RUNNING and any(e.kind == "turn" for e in result.events):
+            await self.replace_board(match, result)
+        else:
+            await self.refresh_board(match, result)
+        await self.after_result(match, result)
+        state = match.state
+        if (state is not None and match.status == Status.RUNNING and state.phase == "vote"
+                and state.question is None and any(e.kind in ("ruling", "lapse") for e in result.events)):
+            await self.votes.resync(match.id)
+
+    async def replace_board(self, match: Match, result: Result) -> None:
+        """Post the next turn's board (it pings the player); the old one loses stale path buttons."""
+        place = await self.place_of(match)
+        await self.post_board(place, match, result)  # the old board is retired by post_board
+
+    async def update_vote_message(self, match: Match, events: Sequence[Event]) -> None:
+        loc = vote_location(match)
+        if loc is None:
+            return
+        channel_id, message_id, ref = loc
+        if ref not in {e.data.get("number") for e in events if e.kind in ("adopt", "reject")}:
+            return
+        embed = self.proposal_embed(match, int(ref))
+        try:
+            await (
+                self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(embed=embed)
+            )
+        except discord.HTTPException:
+            log.info("could not update the vote message %s of match %s", message_id, match.id, exc_info=True)
+
+    async def present_timeout(self, result: Result) -> None:
+        match = result.match
+        if match.status not in (Status.RUNNING, Status.FINISHED) or match.state is None:
+            await super().present_timeout(result)
+            return
+        if result.events:
+            result.message = "\u23f0 The turn limit passed."
+        await self.present_change(match, result)
+
+    async def announce_result(self, match: Match, result: Result) -> None:
+        place = await self.place_of(match)
+        if place is None:
+            return
+        view = nomic_view(match)
+        embed = discord.Embed(title="Nomic World: game over", description=self.status_line(match),
+                              colour=COLOUR_END)
+        lines = [
+            f"{_md(p.name)}: {p.proposals} proposal{'s' * (p.proposals != 1)}, {p.adopted} adopted"
+            + (f", {p.rulings} ruling{'s' * (p.rulings != 1)}" if p.rulings else "")
+            for p in view.players
+        ]
+        if lines:
+            embed.add_field(name="Players", value=_cut("\n".join(lines), 1024), inline=False)
+        embed.set_footer(text=f"Unrated game \u00b7 {len(view.in_effect)} rules were in effect at the end")
+        await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)

@@ -1,0 +1,123 @@
+"""The sign-up message and its buttons."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.games import TITLES
+from bot.matches.service import Player
+from bot.replies import reply_error
+from bot.storage.tournaments import TournamentRecord
+from bot.tournaments.model import Format
+from bot.tournaments.service import TournamentError
+from cogs._game import human_seconds
+
+if TYPE_CHECKING:
+    pass
+from cogs.tournament.base import TournamentBase
+from cogs.tournament.common import COLOUR, STATUS_WORDS, esc, log
+
+
+class TournamentSignup(TournamentBase):
+    """The sign-up message and its buttons."""
+
+
+    async def signup_message(self, t: TournamentRecord) -> tuple[discord.Embed, discord.ui.View]:
+        entrants = await self.bot.store.entrants(t.id)
+        fmt = Format(t.format)
+        n = len(entrants)
+        if fmt.is_round_robin:
+            rounds = "one round per opponent" + (", twice" if fmt is Format.DOUBLE_ROUND_ROBIN else "")
+        else:
+            rounds = f"{t.rounds} rounds" if t.rounds else "⌈log2 players⌉ + 1 rounds"
+        lines = [
+            f"**{TITLES[t.game]}** · {'Swiss' if fmt is Format.SWISS else fmt.value.replace('-', ' ')} "
+            f"· {rounds}",
+            (
+                f"Round time {human_seconds(t.round_time)} · turn limit {human_seconds(t.turn_limit)} · "
+                f"{'rated' if t.rated else 'casual (unrated)'}"
+            ),
+            (
+                "Win 1, draw ½, bye 1. A game still running at the round's end is lost by the player to "
+                "move; "
+                "a game never started counts as a forfeit."
+            ),
+            f"Organiser: {esc(str(t.data.get('organiser_name', '?')))}",
+        ]
+        if t.status == "signup":
+            lines.append(
+                f"Starts <t:{int(t.starts_at)}:R> (at least 3 players), or when the organiser presses Start."
+            )
+        else:
+            lines.append(f"Sign-up closed: {STATUS_WORDS.get(t.status, t.status)}.")
+        names = ", ".join(esc(e.name) for e in entrants[:60]) + (f" and {n - 60} more" if n > 60 else "")
+        embed = discord.Embed(title=f"Tournament #{t.id}: {TITLES[t.game]}", description="\n".join(lines),
+                              colour=COLOUR)
+        embed.add_field(name=f"Players ({n})", value=names[:1024] or "nobody yet", inline=False)
+        view = discord.ui.View(timeout=None)
+        if t.status == "signup":
+            for act in ("join", "leave", "start"):
+                view.add_item(SignupButton(t.id, act))
+        return embed, view
+
+    async def on_button(self, interaction: discord.Interaction, tid: int, act: str) -> None:
+        user = interaction.user
+        if act == "join":
+            if user.bot:
+                raise TournamentError("Bots cannot play in tournaments.")
+            t = await self.service.join(tid, Player(user.id, getattr(user, "display_name", user.name)))
+        elif act == "leave":
+            t = await self.service.leave(tid, user.id)
+        else:
+            tr = await self.service.start(tid, user.id, is_admin=await self.is_organiser(interaction))
+            t = tr.tournament
+        embed, view = await self.signup_message(t)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def signup_changed(self, t: TournamentRecord) -> None:
+        if t.message_id is None:
+            return
+        channel = await self.channel_of(t)
+        if channel is None:
+            return
+        embed, view = await self.signup_message(t)
+        try:
+            await channel.get_partial_message(t.message_id).edit(embed=embed, view=view)  # type: ignore[attr-defined]
+        except discord.HTTPException:
+            log.info("could not update the sign-up message of tournament %s", t.id)
+
+
+
+class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"t:(?P<tid>\d{1,18}):(?P<act>join|leave|start)"):
+    """Join / Leave / Start on a sign-up message; the id carries the event, so it survives restarts."""
+
+    def __init__(self, tid: int, act: str, *, disabled: bool = False) -> None:
+        label, style = {
+            "join": ("Join", discord.ButtonStyle.success),
+            "leave": ("Leave", discord.ButtonStyle.secondary),
+            "start": ("Start (organiser)", discord.ButtonStyle.primary),
+        }[act]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"t:{tid}:{act}", disabled=disabled)
+        )
+        self.tid, self.act = tid, act
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> SignupButton:
+        return cls(int(match["tid"]), match["act"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        get_cog = getattr(interaction.client, "get_cog", None)
+        cog = get_cog("TournamentCog") if get_cog is not None else None
+        try:
+            if not isinstance(cog, TournamentSignup):
+                raise TournamentError("Tournaments are not available right now.")
+            await cog.on_button(interaction, self.tid, self.act)
+        except Exception as exc:
+            await reply_error(interaction, exc)
+
