@@ -12,9 +12,11 @@ import logging
 import os
 import sys
 
-USAGE = ("usage: python -m bot                     run the bot\n"
-         "       python -m bot migrate             apply database migrations to PARLOR_DATABASE and exit\n"
-         "       python -m bot copy-db SOURCE TARGET   copy a SQLite database into an empty PostgreSQL one")
+USAGE = (
+    "usage: python -m bot                     run the bot\n"
+    "       python -m bot migrate             apply database migrations to PARLOR_DATABASE and exit\n"
+    "       python -m bot copy-db SOURCE TARGET   copy a SQLite database into an empty PostgreSQL one"
+)
 
 
 async def _check_store(url: str) -> None:
@@ -43,8 +45,10 @@ def _tool(args: list[str]) -> int:
         if args[0] == "migrate" and len(args) <= 2:
             url = args[1] if len(args) == 2 else _database_url()
             applied, version = asyncio.run(migrate_only(url))
-            print(f"parlor: {url.split('@')[-1]} is at schema version {version}"
-                  + (f" (applied {', '.join(map(str, applied))})." if applied else " (nothing to apply)."))
+            print(
+                f"parlor: {url.split('@')[-1]} is at schema version {version}"
+                + (f" (applied {', '.join(map(str, applied))})." if applied else " (nothing to apply).")
+            )
             return 0
         if args[0] == "copy-db" and len(args) == 3:
             counts = asyncio.run(copy_db(args[1], args[2]))
@@ -92,8 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         try:
             metrics.serve(config.metrics_port)
         except OSError as exc:
-            print(f"parlor: PARLOR_METRICS_PORT={config.metrics_port}: cannot listen there ({exc.strerror or exc}); "
-                  "choose a free port or unset it.", file=sys.stderr)
+            print(
+                f"parlor: PARLOR_METRICS_PORT={config.metrics_port}: cannot listen there "
+                f"({exc.strerror or exc}); "
+                "choose a free port or unset it.",
+                file=sys.stderr,
+            )
             return 2
     bot = create_bot(config, store)
     try:
@@ -105,8 +113,12 @@ def main(argv: list[str] | None = None) -> int:
         import discord
 
         if isinstance(exc, discord.LoginFailure):
-            print("parlor: Discord rejected DISCORD_TOKEN (improper token). Reset it on the application's Bot page "
-                  "at https://discord.com/developers/applications and update DISCORD_TOKEN.", file=sys.stderr)
+            print(
+                "parlor: Discord rejected DISCORD_TOKEN (improper token). Reset it on the application's Bot "
+                "page "
+                "at https://discord.com/developers/applications and update DISCORD_TOKEN.",
+                file=sys.stderr,
+            )
             return 2
         raise
     return 0

@@ -57,8 +57,14 @@ class GameFrontend(Protocol):
     ``bot.game_cogs`` when it is loaded.
     """
 
-    async def on_component(self, interaction: discord.Interaction, match: Match, version: int | None,
-                           action: str, values: list[str]) -> None: ...
+    async def on_component(
+        self,
+        interaction: discord.Interaction,
+        match: Match,
+        version: int | None,
+        action: str,
+        values: list[str],
+    ) -> None: ...
 
     async def present_timeout(self, result: Result) -> None: ...
 
@@ -70,7 +76,10 @@ class GameFrontend(Protocol):
 
 
 def intents() -> discord.Intents:
-    """Only what the bot uses: guilds (channels, threads) and reactions (Nomic votes). No privileged intents."""
+    """Only what the bot uses: guilds (channels, threads) and reactions (Nomic votes).
+
+    No privileged intents.
+    """
     i = discord.Intents.none()
     i.guilds = True
     i.guild_reactions = True
@@ -78,19 +87,36 @@ def intents() -> discord.Intents:
 
 
 class ParlorBot(commands.Bot):
-    def __init__(self, config: Config, store: Store, *, clock: Callable[[], float] = time.time,
-                 extensions: tuple[str, ...] = EXTENSIONS, sync_commands: bool = True, **options: Any) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        extensions: tuple[str, ...] = EXTENSIONS,
+        sync_commands: bool = True,
+        **options: Any,
+    ) -> None:
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             application_id=config.application_id,  # type: ignore[arg-type]  # discord.py: int, default None
-            activity=discord.Game("/help · board games"), http_trace=metrics.trace_config(), **options,
+            activity=discord.Game("/help · board games"),
+            http_trace=metrics.trace_config(),
+            **options,
         )
         self.config = config
         self.store = store
         self.service = MatchService(store, clock=clock)
-        self.scheduler = Scheduler(self.service, self.present_result, on_remind=self.present_reminder,
-                                   on_archive=self.archive_thread, check=self.place_still_there)
+        self.scheduler = Scheduler(
+            self.service,
+            self.present_result,
+            on_remind=self.present_reminder,
+            on_archive=self.archive_thread,
+            check=self.place_still_there,
+        )
         self.game_cogs: dict[str, GameFrontend] = {}
         self.turns = Turns(self)  # turn notices, shared by every game cog
         self.extensions_to_load = extensions
@@ -128,8 +154,12 @@ class ParlorBot(commands.Bot):
             log.info("slash commands synced globally")
 
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d server(s) after %.2fs", self.user, len(self.guilds),
-                 time.perf_counter() - self.started_at)
+        log.info(
+            "ready as %s in %d server(s) after %.2fs",
+            self.user,
+            len(self.guilds),
+            time.perf_counter() - self.started_at,
+        )
 
     # ---------------------------------------------------------------- components
 
@@ -170,7 +200,9 @@ class ParlorBot(commands.Bot):
             return
         await reply_error(interaction, BadComponent(NOT_OURS))
 
-    async def handle_component(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
+    async def handle_component(
+        self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
+    ) -> None:
         """Every board/lobby component lands here (see bot/components.py), its id already parsed."""
 
         try:
@@ -193,8 +225,13 @@ class ParlorBot(commands.Bot):
             if match.seat_of(interaction.user.id) is None:
                 raise NotAPlayer("That control belongs to a match you are not playing in.")
             return
-        if interaction.guild_id != rec.guild_id or interaction.channel_id not in (rec.channel_id, rec.thread_id):
-            raise MatchError("That control belongs to a match played elsewhere; use it in the match's thread.")
+        if interaction.guild_id != rec.guild_id or interaction.channel_id not in (
+            rec.channel_id,
+            rec.thread_id,
+        ):
+            raise MatchError(
+                "That control belongs to a match played elsewhere; use it in the match's thread."
+            )
 
     # ---------------------------------------------------------------- deleted places
 
@@ -240,9 +277,11 @@ class ParlorBot(commands.Bot):
                 title = GAMES[rec.game].spec.title
                 names = " vs ".join(shown(s.name) for s in rec.seats) or "nobody yet"
                 try:
-                    await channel.send(f"**{title}** #{rec.id} ({names}) was stopped because its thread was "
-                                       "deleted. The match is unrated.",
-                                       allowed_mentions=discord.AllowedMentions.none())
+                    await channel.send(
+                        f"**{title}** #{rec.id} ({names}) was stopped because its thread was "
+                        "deleted. The match is unrated.",
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
                 except discord.HTTPException:
                     log.info("could not announce the abort of match %s in its channel", match_id)
         return result
@@ -298,7 +337,9 @@ class ParlorBot(commands.Bot):
         if thread_id is None or await self.service.find_here(thread_id):
             return  # no thread, or a newer match is being played in it
         try:
-            await self.http.edit_channel(thread_id, archived=True, reason=f"match #{match_id} ended an hour ago")
+            await self.http.edit_channel(
+                thread_id, archived=True, reason=f"match #{match_id} ended an hour ago"
+            )
         except discord.HTTPException as exc:
             log.info("could not archive the thread of match %s: %s", match_id, exc)
 
@@ -340,5 +381,6 @@ def create_bot(config: Config, store: Store, **kwargs: Any) -> ParlorBot:
     """The client for ``config``: plain unless ``PARLOR_SHARD_COUNT`` is set."""
     if not config.sharded:
         return ParlorBot(config, store, **kwargs)
-    return ShardedParlorBot(config, store, shard_count=config.shard_count,
-                            shard_ids=list(config.shard_ids or ()), **kwargs)
+    return ShardedParlorBot(
+        config, store, shard_count=config.shard_count, shard_ids=list(config.shard_ids or ()), **kwargs
+    )

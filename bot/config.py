@@ -32,9 +32,9 @@ class Config:
     database: str = "sqlite:///data/parlor.sqlite3"
     command_guilds: tuple[int, ...] = ()
     log_level: str = "INFO"
-    shard_count: int | None = None          # PARLOR_SHARD_COUNT: None = one unsharded client (the default)
+    shard_count: int | None = None  # PARLOR_SHARD_COUNT: None = one unsharded client (the default)
     shard_ids: tuple[int, ...] | None = None  # PARLOR_SHARD_IDS: the shards this process runs
-    metrics_port: int | None = None         # PARLOR_METRICS_PORT: Prometheus endpoint, off when None
+    metrics_port: int | None = None  # PARLOR_METRICS_PORT: Prometheus endpoint, off when None
 
     @property
     def sharded(self) -> bool:
@@ -74,7 +74,9 @@ def validate_token(token: str | None) -> str:
     if token.lower().startswith("bot "):
         token = token[4:].strip()
     if not _TOKEN_RE.match(token):
-        raise ConfigError(f"DISCORD_TOKEN does not look like a bot token (three dot-separated parts). {TOKEN_HELP}")
+        raise ConfigError(
+            f"DISCORD_TOKEN does not look like a bot token (three dot-separated parts). {TOKEN_HELP}"
+        )
     return token
 
 
@@ -94,15 +96,24 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         if not part:
             continue
         if not part.isdigit():
-            raise ConfigError(f"PARLOR_COMMAND_GUILDS must be comma-separated server ids; {part!r} is not a number.")
+            raise ConfigError(
+                f"PARLOR_COMMAND_GUILDS must be comma-separated server ids; {part!r} is not a number."
+            )
         guilds.append(int(part))
     level = (env.get("LOG_LEVEL", "INFO").strip() or "INFO").upper()
     if level not in logging.getLevelNamesMapping():
         raise ConfigError(f"LOG_LEVEL={level!r} is not a log level (use DEBUG, INFO, WARNING or ERROR).")
     shard_count, shard_ids = parse_shards(env.get("PARLOR_SHARD_COUNT"), env.get("PARLOR_SHARD_IDS"))
     metrics_port = parse_port(env.get("PARLOR_METRICS_PORT"))
-    return Config(token=token, database=database, command_guilds=tuple(guilds), log_level=level,
-                  shard_count=shard_count, shard_ids=shard_ids, metrics_port=metrics_port)
+    return Config(
+        token=token,
+        database=database,
+        command_guilds=tuple(guilds),
+        log_level=level,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        metrics_port=metrics_port,
+    )
 
 
 MAX_SHARDS = 65_536
@@ -118,7 +129,9 @@ def parse_shards(count_text: str | None, ids_text: str | None) -> tuple[int | No
     ids_text = (ids_text or "").strip()
     if not count_text:
         if ids_text:
-            raise ConfigError("PARLOR_SHARD_IDS needs PARLOR_SHARD_COUNT (the total number of shards of the bot).")
+            raise ConfigError(
+                "PARLOR_SHARD_IDS needs PARLOR_SHARD_COUNT (the total number of shards of the bot)."
+            )
         return None, None
     if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
         raise ConfigError(f"PARLOR_SHARD_COUNT={count_text!r} must be a whole number of shards, 1 or more.")
@@ -131,15 +144,19 @@ def parse_shards(count_text: str | None, ids_text: str | None) -> tuple[int | No
         lo_text, dash, hi_text = part.partition("-")
         lo_text, hi_text = lo_text.strip(), hi_text.strip()
         if not lo_text.isdigit() or (dash and not hi_text.isdigit()):
-            raise ConfigError(f"PARLOR_SHARD_IDS={ids_text!r}: {part!r} is not a shard id or a range like 0-3 "
-                              "(use e.g. 0-3 or 4,5).")
+            raise ConfigError(
+                f"PARLOR_SHARD_IDS={ids_text!r}: {part!r} is not a shard id or a range like 0-3 "
+                "(use e.g. 0-3 or 4,5)."
+            )
         lo = int(lo_text)
         hi = int(hi_text) if dash else lo
         if hi < lo:
             raise ConfigError(f"PARLOR_SHARD_IDS={ids_text!r}: the range {part!r} runs backwards.")
         if hi >= count:
-            raise ConfigError(f"PARLOR_SHARD_IDS={ids_text!r}: shard {hi} does not exist with "
-                              f"PARLOR_SHARD_COUNT={count} (ids run from 0 to {count - 1}).")
+            raise ConfigError(
+                f"PARLOR_SHARD_IDS={ids_text!r}: shard {hi} does not exist with "
+                f"PARLOR_SHARD_COUNT={count} (ids run from 0 to {count - 1})."
+            )
         for i in range(lo, hi + 1):
             if i in ids:
                 raise ConfigError(f"PARLOR_SHARD_IDS={ids_text!r} names shard {i} twice.")
@@ -153,5 +170,7 @@ def parse_port(text: str | None) -> int | None:
     if not text:
         return None
     if not text.isdigit() or int(text) > 65535:
-        raise ConfigError(f"PARLOR_METRICS_PORT={text!r} must be a TCP port number (e.g. 9108), or unset for none.")
+        raise ConfigError(
+            f"PARLOR_METRICS_PORT={text!r} must be a TCP port number (e.g. 9108), or unset for none."
+        )
     return int(text)

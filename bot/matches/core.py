@@ -39,8 +39,13 @@ class ServiceCore:
     ``clock`` is injectable so tests control time.
     """
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
-                 on_deadline_change: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        on_deadline_change: Callable[[], None] | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -79,17 +84,28 @@ class ServiceCore:
             return GuildSettings(0)
         return await self.store.guild_settings(guild_id)
 
-    async def _save(self, m: Match, expected: int, *, moves: Sequence[MoveRecord] = (),
-                    rate: RatingUpdate | None = None,
-                    counters: Sequence[tuple[int, str, int]] = ()) -> list[RatingChange]:
+    async def _save(
+        self,
+        m: Match,
+        expected: int,
+        *,
+        moves: Sequence[MoveRecord] = (),
+        rate: RatingUpdate | None = None,
+        counters: Sequence[tuple[int, str, int]] = (),
+    ) -> list[RatingChange]:
         """Commit the action in one store transaction; returns the rating changes it made."""
         m.rec.updated_at = self.clock()
-        ai_claim = (self.owner, time.time() + AI_LEASE) if m.ai_to_act() is not None else None  # leases: wall time
+        ai_claim = (
+            (self.owner, time.time() + AI_LEASE) if m.ai_to_act() is not None else None
+        )  # leases: wall time
         try:
-            changes = await self.store.save_match(m.rec, expected, new_moves=moves, rate=rate, counters=counters,
-                                                  ai_claim=ai_claim)
+            changes = await self.store.save_match(
+                m.rec, expected, new_moves=moves, rate=rate, counters=counters, ai_claim=ai_claim
+            )
         except VersionConflict:
-            raise _Conflict("Someone else acted on this match at the same moment; look at the board again.") from None
+            raise _Conflict(
+                "Someone else acted on this match at the same moment; look at the board again."
+            ) from None
         note_changed(m.id)
         self.on_deadline_change()
         if m.rec.status in (Status.FINISHED, Status.ABORTED):
@@ -110,8 +126,12 @@ class ServiceCore:
 
     def _clock_ran_out(self, m: Match, seat: Seat) -> bool:
         remaining = m.clocks_ms(self.clock())
-        return bool(remaining is not None and m.rec.clocks and m.rec.clocks.get("running") == seat
-                    and remaining[seat] <= 0)
+        return bool(
+            remaining is not None
+            and m.rec.clocks
+            and m.rec.clocks.get("running") == seat
+            and remaining[seat] <= 0
+        )
 
     async def _apply(self, m: Match, seat: Seat, move: Any, expected: int, *, user_id: int | None) -> Result:
         now = self.clock()
@@ -125,8 +145,15 @@ class ServiceCore:
         self._arm(m, now)
         counters = self._counters(m, events)
         ratings = await self._save(m, expected, moves=moves, rate=self._finish_if_over(m), counters=counters)
-        return Result(m, events=events, moves=moves, actor=seat, before=before,
-                      finished=m.status == Status.FINISHED, ratings=ratings)
+        return Result(
+            m,
+            events=events,
+            moves=moves,
+            actor=seat,
+            before=before,
+            finished=m.status == Status.FINISHED,
+            ratings=ratings,
+        )
 
     def _counters(self, m: Match, events: list[Event]) -> list[tuple[int, str, int]]:
         hook = self.counter_hooks.get(m.game.key) or getattr(m.game.module, "counters", None)
@@ -147,7 +174,9 @@ class ServiceCore:
             if not isinstance(who, Chance):
                 break
             rng = random.Random(f"{m.rec.seed}:{plies}")
-            outcome = rng.choices(who.outcomes, weights=who.weights)[0] if who.weights else rng.choice(who.outcomes)
+            outcome = (
+                rng.choices(who.outcomes, weights=who.weights)[0] if who.weights else rng.choice(who.outcomes)
+            )
             before = m.state
             m.state, evs = m.rules.apply(m.state, CHANCE, outcome)
             events.extend(evs)
@@ -178,7 +207,9 @@ class ServiceCore:
         if not c or c.get("running") is None or c.get("since") is None:
             return
         c["remaining"][c["running"]] = max(0, int(c["remaining"][c["running"]] - (now - c["since"]) * 1000))
-        c["since"] = now  # charged up to now; if the same seat moves again (rule A) its clock runs on from here
+        c["since"] = (
+            now  # charged up to now; if the same seat moves again (rule A) its clock runs on from here
+        )
 
     def _ended(self, m: Match) -> None:
         """No more timers for the turn; the thread is archived an hour from now."""

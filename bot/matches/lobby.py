@@ -42,9 +42,18 @@ class Lobby(ServiceCore):
             raise LobbyError("An invitation must stay open between 1 minute and 14 days.")
         return seconds
 
-    async def create(self, game: str, *, guild_id: int | None, channel_id: int, host: Player,
-                     opponent: Player | None, options: Mapping[str, str], turn_limit: int | None,
-                     expires: int | None = None) -> Match:
+    async def create(
+        self,
+        game: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host: Player,
+        opponent: Player | None,
+        options: Mapping[str, str],
+        turn_limit: int | None,
+        expires: int | None = None,
+    ) -> Match:
         """A direct challenge (``opponent`` given) or an open lobby (no opponent).
 
         Against the bot (``opponent.ai_level`` set) the match starts at once. The invitation waits
@@ -62,7 +71,9 @@ class Lobby(ServiceCore):
                     raise LobbyError(f"{spec.title} has no computer opponent.")
                 raise LobbyError(f"Unknown level {opponent.ai_level!r}; choose {', '.join(spec.ai_levels)}.")
             if spec.min_seats > 2:
-                raise LobbyError(f"{spec.title} needs at least {spec.min_seats} players: open a lobby instead.")
+                raise LobbyError(
+                    f"{spec.title} needs at least {spec.min_seats} players: open a lobby instead."
+                )
         # validate the engine options now, so a bad option never creates a match
         engine_opts = engine_options(options)
         try:
@@ -75,11 +86,28 @@ class Lobby(ServiceCore):
             seats.append(SeatRecord(1, opponent.user_id, opponent.name, opponent.ai_level))
         vs_bot = opponent is not None and opponent.ai_level is not None
         rec = MatchRecord(
-            id=0, game=game, guild_id=guild_id, channel_id=channel_id, thread_id=None, message_id=None,
-            status=Status.CHALLENGE if opponent is not None else Status.LOBBY, options=dict(options), state=None,
-            version=0, seed=secrets.token_hex(8), host_id=host.user_id, rated=not vs_bot and g.key != "nomic",
-            turn_limit=limit, deadline=now + self.check_expiry(expires), clocks=None, outcome=None, ui={},
-            created_at=now, updated_at=now, finished_at=None, seats=seats,
+            id=0,
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=None,
+            message_id=None,
+            status=Status.CHALLENGE if opponent is not None else Status.LOBBY,
+            options=dict(options),
+            state=None,
+            version=0,
+            seed=secrets.token_hex(8),
+            host_id=host.user_id,
+            rated=not vs_bot and g.key != "nomic",
+            turn_limit=limit,
+            deadline=now + self.check_expiry(expires),
+            clocks=None,
+            outcome=None,
+            ui={},
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+            seats=seats,
         )
         await self.store.create_match(rec)
         note_changed(rec.id)
@@ -146,8 +174,9 @@ class Lobby(ServiceCore):
         join = getattr(m.game.module, "join_move", None)
         if join is None:
             raise LobbyError("This game does not take players once it has started.")
-        return await self._apply(m, seat, join(m.state, seat, player.user_id, player.name), expected,
-                                 user_id=player.user_id)
+        return await self._apply(
+            m, seat, join(m.state, seat, player.user_id, player.name), expected, user_id=player.user_id
+        )
 
     async def leave(self, match_id: int, user_id: int) -> Result:
         async with self.lock(match_id):
@@ -158,7 +187,9 @@ class Lobby(ServiceCore):
             if seat is None:
                 raise NotAPlayer("You are not in this lobby.")
             if user_id == m.rec.host_id:
-                return await self._close(m, Status.CANCELLED, f"{m.seats[seat].name} (the host) left; lobby closed.")
+                return await self._close(
+                    m, Status.CANCELLED, f"{m.seats[seat].name} (the host) left; lobby closed."
+                )
             expected = m.version
             name = m.seats[seat].name
             del m.rec.seats[seat]
@@ -243,8 +274,15 @@ class Lobby(ServiceCore):
                 before = m.state
                 m.state, evs = m.rules.apply(m.state, seat, move)
                 events.extend(evs)
-                moves.append(MoveRecord(len(moves), seat, m.rec.seats[seat].user_id if seat >= 0 else None,
-                                        m.rules.format(move, before), now))
+                moves.append(
+                    MoveRecord(
+                        len(moves),
+                        seat,
+                        m.rec.seats[seat].user_id if seat >= 0 else None,
+                        m.rules.format(move, before),
+                        now,
+                    )
+                )
         events += self._settle(m, moves, now)
         self._arm(m, now)
         rate = self._finish_if_over(m)

@@ -20,9 +20,15 @@ TURN_RUN = 12
 MAX_TURN_LIMIT = 14 * 86400
 CLOCKS = {"1m": 60_000, "3m": 180_000, "5m": 300_000, "10m": 600_000}
 PLATFORM_OPTIONS = frozenset({"first", "clock", "speed"})
-"""Match options the platform handles itself (seating, tournament clock, animation); the rest go to the engine."""
+"""Match options the platform handles itself (seating, tournament clock, animation).
+
+The rest go to the engine.
+"""
 CHALLENGE_EXPIRY = 15 * 60
-"""How long a challenge or lobby waits for players by default (``expires`` option of ``new``), whatever the turn limit."""
+"""How long a challenge or lobby waits for players by default (``expires`` option of ``new``).
+
+Whatever the turn limit is.
+"""
 REMIND_FROM = 3600
 """Turn limits of an hour or more get one reminder, when 20% of the limit is left (at most 24 h before)."""
 ARCHIVE_AFTER = 3600
@@ -128,12 +134,12 @@ class Result:
     events: list[Event] = field(default_factory=list)
     moves: list[MoveRecord] = field(default_factory=list)
     actor: Seat | None = None
-    before: Any = None                 # engine state before the action (for animations)
+    before: Any = None  # engine state before the action (for animations)
     started: bool = False
     finished: bool = False
     ratings: list[RatingChange] = field(default_factory=list)
-    message: str = ""                  # a one-line summary ("alice resigned")
-    notified: set[int] = field(default_factory=set)   # seats already told it is their turn (by the cogs)
+    message: str = ""  # a one-line summary ("alice resigned")
+    notified: set[int] = field(default_factory=set)  # seats already told it is their turn (by the cogs)
 
     @property
     def ai_next(self) -> bool:

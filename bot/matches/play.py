@@ -18,8 +18,15 @@ from bot.storage import Status
 class Play(Timeouts):
     """The match service's playing actions."""
 
-    async def play(self, match_id: int, user_id: int, text: str, *, expected_version: int | None = None,
-                   seat: Seat | None = None) -> Result:
+    async def play(
+        self,
+        match_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_version: int | None = None,
+        seat: Seat | None = None,
+    ) -> Result:
         """Play ``text`` (the game's notation) for ``user_id`` (or the AI ``seat``).
 
         Raises:
@@ -40,13 +47,16 @@ class Play(Timeouts):
                     return result
             raise AssertionError("unreachable")
 
-    async def _play(self, match_id: int, user_id: int, text: str, expected_version: int | None,
-                    seat: Seat | None) -> Result:
+    async def _play(
+        self, match_id: int, user_id: int, text: str, expected_version: int | None, seat: Seat | None
+    ) -> Result:
         m = await self.get(match_id)
         if expected_version is not None and expected_version != m.version:
             raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
         if m.status != Status.RUNNING:
-            raise MatchOver("This match is over." if not m.status.is_open else "This match has not started yet.")
+            raise MatchOver(
+                "This match is over." if not m.status.is_open else "This match has not started yet."
+            )
         if seat is None:
             seat = m.seat_of(user_id)
             if seat is None:
@@ -82,7 +92,9 @@ class Play(Timeouts):
             expected = m.version
             m.rec.version += 1
             outcome = Outcome.forfeit(seat, len(m.seats), Reason.RESIGNATION)
-            outcome = Outcome(outcome.ranks, outcome.reason, outcome.scores, f"{m.seats[seat].name} resigned.")
+            outcome = Outcome(
+                outcome.ranks, outcome.reason, outcome.scores, f"{m.seats[seat].name} resigned."
+            )
             ratings = await self._save(m, expected, rate=self._finish_if_over(m, outcome))
             return Result(m, actor=seat, finished=True, ratings=ratings, message=outcome.detail)
 

@@ -11,6 +11,7 @@ a computer move whose process died (its claim lapsed) is taken over here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -32,21 +33,29 @@ class DeadlineSource(Protocol):
 
 
 class Scheduler:
-    def __init__(self, service: MatchService, on_result: Callable[[Result], Awaitable[None]], *,
-                 on_remind: Callable[[Match], Awaitable[None]] | None = None,
-                 on_archive: Callable[[int], Awaitable[None]] | None = None,
-                 check: Callable[[int], Awaitable[bool]] | None = None) -> None:
+    def __init__(
+        self,
+        service: MatchService,
+        on_result: Callable[[Result], Awaitable[None]],
+        *,
+        on_remind: Callable[[Match], Awaitable[None]] | None = None,
+        on_archive: Callable[[int], Awaitable[None]] | None = None,
+        check: Callable[[int], Awaitable[bool]] | None = None,
+    ) -> None:
         self.service = service
         self.on_result = on_result
         self.on_remind = on_remind
         self.on_archive = on_archive
         self.check = check
-        """Asked before a due match is expired; ``False`` skips it (its place is gone: aborted, not timed out)."""
+        """Asked before a due match is expired.
+
+        ``False`` skips it (its place is gone: aborted, not timed out).
+        """
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self.sources: list[DeadlineSource] = []
-        """Other stored deadlines (tournament start times and round deadlines) handled on the same wake-ups."""
+        """Other stored deadlines (tournament start times, round deadlines), served on the same wake-ups."""
         service.on_deadline_change = self.poke
 
     def poke(self) -> None:
@@ -65,10 +74,8 @@ class Scheduler:
         self._wake.set()
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
             self._task = None
 
     async def run_due(self) -> list[Result]:
@@ -157,7 +164,5 @@ class Scheduler:
                 delay = min(delay, max(0.0, nxt - self.service.clock()))
             if lapse is not None:
                 delay = min(delay, max(0.0, lapse - time.time()) + 0.05)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)
-            except TimeoutError:
-                pass

@@ -47,14 +47,24 @@ class Timeouts(ServiceCore):
                     state_before = m.state
                     m.state, evs = m.rules.apply(m.state, seat, move)
                     events.extend(evs)
-                    moves.append(MoveRecord(ply + len(moves), seat, None, m.rules.format(move, state_before), now))
+                    moves.append(
+                        MoveRecord(ply + len(moves), seat, None, m.rules.format(move, state_before), now)
+                    )
                 events += self._settle(m, moves, now)
                 m.rec.version += 1
                 self._arm(m, now)
-                ratings = await self._save(m, expected, moves=moves, rate=self._finish_if_over(m),
-                                           counters=self._counters(m, events))
-                return Result(m, events=events, moves=moves, before=before, finished=m.status == Status.FINISHED,
-                              ratings=ratings, message="The turn limit passed.")
+                ratings = await self._save(
+                    m, expected, moves=moves, rate=self._finish_if_over(m), counters=self._counters(m, events)
+                )
+                return Result(
+                    m,
+                    events=events,
+                    moves=moves,
+                    before=before,
+                    finished=m.status == Status.FINISHED,
+                    ratings=ratings,
+                    message="The turn limit passed.",
+                )
         losers = clock_out or to_act
         if not losers:
             m.rec.deadline = None

@@ -29,7 +29,9 @@ async def migrate_only(url: str) -> tuple[list[int], int]:
 
 def _sqlite_path(source: str) -> Path:
     if source.startswith(("postgresql://", "postgres://")):
-        raise StorageError("copy-db copies FROM a SQLite database: give its file (or sqlite:///path) as SOURCE.")
+        raise StorageError(
+            "copy-db copies FROM a SQLite database: give its file (or sqlite:///path) as SOURCE."
+        )
     return Path(source.removeprefix("sqlite:///"))
 
 
@@ -53,11 +55,15 @@ async def copy_db(source: str, target: str) -> dict[str, int]:
         raise StorageError(f"cannot open the source database {path}: {exc}") from None
     try:
         try:
-            names = [r[0] for r in await src.execute_fetchall(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+            names = [
+                r[0]
+                for r in await src.execute_fetchall(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                )
+            ]
             if "schema_version" not in names:
                 raise StorageError(f"the source {path} is not a Parlor database (no schema_version table).")
-            found = list(await src.execute_fetchall("SELECT MAX(version) FROM schema_version"))[0][0] or 0
+            found = next(iter(await src.execute_fetchall("SELECT MAX(version) FROM schema_version")))[0] or 0
         except Exception as exc:
             if isinstance(exc, StorageError):
                 raise
@@ -65,11 +71,14 @@ async def copy_db(source: str, target: str) -> dict[str, int]:
         if found > code_schema_version():
             raise SchemaTooNew(found, code_schema_version(), where=f"the source {path}")
         if found < code_schema_version():
-            raise StorageError(f"the source {path} has schema version {found}, older than this Parlor's "
-                               f"{code_schema_version()}: run `PARLOR_DATABASE=sqlite:///{path} python -m bot "
-                               "migrate` first (back it up before).")
+            raise StorageError(
+                f"the source {path} has schema version {found}, older than this Parlor's "
+                f"{code_schema_version()}: run `PARLOR_DATABASE=sqlite:///{path} python -m bot "
+                "migrate` first (back it up before)."
+            )
         tables = [t for t in TABLES if t in names] + sorted(
-            t for t in names if t not in TABLES and t != "schema_version")
+            t for t in names if t not in TABLES and t != "schema_version"
+        )
         rows: dict[str, tuple[list[str], list[tuple[Any, ...]]]] = {}
         await src.execute("BEGIN")  # one snapshot of every table, even if a bot is still writing
         for table in tables:
@@ -82,7 +91,9 @@ async def copy_db(source: str, target: str) -> dict[str, int]:
     return await _write_target(target, rows)
 
 
-async def _write_target(target: str, rows: dict[str, tuple[list[str], list[tuple[Any, ...]]]]) -> dict[str, int]:
+async def _write_target(
+    target: str, rows: dict[str, tuple[list[str], list[tuple[Any, ...]]]]
+) -> dict[str, int]:
     import asyncpg  # type: ignore[import-untyped]
 
     from bot.storage.postgres import PostgresStore, safe_url
@@ -90,18 +101,26 @@ async def _write_target(target: str, rows: dict[str, tuple[list[str], list[tuple
     try:
         conn = await asyncpg.connect(target, timeout=10)
     except Exception as exc:
-        raise StorageError(f"cannot reach the target PostgreSQL at {safe_url(target)} ({type(exc).__name__}: "
-                           f"{exc}): check the URL and that the server is running.") from None
+        raise StorageError(
+            f"cannot reach the target PostgreSQL at {safe_url(target)} ({type(exc).__name__}: "
+            f"{exc}): check the URL and that the server is running."
+        ) from None
     try:
-        existing = {r[0] for r in await conn.fetch(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+        existing = {
+            r[0]
+            for r in await conn.fetch(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            )
+        }
         for table in sorted(existing):
             if table == "schema_version":
                 continue
             n = await conn.fetchval(f'SELECT COUNT(*) FROM "{table}"')
             if n:
-                raise StorageError(f"the target {safe_url(target)} is not empty (table {table} has {n} rows): "
-                                   "copy-db only fills an empty database; nothing was written.")
+                raise StorageError(
+                    f"the target {safe_url(target)} is not empty (table {table} has {n} rows): "
+                    "copy-db only fills an empty database; nothing was written."
+                )
         if "schema_version" in existing:
             found = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
             if found > code_schema_version():
@@ -116,17 +135,24 @@ async def _write_target(target: str, rows: dict[str, tuple[list[str], list[tuple
             await store._migrate(db)
             for table, (cols, data) in rows.items():
                 if data:
-                    await conn.copy_records_to_table(table, records=data, columns=cols,
-                                                     schema_name=await conn.fetchval("SELECT current_schema()"))
+                    await conn.copy_records_to_table(
+                        table,
+                        records=data,
+                        columns=cols,
+                        schema_name=await conn.fetchval("SELECT current_schema()"),
+                    )
                 if "id" in cols:
                     await conn.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                        f"GREATEST((SELECT COALESCE(MAX(id), 0) FROM \"{table}\"), 1), "
-                        f"(SELECT COUNT(*) > 0 FROM \"{table}\"))")
+                        f'GREATEST((SELECT COALESCE(MAX(id), 0) FROM "{table}"), 1), '
+                        f'(SELECT COUNT(*) > 0 FROM "{table}"))'
+                    )
                 stored = await conn.fetchval(f'SELECT COUNT(*) FROM "{table}"')
                 if stored != len(data):
-                    raise StorageError(f"copy-db: table {table} has {stored} rows in the target but {len(data)} in "
-                                       "the source; nothing was written.")
+                    raise StorageError(
+                        f"copy-db: table {table} has {stored} rows in the target but {len(data)} in "
+                        "the source; nothing was written."
+                    )
                 counts[table] = stored
         return counts
     finally:

@@ -72,9 +72,14 @@ class _Conn:
         return await self.conn.fetchval(POSTGRES.sql(sql), *args)
 
 
-_WRITE_FAULTS = (asyncpg.exceptions.InsufficientResourcesError, asyncpg.exceptions.ReadOnlySQLTransactionError,
-                 asyncpg.exceptions.PostgresSystemError, asyncpg.exceptions.ConnectionDoesNotExistError,
-                 asyncpg.exceptions.CannotConnectNowError, ConnectionError)
+_WRITE_FAULTS = (
+    asyncpg.exceptions.InsufficientResourcesError,
+    asyncpg.exceptions.ReadOnlySQLTransactionError,
+    asyncpg.exceptions.PostgresSystemError,
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.CannotConnectNowError,
+    ConnectionError,
+)
 
 
 class PostgresStore(SqlStore):
@@ -102,12 +107,14 @@ class PostgresStore(SqlStore):
             SchemaTooNew: the database was written by a newer Parlor (nothing written).
         """
         try:
-            self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
-                                                   timeout=10, command_timeout=60)
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=self.min_size, max_size=self.max_size, timeout=10, command_timeout=60
+            )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
-            raise StorageError(f"cannot reach PostgreSQL at {safe_url(self.url)} ({type(exc).__name__}: "
-                               f"{str(exc) or 'no answer'}): check PARLOR_DATABASE and that the server is running."
-                               ) from None
+            raise StorageError(
+                f"cannot reach PostgreSQL at {safe_url(self.url)} ({type(exc).__name__}: "
+                f"{str(exc) or 'no answer'}): check PARLOR_DATABASE and that the server is running."
+            ) from None
         try:
             await self.migrate()
         except BaseException:
@@ -143,11 +150,14 @@ class PostgresStore(SqlStore):
                 yield _Conn(conn)
         except _WRITE_FAULTS as exc:
             log.error("database write to %s failed: %s", safe_url(self.url), exc, exc_info=exc)
-            raise NotSaved("That was not saved: the bot's database cannot be written right now. Nothing changed; "
-                           "please tell the bot's operator.") from exc
+            raise NotSaved(
+                "That was not saved: the bot's database cannot be written right now. Nothing changed; "
+                "please tell the bot's operator."
+            ) from exc
 
-    async def _ratings_for_update(self, db: Conn, guild_id: int, game: str,
-                                  user_ids: Sequence[int]) -> dict[int, Any]:
+    async def _ratings_for_update(
+        self, db: Conn, guild_id: int, game: str, user_ids: Sequence[int]
+    ) -> dict[int, Any]:
         # Row locks cannot lock a player who has no row yet: an advisory lock per player can.
         for key in sorted(lock_key("rating", guild_id, game, uid) for uid in set(user_ids)):
             await db.execute("SELECT pg_advisory_xact_lock(?)", key)

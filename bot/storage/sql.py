@@ -47,14 +47,43 @@ from bot.storage.sqlbase import (
 from bot.storage.tournaments import TournamentSql
 
 __all__ = [
-    "ACTIVE_MARKS", "MATCH_COLUMNS", "MIGRATIONS", "POSTGRES", "RATING_COLUMNS", "SQLITE", "TABLES", "Conn",
-    "Dialect", "MatchSql", "RatingSql", "SettingsSql", "SqlBase", "SqlStore", "TimerSql", "_match_values",
-    "_rating", "_row_to_match", "code_schema_version", "dumps", "loads", "marks", "migrations",
+    "ACTIVE_MARKS",
+    "MATCH_COLUMNS",
+    "MIGRATIONS",
+    "POSTGRES",
+    "RATING_COLUMNS",
+    "SQLITE",
+    "TABLES",
+    "Conn",
+    "Dialect",
+    "MatchSql",
+    "RatingSql",
+    "SettingsSql",
+    "SqlBase",
+    "SqlStore",
+    "TimerSql",
+    "_match_values",
+    "_rating",
+    "_row_to_match",
+    "code_schema_version",
+    "dumps",
+    "loads",
+    "marks",
+    "migrations",
     "split_statements",
 ]
 
-TABLES = ("guild_settings", "matches", "seats", "moves", "ratings", "rating_history", "counters", "claims",
-          "notify_prefs")
+TABLES = (
+    "guild_settings",
+    "matches",
+    "seats",
+    "moves",
+    "ratings",
+    "rating_history",
+    "counters",
+    "claims",
+    "notify_prefs",
+)
 """Tables copied by ``copy-db`` (in foreign-key order); tables added by later migrations are found by name."""
 
 
@@ -66,7 +95,7 @@ class SqlStore(MatchSql, SettingsSql, TournamentSql):
     dialect: Dialect = SQLITE
     applied_on_open: list[int] = []  # noqa: RUF012 - replaced per instance by _migrate
     poll_interval: float = 60.0
-    """How often the scheduler looks at the database even when nothing woke it (other processes' deadlines)."""
+    """How often the scheduler looks at the database unwoken (for other processes' deadlines)."""
 
     # -- provided by the backend (see SqlBase) -------------------------------------------------
 
@@ -78,9 +107,12 @@ class SqlStore(MatchSql, SettingsSql, TournamentSql):
 
     async def _migrate(self, db: Conn) -> list[int]:
         """Apply the migrations not yet recorded in ``db`` (already inside a write transaction)."""
-        await db.execute(self.dialect.ddl(
-            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
-        ))
+        await db.execute(
+            self.dialect.ddl(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at REAL "
+                "NOT NULL)"
+            )
+        )
         done = {r[0] for r in await db.fetch("SELECT version FROM schema_version")}
         known = code_schema_version()
         if done and max(done) > known:

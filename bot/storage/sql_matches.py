@@ -22,28 +22,63 @@ from bot.storage.sqlbase import ACTIVE_MARKS, Conn, dumps, loads, marks
 
 MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, message_id, status, options, state, version, seed, host_id, "
-    "rated, turn_limit, deadline, clocks, outcome, ui, created_at, updated_at, finished_at, remind_at, archive_at"
+    "rated, turn_limit, deadline, clocks, outcome, ui, created_at, updated_at, finished_at, remind_at, "
+    "archive_at"
 )
 
 
 def _match_values(m: MatchRecord) -> tuple[Any, ...]:
     return (
-        m.game, m.guild_id, m.channel_id, m.thread_id, m.message_id, m.status.value, dumps(m.options),
-        dumps(m.state), m.version, m.seed, m.host_id, int(m.rated), m.turn_limit, m.deadline,
-        dumps(m.clocks), dumps(m.outcome), dumps(m.ui) or "{}", m.created_at, m.updated_at, m.finished_at,
-        m.remind_at, m.archive_at,
+        m.game,
+        m.guild_id,
+        m.channel_id,
+        m.thread_id,
+        m.message_id,
+        m.status.value,
+        dumps(m.options),
+        dumps(m.state),
+        m.version,
+        m.seed,
+        m.host_id,
+        int(m.rated),
+        m.turn_limit,
+        m.deadline,
+        dumps(m.clocks),
+        dumps(m.outcome),
+        dumps(m.ui) or "{}",
+        m.created_at,
+        m.updated_at,
+        m.finished_at,
+        m.remind_at,
+        m.archive_at,
     )
 
 
 def _row_to_match(row: Any) -> MatchRecord:
     return MatchRecord(
-        id=row["id"], game=row["game"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-        thread_id=row["thread_id"], message_id=row["message_id"], status=Status(row["status"]),
-        options=loads(row["options"]), state=loads(row["state"]), version=row["version"], seed=row["seed"],
-        host_id=row["host_id"], rated=bool(row["rated"]), turn_limit=row["turn_limit"],
-        deadline=row["deadline"], clocks=loads(row["clocks"]), outcome=loads(row["outcome"]),
-        ui=loads(row["ui"]) or {}, created_at=row["created_at"], updated_at=row["updated_at"],
-        finished_at=row["finished_at"], remind_at=row["remind_at"], archive_at=row["archive_at"],
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        message_id=row["message_id"],
+        status=Status(row["status"]),
+        options=loads(row["options"]),
+        state=loads(row["state"]),
+        version=row["version"],
+        seed=row["seed"],
+        host_id=row["host_id"],
+        rated=bool(row["rated"]),
+        turn_limit=row["turn_limit"],
+        deadline=row["deadline"],
+        clocks=loads(row["clocks"]),
+        outcome=loads(row["outcome"]),
+        ui=loads(row["ui"]) or {},
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
+        remind_at=row["remind_at"],
+        archive_at=row["archive_at"],
     )
 
 
@@ -58,10 +93,13 @@ class MatchSql(RatingSql, TimerSql):
 
     async def _insert_match(self, db: Conn, match: MatchRecord) -> int:
         """Insert a match and its seats in the caller's write transaction; sets and returns ``match.id``."""
-        match.id = int(await db.fetchval(
-            f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(22)}) RETURNING id",
-            *_match_values(match),
-        ))
+        match.id = int(
+            await db.fetchval(
+                f"INSERT INTO matches ({MATCH_COLUMNS.removeprefix('id, ')}) VALUES ({marks(22)}) RETURNING "
+                "id",
+                *_match_values(match),
+            )
+        )
         await self._write_seats(db, match, fresh=True)
         return match.id
 
@@ -71,9 +109,13 @@ class MatchSql(RatingSql, TimerSql):
         if match.seats:
             await db.executemany(
                 "INSERT INTO seats (match_id, seat, user_id, name, ai_level, data) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id, name = excluded.name, "
+                "ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id, name = "
+                "excluded.name, "
                 "ai_level = excluded.ai_level, data = excluded.data",
-                [(match.id, s.seat, s.user_id, s.name, s.ai_level, dumps(s.data) or "{}") for s in match.seats],
+                [
+                    (match.id, s.seat, s.user_id, s.name, s.ai_level, dumps(s.data) or "{}")
+                    for s in match.seats
+                ],
             )
         if not fresh:
             await db.execute("DELETE FROM seats WHERE match_id = ? AND seat >= ?", match.id, len(match.seats))
@@ -85,10 +127,11 @@ class MatchSql(RatingSql, TimerSql):
         by_id = {m.id: m for m in matches}
         ids = list(by_id)
         for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
+            chunk = ids[start : start + 500]
             rows = await db.fetch(
                 f"SELECT match_id, seat, user_id, name, ai_level, data FROM seats WHERE match_id IN "
-                f"({marks(len(chunk))}) ORDER BY match_id, seat", *chunk,
+                f"({marks(len(chunk))}) ORDER BY match_id, seat",
+                *chunk,
             )
             for r in rows:
                 by_id[r[0]].seats.append(SeatRecord(r[1], r[2], r[3], r[4], loads(r[5]) or {}))
@@ -103,10 +146,16 @@ class MatchSql(RatingSql, TimerSql):
         found = await self._select_matches("id = ?", (match_id,))
         return found[0] if found else None
 
-    async def save_match(self, match: MatchRecord, expected_version: int, *,
-                         new_moves: Sequence[MoveRecord] = (), rate: RatingUpdate | None = None,
-                         counters: Sequence[tuple[int, str, int]] = (),
-                         ai_claim: tuple[str, float] | None = None) -> list[RatingChange]:
+    async def save_match(
+        self,
+        match: MatchRecord,
+        expected_version: int,
+        *,
+        new_moves: Sequence[MoveRecord] = (),
+        rate: RatingUpdate | None = None,
+        counters: Sequence[tuple[int, str, int]] = (),
+        ai_claim: tuple[str, float] | None = None,
+    ) -> list[RatingChange]:
         """Write the whole match action in ONE transaction and return the rating changes it made.
 
         The version check, state, seats, new moves, the ratings read and written (``rate`` computes the
@@ -120,17 +169,23 @@ class MatchSql(RatingSql, TimerSql):
         """
         async with self._write() as db:
             changed = await db.execute(
-                "UPDATE matches SET guild_id=?, channel_id=?, thread_id=?, message_id=?, status=?, options=?, "
-                "state=?, version=?, seed=?, host_id=?, rated=?, turn_limit=?, deadline=?, clocks=?, outcome=?, "
-                "ui=?, created_at=?, updated_at=?, finished_at=?, remind_at=?, archive_at=? WHERE id=? AND version=?",
-                *_match_values(match)[1:], match.id, expected_version,
+                "UPDATE matches SET guild_id=?, channel_id=?, thread_id=?, message_id=?, status=?, "
+                "options=?, "
+                "state=?, version=?, seed=?, host_id=?, rated=?, turn_limit=?, deadline=?, clocks=?, "
+                "outcome=?, "
+                "ui=?, created_at=?, updated_at=?, finished_at=?, remind_at=?, archive_at=? WHERE id=? AND "
+                "version=?",
+                *_match_values(match)[1:],
+                match.id,
+                expected_version,
             )
             if changed != 1:
                 raise VersionConflict(f"match {match.id} is no longer at version {expected_version}")
             await self._write_seats(db, match)
             if new_moves:
                 await db.executemany(
-                    "INSERT INTO moves (match_id, ply, seat, user_id, notation, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO moves (match_id, ply, seat, user_id, notation, created_at) VALUES (?, ?, "
+                    "?, ?, ?, ?)",
                     [(match.id, m.ply, m.seat, m.user_id, m.notation, m.created_at) for m in new_moves],
                 )
             now = time.time()
@@ -143,8 +198,13 @@ class MatchSql(RatingSql, TimerSql):
             for user_id, name, delta in sorted(counters):  # one lock order for every transaction (PostgreSQL)
                 await db.execute(
                     "INSERT INTO counters (guild_id, game, user_id, name, value) VALUES (?, ?, ?, ?, ?) "
-                    "ON CONFLICT (guild_id, game, user_id, name) DO UPDATE SET value = counters.value + excluded.value",
-                    match.guild_id or 0, match.game, user_id, name, delta,
+                    "ON CONFLICT (guild_id, game, user_id, name) DO UPDATE SET value = counters.value + "
+                    "excluded.value",
+                    match.guild_id or 0,
+                    match.game,
+                    user_id,
+                    name,
+                    delta,
                 )
             if ai_claim is not None:
                 await self._upsert_claim(db, "ai", match.id, ai_claim[0], ai_claim[1])
@@ -152,8 +212,9 @@ class MatchSql(RatingSql, TimerSql):
                 await db.execute("DELETE FROM claims WHERE kind = 'ai' AND item = ?", match.id)
         return changes
 
-    async def set_place(self, match_id: int, *, thread_id: int | None = None,
-                        message_id: int | None = None) -> None:
+    async def set_place(
+        self, match_id: int, *, thread_id: int | None = None, message_id: int | None = None
+    ) -> None:
         """Update only where a match is shown (no version change)."""
         if thread_id is None and message_id is None:
             return
@@ -166,15 +227,17 @@ class MatchSql(RatingSql, TimerSql):
     async def moves(self, match_id: int) -> list[MoveRecord]:
         async with self._read() as db:
             rows = await db.fetch(
-                "SELECT ply, seat, user_id, notation, created_at FROM moves WHERE match_id = ? ORDER BY ply", match_id,
+                "SELECT ply, seat, user_id, notation, created_at FROM moves WHERE match_id = ? ORDER BY ply",
+                match_id,
             )
         return [MoveRecord(*r) for r in rows]
 
     async def active_matches(self, *, guild_id: int | None = None) -> list[MatchRecord]:
         if guild_id is None:
             return await self._select_matches(f"status IN ({ACTIVE_MARKS}) ORDER BY id", ACTIVE)
-        return await self._select_matches(f"status IN ({ACTIVE_MARKS}) AND guild_id = ? ORDER BY id",
-                                          (*ACTIVE, guild_id))
+        return await self._select_matches(
+            f"status IN ({ACTIVE_MARKS}) AND guild_id = ? ORDER BY id", (*ACTIVE, guild_id)
+        )
 
     async def active_matches_of_user(self, user_id: int, game: str | None = None) -> list[MatchRecord]:
         """Active matches where ``user_id`` holds a seat (newest first): for commands used in DMs."""
@@ -186,22 +249,27 @@ class MatchSql(RatingSql, TimerSql):
         return await self._select_matches(where + " ORDER BY id DESC", params)
 
     async def matches_in_place(self, place_id: int, *, active_only: bool = True) -> list[MatchRecord]:
-        """Matches played in a thread, or directly in a channel, newest first (active ones, or the last 10)."""
+        """Matches played in a thread, or directly in a channel, newest first (active, or the last 10)."""
         place = "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?))"
         if not active_only:
             return await self._select_matches(f"{place} ORDER BY id DESC LIMIT 10", (place_id, place_id))
-        return await self._select_matches(f"status IN ({ACTIVE_MARKS}) AND {place} ORDER BY id DESC",
-                                          (*ACTIVE, place_id, place_id))
+        return await self._select_matches(
+            f"status IN ({ACTIVE_MARKS}) AND {place} ORDER BY id DESC", (*ACTIVE, place_id, place_id)
+        )
 
     async def active_ids_with_components(self) -> list[int]:
         async with self._read() as db:
-            return [r[0] for r in await db.fetch(f"SELECT id FROM matches WHERE status IN ({ACTIVE_MARKS})", *ACTIVE)]
+            return [
+                r[0]
+                for r in await db.fetch(f"SELECT id FROM matches WHERE status IN ({ACTIVE_MARKS})", *ACTIVE)
+            ]
 
     async def latest_finished_in_place(self, place_id: int) -> MatchRecord | None:
         """The most recently ended match played in this thread or directly in this channel."""
         found = await self._select_matches(
             f"status NOT IN ({ACTIVE_MARKS}) AND state IS NOT NULL AND "
-            "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY finished_at DESC, id DESC LIMIT 1",
+            "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY finished_at DESC, id DESC "
+            "LIMIT 1",
             (*ACTIVE, place_id, place_id),
         )
         return found[0] if found else None
@@ -217,6 +285,7 @@ class MatchSql(RatingSql, TimerSql):
             rows = await db.fetch(
                 "SELECT id FROM matches WHERE board_version IS NOT NULL AND board_version < version "
                 "AND status IN (?, ?) AND message_id IS NOT NULL ORDER BY id",
-                Status.RUNNING.value, Status.FINISHED.value,
+                Status.RUNNING.value,
+                Status.FINISHED.value,
             )
         return [r[0] for r in rows]

@@ -15,15 +15,20 @@ class TimerSql(SqlBase):
     async def next_deadline(self) -> float | None:
         async with self._read() as db:
             value = await db.fetchval(
-                f"SELECT MIN(deadline) FROM matches WHERE deadline IS NOT NULL AND status IN ({ACTIVE_MARKS})", *ACTIVE,
+                "SELECT MIN(deadline) FROM matches WHERE deadline IS NOT NULL AND status IN "
+                f"({ACTIVE_MARKS})",
+                *ACTIVE,
             )
         return None if value is None else float(value)
 
     async def due_matches(self, now: float) -> list[int]:
         async with self._read() as db:
             rows = await db.fetch(
-                f"SELECT id FROM matches WHERE deadline IS NOT NULL AND deadline <= ? AND status IN ({ACTIVE_MARKS}) "
-                "ORDER BY deadline", now, *ACTIVE,
+                "SELECT id FROM matches WHERE deadline IS NOT NULL AND deadline <= ? AND status IN "
+                f"({ACTIVE_MARKS}) "
+                "ORDER BY deadline",
+                now,
+                *ACTIVE,
             )
         return [r[0] for r in rows]
 
@@ -31,9 +36,13 @@ class TimerSql(SqlBase):
         """The earliest deadline, reminder or thread archiving still to come (the scheduler's wake-up)."""
         async with self._read() as db:
             rows = await db.fetch(
-                f"SELECT MIN(deadline) FROM matches WHERE deadline IS NOT NULL AND status IN ({ACTIVE_MARKS}) "
-                f"UNION ALL SELECT MIN(remind_at) FROM matches WHERE remind_at IS NOT NULL AND status IN ({ACTIVE_MARKS}) "
-                "UNION ALL SELECT MIN(archive_at) FROM matches WHERE archive_at IS NOT NULL", *ACTIVE, *ACTIVE,
+                "SELECT MIN(deadline) FROM matches WHERE deadline IS NOT NULL AND status IN "
+                f"({ACTIVE_MARKS}) "
+                "UNION ALL SELECT MIN(remind_at) FROM matches WHERE remind_at IS NOT NULL AND status IN "
+                f"({ACTIVE_MARKS}) "
+                "UNION ALL SELECT MIN(archive_at) FROM matches WHERE archive_at IS NOT NULL",
+                *ACTIVE,
+                *ACTIVE,
             )
         found = [float(r[0]) for r in rows if r[0] is not None]
         return min(found) if found else None
@@ -41,21 +50,29 @@ class TimerSql(SqlBase):
     async def due_reminders(self, now: float) -> list[int]:
         async with self._read() as db:
             rows = await db.fetch(
-                f"SELECT id FROM matches WHERE remind_at IS NOT NULL AND remind_at <= ? AND status IN ({ACTIVE_MARKS}) "
-                "ORDER BY remind_at", now, *ACTIVE,
+                "SELECT id FROM matches WHERE remind_at IS NOT NULL AND remind_at <= ? AND status IN "
+                f"({ACTIVE_MARKS}) "
+                "ORDER BY remind_at",
+                now,
+                *ACTIVE,
             )
         return [r[0] for r in rows]
 
     async def claim_reminder(self, match_id: int, remind_at: float) -> bool:
         """Clear the reminder if it is still the one found due; False if another process took it first."""
         async with self._write() as db:
-            return await db.execute("UPDATE matches SET remind_at = NULL WHERE id = ? AND remind_at = ?",
-                                    match_id, remind_at) == 1
+            return (
+                await db.execute(
+                    "UPDATE matches SET remind_at = NULL WHERE id = ? AND remind_at = ?", match_id, remind_at
+                )
+                == 1
+            )
 
     async def due_archives(self, now: float) -> list[int]:
         async with self._read() as db:
             rows = await db.fetch(
-                "SELECT id FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY archive_at", now,
+                "SELECT id FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY archive_at",
+                now,
             )
         return [r[0] for r in rows]
 
@@ -71,7 +88,11 @@ class TimerSql(SqlBase):
             "INSERT INTO claims (kind, item, owner, expires_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (kind, item) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
             "WHERE claims.owner = excluded.owner OR claims.expires_at < ? RETURNING owner",
-            kind, key, owner, until, time.time(),
+            kind,
+            key,
+            owner,
+            until,
+            time.time(),
         )
         return row is not None
 
@@ -91,8 +112,9 @@ class TimerSql(SqlBase):
     async def lapsed_claims(self, kind: str, now: float) -> list[int]:
         """Keys of ``kind`` whose owner's lease ran out (work a dead process left behind)."""
         async with self._read() as db:
-            rows = await db.fetch("SELECT item FROM claims WHERE kind = ? AND expires_at < ? ORDER BY expires_at",
-                                  kind, now)
+            rows = await db.fetch(
+                "SELECT item FROM claims WHERE kind = ? AND expires_at < ? ORDER BY expires_at", kind, now
+            )
         return [r[0] for r in rows]
 
     async def next_claim_expiry(self, kind: str) -> float | None:

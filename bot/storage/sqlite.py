@@ -82,7 +82,7 @@ class _Conn:
 
 # Locks held by this process, per database file: several stores of one process may share a file
 # (tests, a restart inside one process); another process may not.
-_HELD: dict[str, tuple[int, int]] = {}   # real path -> (fd, users)
+_HELD: dict[str, tuple[int, int]] = {}  # real path -> (fd, users)
 
 
 def _lock_file(path: Path) -> str:
@@ -143,52 +143,70 @@ def check_file(path: Path) -> None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(f"cannot create the database folder {folder}: {exc.strerror}; create it or point "
-                               "PARLOR_DATABASE elsewhere.") from None
+            raise StorageError(
+                f"cannot create the database folder {folder}: {exc.strerror}; create it or point "
+                "PARLOR_DATABASE elsewhere."
+            ) from None
     fst = folder.stat()
     if not _writable(folder, fst):
-        raise StorageError(f"the database folder {folder} is read-only (SQLite writes its journal there): make it "
-                           "writable for the bot's user, or point PARLOR_DATABASE at a writable folder.")
+        raise StorageError(
+            f"the database folder {folder} is read-only (SQLite writes its journal there): make it "
+            "writable for the bot's user, or point PARLOR_DATABASE at a writable folder."
+        )
     if not path.exists():
         return
     st = path.stat()
     if not stat.S_ISREG(st.st_mode):
         raise StorageError(f"{path} is not a regular file: point PARLOR_DATABASE at a database file.")
     if not _readable(path, st):
-        raise StorageError(f"cannot read the database file {path} (permission denied): give the bot's user read "
-                           "and write access to it.")
+        raise StorageError(
+            f"cannot read the database file {path} (permission denied): give the bot's user read "
+            "and write access to it."
+        )
     if not _writable(path, st):
-        raise StorageError(f"the database file {path} is read-only: make it writable for the bot's user "
-                           f"(e.g. chmod u+w {path}).")
+        raise StorageError(
+            f"the database file {path} is read-only: make it writable for the bot's user "
+            f"(e.g. chmod u+w {path})."
+        )
     if st.st_size == 0:
         return  # an empty file is a new database
     try:
         with open(path, "rb") as f:
             head = f.read(100)
     except OSError as exc:
-        raise StorageError(f"cannot read the database file {path}: {exc.strerror}; check the disk and its "
-                           "permissions.") from None
+        raise StorageError(
+            f"cannot read the database file {path}: {exc.strerror}; check the disk and its permissions."
+        ) from None
     if not head.startswith(HEADER):
-        raise StorageError(f"{path} is not a SQLite database (corrupt, or another kind of file): restore it from a "
-                           "backup, or move it away to start with an empty database.")
+        raise StorageError(
+            f"{path} is not a SQLite database (corrupt, or another kind of file): restore it from a "
+            "backup, or move it away to start with an empty database."
+        )
     if len(head) < 100:
-        raise StorageError(f"the database file {path} is truncated ({st.st_size} bytes): restore it from a backup.")
+        raise StorageError(
+            f"the database file {path} is truncated ({st.st_size} bytes): restore it from a backup."
+        )
     page_size = int.from_bytes(head[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(head[28:32], "big")
     valid_for = int.from_bytes(head[92:96], "big")
     change = int.from_bytes(head[24:28], "big")
     if pages and valid_for == change and st.st_size < pages * page_size:
-        raise StorageError(f"the database file {path} is truncated ({st.st_size} of {pages * page_size} bytes): "
-                           "restore it from a backup.")
+        raise StorageError(
+            f"the database file {path} is truncated ({st.st_size} of {pages * page_size} bytes): "
+            "restore it from a backup."
+        )
 
 
 def describe(exc: BaseException, path: str) -> str:
     """One line for an error SQLite raised while opening ``path``."""
     text = str(exc)
     if "malformed" in text or "not a database" in text:
-        return (f"the database file {path} is corrupt ({text}): restore it from a backup, or move it away to start "
-                "with an empty database.")
+        return (
+            f"the database file {path} is corrupt ({text}): restore it from a backup, or move it away to "
+            "start "
+            "with an empty database."
+        )
     if "readonly" in text or "read-only" in text:
         return f"the database file {path} is read-only ({text}): make the file and its folder writable."
     if "unable to open" in text:
@@ -254,8 +272,11 @@ class SqliteStore(SqlStore):
         try:
             self._db = await self._connect(read_only=False)
             # Read the schema version before changing anything (journal mode, migrations).
-            row = await (await self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")).fetchone()
+            row = await (
+                await self._db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+                )
+            ).fetchone()
             if row is not None:
                 found = await _Conn(self._db).fetchval("SELECT MAX(version) FROM schema_version")
                 if found is not None and found > code_schema_version():
@@ -330,9 +351,11 @@ class SqliteStore(SqlStore):
                         log.warning("rollback after %r failed", exc, exc_info=True)
                 if isinstance(exc, sqlite3.OperationalError) and _is_storage_fault(exc):
                     log.error("database write to %s failed: %s", self.path, exc, exc_info=exc)
-                    raise NotSaved("That was not saved: the bot's database cannot be written right now "
-                                   "(the server's disk may be full). Nothing changed; please tell the bot's "
-                                   "operator.") from exc
+                    raise NotSaved(
+                        "That was not saved: the bot's database cannot be written right now "
+                        "(the server's disk may be full). Nothing changed; please tell the bot's "
+                        "operator."
+                    ) from exc
                 raise
 
 
@@ -345,6 +368,7 @@ async def _begin(db: aiosqlite.Connection, statement: str) -> None:
     connection exclusively (the write lock, or a reader taken from the pool), so an open transaction
     can only be such a leftover.
     """
+
     def begin(conn: sqlite3.Connection) -> None:
         if conn.in_transaction:
             log.warning("ending a transaction a cancelled task left open")
