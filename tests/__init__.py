@@ -10,7 +10,7 @@
     tests/e2e/            whole flows through the Discord double, as players drive them
     tests/test_<name>.py  bot/<name>.py (config, ratings, text, shard config), names and component ids
                           (bot/names.py, bot/components.py), the repository itself (deploy files, tracked
-                          files, the import graph: tests/test_architecture.py) and the Discord double
+                          files, the import graph: tests/test_layers.py) and the Discord double
 
 Helpers: tests/discord_double/ (the in-process Discord), tests/loopback/ (a vendored loopback
 Discord for real processes), tests/sixth_game/ (tic-tac-toe, the game registered only here),

@@ -1,5 +1,6 @@
-"""The product's shape: imports point one way (cogs/ -> bot/ -> bot/games/, bot/render/), no import cycle,
-and the core's files stay short enough to read."""
+"""The product's shape: imports point one way (cogs/ -> bot/ -> bot/games/ -> bot/games/base, bot/render/),
+no import cycle (imports inside functions and under TYPE_CHECKING count), and every product file stays
+short enough to read. The one place these rules are checked."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ STILL_REACHING_UP: frozenset[tuple[str, str]] = frozenset()
 A new one fails; an entry whose import is gone must be deleted."""
 
 MAX_LINES = 600
-CORE = ("bot/matches", "bot/storage", "bot/tournaments")
-"""Folders whose every file must stay under MAX_LINES (plus the modules directly under bot/)."""
+PRODUCT = ("bot", "cogs")
+"""Every file under these folders must stay under MAX_LINES."""
 
 
 def _module(path: Path) -> str:
@@ -72,13 +73,48 @@ def test_bot_imports_no_more_of_cogs() -> None:
     assert not gone, f"gone, delete from STILL_REACHING_UP: {gone}"
 
 
+def test_the_module_walk_sees_the_product() -> None:
+    graph = _graph()
+    expected = {"bot.app", "bot.components", "bot.replies", "bot.turns", "cogs._game", "cogs.errors"}
+    assert expected <= set(graph)
+    assert graph.has_edge("cogs._views", "bot.components") or graph.has_edge("cogs._views", "bot.app")
+    assert graph.has_edge("bot.app", "bot.matches.service") or graph.has_edge("bot.app", "bot.matches")
+
+
 def test_engines_and_pictures_know_nothing_of_the_platform() -> None:
     graph = _graph()
     lower = ("bot.games", "bot.render")
-    allowed = (*lower, "bot.text")
     bad = sorted((a, b) for a, b in graph.edges
-                 if a.startswith(lower) and not b.startswith(allowed))
+                 if a.startswith(lower) and not b.startswith(lower))
     assert not bad, f"bot/games or bot/render import the layers above them: {bad}"
+
+
+def test_game_packages_import_only_base_render_and_themselves() -> None:
+    wrong = []
+    for path in sorted((ROOT / "bot" / "games").rglob("*.py")):
+        name = _module(path)
+        parts = name.split(".")
+        if len(parts) < 3 or parts[2] == "base":
+            continue
+        own = ".".join(parts[:3])
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for dep in _imports(tree, name, path.name == "__init__.py", None):
+            if dep.split(".")[0] in ("bot", "cogs", "discord") and not (
+                    dep == own or dep.startswith(own + ".") or dep.startswith("bot.games.base")
+                    or dep == "bot.render" or dep.startswith("bot.render.") or dep in ("bot", "bot.games")):
+                wrong.append(f"{name} imports {dep}")
+    assert wrong == []
+
+
+def test_render_imports_nothing_of_the_bot_or_discord() -> None:
+    wrong = []
+    for path in sorted((ROOT / "bot" / "render").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for dep in _imports(tree, _module(path), path.name == "__init__.py", None):
+            above = dep.split(".")[0] in ("bot", "cogs", "discord")
+            if above and not dep.startswith("bot.render") and dep != "bot":
+                wrong.append(f"{_module(path)} imports {dep}")
+    assert wrong == []
 
 
 def test_no_import_cycle() -> None:
@@ -100,8 +136,19 @@ def test_finds_imports_of_every_kind() -> None:
     assert "cogs.z" not in found
 
 
-def test_core_files_stay_readable() -> None:
-    files = [p for p in (ROOT / "bot").glob("*.py")] + [p for d in CORE for p in (ROOT / d).rglob("*.py")]
+def test_product_files_stay_readable() -> None:
+    files = [p for d in PRODUCT for p in (ROOT / d).rglob("*.py")]
     long = {str(p.relative_to(ROOT)): n for p in files
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"files over {MAX_LINES} lines (split them along their jobs): {long}"
+
+
+def test_the_client_runs_without_importing_cogs() -> None:
+    """At run time too: building the client and its platform pieces loads no module of ``cogs``."""
+    import subprocess
+    import sys
+
+    code = ("import sys, bot.app, bot.components, bot.replies, bot.turns, bot.__main__; "
+            "print(sorted(m for m in sys.modules if m == 'cogs' or m.startswith('cogs.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
