@@ -11,7 +11,9 @@ matches whose thread or channel is deleted.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
+import pkgutil
 import re
 import time
 from collections.abc import Callable
@@ -34,20 +36,22 @@ from bot.turns import Turns
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = (
-    "cogs.errors",
-    "cogs.help",
-    "cogs.matches",
-    "cogs.leaderboard",
-    "cogs.admin",
-    "cogs.notify",
-    "cogs.pylon",
-    "cogs.fire_and_ice",
-    "cogs.egg_carton",
-    "cogs.eof",
-    "cogs.nomic",
-    "cogs.tournament",
-)
+def discover_extensions(package: str = "cogs") -> tuple[str, ...]:
+    """Every module or package directly under ``package`` whose name does not start with ``_``.
+
+    The Discord layer is found, not listed: a new game's cog is one more file in ``cogs/``. Found by
+    path (:func:`importlib.util.find_spec` imports nothing), so ``bot/`` never imports ``cogs/``; the
+    ``_``-prefixed modules are the cogs' shared parts, imported by the cogs themselves.
+    """
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(f"no package {package!r} to load the cogs from")
+    names = sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations)
+                   if not m.name.startswith("_"))
+    return tuple(f"{package}.{name}" for name in names)
+
+
+EXTENSIONS = discover_extensions()
 
 
 class GameFrontend(Protocol):

@@ -189,6 +189,8 @@ class GameSpec:
     hidden_information: bool = False
     options: tuple[OptionSpec, ...] = ()
     seat_names: tuple[str, ...] = ()  # e.g. ("Fire", "Ice"); empty = "Player 1"...
+    rated: bool = True            # counted on the leaderboards
+    order: int = 100              # where the game sits in lists (/help, choices); ties by title
 
 
 class Rules(Protocol, Generic[S, M]):

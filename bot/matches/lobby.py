@@ -98,7 +98,7 @@ class Lobby(ServiceCore):
             version=0,
             seed=secrets.token_hex(8),
             host_id=host.user_id,
-            rated=not vs_bot and g.key != "nomic",
+            rated=not vs_bot and g.spec.rated,
             turn_limit=limit,
             deadline=now + self.check_expiry(expires),
             clocks=None,

@@ -30,7 +30,6 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 1024
 MIN_ROUND_TIME = 60
 MAX_ROUND_TIME = 14 * 86400
-TWO_PLAYER_GAMES = ("pylon", "fireandice", "eggcarton")
 POST_CLAIM_TTL = 120.0
 
 

@@ -27,7 +27,6 @@ from bot.tournaments.core import (
     MIN_PLAYERS,
     MIN_ROUND_TIME,
     POST_CLAIM_TTL,
-    TWO_PLAYER_GAMES,
     Presenter,
     Standing,
     Started,
@@ -41,7 +40,7 @@ from bot.tournaments.deadlines import Deadlines
 from bot.tournaments.organiser import Organiser
 
 __all__ = [
-    "MAX_PLAYERS", "MAX_ROUND_TIME", "MIN_PLAYERS", "MIN_ROUND_TIME", "POST_CLAIM_TTL", "TWO_PLAYER_GAMES",
+    "MAX_PLAYERS", "MAX_ROUND_TIME", "MIN_PLAYERS", "MIN_ROUND_TIME", "POST_CLAIM_TTL",
     "Presenter", "Standing", "Started", "TournamentConflict", "TournamentError", "TournamentService",
     "Transition", "_Quiet", "to_pairing",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from bot.games import GAMES
+from bot.games import GAMES, two_player
 from bot.matches.service import Player
 from bot.storage.tournaments import EntrantRecord, TournamentChange, TournamentRecord
 from bot.tournaments import pairing as pairing_math
@@ -14,7 +14,6 @@ from bot.tournaments.core import (
     MAX_ROUND_TIME,
     MIN_PLAYERS,
     MIN_ROUND_TIME,
-    TWO_PLAYER_GAMES,
     TournamentError,
     Transition,
 )
@@ -28,11 +27,12 @@ class Signup(Rounds):
     async def create(self, *, guild_id: int, channel_id: int, organiser: Player, game: str, fmt: Format,
                      rounds: int | None, round_time: int, turn_limit: int | None, rated: bool,
                      starts_in: int) -> TournamentRecord:
-        if game not in TWO_PLAYER_GAMES:
+        if game not in two_player():
             title = GAMES[game].spec.title if game in GAMES else game
+            titles = [GAMES[k].spec.title for k in two_player()]
             raise TournamentError(
-                f"{title} is not a 2-player game: tournaments are for Pylon, Fire and Ice and "
-                "the Egg Carton Game (events for more players come later)."
+                f"{title} is not a 2-player game: tournaments are for "
+                f"{', '.join(titles[:-1])} and {titles[-1]} (events for more players come later)."
             )
         if not MIN_ROUND_TIME <= round_time <= MAX_ROUND_TIME:
             raise TournamentError("The round time must be between 1 minute and 14 days.")

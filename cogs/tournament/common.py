@@ -30,9 +30,7 @@ COLOUR = discord.Colour.from_rgb(88, 101, 242)
 COLOUR_END = discord.Colour.from_rgb(250, 166, 26)
 
 
-GAME_CHOICES = [
-    app_commands.Choice(name=TITLES[k], value=k) for k in ("pylon", "fireandice", "eggcarton", "eof", "nomic")
-]
+GAME_CHOICES = [app_commands.Choice(name=title, value=k) for k, title in TITLES.items()]
 
 
 FORMAT_CHOICES = [

@@ -211,6 +211,7 @@ class EggCartonRules(RulesBase):
 
     spec: ClassVar[GameSpec] = GameSpec(
         key="eggcarton",
+        order=3,
         title="The Egg Carton Game",
         min_seats=2,
         max_seats=2,

@@ -141,6 +141,7 @@ class EofRules(RulesBase):
 
     spec: ClassVar[GameSpec] = GameSpec(
         key="eof",
+        order=4,
         title="EOF",
         min_seats=2,
         max_seats=4,

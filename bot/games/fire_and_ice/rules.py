@@ -91,6 +91,7 @@ class FireAndIceRules(RulesBase):
 
     spec: ClassVar[GameSpec] = GameSpec(
         key="fireandice",
+        order=2,
         title="Fire and Ice",
         min_seats=2,
         max_seats=2,

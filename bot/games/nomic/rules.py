@@ -140,7 +140,7 @@ class NomicRules(RulesBase):
 
     spec: ClassVar[GameSpec] = GameSpec(
         key="nomic", title="Nomic World", min_seats=2, max_seats=None, ai_levels=(),
-        hidden_information=False, options=())
+        hidden_information=False, options=(), rated=False, order=5)
 
     # ------------------------------------------------------------ protocol
 

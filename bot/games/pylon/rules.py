@@ -379,6 +379,7 @@ class Pylon(RulesBase):
 
     spec: ClassVar[GameSpec] = GameSpec(
         key="pylon",
+        order=1,
         title="Pylon",
         min_seats=2,
         max_seats=2,
