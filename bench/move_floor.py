@@ -36,7 +36,7 @@ Parlor's and the floor's, so a before/after comparison sees the same machine loa
 the match service, drawing, encoding and the whole board (render + encode, run in a worker thread).
 
 Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]]
-                                  [--profile] [--phases]
+                                  [--profile] [--phases] [--debug]
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ MATCHES = int(ARGS[0]) if len(ARGS) > 0 else 200
 ROUNDS = int(ARGS[1]) if len(ARGS) > 1 else 100
 PROFILE = "--profile" in sys.argv
 PHASES = "--phases" in sys.argv
+DEBUG = "--debug" in sys.argv
 LOOPBACK = "--loopback" in sys.argv
 COMPARE = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--compare=")]
 GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
@@ -329,6 +330,8 @@ async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile
     READY.setdefault(row, Ready(msg.embeds[0], att.bytes, att.filename, max(1, len(msg.buttons()))))
     target = b.games.get(row) or b.extra[row]
     seconds = latency(inter, b.driver.api_calls(since=b.mark), msg.channel.id)
+    if DEBUG:  # the requests this move made (method, path, whether it carried a picture)
+        print(row, [(r.method, r.path[-30:], bool(r.files)) for r in b.driver.api_calls(since=b.mark)])
     for _ in range(150):  # a board posted below the clicked one comes after the (quick) response: wait for it
         if seconds is not None:
             break
@@ -480,6 +483,14 @@ async def main_loopback() -> None:
 
     from bot.matches.service import MatchService
     from bot.storage.sqlite import SqliteStore
+
+    class BenchReader(SqliteStore):
+        """A read-only view of the bot process's SQLite file: no process lock (the bot holds it), no
+        migrations, no claims cleared -- the bench only looks up matches and whose turn it is."""
+
+        async def open(self) -> None:
+            self._db = await self._connect(read_only=True)
+
     from tests.loopback import FakeDiscord
     from tests.loopback.helpers import parlor_env
 
@@ -530,9 +541,7 @@ async def main_loopback() -> None:
                     wait_commands=True,
                     timeout=60,
                 )
-                store = SqliteStore(
-                    str(db)
-                )  # the bench reads the bot's database (WAL: readers never block it)
+                store = BenchReader(str(db), readers=0)  # reads the bot's database (WAL: never blocks it)
                 await store.open()
                 stack.push_async_callback(store.close)
                 benches.append(

@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-    bot = create_bot(config, store)
+    bot = create_bot(config, store, freeze_heap=True)
     try:
         bot.run(config.token, log_handler=None)
     except StorageError as exc:  # e.g. another process took the database between the check and the start

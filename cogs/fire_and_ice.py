@@ -156,7 +156,7 @@ class FireAndIce(
             if self.confirm_text(match, move):
                 await self.edit_board(interaction, match, f"cf{move}")
             else:
-                await self.play_from_component(interaction, match.id, version, move)
+                await self.play_from_component(interaction, match.id, version, move, loaded=match)
         elif action == "back":
             await self.edit_board(interaction, match, "")
         else:

@@ -164,7 +164,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         elif place_select and values:
             size = int(place_select[1])
             await self.play_from_component(
-                interaction, match.id, version, f"{SIZE_LETTERS[size]} {values[0]}"
+                interaction, match.id, version, f"{SIZE_LETTERS[size]} {values[0]}", loaded=match
             )
         elif action.startswith("src") and values:
             await self.edit_board(interaction, match, f"src{values[0]}")

@@ -26,8 +26,12 @@ class Play(Timeouts):
         *,
         expected_version: int | None = None,
         seat: Seat | None = None,
+        loaded: Match | None = None,
     ) -> Result:
         """Play ``text`` (the game's notation) for ``user_id`` (or the AI ``seat``).
+
+        ``loaded`` is the match as the caller has just read it (a click's handler has), so it is not read
+        twice; the save's version check still refuses it if anything else wrote the match in between.
 
         Raises:
             StaleBoard: ``expected_version`` is not the match's version.
@@ -38,7 +42,8 @@ class Play(Timeouts):
         async with self.lock(match_id):
             for attempt in range(ATTEMPTS):
                 try:
-                    result = await self._play(match_id, user_id, text, expected_version, seat)
+                    result = await self._play(match_id, user_id, text, expected_version, seat,
+                                              loaded if attempt == 0 else None)
                 except _Conflict:
                     if expected_version is not None or attempt == ATTEMPTS - 1:
                         raise
@@ -48,9 +53,10 @@ class Play(Timeouts):
             raise AssertionError("unreachable")
 
     async def _play(
-        self, match_id: int, user_id: int, text: str, expected_version: int | None, seat: Seat | None
+        self, match_id: int, user_id: int, text: str, expected_version: int | None, seat: Seat | None,
+        loaded: Match | None = None,
     ) -> Result:
-        m = await self.get(match_id)
+        m = loaded if loaded is not None and loaded.id == match_id else await self.get(match_id)
         if expected_version is not None and expected_version != m.version:
             raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
         if m.status != Status.RUNNING:

@@ -96,7 +96,7 @@ class GameCog(LobbyCog):
             await self.do_rematch(interaction, match)
             return
         if action.startswith("m:"):
-            await self.play_from_component(interaction, match.id, version, action[2:])
+            await self.play_from_component(interaction, match.id, version, action[2:], loaded=match)
             return
         if action.startswith("cf:"):  # confirmed from an ephemeral warning: the board is another message
             result = await self.service.play(
@@ -108,7 +108,7 @@ class GameCog(LobbyCog):
             await self.after_result(result.match, result)
             return
         if action == "mv" and values:
-            await self.play_from_component(interaction, match.id, version, values[0])
+            await self.play_from_component(interaction, match.id, version, values[0], loaded=match)
             return
         await self.on_action(interaction, match, version, action, values)
 

@@ -28,9 +28,12 @@ class PlayCog(PrivateCog):
     timeouts."""
 
     async def play_from_component(self, interaction: discord.Interaction, match_id: int, version: int | None,
-                                  text: str) -> None:
-        """A move from a board button: one request (the board edited in the interaction response)."""
-        result = await self.service.play(match_id, interaction.user.id, text, expected_version=version)
+                                  text: str, *, loaded: Match | None = None) -> None:
+        """A move from a board button: one request (the board edited in the interaction response).
+
+        ``loaded``: the match as the click's handler read it (saves reading it again)."""
+        result = await self.service.play(match_id, interaction.user.id, text, expected_version=version,
+                                         loaded=loaded)
         result = await self.ai_at_once(result)
         match = result.match
         thread_seats, _ = await self.pending_pings(match, result)
@@ -44,10 +47,18 @@ class PlayCog(PrivateCog):
                 if thinking:
                     embed.description = ("Moved on: the computer is answering; the next board comes below ↓\n"
                                          f"[Jump to the latest board]({self.place_url(match)})")
-                await interaction.response.edit_message(embed=embed, view=None, content=None)
+                # the new board is drawn (in a worker thread) while the clicked one is being retired
+                board = None if thinking else asyncio.ensure_future(self.board_kwargs(match, result))
+                try:
+                    await interaction.response.edit_message(embed=embed, view=None, content=None)
+                except BaseException:
+                    if board is not None:
+                        board.cancel()
+                    raise
                 self._retired.add(clicked)
-                if not thinking:
-                    await self.post_board(None, match, result, retire=match.rec.message_id != clicked)
+                if board is not None:
+                    await self.post_board(None, match, result, retire=match.rec.message_id != clicked,
+                                          prepared=await board)
             else:
                 kwargs = await self.board_kwargs(match, result)
                 file = kwargs.pop("file")
