@@ -133,7 +133,14 @@ class ServiceCore:
             and remaining[seat] <= 0
         )
 
-    async def _apply(self, m: Match, seat: Seat, move: Any, expected: int, *, user_id: int | None) -> Result:
+    async def _apply(self, m: Match, seat: Seat, move: Any, expected: int, *, user_id: int | None,
+                     on_applied: Callable[[Result], None] | None = None) -> Result:
+        """Apply ``move``, then save it in one transaction.
+
+        ``on_applied`` sees the result as soon as it is known in memory, while the transaction runs (the
+        board's picture can be drawn meanwhile); it must not change the match, and anything it starts must
+        be dropped if this raises (nothing was saved then).
+        """
         now = self.clock()
         before = m.state
         ply = int(m.rec.ui.get("plies", 0))
@@ -144,7 +151,11 @@ class ServiceCore:
         m.rec.version += 1
         self._arm(m, now)
         counters = self._counters(m, events)
-        ratings = await self._save(m, expected, moves=moves, rate=self._finish_if_over(m), counters=counters)
+        rate = self._finish_if_over(m)
+        if on_applied is not None:
+            on_applied(Result(m, events=events, moves=moves, actor=seat, before=before,
+                              finished=m.status == Status.FINISHED))
+        ratings = await self._save(m, expected, moves=moves, rate=rate, counters=counters)
         return Result(
             m,
             events=events,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable
 
 from bot import metrics
 from bot.errors import MatchOver, NotAPlayer, NotYourTurn, StaleBoard
@@ -27,11 +28,13 @@ class Play(Timeouts):
         expected_version: int | None = None,
         seat: Seat | None = None,
         loaded: Match | None = None,
+        on_applied: Callable[[Result], None] | None = None,
     ) -> Result:
         """Play ``text`` (the game's notation) for ``user_id`` (or the AI ``seat``).
 
         ``loaded`` is the match as the caller has just read it (a click's handler has), so it is not read
         twice; the save's version check still refuses it if anything else wrote the match in between.
+        ``on_applied``: see :meth:`_apply` (called again if a retry applies the move again).
 
         Raises:
             StaleBoard: ``expected_version`` is not the match's version.
@@ -43,7 +46,7 @@ class Play(Timeouts):
             for attempt in range(ATTEMPTS):
                 try:
                     result = await self._play(match_id, user_id, text, expected_version, seat,
-                                              loaded if attempt == 0 else None)
+                                              loaded if attempt == 0 else None, on_applied)
                 except _Conflict:
                     if expected_version is not None or attempt == ATTEMPTS - 1:
                         raise
@@ -55,6 +58,7 @@ class Play(Timeouts):
     async def _play(
         self, match_id: int, user_id: int, text: str, expected_version: int | None, seat: Seat | None,
         loaded: Match | None = None,
+        on_applied: Callable[[Result], None] | None = None,
     ) -> Result:
         m = loaded if loaded is not None and loaded.id == match_id else await self.get(match_id)
         if expected_version is not None and expected_version != m.version:
@@ -78,7 +82,7 @@ class Play(Timeouts):
                 raise NotYourTurn(self._whose_turn(m))
         if self._clock_ran_out(m, seat):
             return await self._timeout_locked(m)
-        return await self._apply(m, seat, move, m.version, user_id=user_id)
+        return await self._apply(m, seat, move, m.version, user_id=user_id, on_applied=on_applied)
 
     @staticmethod
     def _whose_turn(m: Match) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -159,8 +160,10 @@ class BoardCog(GameBase):
         """The board's buttons/selects for the current position (``state`` for multi-step pickers)."""
         return []
 
-    async def board_kwargs(self, match: Match, result: Result | None, state: str = "") -> dict[str, Any]:
-        file = await self.picture(match, result)
+    async def board_kwargs(self, match: Match, result: Result | None, state: str = "", *,
+                           picture: Awaitable[discord.File] | None = None) -> dict[str, Any]:
+        """The board message's parts; ``picture`` is its picture when already being drawn."""
+        file = await (picture if picture is not None else self.picture(match, result))
         items = self.components(match, state) if match.status == Status.RUNNING else []
         view = v.view_of(*items)
         if match.status == Status.RUNNING and match.rec.thread_id is not None:

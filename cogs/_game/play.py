@@ -31,10 +31,30 @@ class PlayCog(PrivateCog):
                                   text: str, *, loaded: Match | None = None) -> None:
         """A move from a board button: one request (the board edited in the interaction response).
 
-        ``loaded``: the match as the click's handler read it (saves reading it again)."""
-        result = await self.service.play(match_id, interaction.user.id, text, expected_version=version,
-                                         loaded=loaded)
-        result = await self.ai_at_once(result)
+        ``loaded``: the match as the click's handler read it (saves reading it again). The new board's
+        picture is drawn (in a worker thread) while the move's transaction commits, unless the computer
+        answers next (its move would change the picture)."""
+        early: asyncio.Future[discord.File] | None = None
+
+        def applied(provisional: Result) -> None:
+            nonlocal early
+            if early is not None:
+                early.cancel()
+            early = None if provisional.ai_next else asyncio.ensure_future(
+                self.picture(provisional.match, provisional))
+
+        try:
+            result = await self.service.play(match_id, interaction.user.id, text, expected_version=version,
+                                             loaded=loaded, on_applied=applied)
+        except BaseException:
+            if early is not None:
+                early.cancel()
+            raise
+        answered = await self.ai_at_once(result)
+        if answered is not result and early is not None:
+            early.cancel()
+            early = None
+        result = answered
         match = result.match
         thread_seats, _ = await self.pending_pings(match, result)
         clicked = interaction.message.id if interaction.message is not None else None
@@ -48,7 +68,8 @@ class PlayCog(PrivateCog):
                     embed.description = ("Moved on: the computer is answering; the next board comes below ↓\n"
                                          f"[Jump to the latest board]({self.place_url(match)})")
                 # the new board is drawn (in a worker thread) while the clicked one is being retired
-                board = None if thinking else asyncio.ensure_future(self.board_kwargs(match, result))
+                board = None if thinking else asyncio.ensure_future(self.board_kwargs(match, result,
+                                                                                      picture=early))
                 try:
                     await interaction.response.edit_message(embed=embed, view=None, content=None)
                 except BaseException:
@@ -60,7 +81,7 @@ class PlayCog(PrivateCog):
                     await self.post_board(None, match, result, retire=match.rec.message_id != clicked,
                                           prepared=await board)
             else:
-                kwargs = await self.board_kwargs(match, result)
+                kwargs = await self.board_kwargs(match, result, picture=early)
                 file = kwargs.pop("file")
                 kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
                 await interaction.response.edit_message(**kwargs, attachments=[file])

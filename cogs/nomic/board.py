@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 import discord
@@ -63,10 +63,13 @@ class NomicBoard(NomicBase):
     def render_picture(self, match: Match, result: Result | None) -> bytes:
         return self.render_plan(match, result, "")
 
-    async def board_kwargs(self, match: Match, result: Result | None, state: str = "") -> dict[str, Any]:
+    async def board_kwargs(self, match: Match, result: Result | None, state: str = "", *,
+                           picture: Awaitable[discord.File] | None = None) -> dict[str, Any]:
         plan = state[3:] if state.startswith("pa:") else ""
-        data = await asyncio.to_thread(self.render_plan, match, result, plan)
-        file = picture_file(data, PICTURE)
+        if picture is not None and not plan:  # the board without a planned path, already being drawn
+            file = await picture
+        else:
+            file = picture_file(await asyncio.to_thread(self.render_plan, match, result, plan), PICTURE)
         items = self.components(match, state) if match.status == Status.RUNNING else []
         return {"content": self.board_content(match), "embed": self.board_embed(match, result, plan=plan),
                 "file": file, "view": v.view_of(*items)}
