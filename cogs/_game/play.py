@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +22,10 @@ log = logging.getLogger(__name__)
 
 AI_AT_ONCE = 1.5
 """Seconds a click or typed move waits for the computer's answer so that both go out in one reply."""
+
+
+ANSWER_WITHIN = 2.0
+"""Seconds a click waits for its new board to be posted before it is answered anyway (Discord allows 3)."""
 
 
 class PlayCog(PrivateCog):
@@ -67,19 +72,25 @@ class PlayCog(PrivateCog):
                 if thinking:
                     embed.description = ("Moved on: the computer is answering; the next board comes below ↓\n"
                                          f"[Jump to the latest board]({self.place_url(match)})")
-                # the new board is drawn (in a worker thread) while the clicked one is being retired
-                board = None if thinking else asyncio.ensure_future(self.board_kwargs(match, result,
-                                                                                      picture=early))
-                try:
+                if thinking:
                     await interaction.response.edit_message(embed=embed, view=None, content=None)
-                except BaseException:
-                    if board is not None:
-                        board.cancel()
-                    raise
-                self._retired.add(clicked)
-                if board is not None:
-                    await self.post_board(None, match, result, retire=match.rec.message_id != clicked,
-                                          prepared=await board)
+                    self._retired.add(clicked)
+                else:
+                    # The new board goes out first (what the player waits for), then the clicked one is
+                    # retired in the interaction's response -- at once if posting is slow (rate limits), so
+                    # the click is always answered in time.
+                    posting = asyncio.ensure_future(self._post_new_board(match, result, clicked, early))
+                    await asyncio.wait({posting}, timeout=ANSWER_WITHIN)
+                    try:
+                        await interaction.response.edit_message(embed=embed, view=None, content=None)
+                        self._retired.add(clicked)
+                    except discord.HTTPException:  # the click's token is gone: retire its board by an edit
+                        await posting
+                        place = await self.place_of(match)
+                        if place is not None:
+                            await self.retire(place, match, clicked, self.jump_url(match))
+                    finally:
+                        await posting
             else:
                 kwargs = await self.board_kwargs(match, result, picture=early)
                 file = kwargs.pop("file")
@@ -91,6 +102,11 @@ class PlayCog(PrivateCog):
             )
             await self.recover_later(match.id, result)
         await self.after_result(match, result)
+
+    async def _post_new_board(self, match: Match, result: Result, clicked: int,
+                              picture: Awaitable[discord.File] | None) -> None:
+        await self.post_board(None, match, result, retire=match.rec.message_id != clicked,
+                              prepared=await self.board_kwargs(match, result, picture=picture))
 
     async def ai_at_once(self, result: Result, *, budget: float | None = None) -> Result:
         """Let the computer answer within ``budget`` seconds so that its move goes out with the human's.

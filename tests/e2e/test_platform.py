@@ -219,8 +219,10 @@ async def test_restart_mid_match_buttons_still_work(world):
     await place(w, board, w.alice, "Small (5 left)", "a1")
     await w.restart()
     # a board still being posted when the bot stopped is re-posted at start-up
-    board = await thread.wait_for(lambda m: is_board(m) and "S a1" in m.text)
+    await thread.wait_for(lambda m: is_board(m) and "S a1" in m.text)
     await w.dd.settle()
+    board = live_board(thread)  # the board posted before the restart, or its re-post at start-up
+    assert "S a1" in board.text
     r = await place(w, board, w.bob, "Large (5 left)", "f5")
     assert not r.ephemeral
     await w.dd.settle()
