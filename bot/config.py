@@ -45,6 +45,14 @@ class Config:
         """Only the process running shard 0 (or the only process) uploads the slash commands."""
         return self.shard_ids is None or 0 in self.shard_ids
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of ``guild_id`` (``None``: direct messages, shard 0), as
+        Discord routes guilds: ``(guild_id >> 22) % shard_count``."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return shard in self.shard_ids
+
     @property
     def application_id(self) -> int | None:
         """The bot's user id, read from the token's first part."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from bot.app import ParlorBot, ShardedParlorBot, create_bot
-from bot.config import ConfigError, from_env
+from bot.config import Config, ConfigError, from_env
 from bot.storage.sqlite import SqliteStore
 
 GOOD = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -71,3 +71,17 @@ def test_create_bot_picks_the_sharded_client(tmp_path):
     assert isinstance(sharded, ShardedParlorBot)
     assert sharded.shard_count == 4 and sharded.shard_ids == [2, 3]
     assert not sharded.sync_commands  # only the process with shard 0 uploads the commands
+
+
+def test_a_process_serves_the_guilds_of_its_own_shards_and_dms_on_shard_0():
+    guild = (123456 << 22) | 99  # (id >> 22) % 4 == 0
+    others = [((123456 + k) << 22) for k in (1, 2, 3)]  # shards 1, 2, 3
+    one_process = Config(token="x")
+    assert one_process.serves(guild) and one_process.serves(None)
+    first = Config(token="x", shard_count=4, shard_ids=(0, 1))
+    second = Config(token="x", shard_count=4, shard_ids=(2, 3))
+    assert first.serves(guild) and first.serves(others[0]) and not first.serves(others[1])
+    assert second.serves(others[1]) and second.serves(others[2]) and not second.serves(guild)
+    assert first.serves(None) and not second.serves(None)
+    every = Config(token="x", shard_count=4, shard_ids=None)  # the count alone: this process runs them all
+    assert all(every.serves(g) for g in (guild, *others, None))

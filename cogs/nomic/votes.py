@@ -139,9 +139,13 @@ class NomicVotes(NomicMovement):
         return seat is not None and seat in (p.yes if yes else p.no)
 
     async def resync_votes(self) -> None:
-        """Count reactions the listener missed while the bot was away (``on_ready``: start, reconnect)."""
+        """Count reactions the listener missed while the bot was away (``on_ready``: start, reconnect).
+
+        Each process re-reads the votes of the servers on its own shards (the others' processes do theirs).
+        """
         for rec in await self.bot.store.active_matches():
-            if rec.game == self.game_key and rec.status == Status.RUNNING and vote_location(Match(rec)):
+            ours = rec.game == self.game_key and self.bot.config.serves(rec.guild_id)
+            if ours and rec.status == Status.RUNNING and vote_location(Match(rec)):
                 try:
                     await self.votes.resync(rec.id)
                 except Exception:

@@ -402,3 +402,26 @@ async def test_a_reaction_removed_while_the_bot_was_away_withdraws_the_vote(worl
     await w.dd.settle()
     assert "Proposal 201: enact" in msg.text  # still open: bob has not voted
     w.dd.assert_clean()
+
+
+async def test_after_a_restart_each_shard_process_reads_back_only_its_own_servers_votes(world):
+    import dataclasses
+
+    w = world
+    thread, _board, mid = await start_game(w)
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="The game ends.", effect="end")
+    await w.bob.react(msg, YES)
+    await w.dd.settle()
+    mine = (w.guild.id >> 22) % 2
+    for shard, counted in ((1 - mine, {1}), (mine, {1, 2})):  # another shard's process, then this server's
+        await w.dd.disconnect()
+        if shard != mine:
+            await w.carol.react(msg, YES)  # while no process of this server's shard is up
+        w.bot = w.make_bot()
+        w.bot.config = dataclasses.replace(w.bot.config, shard_count=2, shard_ids=(shard,))
+        await w.dd.connect(w.bot)
+        await w.dd.settle()
+        m = await match(w, mid)
+        assert set(m.rules.view(m.state, None).proposal.yes) == counted
+    w.dd.assert_clean()
