@@ -323,13 +323,19 @@ async def test_votes_wait_for_a_judgment(world):
     w.dd.assert_clean()
 
 
-async def test_votes_survive_a_restart(world):
-    w = world
+async def ending_proposal_with_one_yes(w):
+    """A proposal to end the game, with bob's yes counted: (thread, match id, the vote message)."""
     thread, _board, mid = await start_game(w)
     await walk(w, thread, mid)
     msg = await propose(w, thread, mid, action="enact", text="The game ends.", effect="end")
     await w.bob.react(msg, YES)
     await w.dd.settle()
+    return thread, mid, msg
+
+
+async def test_votes_survive_a_restart(world):
+    w = world
+    thread, mid, msg = await ending_proposal_with_one_yes(w)
     await w.dd.disconnect()
     await w.carol.react(msg, YES)  # while the bot is away: no event reaches it
     w.bot = w.make_bot()
@@ -408,11 +414,7 @@ async def test_after_a_restart_each_shard_process_reads_back_only_its_own_server
     import dataclasses
 
     w = world
-    thread, _board, mid = await start_game(w)
-    await walk(w, thread, mid)
-    msg = await propose(w, thread, mid, action="enact", text="The game ends.", effect="end")
-    await w.bob.react(msg, YES)
-    await w.dd.settle()
+    _thread, mid, msg = await ending_proposal_with_one_yes(w)
     mine = (w.guild.id >> 22) % 2
     for shard, counted in ((1 - mine, {1}), (mine, {1, 2})):  # another shard's process, then this server's
         await w.dd.disconnect()
