@@ -48,7 +48,10 @@ class Play(Timeouts):
                     result = await self._play(match_id, user_id, text, expected_version, seat,
                                               loaded if attempt == 0 else None, on_applied)
                 except _Conflict:
-                    if expected_version is not None or attempt == ATTEMPTS - 1:
+                    # Read again and play again: a board's click (``expected_version``) is refused then
+                    # if the position moved on, and played if only the row changed (where the board is
+                    # shown, a vote message) -- such writes keep the version but not the revision.
+                    if attempt == ATTEMPTS - 1:
                         raise
                 else:
                     metrics.move_played(result.match.game.key, time.perf_counter() - started)

@@ -86,6 +86,7 @@ class MatchRecord:
     seats: list[SeatRecord] = field(default_factory=list)
     remind_at: float | None = None     # when the player(s) to move get their one reminder (migration 003)
     archive_at: float | None = None    # when the match thread is archived, an hour after the end
+    rev: int = 0                       # bumped by every write of the row: the saves' check (migration 005)
 
     @property
     def place_id(self) -> int:

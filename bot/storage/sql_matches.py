@@ -25,6 +25,7 @@ MATCH_COLUMNS = (
     "rated, turn_limit, deadline, clocks, outcome, ui, created_at, updated_at, finished_at, remind_at, "
     "archive_at"
 )
+"""The columns a match is created with (the revision ``rev`` starts at 0 and is read besides them)."""
 
 
 def _match_values(m: MatchRecord) -> tuple[Any, ...]:
@@ -79,6 +80,7 @@ def _row_to_match(row: Any) -> MatchRecord:
         finished_at=row["finished_at"],
         remind_at=row["remind_at"],
         archive_at=row["archive_at"],
+        rev=row["rev"],
     )
 
 
@@ -139,7 +141,7 @@ class MatchSql(RatingSql, TimerSql):
 
     async def _select_matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
         async with self._read() as db:
-            rows = await db.fetch(f"SELECT {MATCH_COLUMNS} FROM matches WHERE {where}", *params)
+            rows = await db.fetch(f"SELECT {MATCH_COLUMNS}, rev FROM matches WHERE {where}", *params)
             return await self._attach_seats(db, [_row_to_match(r) for r in rows])
 
     async def load_match(self, match_id: int) -> MatchRecord | None:
@@ -173,14 +175,16 @@ class MatchSql(RatingSql, TimerSql):
                 "options=?, "
                 "state=?, version=?, seed=?, host_id=?, rated=?, turn_limit=?, deadline=?, clocks=?, "
                 "outcome=?, "
-                "ui=?, created_at=?, updated_at=?, finished_at=?, remind_at=?, archive_at=? WHERE id=? AND "
-                "version=?",
+                "ui=?, created_at=?, updated_at=?, finished_at=?, remind_at=?, archive_at=?, rev=rev + 1 "
+                "WHERE id=? AND version=? AND rev=?",
                 *_match_values(match)[1:],
                 match.id,
                 expected_version,
+                match.rev,
             )
             if changed != 1:
-                raise VersionConflict(f"match {match.id} is no longer at version {expected_version}")
+                raise VersionConflict(f"match {match.id} is no longer at version {expected_version} "
+                                      f"(revision {match.rev})")
             await self._write_seats(db, match)
             if new_moves:
                 await db.executemany(
@@ -210,6 +214,7 @@ class MatchSql(RatingSql, TimerSql):
                 await self._upsert_claim(db, "ai", match.id, ai_claim[0], ai_claim[1])
             else:
                 await db.execute("DELETE FROM claims WHERE kind = 'ai' AND item = ?", match.id)
+        match.rev += 1  # committed: the record is the row as stored now
         return changes
 
     async def set_place(
@@ -220,9 +225,11 @@ class MatchSql(RatingSql, TimerSql):
             return
         async with self._write() as db:
             if thread_id is not None:
-                await db.execute("UPDATE matches SET thread_id = ? WHERE id = ?", thread_id, match_id)
+                await db.execute("UPDATE matches SET thread_id = ?, rev = rev + 1 WHERE id = ?", thread_id,
+                                 match_id)
             if message_id is not None:
-                await db.execute("UPDATE matches SET message_id = ? WHERE id = ?", message_id, match_id)
+                await db.execute("UPDATE matches SET message_id = ?, rev = rev + 1 WHERE id = ?", message_id,
+                                 match_id)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         async with self._read() as db:

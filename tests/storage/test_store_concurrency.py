@@ -176,3 +176,37 @@ async def test_cancelled_actions_never_leave_a_transaction_open(any_store):
         await asyncio.gather(task, reader, return_exceptions=True)
     r = await svc.play(m.id, ALICE.user_id, "L a1")
     assert r.match.version == m.version + 1 and len(await any_store.matches_in_place(10)) == 1
+
+
+async def test_a_move_read_before_another_process_wrote_the_row_does_not_undo_that_write(any_store):
+    """Writes that keep the version (the vote message in ``ui``, the board's message id) bump the row's
+    revision: a click read before them is played on the row as it is now, and keeps them."""
+    a, b = MatchService(any_store), MatchService(any_store)
+    m = await started(a, ALICE, BOB)
+    clicked = await a.get(m.id)  # the click's handler reads the match ...
+    await b.set_ui(m.id, {"votes": [123, 456]})  # ... another process records a vote message meanwhile
+    await b.set_place(m.id, message_id=789)
+    r = await a.play(m.id, ALICE.user_id, "L a1", expected_version=clicked.version, loaded=clicked)
+    stored = await a.get(m.id)
+    assert [mv.notation for mv in await a.history(m.id)] == ["L a1"] and r.match.version == m.version + 1
+    assert stored.rec.ui["votes"] == [123, 456] and stored.rec.message_id == 789
+
+
+async def test_two_processes_adding_presentation_data_at_once_keep_both(any_store):
+    a, b = MatchService(any_store), MatchService(any_store)
+    m = await started(a, ALICE, BOB)
+    real_get = a.get
+    raced = False
+
+    async def get_then_race(match_id):
+        nonlocal raced
+        got = await real_get(match_id)
+        if not raced:
+            raced = True
+            await b.set_ui(match_id, {"from_b": 1})  # b commits between a's read and a's write
+        return got
+
+    a.get = get_then_race
+    await a.set_ui(m.id, {"from_a": 2})
+    ui = (await real_get(m.id)).rec.ui
+    assert ui["from_a"] == 2 and ui["from_b"] == 1
