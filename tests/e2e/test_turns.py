@@ -512,3 +512,50 @@ async def test_a_button_move_whose_reply_expired_leaves_no_stuck_board(world, mo
     latest = live_board(thread)
     assert latest.id != board.id and "S a1" in latest.text and [u.id for u in latest.notified] == [w.bob.id]
     assert board.buttons() == [] and "Moved on" in board.text
+
+
+async def test_a_click_is_answered_in_time_when_posting_its_new_board_waits(world, monkeypatch):
+    """The new board goes out before the click is answered (the retire edit), unless posting takes longer
+    than ``ANSWER_WITHIN`` (a rate limit): then the click is answered first and the board follows."""
+    import asyncio
+
+    import discord
+
+    import cogs._game.play
+
+    w = world
+    thread, board = await start_pylon(w)
+    monkeypatch.setattr(cogs._game.play, "ANSWER_WITHIN", 0.1)
+    real_send = discord.abc.Messageable.send
+
+    async def slow_send(self, *args, **kwargs):
+        await asyncio.sleep(0.4)  # e.g. waiting out a 429 of the channel's bucket
+        return await real_send(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.abc.Messageable, "send", slow_send)
+    mark = w.dd.mark()
+    r = await place(w, board, w.alice, "Small (5 left)", "a1")
+    await w.dd.settle()
+    assert not r.ephemeral
+    calls = w.dd.api_calls(since=mark)
+    answer = next(i for i, c in enumerate(calls) if c.interaction_id == r.id and "Moved on" in str(c.json))
+    posted = next(i for i, c in enumerate(calls) if c.files and "/messages" in c.path)
+    assert answer < posted  # answered first, posted when the wait was over
+    latest = live_board(thread)
+    assert latest.id != board.id and "S a1" in latest.text and [u.id for u in latest.notified] == [w.bob.id]
+    assert board.buttons() == [] and "Moved on" in board.text
+    w.dd.assert_clean()
+
+
+async def test_a_click_that_pings_posts_the_new_board_before_answering(world):
+    w = world
+    thread, board = await start_pylon(w)
+    mark = w.dd.mark()
+    r = await place(w, board, w.alice, "Small (5 left)", "a1")
+    await w.dd.settle()
+    calls = w.dd.api_calls(since=mark)
+    answer = next(i for i, c in enumerate(calls) if c.interaction_id == r.id and "Moved on" in str(c.json))
+    posted = next(i for i, c in enumerate(calls) if c.files and "/messages" in c.path)
+    assert posted < answer  # what the player waits for goes first
+    assert "S a1" in live_board(thread).text and "Moved on" in board.text
+    w.dd.assert_clean()
