@@ -482,6 +482,7 @@ async def main_loopback() -> None:
     from contextlib import AsyncExitStack
 
     from bot.matches.service import MatchService
+    from bot.storage.sql_matches import MATCH_COLUMNS, _row_to_match
     from bot.storage.sqlite import SqliteStore
 
     class BenchReader(SqliteStore):
@@ -490,6 +491,15 @@ async def main_loopback() -> None:
 
         async def open(self) -> None:
             self._db = await self._connect(read_only=True)
+            columns = await self._db.execute_fetchall("PRAGMA table_info(matches)")
+            # --compare may run a Parlor from before migration 005 (no revision column)
+            self.rev = "rev" if any(c[1] == "rev" for c in columns) else "0 AS rev"
+
+        async def _select_matches(self, where: str, params: Any) -> list[Any]:
+            async with self._read() as db:
+                query = f"SELECT {MATCH_COLUMNS}, {self.rev} FROM matches WHERE {where}"
+                rows = await db.fetch(query, *params)
+                return await self._attach_seats(db, [_row_to_match(r) for r in rows])
 
     from tests.loopback import FakeDiscord
     from tests.loopback.helpers import parlor_env
