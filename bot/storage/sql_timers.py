@@ -59,11 +59,15 @@ class TimerSql(SqlBase):
         return [r[0] for r in rows]
 
     async def claim_reminder(self, match_id: int, remind_at: float) -> bool:
-        """Clear the reminder if it is still the one found due; False if another process took it first."""
+        """Clear the reminder if it is still the one found due; False if another process took it first.
+
+        Bumps the row's revision, so a save read before this cannot put the reminder back."""
         async with self._write() as db:
             return (
                 await db.execute(
-                    "UPDATE matches SET remind_at = NULL WHERE id = ? AND remind_at = ?", match_id, remind_at
+                    "UPDATE matches SET remind_at = NULL, rev = rev + 1 WHERE id = ? AND remind_at = ?",
+                    match_id,
+                    remind_at,
                 )
                 == 1
             )
@@ -79,7 +83,7 @@ class TimerSql(SqlBase):
     async def clear_archive(self, match_id: int) -> None:
         """The thread was archived (or there is none): no version change, like :meth:`set_place`."""
         async with self._write() as db:
-            await db.execute("UPDATE matches SET archive_at = NULL WHERE id = ?", match_id)
+            await db.execute("UPDATE matches SET archive_at = NULL, rev = rev + 1 WHERE id = ?", match_id)
 
     # -- claims: exactly one process acts on a deadline or a computer move -------------------------
 

@@ -210,3 +210,17 @@ async def test_two_processes_adding_presentation_data_at_once_keep_both(any_stor
     await a.set_ui(m.id, {"from_a": 2})
     ui = (await real_get(m.id)).rec.ui
     assert ui["from_a"] == 2 and ui["from_b"] == 1
+
+
+async def test_a_write_read_before_a_reminder_was_sent_cannot_bring_the_reminder_back(any_store):
+    from bot.storage import VersionConflict
+
+    a = MatchService(any_store)
+    m = await started(a, ALICE, BOB)
+    stale = await any_store.load_match(m.id)
+    assert stale.remind_at is not None
+    assert await any_store.claim_reminder(m.id, stale.remind_at)  # the reminder is sent
+    stale.ui["note"] = 1
+    with pytest.raises(VersionConflict):
+        await any_store.save_match(stale, stale.version)
+    assert (await any_store.load_match(m.id)).remind_at is None
