@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.errors import StaleBoard
 from bot.matches.service import Match
 from bot.render import png_bytes
-from bot.text import article, plural
+from bot.render.text import article, plural
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, TURN_LIMITS, GameCog, picture_file
 

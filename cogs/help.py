@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import available
+from bot.games import GAMES
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -39,7 +39,7 @@ class Help(commands.Cog):
             ),
             colour=discord.Colour.blurple(),
         )
-        for key, game in available().items():
+        for key, game in GAMES.items():
             spec = game.spec
             seats = f"{spec.min_seats}" + (f"–{spec.max_seats}" if spec.max_seats != spec.min_seats else "")
             if spec.max_seats is None:

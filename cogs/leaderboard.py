@@ -14,8 +14,8 @@ from PIL import Image, ImageDraw
 from bot.games import RATED, TITLES
 from bot.names import shown
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
+from bot.render.text import plural
 from bot.storage import ComputerResult, RatingRow
-from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot

@@ -23,8 +23,8 @@ from bot.games.pylon import wants_to_agree
 from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
 from bot.matches.service import Match, Result
 from bot.names import shown
+from bot.render.text import plural
 from bot.storage import Status
-from bot.text import plural
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
 

@@ -168,15 +168,3 @@ def unregister(key: str) -> None:
 def two_player() -> tuple[str, ...]:
     """The keys of the games for exactly two players (those a tournament can pair)."""
     return tuple(k for k, g in GAMES.items() if g.spec.min_seats == 2 and g.spec.max_seats == 2)
-
-def available() -> dict[str, Game]:
-    """The games whose packages import (all five once they are built)."""
-    out = {}
-    for key, game in GAMES.items():
-        try:
-            if not hasattr(game.module, "RULES"):
-                continue
-        except ImportError:
-            continue
-        out[key] = game
-    return out

@@ -152,19 +152,12 @@ class ServiceCore:
         self._arm(m, now)
         counters = self._counters(m, events)
         rate = self._finish_if_over(m)
+        result = Result(m, events=events, moves=moves, actor=seat, before=before,
+                        finished=m.status == Status.FINISHED)
         if on_applied is not None:
-            on_applied(Result(m, events=events, moves=moves, actor=seat, before=before,
-                              finished=m.status == Status.FINISHED))
-        ratings = await self._save(m, expected, moves=moves, rate=rate, counters=counters)
-        return Result(
-            m,
-            events=events,
-            moves=moves,
-            actor=seat,
-            before=before,
-            finished=m.status == Status.FINISHED,
-            ratings=ratings,
-        )
+            on_applied(result)
+        result.ratings = await self._save(m, expected, moves=moves, rate=rate, counters=counters)
+        return result
 
     def _counters(self, m: Match, events: list[Event]) -> list[tuple[int, str, int]]:
         hook = self.counter_hooks.get(m.game.key) or getattr(m.game.module, "counters", None)

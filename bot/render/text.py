@@ -1,7 +1,7 @@
-"""Wording helpers for the words drawn on pictures (no Discord imports).
+"""Wording helpers for the words on pictures and in messages (no Discord imports).
 
-Engines' renderers may import only :mod:`bot.games.base`, :mod:`bot.render` and their own package, so
-the helpers they share with the cogs live here; :mod:`bot.text` holds the same two for the platform.
+They live under :mod:`bot.render` because engines' renderers may import only :mod:`bot.games.base`,
+:mod:`bot.render` and their own package; the cogs use the same two.
 """
 
 from __future__ import annotations

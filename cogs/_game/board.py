@@ -309,6 +309,16 @@ class BoardCog(GameBase):
         parts.append(f"turn limit: {human_seconds(match.rec.turn_limit)}")
         return " · ".join(parts)
 
+    async def refresh_invite(self, match: Match) -> None:
+        """Edit the match's challenge or lobby message to show its state now (skipped if it is gone)."""
+        place = await self.place_of(match)
+        if place is None or not match.rec.message_id:
+            return
+        embed, view = self.invite_message(match)
+        with contextlib.suppress(discord.HTTPException):
+            await place.get_partial_message(match.rec.message_id).edit(  # type: ignore[attr-defined]
+                embed=embed, view=view, content=None)
+
     def invite_message(self, match: Match) -> tuple[discord.Embed, discord.ui.View]:
         """The challenge (Accept/Decline/Cancel) or lobby (Join/Leave/Start/Cancel) message."""
         rec = match.rec

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable
@@ -81,16 +80,17 @@ class PlayCog(PrivateCog):
                     # the click is always answered in time.
                     posting = asyncio.ensure_future(self._post_new_board(match, result, clicked, early))
                     await asyncio.wait({posting}, timeout=ANSWER_WITHIN)
+                    token_gone = False
                     try:
                         await interaction.response.edit_message(embed=embed, view=None, content=None)
                         self._retired.add(clicked)
-                    except discord.HTTPException:  # the click's token is gone: retire its board by an edit
-                        await posting
-                        place = await self.place_of(match)
-                        if place is not None:
-                            await self.retire(place, match, clicked, self.jump_url(match))
+                    except discord.HTTPException:
+                        token_gone = True
                     finally:
                         await posting
+                    place = await self.place_of(match) if token_gone else None
+                    if place is not None:  # the click's token is gone: retire its board by an ordinary edit
+                        await self.retire(place, match, clicked, self.jump_url(match))
             else:
                 kwargs = await self.board_kwargs(match, result, picture=early)
                 file = kwargs.pop("file")
@@ -205,12 +205,7 @@ class PlayCog(PrivateCog):
         """The scheduler's expiry of a challenge, lobby, turn or clock."""
         match = result.match
         if match.status == Status.EXPIRED:
-            place = await self.place_of(match)
-            if place is not None and match.rec.message_id is not None:
-                embed, view = self.invite_message(match)
-                with contextlib.suppress(discord.HTTPException):
-                    await place.get_partial_message(match.rec.message_id).edit(  # type: ignore[attr-defined]
-                        embed=embed, view=view, content=None)
+            await self.refresh_invite(match)
             return
         await self.refresh_board(match, result)
         await self.after_result(match, result)

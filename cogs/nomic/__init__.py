@@ -45,7 +45,6 @@ How a game runs on Discord:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 import discord
@@ -132,12 +131,7 @@ class Nomic(
         result = await self.service.join(match.id, await self.player_for(interaction.user))
         if match.status == Status.LOBBY:
             await interaction.response.send_message("You joined the lobby.", ephemeral=True)
-            place = await self.place_of(result.match)
-            if place is not None and result.match.rec.message_id:
-                embed, view = self.invite_message(result.match)
-                with contextlib.suppress(discord.HTTPException):
-                    await place.get_partial_message(result.match.rec.message_id).edit(  # type: ignore[attr-defined]
-                        embed=embed, view=view)
+            await self.refresh_invite(result.match)
             return
         await self.add_to_thread(result.match, interaction.user.id)
         text = " ".join(_md(e.text) for e in result.events if e.kind == "join") or "You joined."

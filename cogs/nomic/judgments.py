@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 import discord
 
 from bot.errors import LobbyError, NotAPlayer
@@ -90,12 +88,7 @@ class NomicJudgments(NomicVotes):
                 match.id, "Ended by the host." if by_host else "Ended by an admin."
             )
             await interaction.response.edit_message(content="The lobby is closed.", view=None)
-            place = await self.place_of(result.match)
-            if place is not None and result.match.rec.message_id:
-                embed, view = self.invite_message(result.match)
-                with contextlib.suppress(discord.HTTPException):
-                    await place.get_partial_message(result.match.rec.message_id).edit(  # type: ignore[attr-defined]
-                        embed=embed, view=view)
+            await self.refresh_invite(result.match)
             return
         seat = match.seat_of(interaction.user.id)
         result = await self.service.play(match.id, interaction.user.id, "end host" if by_host else "end",

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games import GAMES, available
+from bot.games import GAMES
 from bot.games.base import CHANCE, Chance, Outcome
 from tests import sixth_game
 
@@ -47,7 +47,7 @@ def step(rules, state, data_or_rng):
     return seat, pick(moves)  # moves may be a lazy sequence (EOF: millions of programs)
 
 
-GAME_KEYS = sorted(available())
+GAME_KEYS = sorted(GAMES)
 ENGINES = [pytest.param(GAMES[key], id=key) for key in GAME_KEYS] + [
     pytest.param(sixth_game.GAME, id=sixth_game.KEY)]
 

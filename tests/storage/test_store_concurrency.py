@@ -25,6 +25,22 @@ async def any_store(request, tmp_path):
     await s.close()
 
 
+def race_after_first_read(svc, other):
+    """``other(match_id)`` (another process's write) runs right after ``svc``'s next read of a match."""
+    real_get = svc.get
+    raced = False
+
+    async def get_then_race(match_id):
+        nonlocal raced
+        got = await real_get(match_id)
+        if not raced:
+            raced = True
+            await other(match_id)
+        return got
+
+    svc.get = get_then_race
+
+
 async def started(svc, host, opponent, **opts):
     m = await svc.create("pylon", guild_id=9, channel_id=10, host=host, opponent=opponent,
                          options={"first": "challenger", **opts}, turn_limit=3600)
@@ -112,21 +128,14 @@ async def test_a_typed_move_that_loses_a_race_with_another_process_is_tried_agai
     a = MatchService(any_store)
     m = await started(a, ALICE, BOB)
     await a.play(m.id, ALICE.user_id, "L a1")
-    real_get = a.get
-    raced = False
 
-    async def get_then_race(match_id):
-        nonlocal raced
-        got = await real_get(match_id)
-        if not raced:
-            raced = True
-            rec = await any_store.load_match(match_id)  # another process commits a change first
-            rec.version += 1
-            rec.ui["other"] = True
-            await any_store.save_match(rec, rec.version - 1)
-        return got
+    async def other_process(match_id):
+        rec = await any_store.load_match(match_id)  # another process commits a change first
+        rec.version += 1
+        rec.ui["other"] = True
+        await any_store.save_match(rec, rec.version - 1)
 
-    a.get = get_then_race
+    race_after_first_read(a, other_process)
     r = await a.play(m.id, BOB.user_id, "S b1")
     assert [mv.notation for mv in await a.history(m.id)] == ["L a1", "S b1"]
     assert r.match.version == m.version + 3 and r.match.rec.ui["other"] is True
@@ -195,20 +204,9 @@ async def test_a_move_read_before_another_process_wrote_the_row_does_not_undo_th
 async def test_two_processes_adding_presentation_data_at_once_keep_both(any_store):
     a, b = MatchService(any_store), MatchService(any_store)
     m = await started(a, ALICE, BOB)
-    real_get = a.get
-    raced = False
-
-    async def get_then_race(match_id):
-        nonlocal raced
-        got = await real_get(match_id)
-        if not raced:
-            raced = True
-            await b.set_ui(match_id, {"from_b": 1})  # b commits between a's read and a's write
-        return got
-
-    a.get = get_then_race
+    race_after_first_read(a, lambda match_id: b.set_ui(match_id, {"from_b": 1}))  # b commits in between
     await a.set_ui(m.id, {"from_a": 2})
-    ui = (await real_get(m.id)).rec.ui
+    ui = (await b.get(m.id)).rec.ui
     assert ui["from_a"] == 2 and ui["from_b"] == 1
 
 
