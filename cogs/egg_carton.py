@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.matches.service import Match, Result
 from bot.names import shown
-from bot.render import gif_bytes, png_bytes
+from bot.render import board_png, gif_bytes
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
@@ -106,9 +106,9 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             return gif_bytes(
                 [f for f, _ in frames], [d for _, d in frames], loop=None
             )  # once, ending on the new position
-        img = self.game.render(match.view(None), names=names, events=result.events if result else (),
-                               clocks=clocks)
-        return png_bytes(img, key=self.game_key)
+        view, events = match.view(None), result.events if result else ()
+        return board_png(lambda: self.game.render(view, names=names, events=events, clocks=clocks),
+                         self.game_key)
 
     def extra_lines(self, match: Match, result: Any) -> list[str]:
         view = match.view(None)

@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.errors import StaleBoard
 from bot.matches.service import Match
-from bot.render import png_bytes
+from bot.render import board_png
 from bot.render.text import article, plural
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, TURN_LIMITS, GameCog, picture_file
@@ -122,13 +122,9 @@ class FireAndIce(
 
     def render_selected(self, match: Match, selected: str | None) -> bytes:
         """The board with the chosen piece ringed and its destinations marked (worker thread)."""
-        img = self.game.render(
-            match.view(None),
-            names=match.names(),
-            clocks=match.clocks_ms(self.service.clock()),
-            selected=selected,
-        )
-        return png_bytes(img, key=self.game_key)
+        view, names, clocks = match.view(None), match.names(), match.clocks_ms(self.service.clock())
+        return board_png(lambda: self.game.render(view, names=names, clocks=clocks, selected=selected),
+                         self.game_key)
 
     async def edit_board(self, interaction: discord.Interaction, match: Match, state: str) -> None:
         """Choosing a piece (or going back) redraws the picture too: the piece's destinations are marked

@@ -13,7 +13,7 @@ import discord
 from bot.games.base import CHANCE
 from bot.matches.service import Match, Result
 from bot.names import shown
-from bot.render import png_bytes
+from bot.render import board_png, png_bytes
 from bot.storage import Status
 from bot.turns import mentions_of, newly_to_act
 from cogs import _views as v
@@ -120,9 +120,10 @@ class BoardCog(GameBase):
     def render_picture(self, match: Match, result: Result | None) -> bytes:
         """Runs in a worker thread: the board as PNG bytes."""
         view = match.view(None)
-        img = self.game.render(view, names=match.names(), events=result.events if result else (),
-                               clocks=match.clocks_ms(self.service.clock()))
-        return png_bytes(img, key=self.game_key)
+        return board_png(lambda: self.game.render(view, names=match.names(),
+                                                  events=result.events if result else (),
+                                                  clocks=match.clocks_ms(self.service.clock())),
+                         self.game_key)
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         name = self.picture_name(match, result)

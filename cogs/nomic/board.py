@@ -16,7 +16,7 @@ from bot.games.nomic.moves import (
     Propose,
 )
 from bot.matches.service import Match, Result
-from bot.render import png_bytes
+from bot.render import board_png
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import (
@@ -58,7 +58,7 @@ class NomicBoard(NomicBase):
             if start is not None:
                 view = dataclasses.replace(view, path=_path_points(start, plan), path_seat=view.current)
                 events = (Event("move"),) if len(plan) == view.roll else ()
-        return png_bytes(self.game.render(view, events=events), key=self.game_key)
+        return board_png(lambda: self.game.render(view, events=events), self.game_key)
 
     def render_picture(self, match: Match, result: Result | None) -> bytes:
         return self.render_plan(match, result, "")

@@ -11,6 +11,7 @@ from PIL import Image, ImageChops
 from bot import render as R
 from bot.games import GAMES
 from bot.games.base import CHANCE, Chance
+from bot.render import palette as P
 
 SEATS = {"pylon": 2, "fireandice": 2, "eggcarton": 2, "eof": 3, "nomic": 3}
 NAMES = ("Alice", "Bob", "Carol")
@@ -72,7 +73,7 @@ def test_palette_png_keeps_every_board_colour(key):
         assert back.size == img.size
         assert max_error(img, back) <= R.MAX_PALETTE_ERROR
         # the board's own colours (fills, not anti-aliased edges) come back within MAX_FILL_ERROR
-        fills = {c for n, c in img.getcolors(1 << 16) if n * R._FILL_SHARE >= img.width * img.height}
+        fills = {c for n, c in img.getcolors(1 << 16) if n * P._FILL_SHARE >= img.width * img.height}
         a, b = img.tobytes(), back.tobytes()
         worst, seen = 0, set()
         for i in range(0, len(a), 3 * 7):  # every 7th pixel: a fill covers thousands

@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from bot.games.base import Event, Seat
 from bot.games.egg_carton.notation import SLOT_NAMES, side_name
 from bot.games.egg_carton.rules import PLAYER_NAMES, EggCartonView
-from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, text_center
+from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, paste, start, text_center
 
 WIDTH, HEIGHT = 840, 440
 CARTON = (196, 172, 132)        # cardboard
@@ -158,7 +158,7 @@ def _draw_item(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, item: in
         elif frame.origin == item:
             d.ellipse((x - CUP_R - 4, y - CUP_R - 4, x + CUP_R + 4, y + CUP_R + 4), outline=INK, width=3)
         for ox, oy in OFFSETS[:min(n, DRAWN_PER_CUP)]:
-            img.paste(sprite, (x + ox - MARBLE_R, y + oy - MARBLE_R), sprite)
+            paste(img, sprite, (x + ox - MARBLE_R, y + oy - MARBLE_R), sprite)
         if n > DRAWN_PER_CUP:
             d.rounded_rectangle((x - 22, y - 15, x + 22, y + 15), radius=8, fill=CARD)
             text_center(d, (x, y), str(n), font(22), INK)
@@ -169,7 +169,7 @@ def _draw_item(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, item: in
         hx, hy = slot_centre(item) if item < 12 else zone_centre(item - 12)
         top = hy - CUP_R - 6
         d.rounded_rectangle((hx - 36, top, hx + 36, top + 30), radius=12, fill=HAND, outline=ACCENT, width=3)
-        img.paste(sprite, (hx - 26, top + 15 - MARBLE_R), sprite)
+        paste(img, sprite, (hx - 26, top + 15 - MARBLE_R), sprite)
         text_center(d, (hx + 10, top + 15), f"×{frame.hand}", font(19, True), CARD)
 
 
@@ -183,15 +183,14 @@ def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: in
     sprite = _marble_sprite()
     for k in range(min(n, 21)):      # marbles in rows of 3 from the bottom of the zone
         mx, my = x0 + 22 + (k % 3) * 24, y1 - 22 - (k // 3) * 18
-        img.paste(sprite, (mx - MARBLE_R, my - MARBLE_R), sprite)
+        paste(img, sprite, (mx - MARBLE_R, my - MARBLE_R), sprite)
     # No count: marbles off the board never matter (a number here would read like a score).
     text_center(d, (cx, y0 + 26), "off", font(20, True), END_ZONE_LINE)
 
 
 def _draw(frame: _Frame, names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> Image.Image:
     """Draw ``frame`` from scratch."""
-    img = _background().copy()
-    d = ImageDraw.Draw(img)
+    img, d = start(_background())
     for item in range(14):
         _draw_item(img, d, frame, item)
     for seat, box in ((1, STRIP_TOP), (0, STRIP_BOTTOM)):

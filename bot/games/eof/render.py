@@ -78,7 +78,7 @@ from bot.games.eof.pieces import (
 from bot.games.eof.scoring import Configuration
 from bot.games.eof.state import HAND, Step
 from bot.games.eof.views import EofView, PlayerView
-from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, font
+from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, font, start
 
 # --- what to highlight ---------------------------------------------------------------------------------
 
@@ -181,8 +181,7 @@ def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequenc
     event underlines the configurations), ``clocks`` remaining ms per seat.
     """
     marks = _marks(view, events)
-    img = Image.new("RGB", (WIDTH, board_height(view)), CARD)
-    d = CachedDraw(img)
+    img, d = start((WIDTH, board_height(view)), CARD, draw=CachedDraw)
     _draw_header(d, view, names, marks)
     _draw_file(d, view, marks)
     _draw_players(d, view, names, marks, clocks)

@@ -38,7 +38,7 @@ from bot.games.fire_and_ice.geometry import (
 )
 from bot.games.fire_and_ice.notation import parse_point
 from bot.games.fire_and_ice.view import FireIceView
-from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font
+from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font, start
 from bot.render.text import plural
 
 WIDTH = 900
@@ -332,8 +332,7 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
     player picks a move) rings that piece instead and marks each of its legal
     destinations as a white disc.
     """
-    img = _background().copy()
-    draw = ImageDraw.Draw(img)
+    img, draw = start(_background())
     targets = {parse_point(d) for d in view.destinations(selected)} if selected else set()
 
     # The winning line of islands, drawn in the sea (the islands on it are drawn over it).

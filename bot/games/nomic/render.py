@@ -24,7 +24,18 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.base import Event, Seat
 from bot.games.nomic.moves import Point
 from bot.games.nomic.view import NomicView
-from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, PLAYER_COLOURS, font, text_center
+from bot.render import (
+    ACCENT,
+    CARD,
+    CARD_LIGHT,
+    INK,
+    INK_DARK,
+    MUTED,
+    PLAYER_COLOURS,
+    font,
+    start,
+    text_center,
+)
 
 UNKNOWN = (64, 68, 75)
 """Fill of a space whose resource is still unknown."""
@@ -221,8 +232,7 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     map_w, map_h = cols * cell, rows * cell
     on_map = [p for p in view.players if p.status != "left"]
     width = g.width
-    img = Image.new("RGB", (g.width, g.height), CARD)
-    d = ImageDraw.Draw(img)
+    img, d = start((g.width, g.height), CARD)
 
     title, sub = _header(view, shown)
     d.text((PAD, 14), title, font=font(24, bold=True), fill=INK)

@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.base import Event
 from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
-from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font
+from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, start
 from bot.render.text import plural
 
 CELL: Final = 104
@@ -273,8 +273,7 @@ def render(view: PylonView, *, names: Sequence[str] | None = None, events: Seque
     seat (``None`` entries are not shown).
     """
     seat_names = tuple(names) if names else view.seat_names
-    img = _background().copy()
-    d = ImageDraw.Draw(img)
+    img, d = start(_background())
     lines = headline_lines(view, seat_names)
     if len(lines) == 1:
         d.text((MARGIN_X, HEADER // 2), lines[0][0], font=font(lines[0][1], bold=True), fill=INK, anchor="lm")

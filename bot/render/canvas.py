@@ -1,0 +1,252 @@
+"""Drawing a board straight onto its family's palette.
+
+A board drawn in RGB costs three whole-picture passes before it is a palette PNG: the colour check
+(``getcolors``), the mapping (``quantize``) and the drawing itself on three bytes per pixel. Once a family
+has its palette (see :func:`bot.render.palette.to_palette`), the renderers draw the next boards of the
+family on a palette image instead:
+
+* shapes (rectangles, polygons, ellipses, lines -- Pillow never anti-aliases them) are drawn with the
+  palette entry of their colour, which must hold it within :data:`~bot.render.palette.MAX_FILL_ERROR`:
+  the same pixels as the RGB drawing, mapped;
+* text and pasted sprites (anti-aliased) are drawn on a small RGB patch of what lies under them, checked
+  colour by colour like a whole board and mapped; a patch is kept (keyed by the text and the pixels under
+  it), so a label drawn again on the same background is a copy.
+
+So the picture a person sees is the one the RGB path would send, within the same bounds. A colour the palette
+cannot hold (a new player colour, say) stops the palette drawing: the board is drawn again in RGB and the
+family's palette rebuilt with that colour held exactly (:class:`PaletteMiss`), so it happens once.
+
+Renderers take their canvas from :func:`start` and paste with :func:`paste`; outside :func:`board_png`
+(tests, pictures made once) they get the plain RGB image and ``ImageDraw`` they always had.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from contextvars import ContextVar
+from typing import Any, cast
+
+from PIL import Image, ImageColor, ImageDraw
+
+import bot.render.palette as R
+
+Colour = tuple[int, ...]
+_FAMILY: ContextVar[R._Family | None] = ContextVar("parlor_palette_family", default=None)
+
+PATCH_PIXELS = 1 << 22
+"""Pixels of drawn text and sprite patches kept per family (least recently used out): 4 MB."""
+
+
+class PaletteMiss(Exception):
+    """A colour the family's palette does not hold closely enough: draw this board in RGB instead."""
+
+    def __init__(self, colours: Iterable[Colour], *, solid: bool = False) -> None:
+        self.colours = {tuple(c[:3]) for c in colours}
+        self.solid = solid  # a shape's colour: the palette is to hold it exactly from now on
+        super().__init__(f"colours outside the palette: {sorted(self.colours)}")
+
+
+class _Patches:
+    """Mapped patches of one family (palette images), least recently used first out."""
+
+    def __init__(self) -> None:
+        self.items: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self.pixels = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Image.Image | None:
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+            return hit
+
+    def put(self, key: Hashable, patch: Image.Image) -> None:
+        with self.lock:
+            if key in self.items:
+                return
+            self.items[key] = patch
+            self.pixels += patch.width * patch.height
+            while self.pixels > PATCH_PIXELS and len(self.items) > 1:
+                _, old = self.items.popitem(last=False)
+                self.pixels -= old.width * old.height
+
+
+def _state(family: R._Family) -> dict[str, Any]:
+    """The family's drawing caches (made on first use; a rebuilt palette is a new family, with new ones)."""
+    st = family.__dict__.get("_canvas")
+    if st is None:
+        st = family.__dict__.setdefault("_canvas", {"backgrounds": {}, "patches": _Patches(), "boxes": {}})
+    return cast(dict[str, Any], st)
+
+
+def solid(family: R._Family, colour: Any) -> int:
+    """The palette index of a shape's colour (an area: it must be held within MAX_FILL_ERROR)."""
+    if isinstance(colour, str):
+        colour = ImageColor.getrgb(colour)
+    c = tuple(colour[:3])
+    index, error = family.mapping(c)
+    if error > R.MAX_FILL_ERROR:
+        raise PaletteMiss([c], solid=True)
+    return index
+
+
+def map_patch(family: R._Family, rgb: Image.Image) -> Image.Image:
+    """An RGB patch (text or a sprite on what lay under it) mapped to the palette, every colour checked:
+    within MAX_PALETTE_ERROR, and the family's fills within MAX_FILL_ERROR."""
+    found = cast(list[tuple[int, Colour]], rgb.getcolors(rgb.width * rgb.height) or [])
+    colours = [c for _, c in found]
+    error, fills = family.error, family.fills
+    new = [c for c in colours if c not in error]
+    if new:
+        family._learn(new)
+    bad = [c for c in colours if error[c] > (R.MAX_FILL_ERROR if c in fills else R.MAX_PALETTE_ERROR)]
+    if bad:
+        raise PaletteMiss(bad)
+    return rgb.quantize(palette=family.lookup, dither=Image.Dither.NONE)
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """``ImageDraw`` on a family's palette image that takes the RGB colours the renderers use."""
+
+    def __init__(self, im: Image.Image, family: R._Family) -> None:
+        super().__init__(im)
+        self.family = family
+        self.target = im
+        self.patches: _Patches = _state(family)["patches"]
+        self.boxes: dict[Hashable, tuple[int, int, int, int]] = _state(family)["boxes"]
+
+    def _index(self, colour: Any) -> Any:
+        return colour if colour is None or isinstance(colour, int) else solid(self.family, colour)
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        return super()._getink(self._index(ink), self._index(fill))
+
+    def text(  # type: ignore[override]  # Pillow's parameters, passed on
+        self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
+        anchor: str | None = None, **kw: Any,
+    ) -> None:
+        if not text:
+            return
+        # Where the text goes relative to int(xy) depends only on the text, its font and xy's fractions.
+        x, y = int(xy[0]), int(xy[1])
+        where = ("text", text, fill, font, anchor, xy[0] - x, xy[1] - y, tuple(sorted(kw.items())))
+        rel = self.boxes.get(where)
+        if rel is None:
+            measure = {k: v for k, v in kw.items() if k not in ("stroke_fill", "fill")}
+            left, top, right, bottom = self.textbbox((xy[0] - x, xy[1] - y), text, font=font, anchor=anchor,
+                                                     **measure)
+            pad = 1 + int(kw.get("stroke_width", 0) or 0)
+            rel = (int(left) - pad - (left < 0), int(top) - pad - (top < 0), int(right) + 1 + pad,
+                   int(bottom) + 1 + pad)
+            if len(self.boxes) > 8192:
+                self.boxes.clear()
+            self.boxes[where] = rel
+        box = (max(0, x + rel[0]), max(0, y + rel[1]), min(self.target.width, x + rel[2]),
+               min(self.target.height, y + rel[3]))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return
+        under = self.target.crop(box)
+        lo, hi = under.getextrema()
+        # on one colour (most labels) the patch depends on that colour only; else on the pixels under it
+        key = (where, box[0] - x, box[1] - y, box[2] - x, box[3] - y,
+               lo if lo == hi else under.tobytes())
+        patch = self.patches.get(key)
+        if patch is None:
+            rgb = under.convert("RGB")
+            ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, fill=fill, font=font,
+                                     anchor=anchor, **kw)
+            patch = map_patch(self.family, rgb)
+            self.patches.put(key, patch)
+        self.target.paste(patch, box[:2])
+
+
+def start(background: Image.Image | tuple[int, int], fill: Any = None,
+          draw: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw,
+          ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A fresh canvas for a board: a copy of ``background`` (an RGB image, drawn once and kept by the
+    renderer), or a new picture of that size filled with ``fill``; with its ``ImageDraw``.
+
+    Inside :func:`board_png` (a family with a palette) the canvas is a palette image and the draw object
+    a :class:`PaletteDraw`; otherwise the plain RGB image and ``draw(image)``.
+    """
+    family = _FAMILY.get()
+    if family is None:
+        img = background.copy() if isinstance(background, Image.Image) else Image.new("RGB", background, fill)
+        return img, draw(img)
+    if isinstance(background, Image.Image):
+        img = _background(family, background).copy()
+    else:
+        img = Image.new("P", background, solid(family, fill))
+        img.putpalette(family.rgb)
+    return img, PaletteDraw(img, family)
+
+
+def _background(family: R._Family, background: Image.Image) -> Image.Image:
+    """``background`` mapped to the family's palette (once per palette), every colour checked."""
+    backgrounds: dict[int, tuple[Image.Image, Image.Image]] = _state(family)["backgrounds"]
+    kept = backgrounds.get(id(background))
+    if kept is not None and kept[0] is background:
+        return kept[1]
+    found = cast(list[tuple[int, Colour]] | None, background.getcolors(R._MAX_COLOURS))
+    if found is None:
+        raise PaletteMiss([])
+    area = background.width * background.height
+    bad = [c for n, c in found
+           if family.mapping(c)[1] > (R.MAX_FILL_ERROR if n * R._FILL_SHARE >= area or c in family.fills
+                                      else R.MAX_PALETTE_ERROR)]
+    if bad:
+        raise PaletteMiss(bad)
+    mapped = family.apply(background)
+    backgrounds[id(background)] = (background, mapped)
+    return mapped
+
+
+def paste(img: Image.Image, im: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+    """``img.paste(im, xy, mask)`` on a canvas from :func:`start` (an RGB or RGBA ``im``)."""
+    family = _FAMILY.get()
+    if img.mode != "P" or family is None:
+        img.paste(im, xy, mask)
+        return
+    x0, y0 = max(0, xy[0]), max(0, xy[1])
+    box = (x0, y0, min(img.width, xy[0] + im.width), min(img.height, xy[1] + im.height))
+    if box[2] <= box[0] or box[3] <= box[1]:
+        return
+    under = img.crop(box)
+    patches: _Patches = _state(family)["patches"]
+    key = ("paste", id(im), id(mask), xy[0] - x0, xy[1] - y0, under.tobytes())
+    patch = patches.get(key)
+    if patch is None:
+        rgb = under.convert("RGB")
+        rgb.paste(im, (xy[0] - x0, xy[1] - y0), mask)
+        patch = map_patch(family, rgb)
+        patches.put(key, patch)
+    img.paste(patch, box[:2])
+
+
+def board_png(draw: Callable[[], Image.Image], key: Hashable) -> bytes:
+    """A board of picture family ``key`` as PNG bytes: ``draw()`` (a renderer call) draws it straight onto
+    the family's palette when the family has one, else in RGB (which builds the palette)."""
+    family = R._families.get(key)
+    exact: set[Colour] = set()
+    if family is not None:
+        token = _FAMILY.set(family)
+        try:
+            img = draw()
+        except PaletteMiss as miss:
+            exact = miss.colours if miss.solid else set()
+            R.log.debug("palette of %s misses %s: drawn in RGB", key, sorted(exact))
+        else:
+            if img.mode == "P":
+                return R.palette_png(img)
+            return R.png_bytes(img, key=key)
+        finally:
+            _FAMILY.reset(token)
+    return R.png_bytes(draw(), key=key, exact=exact)
+
+
+def drawing_on_palette() -> bool:
+    """Whether renderers are drawing straight onto a palette now (inside :func:`board_png`)."""
+    return _FAMILY.get() is not None

@@ -1,0 +1,121 @@
+"""Boards drawn straight onto their family's palette (bot.render.canvas) must be the boards the RGB path
+draws: every pixel within MAX_PALETTE_ERROR of the RGB drawing, the board's own colours within
+MAX_FILL_ERROR -- and the palette path must really be taken once a family has its palette."""
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from bot import render as R
+from bot.games import GAMES
+from bot.render import canvas as C
+from bot.render import palette as P
+from tests.render.test_palette_png import NAMES, SEATS, decoded, max_error, positions
+
+
+@pytest.fixture
+def paths(monkeypatch):
+    """Counts the boards encoded straight from a palette canvas and those drawn again in RGB."""
+    seen = {"palette": 0, "rgb": 0}
+    palette_png, png_bytes = P.palette_png, P.png_bytes
+    inside = []
+
+    def on_palette(img, *a, **k):
+        seen["palette"] += not inside  # png_bytes encodes with it too
+        return palette_png(img, *a, **k)
+
+    def in_rgb(img, *a, **k):
+        seen["rgb"] += 1
+        inside.append(1)
+        try:
+            return png_bytes(img, *a, **k)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(P, "palette_png", on_palette)
+    monkeypatch.setattr(P, "png_bytes", in_rgb)
+    return seen
+
+
+def fill_error(img: Image.Image, back: Image.Image) -> int:
+    area = img.width * img.height
+    fills = {c for n, c in img.getcolors(1 << 16) if n * P._FILL_SHARE >= area}
+    a, b = img.tobytes(), back.tobytes()
+    worst = 0
+    for i in range(0, len(a), 3 * 5):
+        if tuple(a[i:i + 3]) in fills:
+            worst = max(worst, *(abs(x - y) for x, y in zip(a[i:i + 3], b[i:i + 3], strict=True)))
+    return worst
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_boards_drawn_on_the_palette_are_the_rgb_boards(key, paths):
+    game = GAMES[key]
+    family = ("test canvas", key)
+    cases = [c for seed in (1, 2, 3) for c in positions(key, seed, plies=(0, 3, 6, 12, 25, 40, 80))]
+
+    def draw(view, events):
+        return lambda: game.render(view, names=NAMES[:SEATS[key]], events=events)
+
+    for view, events in cases:  # the family learns its palette (rebuilt while new colours come)
+        C.board_png(draw(view, events), family)
+    paths["palette"] = paths["rgb"] = 0
+    for view, events in cases:
+        rgb = draw(view, events)()
+        assert rgb.mode == "RGB"  # outside board_png the renderers draw in RGB, as before
+        back = decoded(C.board_png(draw(view, events), family))
+        assert back.mode == "P"
+        back = back.convert("RGB")
+        assert back.size == rgb.size
+        assert max_error(rgb, back) <= R.MAX_PALETTE_ERROR, key
+        assert fill_error(rgb, back) <= R.MAX_FILL_ERROR, key
+    # the palette path is the one taken (Nomic's boards bring more colours than one palette holds, so
+    # some of its boards are still drawn again in RGB)
+    assert paths["palette"] >= (0.6 if key == "nomic" else 1.0) * len(cases), paths
+
+
+def test_a_shape_colour_the_palette_lacks_is_drawn_in_rgb_once_then_held_exactly(paths):
+    key = ("test canvas", "new shape colour")
+    background = Image.new("RGB", (60, 40), R.CARD)
+
+    def board(colour):
+        def draw():
+            img, d = R.start(background)
+            d.rectangle((5, 5, 30, 30), fill=colour)
+            d.text((32, 8), "ab", font=R.font(16), fill=R.INK)
+            return img
+        return draw
+
+    P.png_bytes(board((10, 200, 30))(), key=key)
+    paths["palette"] = paths["rgb"] = 0
+    back = decoded(C.board_png(board((200, 30, 160)), key)).convert("RGB")  # a colour never seen
+    assert paths == {"palette": 0, "rgb": 1}
+    assert back.getpixel((10, 10)) == (200, 30, 160)
+    back = decoded(C.board_png(board((200, 30, 160)), key)).convert("RGB")
+    assert paths["palette"] == 1  # now held: drawn on the palette
+    assert back.getpixel((10, 10)) == (200, 30, 160)
+    assert max_error(board((200, 30, 160))(), back) <= R.MAX_PALETTE_ERROR
+
+
+def test_text_and_sprites_on_the_palette_match_rgb_drawing_and_are_reused():
+    key = ("test canvas", "text")
+    background = Image.new("RGB", (200, 60), R.CARD)
+    ImageDraw.Draw(background).rectangle((100, 0, 199, 59), fill=(54, 57, 63))
+    sprite = Image.new("RGBA", (12, 12), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).ellipse((0, 0, 11, 11), fill=(250, 166, 26, 200))
+
+    def draw():
+        img, d = R.start(background)
+        d.text((10.5, 8), "Alice 4:05", font=R.font(18), fill=R.INK)
+        d.text((150, 30), "c3", font=R.font(22, True), fill=R.ACCENT, anchor="mm")
+        d.text((95, 40), "edge", font=R.font(14), fill=R.MUTED)  # over two backgrounds
+        R.paste(img, sprite, (60, 40), sprite)
+        R.paste(img, sprite, (194, 54), sprite)  # partly off the picture
+        return img
+
+    R.png_bytes(draw(), key=key)
+    first = decoded(C.board_png(draw, key))
+    again = decoded(C.board_png(draw, key))  # the patches come from the cache this time
+    assert first.mode == again.mode == "P"
+    assert ImageChops.difference(first.convert("RGB"), again.convert("RGB")).getbbox() is None
+    assert max_error(draw(), first.convert("RGB")) <= R.MAX_PALETTE_ERROR
+    assert C._state(P._families[key])["patches"].items, "no patch kept"
