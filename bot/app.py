@@ -127,6 +127,7 @@ class ParlorBot(commands.Bot):
         self.turns = Turns(self)  # turn notices, shared by every game cog
         self.extensions_to_load = extensions
         self.freeze_heap = freeze_heap
+        self._warmed = False
         # with several shard processes only the one running shard 0 uploads the commands
         self.sync_commands = sync_commands and config.syncs_commands
         self.started_at = time.perf_counter()
@@ -161,6 +162,9 @@ class ParlorBot(commands.Bot):
             log.info("slash commands synced globally")
 
     async def on_ready(self) -> None:
+        if self.freeze_heap and not self._warmed:
+            self._warmed = True
+            await self.warm_pictures()
         if self.freeze_heap:
             # The start-up heap (modules, fonts, caches, the guild cache) lives as long as the process: the
             # garbage collector stops scanning it, so its full collections no longer pause a move for tens
@@ -173,6 +177,20 @@ class ParlorBot(commands.Bot):
             len(self.guilds),
             time.perf_counter() - self.started_at,
         )
+
+    async def warm_pictures(self) -> None:
+        """Each game draws a few sample boards in a worker thread (its picture palette is learnt before the
+        first move: :meth:`cogs._game.board.BoardCog.warm_pictures`); about a second in all, once."""
+        started = time.perf_counter()
+        for key, cog in self.game_cogs.items():
+            warm = getattr(cog, "warm_pictures", None)
+            if warm is None:
+                continue
+            try:
+                await asyncio.to_thread(warm)
+            except Exception:  # a picture that cannot be drawn now is drawn (and reported) when it is needed
+                log.warning("warming the %s pictures failed", key, exc_info=True)
+        log.info("pictures warmed in %.2fs", time.perf_counter() - started)
 
     # ---------------------------------------------------------------- components
 

@@ -8,6 +8,8 @@ marked and need a confirmation click; winning moves are marked too) and Back.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import discord
@@ -119,6 +121,13 @@ class FireAndIce(
 
     def moves_played(self, match: Match) -> int:
         return int(match.view(None).ply)  # the picture's "after move n" (handicap pieces are not moves)
+
+    def warm_draws(self, view: Any, names: tuple[str, ...], events: Any) -> list[Callable[[], Any]]:
+        """Also the board with a piece chosen (its destinations marked): every move shows one."""
+        draws = super().warm_draws(view, names, events)
+        if view.movable:
+            draws.append(partial(self.game.render, view, names=names, selected=view.movable[0]))
+        return draws
 
     def render_selected(self, match: Match, selected: str | None) -> bytes:
         """The board with the chosen piece ringed and its destinations marked (worker thread)."""

@@ -51,19 +51,46 @@ the writer connection and its lock."""
 HEADER = b"SQLite format 3\x00"
 
 
+def _exec_count(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> int:
+    cur = conn.execute(sql, args)
+    n = cur.rowcount
+    cur.close()
+    return n
+
+
+def _exec_fetchrow(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> Any | None:
+    cur = conn.execute(sql, args)
+    try:
+        return cur.fetchone()
+    finally:
+        cur.close()
+
+
 class _Conn:
-    """:class:`bot.storage.sql.Conn` over an aiosqlite connection."""
+    """:class:`bot.storage.sql.Conn` over an aiosqlite connection.
+
+    Each statement is one trip to the connection's thread and back (aiosqlite's ``execute`` and
+    ``cursor.close`` are a trip each, ``fetchone`` another): a move's transaction is a handful of
+    statements, and every trip waits for the event loop.
+    """
 
     __slots__ = ("db",)
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
 
+    async def _run(self, fn: Any, sql: str, args: Sequence[Any]) -> Any:
+        run = getattr(self.db, "_execute", None)  # aiosqlite's "call this in the connection's thread"
+        if run is None:  # pragma: no cover - an aiosqlite without it: the public calls, more trips
+            cur = await self.db.execute(sql, args)
+            try:
+                return cur.rowcount if fn is _exec_count else await cur.fetchone()
+            finally:
+                await cur.close()
+        return await run(fn, self.db._conn, sql, args)
+
     async def execute(self, sql: str, *args: Any) -> int:
-        cur = await self.db.execute(sql, args)
-        n = cur.rowcount
-        await cur.close()
-        return n
+        return int(await self._run(_exec_count, sql, args))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self.db.executemany(sql, rows)
@@ -72,8 +99,7 @@ class _Conn:
         return list(await self.db.execute_fetchall(sql, args))
 
     async def fetchrow(self, sql: str, *args: Any) -> Any | None:
-        async with self.db.execute(sql, args) as cur:
-            return await cur.fetchone()
+        return await self._run(_exec_fetchrow, sql, args)
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = await self.fetchrow(sql, *args)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.games.base import CHANCE
+from bot.games.samples import sample_positions
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.render import board_png, png_bytes
@@ -124,6 +126,27 @@ class BoardCog(GameBase):
                                                   events=result.events if result else (),
                                                   clocks=match.clocks_ms(self.service.clock())),
                          self.game_key)
+
+    WARM_NAMES = ("Alice", "Bob", "Carol", "Dave")
+
+    def warm_draws(self, view: Any, names: tuple[str, ...], events: Any) -> list[Callable[[], Any]]:
+        """The boards :meth:`warm_pictures` draws for one sample position (a game whose moves show other
+        looks of its board adds them)."""
+        return [partial(self.game.render, view, names=names, events=events)]
+
+    def warm_pictures(self) -> None:
+        """Worker thread, at start-up: draw the boards of a few seeded random games so the game's picture
+        family has its palette (built from what its boards look like) before the first move -- otherwise
+        the first moves of a fresh process each pay for learning it (about 10 ms a board: the p99 of
+        bench/move_floor.py)."""
+        spec = self.game.spec
+        seats = max(spec.min_seats, min(spec.max_seats or 4, 4))
+        names = self.WARM_NAMES[:seats]
+        plies = (0, 2, 6, 12, 25, 40, 80)
+        for seed in (1, 2):
+            for view, events in sample_positions(self.game.rules, seats, seed, plies):
+                for draw in self.warm_draws(view, names, events):
+                    board_png(draw, self.game_key)
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         name = self.picture_name(match, result)

@@ -342,3 +342,23 @@ async def test_pylon_agree_to_end_against_the_computer(world):
         await thread.wait_for(lambda m: "match over" in m.text)
     else:
         assert after.outcome is None and after.view(None).agreed == (True, False)
+
+
+async def test_every_game_learns_its_picture_palette_at_start_up(world, monkeypatch):
+    """The real process warms the pictures when it is ready: each game draws sample boards, so its palette
+    exists before the first move, and a move's board is drawn straight onto it (no RGB drawing)."""
+    from bot.games import GAMES
+    from bot.render import palette as P
+
+    for key in GAMES:
+        P._families.pop(key, None)
+    await world.bot.warm_pictures()
+    assert all(key in P._families for key in GAMES)
+    rgb = []
+    png_bytes = P.png_bytes
+    monkeypatch.setattr(P, "png_bytes", lambda img, **k: rgb.append(k.get("key")) or png_bytes(img, **k))
+    thread, board = await start_pylon(world)
+    await place(world, board, world.alice, "Large (5 left)", "c3")
+    await world.dd.settle()
+    assert "pylon" not in rgb, rgb
+    assert live_board(thread).attachments[0].image().convert("RGB").getpixel((5, 5)) == (43, 45, 49)

@@ -1,0 +1,39 @@
+"""Positions of seeded random games: what a game's boards look like, without anyone playing.
+
+Used at start-up to draw a few boards per game before the first move (so each picture family already has
+its palette, see :func:`bot.render.board_png`), and by the rendering tests and benches.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from bot.games.base import CHANCE, Chance, Event, Rules
+
+
+def sample_positions(rules: Rules[Any, Any], seats: int, seed: int,
+                     plies: Sequence[int] = (0, 6, 25, 80)) -> list[tuple[Any, list[Event]]]:
+    """``(view, events of the last action)`` at the given plies of one seeded random game (default
+    options), and at its end if it ends sooner."""
+    rng = random.Random(seed)
+    state = rules.initial({}, seats)
+    events: list[Event] = []
+    out: list[tuple[Any, list[Event]]] = []
+    for ply in range(max(plies) + 1):
+        if ply in plies:
+            out.append((rules.view(state, None), events))
+        if rules.outcome(state) is not None:
+            out.append((rules.view(state, None), events))
+            break
+        who = rules.to_act(state)
+        if isinstance(who, Chance):
+            seat, move = CHANCE, rng.choice(who.outcomes)
+        elif not who:
+            break
+        else:
+            seat = rng.choice(sorted(who))
+            move = rng.choice(rules.legal_moves(state, seat))  # a Sequence (EOF: lazy, every program)
+        state, events = rules.apply(state, seat, move)
+    return out
