@@ -73,6 +73,7 @@ class Match:
         self.game: Game = GAMES[rec.game]
         self.rules = self.game.rules
         self.state: Any = self.rules.load(rec.state) if rec.state is not None else None
+        self._views: dict[Seat | None, tuple[Any, Any]] = {}  # seat -> (the state it was made of, view)
 
     # convenient read-only views of the record
     id = property(lambda self: self.rec.id)
@@ -112,7 +113,17 @@ class Match:
         return None
 
     def view(self, seat: Seat | None = None) -> Any:
-        return self.rules.view(self.state, seat)
+        """The engine's view of the current state for ``seat`` (None: the public one).
+
+        Kept while the state is the same object (engine states are immutable values; an action puts a new
+        one in ``state``): a move's reply reads the view in several places -- buttons, picture, embed
+        lines -- and some engines take a while to build it (Fire and Ice ~0.3 ms)."""
+        kept = self._views.get(seat)
+        if kept is not None and kept[0] is self.state:
+            return kept[1]
+        view = self.rules.view(self.state, seat)
+        self._views[seat] = (self.state, view)
+        return view
 
     def clocks_ms(self, now: float) -> list[int] | None:
         """Remaining tournament-clock time per seat, the running clock counted down to ``now``."""
