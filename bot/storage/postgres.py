@@ -59,6 +59,9 @@ class _Conn:
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
 
+    async def write(self, sql: str, *args: Any) -> None:
+        await self.conn.execute(POSTGRES.sql(sql), *args)
+
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self.conn.executemany(POSTGRES.sql(sql), rows)
 

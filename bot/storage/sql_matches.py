@@ -120,7 +120,7 @@ class MatchSql(RatingSql, TimerSql):
                 ],
             )
         if not fresh:
-            await db.execute("DELETE FROM seats WHERE match_id = ? AND seat >= ?", match.id, len(match.seats))
+            await db.write("DELETE FROM seats WHERE match_id = ? AND seat >= ?", match.id, len(match.seats))
 
     @staticmethod
     async def _attach_seats(db: Conn, matches: list[MatchRecord]) -> list[MatchRecord]:
@@ -200,7 +200,7 @@ class MatchSql(RatingSql, TimerSql):
                 for change in changes:
                     await self._apply_rating(db, match, change, now)
             for user_id, name, delta in sorted(counters):  # one lock order for every transaction (PostgreSQL)
-                await db.execute(
+                await db.write(
                     "INSERT INTO counters (guild_id, game, user_id, name, value) VALUES (?, ?, ?, ?, ?) "
                     "ON CONFLICT (guild_id, game, user_id, name) DO UPDATE SET value = counters.value + "
                     "excluded.value",
@@ -213,7 +213,7 @@ class MatchSql(RatingSql, TimerSql):
             if ai_claim is not None:
                 await self._upsert_claim(db, "ai", match.id, ai_claim[0], ai_claim[1])
             else:
-                await db.execute("DELETE FROM claims WHERE kind = 'ai' AND item = ?", match.id)
+                await db.write("DELETE FROM claims WHERE kind = 'ai' AND item = ?", match.id)
         match.rev += 1  # committed: the record is the row as stored now
         return changes
 

@@ -52,7 +52,8 @@ class Conn(Protocol):
     """The few calls every method needs; ``sql`` uses ``?`` placeholders."""
 
     async def execute(self, sql: str, *args: Any) -> int: ...          # rows affected
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+    async def write(self, sql: str, *args: Any) -> None: ...           # no result needed (may be queued)
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...  # may be queued
     async def fetch(self, sql: str, *args: Any) -> list[Any]: ...      # rows: r[0] and r["name"]
     async def fetchrow(self, sql: str, *args: Any) -> Any | None: ...
     async def fetchval(self, sql: str, *args: Any) -> Any: ...

@@ -88,6 +88,27 @@ async def test_move_log_is_append_only(store):
     assert (await store.load_match(mid)).version == 1
 
 
+async def test_a_refused_save_changes_nothing_and_the_next_one_works(store):
+    """The statements of a save that need no answer (seats, moves, counters) may be queued together
+    (SQLite): one of them failing must still undo every other, queued before or after it."""
+    mid = await store.create_match(record())
+    m = await store.load_match(mid)
+    m.version = 1
+    await store.save_match(m, 0, new_moves=[MoveRecord(0, 0, 5, "L a1", time.time())])
+    m.version = 2
+    m.seats[1].name = "renamed"
+    with pytest.raises(Exception):  # noqa: B017 - sqlite3 and asyncpg errors share no narrower base
+        await store.save_match(m, 1, new_moves=[MoveRecord(1, 1, 6, "S a2", time.time()),
+                                                MoveRecord(0, 0, 5, "again", time.time())],
+                               counters=[(5, "wins", 1)])
+    kept = await store.load_match(mid)
+    assert kept.version == 1 and kept.seats[1].name == "bob"
+    assert [mv.notation for mv in await store.moves(mid)] == ["L a1"]
+    kept.version = 2
+    await store.save_match(kept, 1, new_moves=[MoveRecord(1, 1, 6, "S a2", time.time())])
+    assert [mv.notation for mv in await store.moves(mid)] == ["L a1", "S a2"]
+
+
 async def test_deadlines(store):
     now = time.time()
     a = await store.create_match(record(deadline=now - 1))
