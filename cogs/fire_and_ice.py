@@ -7,7 +7,6 @@ marked and need a confirmation click; winning moves are marked too) and Back.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -20,7 +19,7 @@ from bot.matches.service import Match
 from bot.render import board_png
 from bot.render.text import article, plural
 from cogs import _views as v
-from cogs._game import EXPIRY_CHOICES, TURN_LIMITS, GameCog, picture_file
+from cogs._game import EXPIRY_CHOICES, TURN_LIMITS, GameCog, draw_off_loop_if_long, picture_file
 
 SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),
          app_commands.Choice(name="Ice", value="ice"),
@@ -141,8 +140,9 @@ class FireAndIce(
         if not (state.startswith("src") or state == ""):
             await super().edit_board(interaction, match, state)
             return
-        data = await asyncio.to_thread(self.render_selected, match, state[3:] or None)
-        file = picture_file(data, self.picture_name(match, None))
+        name = self.picture_name(match, None)
+        file = picture_file(await draw_off_loop_if_long(name, self.render_selected, match, state[3:] or None),
+                            name)
         embed = (interaction.message.embeds[0].copy() if interaction.message and interaction.message.embeds
                  else self.board_embed(match, None))
         embed.set_image(url=f"attachment://{file.filename}")

@@ -42,6 +42,7 @@ from cogs._game.base import (
     result_band,
     rules_text,
 )
+from cogs._game.board import draw_off_loop_if_long
 from cogs._game.lobby import LobbyCog
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ __all__ = [
     "NO_MENTIONS",
     "TURN_LIMITS",
     "GameCog",
+    "draw_off_loop_if_long",
     "ended_view",
     "game_cog",
     "human_seconds",

@@ -38,6 +38,19 @@ from cogs._game.base import (
 log = logging.getLogger(__name__)
 
 
+async def draw_off_loop_if_long(name: str, draw: Callable[..., bytes], *args: Any) -> bytes:
+    """``draw(*args)``: a board picture (PNG, drawn straight onto its palette in about 2 ms) right here, an
+    animation (GIF, tens of ms) in a worker thread.
+
+    A worker thread buys nothing for a board: drawing holds the GIL, so the event loop (and the move's
+    database trips, which it would overlap) waits for it anyway, and the hand-overs between the threads
+    cost more than they save (bench/move_floor.py). An animation is long enough that the loop should keep
+    running between its frames."""
+    if name.endswith(".png"):
+        return draw(*args)
+    return await asyncio.to_thread(draw, *args)
+
+
 class BoardCog(GameBase):
     """The board: its embed, picture and buttons; posting it, retiring old boards, editing it."""
 
@@ -150,7 +163,7 @@ class BoardCog(GameBase):
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         name = self.picture_name(match, result)
-        data = await asyncio.to_thread(self._picture_bytes, match, result, name)
+        data = await draw_off_loop_if_long(name, self._picture_bytes, match, result, name)
         return picture_file(data, name)
 
     def _picture_bytes(self, match: Match, result: Result | None, name: str) -> bytes:

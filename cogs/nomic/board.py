@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Awaitable, Sequence
 from typing import Any
@@ -23,6 +22,7 @@ from cogs._game import (
     COLOUR_END,
     COLOUR_INFO,
     COLOUR_OK,
+    draw_off_loop_if_long,
     picture_file,
 )
 from cogs._votes import NO, YES
@@ -69,7 +69,8 @@ class NomicBoard(NomicBase):
         if picture is not None and not plan:  # the board without a planned path, already being drawn
             file = await picture
         else:
-            file = picture_file(await asyncio.to_thread(self.render_plan, match, result, plan), PICTURE)
+            file = picture_file(await draw_off_loop_if_long(PICTURE, self.render_plan, match, result, plan),
+                                PICTURE)
         items = self.components(match, state) if match.status == Status.RUNNING else []
         return {"content": self.board_content(match), "embed": self.board_embed(match, result, plan=plan),
                 "file": file, "view": v.view_of(*items)}
