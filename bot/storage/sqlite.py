@@ -39,8 +39,10 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import NotSaved
-from bot.storage.records import StorageError
+from bot.storage.records import MatchRecord, SeatRecord, StorageError
 from bot.storage.sql import SQLITE, Conn, SqlStore, code_schema_version, migrations  # noqa: F401 (re-export)
+from bot.storage.sql_matches import MATCH_COLUMNS, _row_to_match
+from bot.storage.sqlbase import loads, marks
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,27 @@ def _exec_fetchrow(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> A
         return cur.fetchone()
     finally:
         cur.close()
+
+
+def _matches_with_seats(conn: sqlite3.Connection, where: str,
+                        params: tuple[Any, ...]) -> tuple[list[Any], list[Any]]:
+    """In a reader's thread, in one transaction (one snapshot): the matching rows and their seats."""
+    if conn.in_transaction:  # left open by a cancelled read (see _begin)
+        conn.execute("ROLLBACK")
+    conn.execute("BEGIN")
+    try:
+        rows = conn.execute(f"SELECT {MATCH_COLUMNS}, rev FROM matches WHERE {where}", params).fetchall()
+        ids = [r[0] for r in rows]
+        seats: list[Any] = []
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            seats += conn.execute(
+                f"SELECT match_id, seat, user_id, name, ai_level, data FROM seats WHERE match_id IN "
+                f"({marks(len(chunk))}) ORDER BY match_id, seat", chunk).fetchall()
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+    return rows, seats
 
 
 class _Conn:
@@ -369,6 +392,23 @@ class SqliteStore(SqlStore):
         """Apply the migrations not yet recorded; returns the numbers applied."""
         async with self._write() as db:
             return await self._migrate(db)
+
+    async def _select_matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
+        """Matches with their seats, read in one trip to a reader's thread (one snapshot: BEGIN, the two
+        SELECTs, COMMIT) instead of four: every click reads its match first."""
+        if self._pool is None:
+            return await super()._select_matches(where, params)
+        conn = await self._pool.get()
+        try:
+            run_in_thread: Callable[..., Awaitable[tuple[list[Any], list[Any]]]] = conn._execute
+            rows, seats = await run_in_thread(_matches_with_seats, conn._conn, where, tuple(params))
+        finally:
+            self._pool.put_nowait(conn)
+        matches = [_row_to_match(r) for r in rows]
+        by_id = {m.id: m for m in matches}
+        for r in seats:
+            by_id[r[0]].seats.append(SeatRecord(r[1], r[2], r[3], r[4], loads(r[5]) or {}))
+        return matches
 
     # -- connections --------------------------------------------------------------------
 
