@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.games.base import Event
-from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, text_center
+from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, start, text_center
 
 from .notation import COLUMNS
 from .rules import MARKS, TicTacToeView
@@ -32,8 +32,7 @@ def centre(square: int) -> tuple[int, int]:
 
 def render(view: TicTacToeView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
            clocks: Sequence[int] | None = None) -> Image.Image:
-    img = Image.new("RGB", (WIDTH, HEIGHT), CARD)
-    draw = ImageDraw.Draw(img)
+    img, draw = start((WIDTH, HEIGHT), CARD)
     who = list(names or ("Player 1", "Player 2"))
     for seat in (0, 1):
         x = WIDTH // 4 + seat * WIDTH // 2
