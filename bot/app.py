@@ -162,21 +162,20 @@ class ParlorBot(commands.Bot):
             log.info("slash commands synced globally")
 
     async def on_ready(self) -> None:
-        if self.freeze_heap and not self._warmed:
-            self._warmed = True
-            await self.warm_pictures()
-        if self.freeze_heap:
-            # The start-up heap (modules, fonts, caches, the guild cache) lives as long as the process: the
-            # garbage collector stops scanning it, so its full collections no longer pause a move for tens
-            # of milliseconds (bench/move_floor.py's p99).
-            gc.collect()
-            gc.freeze()
         log.info(
             "ready as %s in %d server(s) after %.2fs",
             self.user,
             len(self.guilds),
             time.perf_counter() - self.started_at,
         )
+        if self.freeze_heap and not self._warmed:
+            self._warmed = True
+            await self.warm_pictures()  # moves are served meanwhile (the pictures are drawn in a thread)
+            # The start-up heap (modules, fonts, caches, palettes, the guild cache) lives as long as the
+            # process: the garbage collector stops scanning it, so its full collections no longer pause a
+            # move for tens of milliseconds (bench/move_floor.py's p99).
+            gc.collect()
+            gc.freeze()
 
     async def warm_pictures(self) -> None:
         """Each game draws a few sample boards in a worker thread (its picture palette is learnt before the
