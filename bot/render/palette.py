@@ -18,9 +18,9 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Collection, Hashable, Sequence
-from typing import cast
+from typing import Any, cast
 
-from PIL import Image
+from PIL import GifImagePlugin, Image, ImageChops
 from zlib_ng import zlib_ng
 
 log = logging.getLogger(__name__)
@@ -232,14 +232,41 @@ def gif_bytes(frames: Sequence[Image.Image], durations: Sequence[int] | int, *,
 
     ``loop=0`` repeats forever; ``loop=None`` plays once and stays on the last frame (no NETSCAPE
     looping extension is written at all, which is how viewers such as Discord's know to stop).
+
+    Palette frames of one size and palette (the animations: each frame is the one before with a few
+    things redrawn) are written as the first frame whole and each later frame as only the box where it
+    differs from the one before, drawn over it (disposal 1), with Pillow's own header and frame encoder.
+    Pillow's ``save_all`` finds the same boxes but copies, converts and compares every frame whole on the
+    way: a third to two fifths of an animation's encoding time (bench/eggcarton_render.py).
     """
     if not frames:
         raise ValueError("no frames")
     pal = [f.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT) if f.mode != "P" else f
            for f in frames]
+    times = [durations] * len(pal) if isinstance(durations, int) else list(durations)
+    if len(times) != len(pal):
+        raise ValueError(f"{len(pal)} frames but {len(times)} durations")
+    palette = pal[0].getpalette()
+    if all(f.size == pal[0].size and f.getpalette() == palette for f in pal[1:]):
+        return _gif_of_changes(pal, times, loop)
     buf = io.BytesIO()
     extra = {} if loop is None else {"loop": loop}
-    pal[0].save(buf, format="GIF", save_all=True, append_images=pal[1:],
-                duration=list(durations) if not isinstance(durations, int) else durations,
+    pal[0].save(buf, format="GIF", save_all=True, append_images=pal[1:], duration=times,
                 optimize=False, disposal=1, **extra)
     return buf.getvalue()
+
+
+def _gif_of_changes(frames: Sequence[Image.Image], durations: Sequence[int], loop: int | None) -> bytes:
+    """Palette frames sharing one palette as a GIF: the first whole, each later one as the box where it
+    differs from the one before (a one-pixel box when nothing changed, so its time still counts)."""
+    first = frames[0].copy()  # getheader may normalise the picture it is given
+    info: dict[str, Any] = {"duration": durations[0]}  # a duration makes it GIF89a
+    if loop is not None:
+        info["loop"] = loop
+    header, _ = GifImagePlugin.getheader(first, info=info)
+    out = [*header, *GifImagePlugin.getdata(first, duration=durations[0], disposal=1)]
+    for before, frame, ms in zip(frames, frames[1:], durations[1:], strict=False):
+        box = ImageChops.difference(before, frame).getbbox() or (0, 0, 1, 1)
+        out += GifImagePlugin.getdata(frame.crop(box), offset=box[:2], duration=ms, disposal=1)
+    out.append(b";")
+    return b"".join(out)
