@@ -129,7 +129,7 @@ class FireAndIce(
         return draws
 
     def render_selected(self, match: Match, selected: str | None) -> bytes:
-        """The board with the chosen piece ringed and its destinations marked (worker thread)."""
+        """The board with the chosen piece ringed and its destinations marked (PNG bytes)."""
         view, names, clocks = match.view(None), match.names(), match.clocks_ms(self.service.clock())
         return board_png(lambda: self.game.render(view, names=names, clocks=clocks, selected=selected),
                          self.game_key)

@@ -147,7 +147,8 @@ def to_palette(img: Image.Image, key: Hashable | None = None,
 
     ``key`` names the picture family whose palette is reused (default: the picture's size); ``exact`` are
     colours the palette must hold within :data:`MAX_FILL_ERROR` from now on (those that stopped drawing
-    on the palette, see :mod:`bot.render.canvas`). Thread-safe: renders run in worker threads.
+    on the palette, see :mod:`bot.render.canvas`). Thread-safe: animations and the start-up warming draw in
+    worker threads.
     """
     if img.mode != "RGB":
         img = img.convert("RGB")

@@ -133,7 +133,7 @@ class BoardCog(GameBase):
         return "board.png"
 
     def render_picture(self, match: Match, result: Result | None) -> bytes:
-        """Runs in a worker thread: the board as PNG bytes."""
+        """The board as PNG bytes (on the event loop: see :func:`draw_off_loop_if_long`)."""
         view = match.view(None)
         return board_png(lambda: self.game.render(view, names=match.names(),
                                                   events=result.events if result else (),

@@ -50,7 +50,7 @@ class NomicBoard(NomicBase):
         return PICTURE
 
     def render_plan(self, match: Match, result: Result | None, plan: str) -> bytes:
-        """Runs in a worker thread: the map, with the planned path drawn while it is being built."""
+        """The map, with the planned path drawn while it is being built (PNG bytes)."""
         view = match.view(None)
         events: Sequence[Event] = result.events if result else ()
         if plan and view.current is not None:
