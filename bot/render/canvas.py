@@ -30,10 +30,10 @@ from typing import Any, cast
 
 from PIL import Image, ImageColor, ImageDraw
 
-import bot.render.palette as R
+import bot.render.palette as P
 
 Colour = tuple[int, ...]
-_FAMILY: ContextVar[R._Family | None] = ContextVar("parlor_palette_family", default=None)
+_FAMILY: ContextVar[P._Family | None] = ContextVar("parlor_palette_family", default=None)
 
 PATCH_PIXELS = 1 << 22
 """Pixels of drawn text and sprite patches kept per family (least recently used out): 4 MB."""
@@ -74,7 +74,7 @@ class _Patches:
                 self.pixels -= old.width * old.height
 
 
-def _state(family: R._Family) -> dict[str, Any]:
+def _state(family: P._Family) -> dict[str, Any]:
     """The family's drawing caches (made on first use; a rebuilt palette is a new family, with new ones)."""
     st = family.__dict__.get("_canvas")
     if st is None:
@@ -82,18 +82,18 @@ def _state(family: R._Family) -> dict[str, Any]:
     return cast(dict[str, Any], st)
 
 
-def solid(family: R._Family, colour: Any) -> int:
+def solid(family: P._Family, colour: Any) -> int:
     """The palette index of a shape's colour (an area: it must be held within MAX_FILL_ERROR)."""
     if isinstance(colour, str):
         colour = ImageColor.getrgb(colour)
     c = tuple(colour[:3])
     index, error = family.mapping(c)
-    if error > R.MAX_FILL_ERROR:
+    if error > P.MAX_FILL_ERROR:
         raise PaletteMiss([c], solid=True)
     return index
 
 
-def map_patch(family: R._Family, rgb: Image.Image) -> Image.Image:
+def map_patch(family: P._Family, rgb: Image.Image) -> Image.Image:
     """An RGB patch (text or a sprite on what lay under it) mapped to the palette, every colour checked:
     within MAX_PALETTE_ERROR, and the family's fills within MAX_FILL_ERROR."""
     found = cast(list[tuple[int, Colour]], rgb.getcolors(rgb.width * rgb.height) or [])
@@ -102,7 +102,7 @@ def map_patch(family: R._Family, rgb: Image.Image) -> Image.Image:
     new = [c for c in colours if c not in error]
     if new:
         family._learn(new)
-    bad = [c for c in colours if error[c] > (R.MAX_FILL_ERROR if c in fills else R.MAX_PALETTE_ERROR)]
+    bad = [c for c in colours if error[c] > (P.MAX_FILL_ERROR if c in fills else P.MAX_PALETTE_ERROR)]
     if bad:
         raise PaletteMiss(bad)
     return rgb.quantize(palette=family.lookup, dither=Image.Dither.NONE)
@@ -111,7 +111,7 @@ def map_patch(family: R._Family, rgb: Image.Image) -> Image.Image:
 class PaletteDraw(ImageDraw.ImageDraw):
     """``ImageDraw`` on a family's palette image that takes the RGB colours the renderers use."""
 
-    def __init__(self, im: Image.Image, family: R._Family) -> None:
+    def __init__(self, im: Image.Image, family: P._Family) -> None:
         super().__init__(im)
         self.family = family
         self.target = im
@@ -184,19 +184,19 @@ def start(background: Image.Image | tuple[int, int], fill: Any = None,
     return img, PaletteDraw(img, family)
 
 
-def _background(family: R._Family, background: Image.Image) -> Image.Image:
+def _background(family: P._Family, background: Image.Image) -> Image.Image:
     """``background`` mapped to the family's palette (once per palette), every colour checked."""
     backgrounds: dict[int, tuple[Image.Image, Image.Image]] = _state(family)["backgrounds"]
     kept = backgrounds.get(id(background))
     if kept is not None and kept[0] is background:
         return kept[1]
-    found = cast(list[tuple[int, Colour]] | None, background.getcolors(R._MAX_COLOURS))
+    found = cast(list[tuple[int, Colour]] | None, background.getcolors(P._MAX_COLOURS))
     if found is None:
         raise PaletteMiss([])
     area = background.width * background.height
     bad = [c for n, c in found
-           if family.mapping(c)[1] > (R.MAX_FILL_ERROR if n * R._FILL_SHARE >= area or c in family.fills
-                                      else R.MAX_PALETTE_ERROR)]
+           if family.mapping(c)[1] > (P.MAX_FILL_ERROR if n * P._FILL_SHARE >= area or c in family.fills
+                                      else P.MAX_PALETTE_ERROR)]
     if bad:
         raise PaletteMiss(bad)
     mapped = family.apply(background)
@@ -229,7 +229,7 @@ def paste(img: Image.Image, im: Image.Image, xy: tuple[int, int], mask: Image.Im
 def board_png(draw: Callable[[], Image.Image], key: Hashable) -> bytes:
     """A board of picture family ``key`` as PNG bytes: ``draw()`` (a renderer call) draws it straight onto
     the family's palette when the family has one, else in RGB (which builds the palette)."""
-    family = R._families.get(key)
+    family = P._families.get(key)
     exact: set[Colour] = set()
     if family is not None:
         token = _FAMILY.set(family)
@@ -237,16 +237,11 @@ def board_png(draw: Callable[[], Image.Image], key: Hashable) -> bytes:
             img = draw()
         except PaletteMiss as miss:
             exact = miss.colours if miss.solid else set()
-            R.log.debug("palette of %s misses %s: drawn in RGB", key, sorted(exact))
+            P.log.debug("palette of %s misses %s: drawn in RGB", key, sorted(exact))
         else:
             if img.mode == "P":
-                return R.palette_png(img)
-            return R.png_bytes(img, key=key)
+                return P.palette_png(img)
+            return P.png_bytes(img, key=key)
         finally:
             _FAMILY.reset(token)
-    return R.png_bytes(draw(), key=key, exact=exact)
-
-
-def drawing_on_palette() -> bool:
-    """Whether renderers are drawing straight onto a palette now (inside :func:`board_png`)."""
-    return _FAMILY.get() is not None
+    return P.png_bytes(draw(), key=key, exact=exact)
