@@ -148,19 +148,21 @@ class PaletteDraw(ImageDraw.ImageDraw):
                min(self.target.height, y + rel[3]))
         if box[2] <= box[0] or box[3] <= box[1]:
             return
-        under = self.target.crop(box)
-        lo, hi = under.getextrema()
+        # A board draws dozens of labels, nearly all kept: the look-up works on Pillow's image cores (an
+        # Image's crop and paste cost several times more, in Python, than the pixels they move).
+        core = self.target.im
+        lo, hi = core.crop(box).getextrema()
         # on one colour (most labels) the patch depends on that colour only; else on the pixels under it
         key = (where, box[0] - x, box[1] - y, box[2] - x, box[3] - y,
-               lo if lo == hi else under.tobytes())
+               lo if lo == hi else self.target.crop(box).tobytes())
         patch = self.patches.get(key)
         if patch is None:
-            rgb = under.convert("RGB")
+            rgb = self.target.crop(box).convert("RGB")
             ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, fill=fill, font=font,
                                      anchor=anchor, **kw)
             patch = map_patch(self.family, rgb)
             self.patches.put(key, patch)
-        self.target.paste(patch, box[:2])
+        core.paste(patch.im, box)
 
 
 def start(background: Image.Image | tuple[int, int], fill: Any = None,
@@ -216,14 +218,15 @@ def paste(img: Image.Image, im: Image.Image, xy: tuple[int, int], mask: Image.Im
         return
     under = img.crop(box)
     patches: _Patches = _state(family)["patches"]
-    key = ("paste", id(im), id(mask), xy[0] - x0, xy[1] - y0, under.tobytes())
+    key = ("paste", id(im), id(mask), box[2] - box[0], box[3] - box[1], xy[0] - x0, xy[1] - y0,
+           under.tobytes())
     patch = patches.get(key)
     if patch is None:
         rgb = under.convert("RGB")
         rgb.paste(im, (xy[0] - x0, xy[1] - y0), mask)
         patch = map_patch(family, rgb)
         patches.put(key, patch)
-    img.paste(patch, box[:2])
+    img.im.paste(patch.im, box)  # the image core's paste: see PaletteDraw.text
 
 
 def board_png(draw: Callable[[], Image.Image], key: Hashable) -> bytes:
