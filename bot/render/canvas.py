@@ -235,16 +235,22 @@ def board_png(draw: Callable[[], Image.Image], key: Hashable) -> bytes:
     family = P._families.get(key)
     exact: set[Colour] = set()
     if family is not None:
-        token = _FAMILY.set(family)
-        try:
-            img = draw()
-        except PaletteMiss as miss:
-            exact = miss.colours if miss.solid else set()
-            P.log.debug("palette of %s misses %s: drawn in RGB", key, sorted(exact))
-        else:
-            if img.mode == "P":
-                return P.palette_png(img)
-            return P.png_bytes(img, key=key)
-        finally:
-            _FAMILY.reset(token)
+        # the current palette, then the earlier ones (a family whose looks need more colours than one
+        # palette holds goes back to the palette that holds this look)
+        for attempt in (family, *P.earlier(key)):
+            token = _FAMILY.set(attempt)
+            try:
+                img = draw()
+            except PaletteMiss as miss:
+                if attempt is family:
+                    exact = miss.colours if miss.solid else set()
+                continue
+            finally:
+                _FAMILY.reset(token)
+            if img.mode != "P":
+                return P.png_bytes(img, key=key)
+            if attempt is not family:
+                P.use(key, attempt)
+            return P.palette_png(img)
+        P.log.debug("no palette of %s holds this board (%s): drawn in RGB", key, sorted(exact))
     return P.png_bytes(draw(), key=key, exact=exact)

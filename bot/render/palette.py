@@ -105,6 +105,33 @@ class _Family:
 _families: OrderedDict[Hashable, _Family] = OrderedDict()
 _families_lock = threading.Lock()
 _MAX_FAMILIES = 32
+_earlier: dict[Hashable, list[_Family]] = {}
+"""The palettes a family had before its current one, most recent first: a family whose boards need more
+colours than one palette holds (Nomic's maps) goes back to one of these instead of building again."""
+_MAX_EARLIER = 3
+
+
+def earlier(key: Hashable) -> list[_Family]:
+    """The earlier palettes of family ``key`` (most recent first)."""
+    return list(_earlier.get(key, ()))
+
+
+def use(key: Hashable, family: _Family) -> None:
+    """Make ``family`` (new, or one of the earlier ones) the current palette of ``key``; the one it
+    replaces becomes the most recent earlier one."""
+    with _families_lock:
+        current = _families.get(key)
+        if current is family:
+            return
+        kept = [f for f in _earlier.get(key, ()) if f is not family]
+        if current is not None:
+            kept.insert(0, current)
+        _earlier[key] = kept[:_MAX_EARLIER]
+        _families[key] = family
+        _families.move_to_end(key)
+        while len(_families) > _MAX_FAMILIES:
+            gone, _ = _families.popitem(last=False)
+            _earlier.pop(gone, None)
 
 
 def _near(a: Colour, b: Colour, levels: int) -> bool:
@@ -161,6 +188,10 @@ def to_palette(img: Image.Image, key: Hashable | None = None,
     exact = {tuple(c) for c in exact}
     if family is not None and family.accepts(found, area, exact):
         return family.apply(img)
+    for old in earlier(key):
+        if old.accepts(found, area, exact):
+            use(key, old)
+            return old.apply(img)
     # A new family, or a board with colours its palette does not hold: build the palette again from the
     # colours of this board and of the boards it was built from (so families with several looks settle on
     # one palette), else from this board alone.
@@ -178,11 +209,7 @@ def to_palette(img: Image.Image, key: Hashable | None = None,
         candidate = _Family.build(seen, fill_set, exact_fills=exact_fills)
         log.debug("palette for %s built from %d colours", key, len(seen))
         if candidate.accepts(found, area, exact):
-            with _families_lock:
-                _families[key] = candidate
-                _families.move_to_end(key)
-                while len(_families) > _MAX_FAMILIES:
-                    _families.popitem(last=False)
+            use(key, candidate)
             return candidate.apply(img)
     return None
 

@@ -68,9 +68,9 @@ def test_boards_drawn_on_the_palette_are_the_rgb_boards(key, paths):
         assert back.size == rgb.size
         assert max_error(rgb, back) <= R.MAX_PALETTE_ERROR, key
         assert fill_error(rgb, back) <= R.MAX_FILL_ERROR, key
-    # the palette path is the one taken (Nomic's boards bring more colours than one palette holds, so
-    # some of its boards are still drawn again in RGB)
-    assert paths["palette"] >= (0.6 if key == "nomic" else 1.0) * len(cases), paths
+    # the palette path is the one taken (Nomic's boards need more colours than one palette holds: each
+    # look goes back to the palette that holds it)
+    assert paths["palette"] == len(cases), paths
 
 
 def test_a_shape_colour_the_palette_lacks_is_drawn_in_rgb_once_then_held_exactly(paths):

@@ -138,3 +138,31 @@ def test_the_text_mask_cache_is_bounded(monkeypatch):
     for i in range(200):
         d.text((2, 2), f"player {i} · {i}:00", font=fnt, fill=R.INK)
     assert fnt._pixels <= 20_000 and 1 < len(fnt._masks) < 200
+
+
+def test_a_family_with_two_looks_goes_back_to_the_palette_of_each_look(monkeypatch):
+    """Two kinds of board that no single palette holds (Nomic's maps) used to rebuild the palette on every
+    change of look; the family keeps its earlier palettes and goes back to the one that holds the board."""
+    rng = random.Random(5)
+
+    def look(seed):
+        r = random.Random(seed)
+        img = Image.new("RGB", (60, 40), (43, 45, 49))
+        for i in range(200):  # 200 far-apart colours, a pixel each
+            img.putpixel((i % 60, 10 + i // 60), (r.randrange(256), r.randrange(256), r.randrange(256)))
+        return img
+
+    a, b = look(1), look(2)
+    builds = []
+    build = P._Family.build.__func__
+    monkeypatch.setattr(P._Family, "build",
+                        classmethod(lambda cls, *x, **k: builds.append(1) or build(cls, *x, **k)))
+    key = ("test", "two looks", rng.random())
+    for img in (a, b, a, b, a, b, a, b):
+        back = decoded(R.png_bytes(img, key=key)).convert("RGB")
+        assert max_error(img, back) <= R.MAX_PALETTE_ERROR
+    first_two = len(builds)
+    for img in (a, b, a, b):
+        R.png_bytes(img, key=key)
+    assert len(builds) == first_two  # no palette built again
+    assert first_two <= 8
