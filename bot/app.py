@@ -11,7 +11,6 @@ matches whose thread or channel is deleted.
 from __future__ import annotations
 
 import asyncio
-import gc
 import importlib.util
 import logging
 import pkgutil
@@ -28,6 +27,7 @@ from bot.components import NOT_OURS, VERSION_FREE, BadComponent, ComponentId, Ma
 from bot.config import Config
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
+from bot.heap import IdleCollector
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
 from bot.names import shown
@@ -128,6 +128,7 @@ class ParlorBot(commands.Bot):
         self.extensions_to_load = extensions
         self.freeze_heap = freeze_heap
         self._warmed = False
+        self.heap = IdleCollector()
         # with several shard processes only the one running shard 0 uploads the commands
         self.sync_commands = sync_commands and config.syncs_commands
         self.started_at = time.perf_counter()
@@ -171,11 +172,9 @@ class ParlorBot(commands.Bot):
         if self.freeze_heap and not self._warmed:
             self._warmed = True
             await self.warm_pictures()  # moves are served meanwhile (the pictures are drawn in a thread)
-            # The start-up heap (modules, fonts, caches, palettes, the guild cache) lives as long as the
-            # process: the garbage collector stops scanning it, so its full collections no longer pause a
-            # move for tens of milliseconds (bench/move_floor.py's p99).
-            gc.collect()
-            gc.freeze()
+            # The start-up heap (modules, fonts, caches, palettes, the guild cache) is frozen, and full
+            # garbage collections run between interactions, not in the middle of a move (bot/heap.py).
+            self.heap.start()
 
     async def warm_pictures(self) -> None:
         """Each game draws a few sample boards in a worker thread (its picture palette is learnt before the
@@ -226,6 +225,7 @@ class ParlorBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """The catch-all: a component nobody handles gets a short private refusal."""
+        self.heap.touch()
         if interaction.type is not discord.InteractionType.component or self.component_is_routed(interaction):
             return
         await reply_error(interaction, BadComponent(NOT_OURS))
@@ -391,6 +391,7 @@ class ParlorBot(commands.Bot):
                 cog.schedule_ai(match.id)
 
     async def close(self) -> None:
+        await self.heap.stop()
         await self.scheduler.stop()
         task = getattr(self, "_recovery", None)
         if task is not None and not task.done():

@@ -1,0 +1,76 @@
+"""Keeping the garbage collector's full collections out of the way of moves.
+
+A full collection scans every object the process keeps (matches, caches of pictures and messages) and
+takes 10-40 ms in a running bot; CPython starts one whenever enough objects have survived, i.e. in the
+middle of someone's move (bench/move_floor.py's p99). The real process (``python -m bot``) therefore, once
+it is ready:
+
+* freezes the start-up heap (modules, fonts, palettes): no collection scans it again;
+* lets the collector do its young collections as usual, but never a full one on its own;
+* runs a full collection itself every :data:`EVERY` seconds, at a moment with no interaction for
+  :data:`QUIET` seconds -- or after :data:`WAIT` seconds regardless, so cyclic garbage is freed in any case.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import time
+
+log = logging.getLogger(__name__)
+
+EVERY = 30.0
+QUIET = 0.05
+WAIT = 10.0
+NEVER = 1_000_000_000
+"""A third threshold the collector never reaches (full collections only when asked)."""
+
+
+class IdleCollector:
+    """Full garbage collections between interactions (see the module docstring)."""
+
+    def __init__(self, every: float = EVERY, quiet: float = QUIET, wait: float = WAIT) -> None:
+        self.every, self.quiet, self.wait = every, quiet, wait
+        self.last = time.monotonic()
+        self.collections = 0
+        self._task: asyncio.Task[None] | None = None
+        self._threshold: tuple[int, int, int] | None = None
+
+    def touch(self) -> None:
+        """Something happened (an interaction): a collection waits for a quiet moment."""
+        self.last = time.monotonic()
+
+    def start(self, *, freeze: bool = True) -> None:
+        if self._task is not None:
+            return
+        if freeze:
+            gc.collect()
+            gc.freeze()
+        self._threshold = gc.get_threshold()
+        young, middle, _ = self._threshold
+        gc.set_threshold(young, middle, NEVER)
+        self._task = asyncio.create_task(self._run(), name="parlor-idle-gc")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._threshold is not None:
+            gc.set_threshold(*self._threshold)
+            self._threshold = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            deadline = time.monotonic() + self.wait
+            while time.monotonic() - self.last < self.quiet and time.monotonic() < deadline:
+                await asyncio.sleep(self.quiet)
+            started = time.perf_counter()
+            found = gc.collect()
+            self.collections += 1
+            log.debug("full garbage collection: %d objects freed in %.1f ms", found,
+                      (time.perf_counter() - started) * 1000)

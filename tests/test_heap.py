@@ -1,0 +1,44 @@
+"""Full garbage collections run between interactions (bot/heap.py), never on their own in a move."""
+
+import asyncio
+import gc
+import time
+
+from bot.heap import NEVER, IdleCollector
+
+
+async def busy(heap, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        heap.touch()
+        await asyncio.sleep(0.005)
+
+
+async def test_full_collections_wait_for_a_quiet_moment(monkeypatch):
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda *a: collected.append(time.monotonic()) or 0)
+    before = gc.get_threshold()
+    heap = IdleCollector(every=0.01, quiet=0.05, wait=5.0)
+    heap.start(freeze=False)
+    try:
+        assert gc.get_threshold() == (before[0], before[1], NEVER)  # none on the collector's own
+        await busy(heap, 0.3)
+        assert collected == []  # interactions kept coming
+        quiet_from = time.monotonic()
+        await asyncio.sleep(0.2)
+        assert collected and collected[0] >= quiet_from
+    finally:
+        await heap.stop()
+    assert gc.get_threshold() == before
+
+
+async def test_a_collection_comes_even_if_it_is_never_quiet(monkeypatch):
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda *a: collected.append(1) or 0)
+    heap = IdleCollector(every=0.01, quiet=0.05, wait=0.1)
+    heap.start(freeze=False)
+    try:
+        await busy(heap, 0.4)
+        assert len(collected) >= 2
+    finally:
+        await heap.stop()
