@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import pathlib
-import random
 import statistics
 import sys
 import time
@@ -26,7 +25,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from PIL import Image
 
 from bot.games import GAMES
-from bot.games.base import CHANCE, Chance
+from bot.games.samples import sample_positions
 from bot.render import board_png, png_bytes
 
 SEATS = {"pylon": 2, "fireandice": 2, "eggcarton": 2, "eof": 3, "nomic": 3}
@@ -37,27 +36,8 @@ MS_BUDGET = 5.0
 
 
 def boards(key: str, seed: int) -> list[tuple[object, list[object]]]:
-    game = GAMES[key]
-    rules = game.rules
-    rng = random.Random(seed)
-    setup = getattr(game.module, "conformance_initial", None)
-    state = setup(SEATS[key]) if setup is not None else rules.initial({}, SEATS[key])
-    events: list[object] = []
-    out = []
-    for ply in range(200):
-        if ply % 9 == 0:
-            out.append((rules.view(state, None), events))
-        if rules.outcome(state) is not None:
-            out.append((rules.view(state, None), events))
-            break
-        who = rules.to_act(state)
-        if isinstance(who, Chance):
-            seat, move = CHANCE, rng.choice(who.outcomes)
-        else:
-            seat = rng.choice(sorted(who))
-            move = rng.choice(rules.legal_moves(state, seat))
-        state, events = rules.apply(state, seat, move)
-    return out
+    """Every 9th position of one seeded random game, and its end."""
+    return list(sample_positions(GAMES[key].rules, SEATS[key], seed, plies=range(0, 200, 9)))
 
 
 def rgb_png(img: Image.Image) -> bytes:

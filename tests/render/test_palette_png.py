@@ -10,40 +10,16 @@ from PIL import Image, ImageChops
 
 from bot import render as R
 from bot.games import GAMES
-from bot.games.base import CHANCE, Chance
+from bot.games.samples import sample_positions
 from bot.render import palette as P
 
 SEATS = {"pylon": 2, "fireandice": 2, "eggcarton": 2, "eof": 3, "nomic": 3}
 NAMES = ("Alice", "Bob", "Carol")
 
 
-def initial(game, seats):
-    setup = getattr(game.module, "conformance_initial", None)
-    return setup(seats) if setup is not None else game.rules.initial({}, seats)
-
-
 def positions(key, seed, plies=(0, 6, 25, 80)):
     """Views along one seeded random game (with the events of the last action), the end position included."""
-    game = GAMES[key]
-    rules = game.rules
-    rng = random.Random(seed)
-    state = initial(game, SEATS[key])
-    events = []
-    out = []
-    for ply in range(max(plies) + 1):
-        if ply in plies:
-            out.append((rules.view(state, None), events))
-        if rules.outcome(state) is not None:
-            out.append((rules.view(state, None), events))
-            break
-        who = rules.to_act(state)
-        if isinstance(who, Chance):
-            seat, move = CHANCE, rng.choice(who.outcomes)
-        else:
-            seat = rng.choice(sorted(who))
-            move = rng.choice(rules.legal_moves(state, seat))
-        state, events = rules.apply(state, seat, move)
-    return out
+    return sample_positions(GAMES[key].rules, SEATS[key], seed, plies)
 
 
 def boards(key):
