@@ -115,7 +115,6 @@ class PaletteDraw(ImageDraw.ImageDraw):
         super().__init__(im)
         self.family = family
         self.target = im
-        self.patches: _Patches = _state(family)["patches"]
         self.boxes: dict[Hashable, tuple[int, int, int, int]] = _state(family)["boxes"]
 
     def _index(self, colour: Any) -> Any:
@@ -148,21 +147,15 @@ class PaletteDraw(ImageDraw.ImageDraw):
                min(self.target.height, y + rel[3]))
         if box[2] <= box[0] or box[3] <= box[1]:
             return
-        # A board draws dozens of labels, nearly all kept: the look-up works on Pillow's image cores (an
-        # Image's crop and paste cost several times more, in Python, than the pixels they move).
-        core = self.target.im
-        lo, hi = core.crop(box).getextrema()
+        # A board draws dozens of labels, nearly all kept: the look-up works on Pillow's image core (an
+        # Image's crop costs several times more, in Python, than the pixels it moves).
+        lo, hi = self.target.im.crop(box).getextrema()
         # on one colour (most labels) the patch depends on that colour only; else on the pixels under it
         key = (where, box[0] - x, box[1] - y, box[2] - x, box[3] - y,
                lo if lo == hi else self.target.crop(box).tobytes())
-        patch = self.patches.get(key)
-        if patch is None:
-            rgb = self.target.crop(box).convert("RGB")
-            ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, fill=fill, font=font,
-                                     anchor=anchor, **kw)
-            patch = map_patch(self.family, rgb)
-            self.patches.put(key, patch)
-        core.paste(patch.im, box)
+        _put_patch(self.target, self.family, box, key,
+                   lambda rgb: ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, fill=fill,
+                                                        font=font, anchor=anchor, **kw))
 
 
 def start(background: Image.Image | tuple[int, int], fill: Any = None,
@@ -193,14 +186,8 @@ def _background(family: P._Family, background: Image.Image) -> Image.Image:
     if kept is not None and kept[0] is background:
         return kept[1]
     found = cast(list[tuple[int, Colour]] | None, background.getcolors(P._MAX_COLOURS))
-    if found is None:
-        raise PaletteMiss([])
-    area = background.width * background.height
-    bad = [c for n, c in found
-           if family.mapping(c)[1] > (P.MAX_FILL_ERROR if n * P._FILL_SHARE >= area or c in family.fills
-                                      else P.MAX_PALETTE_ERROR)]
-    if bad:
-        raise PaletteMiss(bad)
+    if found is None or not family.accepts(found, background.width * background.height):
+        raise PaletteMiss(())  # drawn in RGB, where the palette is rebuilt for the board's colours
     mapped = family.apply(background)
     backgrounds[id(background)] = (background, mapped)
     return mapped
@@ -216,17 +203,24 @@ def paste(img: Image.Image, im: Image.Image, xy: tuple[int, int], mask: Image.Im
     box = (x0, y0, min(img.width, xy[0] + im.width), min(img.height, xy[1] + im.height))
     if box[2] <= box[0] or box[3] <= box[1]:
         return
-    under = img.crop(box)
-    patches: _Patches = _state(family)["patches"]
     key = ("paste", id(im), id(mask), box[2] - box[0], box[3] - box[1], xy[0] - x0, xy[1] - y0,
-           under.tobytes())
+           img.crop(box).tobytes())
+    _put_patch(img, family, box, key, lambda rgb: rgb.paste(im, (xy[0] - x0, xy[1] - y0), mask))
+
+
+def _put_patch(target: Image.Image, family: P._Family, box: tuple[int, int, int, int], key: Hashable,
+               draw: Callable[[Image.Image], None]) -> None:
+    """Paste the kept patch ``key`` at ``box``; if none is kept, ``draw`` on an RGB copy of what lies
+    there, check and map it (:func:`map_patch`) and keep it. Pasted with the image core's paste: an
+    Image's costs several times the pixels it moves, and a board pastes dozens of patches."""
+    patches: _Patches = _state(family)["patches"]
     patch = patches.get(key)
     if patch is None:
-        rgb = under.convert("RGB")
-        rgb.paste(im, (xy[0] - x0, xy[1] - y0), mask)
+        rgb = target.crop(box).convert("RGB")
+        draw(rgb)
         patch = map_patch(family, rgb)
         patches.put(key, patch)
-    img.im.paste(patch.im, box)  # the image core's paste: see PaletteDraw.text
+    target.im.paste(patch.im, box)
 
 
 def board_png(draw: Callable[[], Image.Image], key: Hashable) -> bytes:

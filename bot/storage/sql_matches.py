@@ -55,6 +55,24 @@ def _match_values(m: MatchRecord) -> tuple[Any, ...]:
     )
 
 
+SEAT_CHUNK = 500
+"""Matches whose seats one query reads."""
+
+
+def seats_query(n: int) -> str:
+    """The seats of ``n`` matches (their ids are the parameters), in order."""
+    return (f"SELECT match_id, seat, user_id, name, ai_level, data FROM seats WHERE match_id IN ({marks(n)}) "
+            "ORDER BY match_id, seat")
+
+
+def attach_seats(matches: list[MatchRecord], rows: list[Any]) -> list[MatchRecord]:
+    """``matches`` with the seat rows of :func:`seats_query` added to them."""
+    by_id = {m.id: m for m in matches}
+    for r in rows:
+        by_id[r[0]].seats.append(SeatRecord(r[1], r[2], r[3], r[4], loads(r[5]) or {}))
+    return matches
+
+
 def _row_to_match(row: Any) -> MatchRecord:
     return MatchRecord(
         id=row["id"],
@@ -124,20 +142,12 @@ class MatchSql(RatingSql, TimerSql):
 
     @staticmethod
     async def _attach_seats(db: Conn, matches: list[MatchRecord]) -> list[MatchRecord]:
-        if not matches:
-            return matches
-        by_id = {m.id: m for m in matches}
-        ids = list(by_id)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            rows = await db.fetch(
-                f"SELECT match_id, seat, user_id, name, ai_level, data FROM seats WHERE match_id IN "
-                f"({marks(len(chunk))}) ORDER BY match_id, seat",
-                *chunk,
-            )
-            for r in rows:
-                by_id[r[0]].seats.append(SeatRecord(r[1], r[2], r[3], r[4], loads(r[5]) or {}))
-        return matches
+        ids = [m.id for m in matches]
+        rows = []
+        for start in range(0, len(ids), SEAT_CHUNK):
+            chunk = ids[start : start + SEAT_CHUNK]
+            rows += await db.fetch(seats_query(len(chunk)), *chunk)
+        return attach_seats(matches, rows)
 
     async def _select_matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
         async with self._read() as db:

@@ -39,10 +39,9 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import NotSaved
-from bot.storage.records import MatchRecord, SeatRecord, StorageError
+from bot.storage.records import MatchRecord, StorageError
 from bot.storage.sql import SQLITE, Conn, SqlStore, code_schema_version, migrations  # noqa: F401 (re-export)
-from bot.storage.sql_matches import MATCH_COLUMNS, _row_to_match
-from bot.storage.sqlbase import loads, marks
+from bot.storage.sql_matches import MATCH_COLUMNS, SEAT_CHUNK, _row_to_match, attach_seats, seats_query
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +77,9 @@ def _matches_with_seats(conn: sqlite3.Connection, where: str,
         rows = conn.execute(f"SELECT {MATCH_COLUMNS}, rev FROM matches WHERE {where}", params).fetchall()
         ids = [r[0] for r in rows]
         seats: list[Any] = []
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            seats += conn.execute(
-                f"SELECT match_id, seat, user_id, name, ai_level, data FROM seats WHERE match_id IN "
-                f"({marks(len(chunk))}) ORDER BY match_id, seat", chunk).fetchall()
+        for start in range(0, len(ids), SEAT_CHUNK):
+            chunk = ids[start:start + SEAT_CHUNK]
+            seats += conn.execute(seats_query(len(chunk)), chunk).fetchall()
     finally:
         if conn.in_transaction:
             conn.execute("COMMIT")
@@ -105,15 +102,9 @@ class _Conn:
         self.db = db
         self.queued: list[asyncio.Future[Any]] = []
 
-    async def _run(self, fn: Any, sql: str, args: Sequence[Any]) -> Any:
-        run = getattr(self.db, "_execute", None)  # aiosqlite's "call this in the connection's thread"
-        if run is None:  # pragma: no cover - an aiosqlite without it: the public calls, more trips
-            cur = await self.db.execute(sql, args)
-            try:
-                return cur.rowcount if fn is _exec_count else await cur.fetchone()
-            finally:
-                await cur.close()
-        return await run(fn, self.db._conn, sql, args)
+    async def _run(self, fn: Callable[..., Any], sql: str, args: Sequence[Any]) -> Any:
+        run_in_thread: Callable[..., Awaitable[Any]] = self.db._execute  # as _begin: unannotated in aiosqlite
+        return await run_in_thread(fn, self.db._conn, sql, args)
 
     def _queue(self, work: Awaitable[Any]) -> None:
         # tasks start in the order they were made, so the statements reach the connection's thread in order
@@ -404,11 +395,7 @@ class SqliteStore(SqlStore):
             rows, seats = await run_in_thread(_matches_with_seats, conn._conn, where, tuple(params))
         finally:
             self._pool.put_nowait(conn)
-        matches = [_row_to_match(r) for r in rows]
-        by_id = {m.id: m for m in matches}
-        for r in seats:
-            by_id[r[0]].seats.append(SeatRecord(r[1], r[2], r[3], r[4], loads(r[5]) or {}))
-        return matches
+        return attach_seats([_row_to_match(r) for r in rows], seats)
 
     # -- connections --------------------------------------------------------------------
 
