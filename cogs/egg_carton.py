@@ -14,9 +14,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.games.egg_carton import prepare_sowing, sowing_gif
+from bot.games.samples import sample_plays
 from bot.matches.service import Match, Result
 from bot.names import shown
-from bot.render import board_png, gif_bytes
+from bot.render import board_png
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
@@ -73,6 +75,33 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     def default_level(self) -> str:
         return "beginner"
 
+    async def after_result(self, match: Match, result: Result) -> None:
+        await super().after_result(match, result)
+        self.prepare_sowing(match)
+
+    def prepare_sowing(self, match: Match) -> None:
+        """After a move's answer is out: when a person is to pick next, encode the first frame of their
+        sowing now (the whole board, most of a sowing's encoding) instead of after their click. Not with a
+        running tournament clock (the picture shows it, so it is not known ahead) or without animation."""
+        speed = match.options.get("speed", "normal")
+        view = match.view(None)
+        if (match.status != Status.RUNNING or speed == "off" or view.to_move is None
+                or match.seats[view.to_move].is_ai or match.rec.clocks):
+            return
+        prepare_sowing(view, names=match.names(), speed=speed)
+
+    WARM_GAMES = 6
+
+    def warm_pictures(self) -> None:
+        """Also the sowings of a few seeded games: an animation is put together from kept pictures of its
+        slots (bot/games/egg_carton/render.py), and the first moves of a fresh process would otherwise
+        draw most of them."""
+        super().warm_pictures()
+        names = self.WARM_NAMES[:2]
+        for seed in range(1, self.WARM_GAMES + 1):
+            for before, events, after in sample_plays(self.game.rules, 2, seed):
+                sowing_gif(before, events, after, names=names)
+
     def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
         view = match.view(None)
         if view.to_move is None:
@@ -98,14 +127,10 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     def render_picture(self, match: Match, result: Result | None) -> bytes:
         names = match.names()
         clocks = match.clocks_ms(self.service.clock())
-        animate = self.game.animate
-        if result is not None and animate is not None and self._animated(match, result):
-            before = match.rules.view(result.before, None)
-            frames = animate(before, result.events, match.view(None), names=names,
-                                       speed=match.options.get("speed", "normal"), clocks=clocks)
-            return gif_bytes(
-                [f for f, _ in frames], [d for _, d in frames], loop=None
-            )  # once, ending on the new position
+        if result is not None and self._animated(match, result):
+            # the sowing, played once and ending on the new position
+            return sowing_gif(match.rules.view(result.before, None), result.events, match.view(None),
+                              names=names, speed=match.options.get("speed", "normal"), clocks=clocks)
         view, events = match.view(None), result.events if result else ()
         return board_png(lambda: self.game.render(view, names=names, events=events, clocks=clocks),
                          self.game_key)

@@ -37,3 +37,23 @@ def sample_positions(rules: Rules[Any, Any], seats: int, seed: int,
             move = rng.choice(rules.legal_moves(state, seat))  # a Sequence (EOF: lazy, every program)
         state, events = rules.apply(state, seat, move)
     return out
+
+
+def sample_plays(rules: Rules[Any, Any], seats: int, seed: int) -> list[tuple[Any, list[Event], Any]]:
+    """``(view before, events, view after)`` of every action of one seeded random game (default options)."""
+    rng = random.Random(seed)
+    state = rules.initial({}, seats)
+    out: list[tuple[Any, list[Event], Any]] = []
+    while rules.outcome(state) is None:
+        who = rules.to_act(state)
+        if isinstance(who, Chance):
+            seat, move = CHANCE, rng.choice(who.outcomes)
+        elif not who:
+            break
+        else:
+            seat = rng.choice(sorted(who))
+            move = rng.choice(rules.legal_moves(state, seat))
+        after, events = rules.apply(state, seat, move)
+        out.append((rules.view(state, None), events, rules.view(after, None)))
+        state = after
+    return out

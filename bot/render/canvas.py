@@ -48,37 +48,44 @@ class PaletteMiss(Exception):
         super().__init__(f"colours outside the palette: {sorted(self.colours)}")
 
 
-class _Patches:
-    """Mapped patches of one family (palette images), least recently used first out."""
+class Kept:
+    """Pictures (or encoded bytes) kept by key up to ``limit`` units of ``size`` (pixels by default), least
+    recently used first out; safe to share between the event loop and worker threads."""
 
-    def __init__(self) -> None:
-        self.items: OrderedDict[Hashable, Image.Image] = OrderedDict()
-        self.pixels = 0
+    def __init__(self, limit: int, size: Callable[[Any], int] = lambda im: im.width * im.height) -> None:
+        self.items: OrderedDict[Hashable, Any] = OrderedDict()
+        self.limit, self.size, self.used = limit, size, 0
         self.lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Image.Image | None:
+    def get(self, key: Hashable) -> Any:
         with self.lock:
             hit = self.items.get(key)
             if hit is not None:
                 self.items.move_to_end(key)
             return hit
 
-    def put(self, key: Hashable, patch: Image.Image) -> None:
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+            self.used = 0
+
+    def put(self, key: Hashable, value: Any) -> None:
         with self.lock:
             if key in self.items:
                 return
-            self.items[key] = patch
-            self.pixels += patch.width * patch.height
-            while self.pixels > PATCH_PIXELS and len(self.items) > 1:
+            self.items[key] = value
+            self.used += self.size(value)
+            while self.used > self.limit and len(self.items) > 1:
                 _, old = self.items.popitem(last=False)
-                self.pixels -= old.width * old.height
+                self.used -= self.size(old)
 
 
 def _state(family: P._Family) -> dict[str, Any]:
     """The family's drawing caches (made on first use; a rebuilt palette is a new family, with new ones)."""
     st = family.__dict__.get("_canvas")
     if st is None:
-        st = family.__dict__.setdefault("_canvas", {"backgrounds": {}, "patches": _Patches(), "boxes": {}})
+        st = family.__dict__.setdefault("_canvas",
+                                        {"backgrounds": {}, "patches": Kept(PATCH_PIXELS), "boxes": {}})
     return cast(dict[str, Any], st)
 
 
@@ -213,7 +220,7 @@ def _put_patch(target: Image.Image, family: P._Family, box: tuple[int, int, int,
     """Paste the kept patch ``key`` at ``box``; if none is kept, ``draw`` on an RGB copy of what lies
     there, check and map it (:func:`map_patch`) and keep it. Pasted with the image core's paste: an
     Image's costs several times the pixels it moves, and a board pastes dozens of patches."""
-    patches: _Patches = _state(family)["patches"]
+    patches: Kept = _state(family)["patches"]
     patch = patches.get(key)
     if patch is None:
         rgb = target.crop(box).convert("RGB")

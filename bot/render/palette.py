@@ -287,14 +287,32 @@ def gif_bytes(frames: Sequence[Image.Image], durations: Sequence[int] | int, *,
 def _gif_of_changes(frames: Sequence[Image.Image], durations: Sequence[int], loop: int | None) -> bytes:
     """Palette frames sharing one palette as a GIF: the first whole, each later one as the box where it
     differs from the one before (a one-pixel box when nothing changed, so its time still counts)."""
-    first = frames[0].copy()  # getheader may normalise the picture it is given
-    info: dict[str, Any] = {"duration": durations[0]}  # a duration makes it GIF89a
+    out = gif_start(frames[0], durations[0], loop)
+    for before, frame, ms in zip(frames, frames[1:], durations[1:], strict=False):
+        out += gif_frame(frame, ImageChops.difference(before, frame).getbbox() or (0, 0, 1, 1), ms)
+    out.append(GIF_END)
+    return b"".join(out)
+
+
+GIF_END = b";"
+
+
+def gif_start(first: Image.Image, duration: int, loop: int | None) -> list[bytes]:
+    """The GIF header of an animation of palette frames like ``first`` and ``first`` as its whole first
+    frame. ``loop`` as in :func:`gif_bytes`."""
+    return [*gif_header(first, duration, loop), *gif_frame(first, (0, 0, *first.size), duration)]
+
+
+def gif_header(first: Image.Image, duration: int, loop: int | None) -> list[bytes]:
+    """The GIF header (screen, palette, looping) of an animation of palette frames like ``first``."""
+    info: dict[str, Any] = {"duration": duration}  # a duration makes it GIF89a
     if loop is not None:
         info["loop"] = loop
-    header, _ = GifImagePlugin.getheader(first, info=info)
-    out = [*header, *GifImagePlugin.getdata(first, duration=durations[0], disposal=1)]
-    for before, frame, ms in zip(frames, frames[1:], durations[1:], strict=False):
-        box = ImageChops.difference(before, frame).getbbox() or (0, 0, 1, 1)
-        out += GifImagePlugin.getdata(frame.crop(box), offset=box[:2], duration=ms, disposal=1)
-    out.append(b";")
-    return b"".join(out)
+    header, _ = GifImagePlugin.getheader(first.copy(), info=info)  # getheader may normalise its picture
+    return header
+
+
+def gif_frame(frame: Image.Image, box: tuple[int, int, int, int], duration: int) -> list[bytes]:
+    """The part ``box`` of palette picture ``frame`` as the next frame of a GIF, drawn over the one
+    before (disposal 1) and shown ``duration`` ms."""
+    return GifImagePlugin.getdata(frame.crop(box), offset=box[:2], duration=duration, disposal=1)

@@ -140,6 +140,9 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     _thread, board = await challenge(w, "eggcarton", speed="fast")
     labels = board.button_labels()
     assert labels == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3", "Watch"]
+    from bot.games.egg_carton.render import _AHEAD as ahead
+
+    ahead.clear()
     mark = w.dd.mark()
     await w.alice.click(board, "D · 3")
     await w.dd.settle()
@@ -151,6 +154,7 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     assert gif.info.get("loop") is None and gif.n_frames > 3
     assert "picks again" in board.text  # D with 3 marbles ends off the board: rule A
     assert board.button("D · 0").disabled
+    assert ahead.items, "alice's next sowing was not prepared while she thinks"
     await w.alice.click(board, "E · 4")
     await w.dd.settle()
     assert (

@@ -5,8 +5,8 @@ The platform uses ``RULES`` (the engine), ``render`` (a board picture),
 """
 
 from bot.games.egg_carton.ai import choose
-from bot.games.egg_carton.render import animate, render
+from bot.games.egg_carton.render import animate, prepare_sowing, render, sowing_gif
 from bot.games.egg_carton.rules import RULES, EggCartonRules, EggCartonState, EggCartonView, Pick
 
 __all__ = ["RULES", "EggCartonRules", "EggCartonState", "EggCartonView", "Pick", "animate", "choose",
-           "render"]
+           "prepare_sowing", "render", "sowing_gif"]

@@ -17,17 +17,18 @@ encoding happens in :mod:`bot.render`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.games.base import Event, Seat
 from bot.games.egg_carton.notation import SLOT_NAMES, side_name
 from bot.games.egg_carton.rules import PLAYER_NAMES, EggCartonView
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, paste, start, text_center
+from bot.render.canvas import Kept
+from bot.render.palette import GIF_END, gif_frame, gif_header
 
 WIDTH, HEIGHT = 840, 440
 CARTON = (196, 172, 132)        # cardboard
@@ -198,23 +199,6 @@ def _draw(frame: _Frame, names: Sequence[str] | None, clocks: Sequence[int | Non
     return img
 
 
-def _redraw(img: Image.Image, old: _Frame, new: _Frame) -> list[tuple[int, int, int, int]]:
-    """Turn ``img`` (showing ``old``) into ``new`` in place, slot by slot; return the boxes redrawn.
-
-    The strips must be the same in both frames (true during one sowing).
-    """
-    d = ImageDraw.Draw(img)
-    back = _background()
-    boxes = []
-    for item in range(14):
-        if _item_look(new, item) != _item_look(old, item):
-            box = _tile(item)
-            img.paste(back.crop(box), box[:2])
-            _draw_item(img, d, new, item)
-            boxes.append(box)
-    return boxes
-
-
 def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], frame: _Frame,
            names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> None:
     """The band naming a player, lit when they are to move or have won, with status and clock."""
@@ -289,10 +273,12 @@ def render(view: EggCartonView, *, names: Sequence[str] | None = None, events: S
     ``names`` are display names per seat, ``clocks`` remaining milliseconds per
     seat (tournament clock) or ``None``.
     """
+    return _draw(_final_frame(view, events), names, _clock_list(clocks))
+
+
+def _final_frame(view: EggCartonView, events: Sequence[Event]) -> _Frame:
     origin, last = _last_pick(events)
-    frame = _Frame(view.slots, view.off, view.to_move, view.winner, _status(view), origin=origin,
-                   current=last)
-    return _draw(frame, names, _clock_list(clocks))
+    return _Frame(view.slots, view.off, view.to_move, view.winner, _status(view), origin=origin, current=last)
 
 
 def _clock_list(clocks: Clocks) -> list[int | None] | None:
@@ -330,23 +316,184 @@ def animate(view_before: EggCartonView, events: Sequence[Event], view_after: Egg
     Raises:
         ValueError: ``speed`` is not slow, normal or fast.
     """
+    sowing = _Sowing(names, _clock_list(clocks))
+    frames = []
+    for frame, ms in _pictures(view_before, events, view_after, speed):
+        sowing.show(frame)
+        frames.append((sowing.canvas.copy(), ms))
+    return frames
+
+
+def sowing_gif(view_before: EggCartonView, events: Sequence[Event], view_after: EggCartonView, *,
+               names: Sequence[str] | None = None, speed: str = "normal", clocks: Clocks = None,
+               loop: int | None = None) -> bytes:
+    """:func:`animate`'s frames as GIF bytes (played once unless ``loop``, as in ``bot.render.gif_bytes``).
+
+    The frames are not built one by one: each is written as the box where it differs from the one before,
+    and the written box of a change seen before (the same slots, from the same looks to the same looks) is
+    reused as it was encoded.
+    """
+    sowing = _Sowing(names, _clock_list(clocks))
+    pictures = _pictures(view_before, events, view_after, speed)
+    frame, ms = pictures[0]
+    sowing.show(frame)
+    out = [*gif_header(sowing.canvas, ms, loop), *sowing.whole(ms)]
+    for frame, ms in pictures[1:]:
+        out += sowing.frame_data(frame, ms)
+    out.append(GIF_END)
+    return b"".join(out)
+
+
+def prepare_sowing(view_before: EggCartonView, *, names: Sequence[str] | None = None, speed: str = "normal",
+                   clocks: Clocks = None) -> None:
+    """Encode, ahead of the pick, the first frame of the sowing from ``view_before`` (the board as the
+    mover sees it): a whole picture, the largest part of a sowing's encoding (about 1.5 ms), and the same
+    whichever slot they pick. :func:`sowing_gif` with the same arguments finds it kept."""
+    if speed not in SPEEDS:
+        return
+    sowing = _Sowing(names, _clock_list(clocks))
+    ms = _opening_ms(SPEEDS[speed])
+    sowing.show(_opening(view_before))
+    sowing.whole(ms, keep=True)
+
+
+def _opening(view_before: EggCartonView) -> _Frame:
+    """The first frame of a sowing: the board before the pick, the mover's strip saying "sowing…"."""
+    return _Frame(view_before.slots, view_before.off, view_before.to_move, None, "sowing…")
+
+
+def _opening_ms(step: int) -> int:
+    return step * 2
+
+
+def _pictures(view_before: EggCartonView, events: Sequence[Event], view_after: EggCartonView,
+              speed: str) -> list[tuple[_Frame, int]]:
+    """What each frame of the sowing shows, and for how long (ms)."""
     if speed not in SPEEDS:
         raise ValueError(f"Unknown animation speed '{speed}': use slow, normal or fast.")
     step = SPEEDS[speed]
-    clock_list = _clock_list(clocks)
-    moments = _moments(view_before, events, step)
-    pal = _palette()
-    work = _draw(moments[0][0], names, clock_list)          # one RGB canvas, updated in place
-    frame_p = _to_palette(work, pal)
-    frames = [(frame_p, moments[0][1])]
-    for (old, _, _), (new, ms, _) in pairwise(moments):
-        frame_p = frame_p.copy()
-        for box in _redraw(work, old, new):                 # re-quantize only what changed
-            frame_p.paste(_to_palette(work.crop(box), pal), box[:2])
-        frames.append((frame_p, ms))
-    final = render(view_after, names=names, events=events, clocks=clocks)
-    frames.append((_to_palette(final, pal), max(2500, step * 8)))
-    return frames
+    pictures = [(frame, ms) for frame, ms, _ in _moments(view_before, events, step)]
+    pictures.append((_final_frame(view_after, events), max(2500, step * 8)))
+    return pictures
+
+
+TILE_PIXELS = 1 << 24
+"""Pixels of slot, end-zone and strip pictures kept by look (least recently used out): 16 MB."""
+FRAME_BYTES = 1 << 23
+"""Bytes of encoded GIF frames kept by change (least recently used out): 8 MB."""
+AHEAD_BYTES = 1 << 22
+"""Bytes of first frames encoded ahead of a pick (:func:`prepare_sowing`) kept: 4 MB (about 200 boards)."""
+_TILES = Kept(TILE_PIXELS)
+_FRAME_DATA = Kept(FRAME_BYTES, lambda chunks: sum(len(c) for c in chunks) + 100)
+_AHEAD = Kept(AHEAD_BYTES, lambda chunks: sum(len(c) for c in chunks) + 100)
+_STRIPS = {14: (1, STRIP_TOP), 15: (0, STRIP_BOTTOM)}      # the two strips, as items 14 and 15
+ITEMS = range(16)
+
+
+def _box(item: int) -> tuple[int, int, int, int]:
+    """The box (right and bottom exclusive) of everything drawn for a slot, end zone (12, 13) or strip."""
+    if item in _STRIPS:
+        x0, y0, x1, y1 = _STRIPS[item][1]
+        return x0, y0, x1 + 1, y1 + 1
+    return _tile(item)
+
+
+def _meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@lru_cache(maxsize=1)
+def _background_p() -> Image.Image:
+    return _to_palette(_background(), _palette())
+
+
+class _Sowing:
+    """One animation's palette canvas, put together from kept pictures of its slots, end zones and strips.
+
+    Each item (slot, end zone, strip) is drawn only inside its own box, and how it looks depends only on its
+    look (:func:`_item_look`, or the strip's name, clock and status), so a picture of it kept by look, mapped
+    to the GIF palette, is exactly what drawing the whole frame and mapping it would give there. Boards
+    repeat looks all the time (an empty slot, three marbles, the hand holding two), so frames are mostly
+    pastes of kept pictures.
+    """
+
+    def __init__(self, names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> None:
+        self.names, self.clocks = names, clocks
+        self.canvas = _background_p().copy()
+        self.looks: list[Hashable] = [None] * len(ITEMS)
+        self._scratch: Image.Image | None = None   # RGB, for drawing an item not kept yet
+
+    def look(self, frame: _Frame, item: int) -> Hashable:
+        if item < 14:
+            return _item_look(frame, item)
+        seat = _STRIPS[item][0]
+        live = frame.to_move == seat or frame.winner == seat
+        clock = self.clocks[seat] if self.clocks is not None and seat < len(self.clocks) else None
+        return ("strip", live, frame.status if live else None, _name(seat, self.names), clock)
+
+    def changes(self, frame: _Frame) -> list[tuple[int, Hashable]]:
+        """The items that look different in ``frame``, with their new looks."""
+        return [(item, look) for item in ITEMS if (look := self.look(frame, item)) != self.looks[item]]
+
+    def show(self, frame: _Frame, changes: list[tuple[int, Hashable]] | None = None) -> None:
+        """Turn the canvas into ``frame``."""
+        for item, look in self.changes(frame) if changes is None else changes:
+            self.canvas.im.paste(self._picture(frame, item, look).im, _box(item))
+            self.looks[item] = look
+
+    def whole(self, ms: int, *, keep: bool = False) -> list[bytes]:
+        """The canvas as a whole GIF frame shown ``ms``: as encoded ahead (:func:`prepare_sowing`) if it was,
+        else encoded now (and kept if ``keep``)."""
+        key = (tuple(self.looks), ms)
+        data = _AHEAD.get(key)
+        if data is None:
+            data = tuple(gif_frame(self.canvas, (0, 0, *self.canvas.size), ms))
+            if keep:
+                _AHEAD.put(key, data)
+        return list(data)
+
+    def frame_data(self, frame: _Frame, ms: int) -> list[bytes]:
+        """``frame`` as the next GIF frame: the box where it differs from the canvas, encoded (and the
+        canvas turned into it)."""
+        changes = self.changes(frame)
+        if not changes:
+            return gif_frame(self.canvas, (0, 0, 1, 1), ms)
+        boxes = [_box(item) for item, _ in changes]
+        area = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                max(b[3] for b in boxes))
+        key = (area, ms, tuple((item, self.looks[item], look) for item, look in changes),
+               tuple((item, self.looks[item]) for item in ITEMS if _meets(_box(item), area)))
+        data = _FRAME_DATA.get(key)
+        if data is not None:
+            self.show(frame, changes)
+            return list(data)
+        before = self.canvas.crop(area)
+        self.show(frame, changes)
+        diff = ImageChops.difference(before, self.canvas.crop(area)).getbbox()
+        box = (0, 0, 1, 1) if diff is None else (area[0] + diff[0], area[1] + diff[1], area[0] + diff[2],
+                                                 area[1] + diff[3])
+        data = gif_frame(self.canvas, box, ms)
+        _FRAME_DATA.put(key, tuple(data))
+        return data
+
+    def _picture(self, frame: _Frame, item: int, look: Hashable) -> Image.Image:
+        """The item as it looks in ``frame``, on the GIF palette (kept by look)."""
+        key = (item, look)
+        picture: Image.Image | None = _TILES.get(key)
+        if picture is None:
+            if self._scratch is None:
+                self._scratch = _background().copy()
+            img, box = self._scratch, _box(item)
+            img.paste(_background().crop(box), box[:2])
+            d = ImageDraw.Draw(img)
+            if item < 14:
+                _draw_item(img, d, frame, item)
+            else:
+                seat, strip = _STRIPS[item]
+                _strip(d, seat, strip, frame, self.names, self.clocks)
+            picture = _to_palette(img.crop(box), _palette())
+            _TILES.put(key, picture)
+        return picture
 
 
 def _moments(view_before: EggCartonView, events: Sequence[Event], step: int) -> list[tuple[_Frame, int, int]]:
@@ -360,7 +507,7 @@ def _moments(view_before: EggCartonView, events: Sequence[Event], step: int) -> 
         moments.append((_Frame(tuple(slots), (off[0], off[1]), mover, None, "sowing…", origin=origin,
                                current=current, hand=hand, hand_at=current), duration, priority))
 
-    snap(None, 0, step * 2, 0)
+    moments.append((_opening(view_before), _opening_ms(step), 0))
     hand = 0
     for e in events:
         if e.kind in ("pick", "relay"):

@@ -224,3 +224,90 @@ def test_sowing_gif_plays_once_and_ends_on_the_new_position():
         board.tobytes()
     )
     assert diff < 3  # the last frame is the new position (up to the GIF palette)
+
+
+# -- the sowing GIF as the bot sends it (sowing_gif: kept pictures of slots, kept encoded changes) ----------
+
+def _sample_sowings():
+    from bot.games.samples import sample_plays
+
+    return [play for seed in (3, 4) for play in sample_plays(RULES, 2, seed)[::3]]
+
+
+def _gif_frames(data: bytes) -> list[bytes]:
+    import io
+
+    from PIL import ImageSequence
+
+    return [f.convert("RGB").tobytes() for f in ImageSequence.Iterator(Image.open(io.BytesIO(data)))]
+
+
+def _module():
+    import importlib
+
+    return importlib.import_module("bot.games.egg_carton.render")  # the package's ``render`` is the function
+
+
+def _forget_kept() -> None:
+    r = _module()
+    for kept in (r._TILES, r._FRAME_DATA, r._AHEAD):
+        kept.clear()
+
+
+def test_sowing_gif_shows_exactly_the_animation_frames():
+    """Frame for frame, the GIF the bot sends is animate()'s frames (each drawn whole and mapped: see
+    test_incremental_frames_equal_full_redraws), with their times; so is the generic encoder's GIF."""
+    from bot.games.egg_carton import sowing_gif
+
+    _forget_kept()
+    for before, events, after in _sample_sowings()[:12]:
+        kw = {"names": ["alice", "bob"], "speed": "fast", "clocks": [61_000, 9_000]}
+        frames = animate(before, events, after, **kw)
+        data = sowing_gif(before, events, after, **kw)
+        assert data[:6] == b"GIF89a" and b"NETSCAPE2.0" not in data
+        want = [f.convert("RGB").tobytes() for f, _ in frames]
+        assert _gif_frames(data) == want
+        assert _gif_frames(gif_bytes([f for f, _ in frames], [ms for _, ms in frames], loop=None)) == want
+        gif = Image.open(__import__("io").BytesIO(data))
+        times = []
+        for i in range(gif.n_frames):
+            gif.seek(i)
+            times.append(gif.info["duration"])
+        assert times == [ms // 10 * 10 for _, ms in frames]  # GIF keeps hundredths of a second
+
+
+def test_kept_pictures_and_changes_do_not_change_the_gif():
+    """The second time round every slot picture and most changes are kept: the same bytes as from nothing."""
+    from bot.games.egg_carton import sowing_gif
+
+    plays = _sample_sowings()
+    _forget_kept()
+    cold = []
+    for before, events, after in plays:
+        cold.append(sowing_gif(before, events, after, names=["a", "b"]))
+        _forget_kept()
+    warm = [sowing_gif(b, e, a, names=["a", "b"]) for b, e, a in plays]
+    again = [sowing_gif(b, e, a, names=["a", "b"]) for b, e, a in plays]
+    assert warm == cold and again == cold
+
+
+def test_first_frame_encoded_ahead_is_used_and_changes_nothing(monkeypatch):
+    """prepare_sowing (called when a person's turn begins) encodes the whole first frame; the pick's GIF
+    then takes it instead of encoding it again, and is byte for byte the GIF made without it."""
+    from bot.games.egg_carton import prepare_sowing, sowing_gif
+
+    r = _module()
+    before, events, after = _sample_sowings()[5]
+    _forget_kept()
+    plain = sowing_gif(before, events, after, names=["a", "b"], speed="slow")
+    _forget_kept()
+    prepare_sowing(before, names=["a", "b"], speed="slow")
+    whole = []
+    real = r.gif_frame
+    monkeypatch.setattr(r, "gif_frame", lambda img, box, ms: whole.append(box == (0, 0, WIDTH, HEIGHT))
+                        or real(img, box, ms))
+    assert sowing_gif(before, events, after, names=["a", "b"], speed="slow") == plain
+    assert whole and not any(whole)  # no whole frame was encoded for the pick
+    whole.clear()
+    sowing_gif(before, events, after, names=["a", "b"], speed="fast")  # another speed: its own first frame
+    assert any(whole)
