@@ -62,6 +62,10 @@ class _Conn:
     async def write(self, sql: str, *args: Any) -> None:
         await self.conn.execute(POSTGRES.sql(sql), *args)
 
+    async def write_one(self, sql: str, *args: Any, otherwise: Exception) -> None:
+        if await self.execute(sql, *args) != 1:
+            raise otherwise
+
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self.conn.executemany(POSTGRES.sql(sql), rows)
 

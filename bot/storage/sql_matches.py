@@ -180,7 +180,7 @@ class MatchSql(RatingSql, TimerSql):
             VersionConflict: the stored version is no longer ``expected_version``.
         """
         async with self._write() as db:
-            changed = await db.execute(
+            await db.write_one(
                 "UPDATE matches SET guild_id=?, channel_id=?, thread_id=?, message_id=?, status=?, "
                 "options=?, "
                 "state=?, version=?, seed=?, host_id=?, rated=?, turn_limit=?, deadline=?, clocks=?, "
@@ -191,10 +191,9 @@ class MatchSql(RatingSql, TimerSql):
                 match.id,
                 expected_version,
                 match.rev,
+                otherwise=VersionConflict(f"match {match.id} is no longer at version {expected_version} "
+                                          f"(revision {match.rev})"),
             )
-            if changed != 1:
-                raise VersionConflict(f"match {match.id} is no longer at version {expected_version} "
-                                      f"(revision {match.rev})")
             await self._write_seats(db, match)
             if new_moves:
                 await db.executemany(

@@ -53,6 +53,9 @@ class Conn(Protocol):
 
     async def execute(self, sql: str, *args: Any) -> int: ...          # rows affected
     async def write(self, sql: str, *args: Any) -> None: ...           # no result needed (may be queued)
+    async def write_one(self, sql: str, *args: Any, otherwise: Exception) -> None: ...
+    # exactly one row must change, else ``otherwise`` is raised: at once, or by the transaction's end (may be
+    # queued; nothing after it in the transaction is kept either way)
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...  # may be queued
     async def fetch(self, sql: str, *args: Any) -> list[Any]: ...      # rows: r[0] and r["name"]
     async def fetchrow(self, sql: str, *args: Any) -> Any | None: ...

@@ -86,61 +86,102 @@ def _matches_with_seats(conn: sqlite3.Connection, where: str,
     return rows, seats
 
 
-class _Conn:
-    """:class:`bot.storage.sql.Conn` over an aiosqlite connection.
+def _exec_one(conn: sqlite3.Connection, sql: str, args_otherwise: tuple[Sequence[Any], Exception]) -> int:
+    args, otherwise = args_otherwise
+    if _exec_count(conn, sql, args) != 1:
+        raise otherwise
+    return 1
 
-    Each statement is one trip to the connection's thread and back (aiosqlite's ``execute`` and
-    ``cursor.close`` were a trip each, ``fetchone`` another), and the statements whose result is not needed
-    (``write``, ``executemany``) are queued without waiting: a run of them is one trip, waited for by the
-    next statement that has a result, or by :meth:`flush` before the commit. Every trip waits for the
-    event loop, so a move's transaction is two or three trips instead of six or more.
+
+def _exec_many(conn: sqlite3.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> int:
+    cur = conn.executemany(sql, rows)
+    n = cur.rowcount
+    cur.close()
+    return n
+
+
+def _exec_fetchall(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> list[Any]:
+    cur = conn.execute(sql, args)
+    try:
+        return cur.fetchall()
+    finally:
+        cur.close()
+
+
+def _begin_in_thread(conn: sqlite3.Connection, statement: str, _args: Sequence[Any] = ()) -> int:
+    """``statement`` (a BEGIN), first ending a transaction a cancelled task left open (see :func:`_begin`)."""
+    if conn.in_transaction:
+        log.warning("ending a transaction a cancelled task left open")
+        conn.execute("ROLLBACK")
+    conn.execute(statement)
+    return 0
+
+
+Step = tuple[Callable[[sqlite3.Connection, str, Any], Any], str, Any]
+
+
+def _steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> Any:
+    """In the connection's thread: the statements in order; the last one's result. The first that fails
+    raises, and none after it runs."""
+    result = None
+    for fn, sql, args in steps:
+        result = fn(conn, sql, args)
+    return result
+
+
+class _Conn:
+    """:class:`bot.storage.sql.Conn` over an aiosqlite connection, one trip per result.
+
+    Every trip to the connection's thread waits for the event loop twice (there and back), so the statements
+    whose result is not needed (``write``, ``executemany``, and the transaction's ``BEGIN``) are not sent on
+    their own: they wait here and go with the next statement that has a result, or with the ``COMMIT``, all
+    in one trip, run in order and stopping at the first that fails. A move's transaction (``BEGIN``, the
+    versioned ``UPDATE`` checked in the thread by ``write_one``, seats, moves, claims, ``COMMIT``) is one
+    trip, made while the event loop draws the new board; it was three, plus one per statement in between.
     """
 
-    __slots__ = ("db", "queued")
+    __slots__ = ("db", "pending")
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
-        self.queued: list[asyncio.Future[Any]] = []
+        self.pending: list[Step] = []
 
-    async def _run(self, fn: Callable[..., Any], sql: str, args: Sequence[Any]) -> Any:
-        run_in_thread: Callable[..., Awaitable[Any]] = self.db._execute  # as _begin: unannotated in aiosqlite
-        return await run_in_thread(fn, self.db._conn, sql, args)
+    async def _run(self, fn: Callable[[sqlite3.Connection, str, Any], Any], sql: str, args: Any) -> Any:
+        steps, self.pending = self.pending, []
+        steps.append((fn, sql, args))
+        return await _in_thread(self.db, _steps, steps)
 
-    def _queue(self, work: Awaitable[Any]) -> None:
-        # tasks start in the order they were made, so the statements reach the connection's thread in order
-        self.queued.append(asyncio.ensure_future(work))
+    def begin(self, statement: str) -> None:
+        """Start the transaction with the next trip (ending one a cancelled task left open: see _begin)."""
+        self.pending.append((_begin_in_thread, statement, ()))
 
     async def flush(self) -> None:
-        """Wait for the queued statements; the first one that failed raises."""
-        if self.queued:
-            queued, self.queued = self.queued, []
-            results = await asyncio.gather(*queued, return_exceptions=True)
-            for r in results:
-                if isinstance(r, BaseException):
-                    raise r
+        """Run the statements still waiting; the first one that fails raises."""
+        if self.pending:
+            last = self.pending.pop()
+            await self._run(*last)
 
-    async def settle(self) -> None:
-        """Wait for the queued statements, whatever they did (before a rollback: none may run after it)."""
-        while self.queued:
-            queued, self.queued = self.queued, []
-            await asyncio.gather(*queued, return_exceptions=True)
+    def settle(self) -> None:
+        """Forget the statements still waiting (before a rollback: none may run after it). Nothing else is
+        under way: every trip is awaited by the statement that made it."""
+        self.pending.clear()
 
     async def execute(self, sql: str, *args: Any) -> int:
-        await self.flush()
         return int(await self._run(_exec_count, sql, args))
 
     async def write(self, sql: str, *args: Any) -> None:
-        self._queue(self._run(_exec_count, sql, args))
+        self.pending.append((_exec_count, sql, args))
+
+    async def write_one(self, sql: str, *args: Any, otherwise: Exception) -> None:
+        self.pending.append((_exec_one, sql, (args, otherwise)))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        self._queue(self.db.executemany(sql, rows))
+        self.pending.append((_exec_many, sql, list(rows)))
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
-        await self.flush()
-        return list(await self.db.execute_fetchall(sql, args))
+        return list(await self._run(_exec_fetchall, sql, args))
 
     async def fetchrow(self, sql: str, *args: Any) -> Any | None:
-        await self.flush()
         return await self._run(_exec_fetchrow, sql, args)
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
@@ -387,14 +428,15 @@ class SqliteStore(SqlStore):
     async def _select_matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
         """Matches with their seats, read in one trip to a reader's thread (one snapshot: BEGIN, the two
         SELECTs, COMMIT) instead of four: every click reads its match first."""
-        if self._pool is None:
-            return await super()._select_matches(where, params)
-        conn = await self._pool.get()
-        try:
-            run_in_thread: Callable[..., Awaitable[tuple[list[Any], list[Any]]]] = conn._execute
-            rows, seats = await run_in_thread(_matches_with_seats, conn._conn, where, tuple(params))
-        finally:
-            self._pool.put_nowait(conn)
+        if self._pool is None:  # the one connection, between write transactions
+            async with self._wlock:
+                rows, seats = await _in_thread(self.db, _matches_with_seats, where, tuple(params))
+        else:
+            conn = await self._pool.get()
+            try:
+                rows, seats = await _in_thread(conn, _matches_with_seats, where, tuple(params))
+            finally:
+                self._pool.put_nowait(conn)
         return attach_seats([_row_to_match(r) for r in rows], seats)
 
     # -- connections --------------------------------------------------------------------
@@ -404,10 +446,8 @@ class SqliteStore(SqlStore):
         if self._pool is None:  # one connection for everything: reads wait for the writer
             async with self._wlock:
                 reads = _Conn(self.db)
-                try:
-                    yield reads
-                finally:
-                    await reads.settle()  # reads queue nothing; were one written here, it is done here
+                yield reads
+                await reads.flush()  # reads queue nothing; were one written here, it is done here
             return
         conn = await self._pool.get()
         try:
@@ -415,8 +455,9 @@ class SqliteStore(SqlStore):
             reads = _Conn(conn)
             try:
                 yield reads
+                await reads.flush()
             finally:
-                await reads.settle()
+                reads.settle()
                 if conn.in_transaction:
                     await conn.execute("COMMIT")
         finally:
@@ -428,12 +469,11 @@ class SqliteStore(SqlStore):
             db = self.db
             conn = _Conn(db)
             try:
-                await _begin(db, "BEGIN IMMEDIATE")
+                conn.begin("BEGIN IMMEDIATE")  # sent with the transaction's first trip
                 yield conn
-                await conn.flush()
-                await db.execute("COMMIT")
+                await conn.execute("COMMIT")  # with the statements still waiting: one trip
             except BaseException as exc:
-                await asyncio.shield(conn.settle())  # nothing queued may run after the rollback
+                conn.settle()  # nothing waiting may run after the rollback
                 if db.in_transaction:
                     try:
                         await db.execute("ROLLBACK")
@@ -459,14 +499,14 @@ async def _begin(db: aiosqlite.Connection, statement: str) -> None:
     can only be such a leftover.
     """
 
-    def begin(conn: sqlite3.Connection) -> None:
-        if conn.in_transaction:
-            log.warning("ending a transaction a cancelled task left open")
-            conn.execute("ROLLBACK")
-        conn.execute(statement)
+    await _in_thread(db, _begin_in_thread, statement)
 
-    run_in_thread: Callable[..., Awaitable[None]] = db._execute  # aiosqlite leaves _execute unannotated
-    await run_in_thread(begin, db._conn)
+
+async def _in_thread(db: aiosqlite.Connection, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(connection, *args)`` in the connection's own thread: one trip (aiosqlite's own calls each make
+    several)."""
+    run_in_thread: Callable[..., Awaitable[Any]] = db._execute  # aiosqlite leaves _execute unannotated
+    return await run_in_thread(fn, db._conn, *args)
 
 
 def _is_storage_fault(exc: sqlite3.OperationalError) -> bool:

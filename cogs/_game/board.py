@@ -210,19 +210,21 @@ class BoardCog(GameBase):
         return {"embed": self.board_embed(match, result), "file": file, "view": view}
 
     async def post_board(self, place: discord.abc.Messageable | None, match: Match, result: Result | None, *,
-                         retire: bool = True, prepared: dict[str, Any] | None = None) -> None:
+                         retire: bool = True, prepared: dict[str, Any] | None = None,
+                         pings: list[int] | None = None) -> None:
         """Send a fresh board message and make it the match's one live board.
 
         It pings (in its content) the players whose turn just began and who chose thread pings; the
         previous board is edited in the same step to say it moved on (no "to move", no controls).
-        ``prepared`` is the board's :meth:`board_kwargs` when the caller has drawn it already.
+        ``prepared`` is the board's :meth:`board_kwargs` when the caller has drawn it already, ``pings``
+        the thread seats of :meth:`pending_pings` when the caller has read them already.
         """
         if place is None:
             place = await self.place_of(match)
         if place is None:
             return
         kwargs = prepared if prepared is not None else await self.board_kwargs(match, result)
-        thread_seats, _ = await self.pending_pings(match, result)
+        thread_seats = pings if pings is not None else (await self.pending_pings(match, result))[0]
         users = [match.seats[s].user_id for s in thread_seats]
         content = self.join_content(
             self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,

@@ -78,7 +78,8 @@ class PlayCog(PrivateCog):
                     # The new board goes out first (what the player waits for), then the clicked one is
                     # retired in the interaction's response -- at once if posting is slow (rate limits), so
                     # the click is always answered in time.
-                    posting = asyncio.ensure_future(self._post_new_board(match, result, clicked, early))
+                    posting = asyncio.ensure_future(self._post_new_board(match, result, clicked, early,
+                                                                         thread_seats))
                     await asyncio.wait({posting}, timeout=ANSWER_WITHIN)
                     token_gone = False
                     try:
@@ -104,9 +105,9 @@ class PlayCog(PrivateCog):
         await self.after_result(match, result)
 
     async def _post_new_board(self, match: Match, result: Result, clicked: int,
-                              picture: Awaitable[discord.File] | None) -> None:
+                              picture: Awaitable[discord.File] | None, pings: list[int]) -> None:
         await self.post_board(None, match, result, retire=match.rec.message_id != clicked,
-                              prepared=await self.board_kwargs(match, result, picture=picture))
+                              prepared=await self.board_kwargs(match, result, picture=picture), pings=pings)
 
     async def ai_at_once(self, result: Result, *, budget: float | None = None) -> Result:
         """Let the computer answer within ``budget`` seconds so that its move goes out with the human's.
