@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 async def draw_off_loop_if_long(name: str, draw: Callable[..., bytes], *args: Any) -> bytes:
     """``draw(*args)``: a board picture (PNG, drawn straight onto its palette in about 2 ms) right here, an
-    animation (GIF, tens of ms) in a worker thread.
+    animation (GIF: a few ms put together from kept pictures, tens for a long sowing) in a worker thread.
 
     A worker thread buys nothing for a board: drawing holds the GIL, so the event loop (and the move's
     database trips, which it would overlap) waits for it anyway, and the hand-overs between the threads
