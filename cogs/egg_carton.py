@@ -9,6 +9,7 @@ tournament mode each player's clock is drawn on the board.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -22,6 +23,8 @@ from bot.render import board_png
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
+
+log = logging.getLogger(__name__)
 
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("novice", "beginner", "intermediate", "expert")]
 MARBLES = [app_commands.Choice(name=f"{n} per slot", value=n) for n in range(1, 7)]
@@ -77,7 +80,10 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
 
     async def after_result(self, match: Match, result: Result) -> None:
         await super().after_result(match, result)
-        self.prepare_sowing(match)
+        try:
+            self.prepare_sowing(match)
+        except Exception:  # only a head start: the pick draws its sowing anyway
+            log.exception("preparing the next sowing of match %s failed", match.id)
 
     def prepare_sowing(self, match: Match) -> None:
         """After a move's answer is out: when a person is to pick next, encode the first frame of their
