@@ -27,16 +27,22 @@ def sample_positions(rules: Rules[Any, Any], seats: int, seed: int,
         if rules.outcome(state) is not None:
             out.append((rules.view(state, None), events))
             break
-        who = rules.to_act(state)
-        if isinstance(who, Chance):
-            seat, move = CHANCE, rng.choice(who.outcomes)
-        elif not who:
+        action = _random_action(rules, state, rng)
+        if action is None:
             break
-        else:
-            seat = rng.choice(sorted(who))
-            move = rng.choice(rules.legal_moves(state, seat))  # a Sequence (EOF: lazy, every program)
-        state, events = rules.apply(state, seat, move)
+        state, events = rules.apply(state, *action)
     return out
+
+
+def _random_action(rules: Rules[Any, Any], state: Any, rng: random.Random) -> tuple[int, Any] | None:
+    """A random ``(seat, move)`` of whoever is to act (chance included), or None when nobody is."""
+    who = rules.to_act(state)
+    if isinstance(who, Chance):
+        return CHANCE, rng.choice(who.outcomes)
+    if not who:
+        return None
+    seat = rng.choice(sorted(who))
+    return seat, rng.choice(rules.legal_moves(state, seat))  # a Sequence (EOF: lazy, every program)
 
 
 def sample_plays(rules: Rules[Any, Any], seats: int, seed: int) -> list[tuple[Any, list[Event], Any]]:
@@ -45,15 +51,10 @@ def sample_plays(rules: Rules[Any, Any], seats: int, seed: int) -> list[tuple[An
     state = rules.initial({}, seats)
     out: list[tuple[Any, list[Event], Any]] = []
     while rules.outcome(state) is None:
-        who = rules.to_act(state)
-        if isinstance(who, Chance):
-            seat, move = CHANCE, rng.choice(who.outcomes)
-        elif not who:
+        action = _random_action(rules, state, rng)
+        if action is None:
             break
-        else:
-            seat = rng.choice(sorted(who))
-            move = rng.choice(rules.legal_moves(state, seat))
-        after, events = rules.apply(state, seat, move)
+        after, events = rules.apply(state, *action)
         out.append((rules.view(state, None), events, rules.view(after, None)))
         state = after
     return out
