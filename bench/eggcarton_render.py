@@ -16,7 +16,6 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-import random
 import statistics
 import time
 
@@ -33,16 +32,8 @@ def forget() -> None:
 
 
 def sample_moves(games: int, seed: int = 1) -> list[tuple[object, list, object]]:
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        s = RULES.initial({"marbles": "3"}, 2)
-        while s.winner is None:
-            move = rng.choice(RULES.legal_moves(s, s.to_move))
-            t, events = RULES.apply(s, s.to_move, move)
-            out.append((RULES.view(s, None), events, RULES.view(t, None)))
-            s = t
-    return out
+    """Every move of ``games`` seeded random games (3 marbles): (view before, events, view after)."""
+    return [play for g in range(games) for play in sample_plays(RULES, 2, seed * 1000 + g)]
 
 
 def pct(xs: list[float], q: float) -> float:

@@ -81,11 +81,11 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     async def after_result(self, match: Match, result: Result) -> None:
         await super().after_result(match, result)
         try:
-            self.prepare_sowing(match)
+            self.prepare_next_sowing(match)
         except Exception:  # only a head start: the pick draws its sowing anyway
             log.exception("preparing the next sowing of match %s failed", match.id)
 
-    def prepare_sowing(self, match: Match) -> None:
+    def prepare_next_sowing(self, match: Match) -> None:
         """After a move's answer is out: when a person is to pick next, encode the first frame of their
         sowing now (the whole board, most of a sowing's encoding) instead of after their click. Not with a
         running tournament clock (the picture shows it, so it is not known ahead) or without animation."""

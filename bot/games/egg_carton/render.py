@@ -384,8 +384,14 @@ FRAME_BYTES = 1 << 23
 AHEAD_BYTES = 1 << 22
 """Bytes of first frames encoded ahead of a pick (:func:`prepare_sowing`) kept: 4 MB (about 200 boards)."""
 _TILES = Kept(TILE_PIXELS)
-_FRAME_DATA = Kept(FRAME_BYTES, lambda chunks: sum(len(c) for c in chunks) + 100)
-_AHEAD = Kept(AHEAD_BYTES, lambda chunks: sum(len(c) for c in chunks) + 100)
+
+
+def _encoded_bytes(chunks: Sequence[bytes]) -> int:
+    return sum(len(c) for c in chunks) + 100
+
+
+_FRAME_DATA = Kept(FRAME_BYTES, _encoded_bytes)
+_AHEAD = Kept(AHEAD_BYTES, _encoded_bytes)
 _STRIPS = {14: (1, STRIP_TOP), 15: (0, STRIP_BOTTOM)}      # the two strips, as items 14 and 15
 ITEMS = range(16)
 
