@@ -130,7 +130,7 @@ def text_center(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
     draw.text(xy, text, font=fnt, fill=fill, anchor="mm")
 
 
-from bot.render.canvas import PaletteMiss, board_png, paste, start  # noqa: E402
+from bot.render.canvas import PaletteMiss, board_png, kept, paste, start  # noqa: E402
 from bot.render.palette import (  # noqa: E402  (the encoders, re-exported)
     MAX_FILL_ERROR,
     MAX_PALETTE_ERROR,
@@ -141,5 +141,5 @@ from bot.render.palette import (  # noqa: E402  (the encoders, re-exported)
 )
 
 __all__ = ["ACCENT", "CARD", "CARD_LIGHT", "INK", "INK_DARK", "MAX_FILL_ERROR", "MAX_PALETTE_ERROR", "MUTED",
-           "PLAYER_COLOURS", "CachedFont", "PaletteMiss", "board_png", "font", "gif_bytes", "palette_png",
-           "paste", "png_bytes", "start", "text_center", "to_palette"]
+           "PLAYER_COLOURS", "CachedFont", "PaletteMiss", "board_png", "font", "gif_bytes", "kept",
+           "palette_png", "paste", "png_bytes", "start", "text_center", "to_palette"]

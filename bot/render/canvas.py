@@ -22,8 +22,6 @@ Renderers take their canvas from :func:`start` and paste with :func:`paste`; out
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from contextvars import ContextVar
 from typing import Any, cast
@@ -31,6 +29,7 @@ from typing import Any, cast
 from PIL import Image, ImageColor, ImageDraw
 
 import bot.render.palette as P
+from bot.render.kept import Kept
 
 Colour = tuple[int, ...]
 _FAMILY: ContextVar[P._Family | None] = ContextVar("parlor_palette_family", default=None)
@@ -46,38 +45,6 @@ class PaletteMiss(Exception):
         self.colours = {tuple(c[:3]) for c in colours}
         self.solid = solid  # a shape's colour: the palette is to hold it exactly from now on
         super().__init__(f"colours outside the palette: {sorted(self.colours)}")
-
-
-class Kept:
-    """Pictures (or encoded bytes) kept by key up to ``limit`` units of ``size`` (pixels by default), least
-    recently used first out; safe to share between the event loop and worker threads."""
-
-    def __init__(self, limit: int, size: Callable[[Any], int] = lambda im: im.width * im.height) -> None:
-        self.items: OrderedDict[Hashable, Any] = OrderedDict()
-        self.limit, self.size, self.used = limit, size, 0
-        self.lock = threading.Lock()
-
-    def get(self, key: Hashable) -> Any:
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None:
-                self.items.move_to_end(key)
-            return hit
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-            self.used = 0
-
-    def put(self, key: Hashable, value: Any) -> None:
-        with self.lock:
-            if key in self.items:
-                return
-            self.items[key] = value
-            self.used += self.size(value)
-            while self.used > self.limit and len(self.items) > 1:
-                _, old = self.items.popitem(last=False)
-                self.used -= self.size(old)
 
 
 def _state(family: P._Family) -> dict[str, Any]:
@@ -96,7 +63,11 @@ def solid(family: P._Family, colour: Any) -> int:
     c = tuple(colour[:3])
     index, error = family.mapping(c)
     if error > P.MAX_FILL_ERROR:
-        raise PaletteMiss([c], solid=True)
+        if not family.extend([c]):
+            raise PaletteMiss([c], solid=True)
+        index, error = family.mapping(c)
+        if error > P.MAX_FILL_ERROR:
+            raise PaletteMiss([c], solid=True)
     return index
 
 
@@ -105,14 +76,17 @@ def map_patch(family: P._Family, rgb: Image.Image) -> Image.Image:
     within MAX_PALETTE_ERROR, and the family's fills within MAX_FILL_ERROR."""
     found = cast(list[tuple[int, Colour]], rgb.getcolors(rgb.width * rgb.height) or [])
     colours = [c for _, c in found]
-    error, fills = family.error, family.fills
-    new = [c for c in colours if c not in error]
-    if new:
-        family._learn(new)
-    bad = [c for c in colours if error[c] > (P.MAX_FILL_ERROR if c in fills else P.MAX_PALETTE_ERROR)]
-    if bad:
-        raise PaletteMiss(bad)
-    return rgb.quantize(palette=family.lookup, dither=Image.Dither.NONE)
+    for _attempt in range(2):
+        lookup, error, fills = family.lookup, family.error, family.fills
+        new = [c for c in colours if c not in error]
+        if new:
+            family._learn(new)
+        bad = [c for c in colours if error[c] > (P.MAX_FILL_ERROR if c in fills else P.MAX_PALETTE_ERROR)]
+        if not bad:
+            return rgb.quantize(palette=lookup, dither=Image.Dither.NONE)
+        if not family.extend(bad):  # the palette's free entries take them, if enough are left
+            break
+    raise PaletteMiss(bad)
 
 
 class PaletteDraw(ImageDraw.ImageDraw):
@@ -163,6 +137,32 @@ class PaletteDraw(ImageDraw.ImageDraw):
         _put_patch(self.target, self.family, box, key,
                    lambda rgb: ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, fill=fill,
                                                         font=font, anchor=anchor, **kw))
+
+
+def kept(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], key: Hashable,
+         draw: Callable[[], None]) -> None:
+    """``draw()``, a part of a board that stays inside ``box`` and whose pixels there depend only on ``key``
+    and on what lies under them (a stack of pyramids on its square, a card, a token): on a palette canvas
+    the drawn box is kept (with the pixels it was drawn on), so drawing the same part on the same pixels
+    again is one paste instead of its shapes and labels. Elsewhere (RGB, outside :func:`board_png`) it is
+    just ``draw()``."""
+    if not isinstance(d, PaletteDraw):
+        draw()
+        return
+    target = d.target
+    box = (max(0, box[0]), max(0, box[1]), min(target.width, box[2]), min(target.height, box[3]))
+    if box[2] <= box[0] or box[3] <= box[1]:
+        draw()
+        return
+    lo, hi = target.im.crop(box).getextrema()
+    key = ("kept", key, box[2] - box[0], box[3] - box[1], lo if lo == hi else target.crop(box).tobytes())
+    patches: Kept = _state(d.family)["patches"]
+    patch = patches.get(key)
+    if patch is not None:
+        target.im.paste(patch.im, box)
+        return
+    draw()
+    patches.put(key, target.crop(box))
 
 
 def start(background: Image.Image | tuple[int, int], fill: Any = None,
@@ -223,7 +223,9 @@ def _put_patch(target: Image.Image, family: P._Family, box: tuple[int, int, int,
     patches: Kept = _state(family)["patches"]
     patch = patches.get(key)
     if patch is None:
-        rgb = target.crop(box).convert("RGB")
+        under = target.crop(box)
+        under.putpalette(family.rgb)  # entries taken since the canvas was started (see _Family.extend)
+        rgb = under.convert("RGB")
         draw(rgb)
         patch = map_patch(family, rgb)
         patches.put(key, patch)
@@ -252,6 +254,7 @@ def board_png(draw: Callable[[], Image.Image], key: Hashable) -> bytes:
                 return P.png_bytes(img, key=key)
             if attempt is not family:
                 P.use(key, attempt)
+            img.putpalette(attempt.rgb)  # with the entries taken while it was drawn
             return P.palette_png(img)
         P.log.debug("no palette of %s holds this board (%s): drawn in RGB", key, sorted(exact))
     return P.png_bytes(draw(), key=key, exact=exact)

@@ -23,6 +23,8 @@ from typing import Any, cast
 from PIL import GifImagePlugin, Image, ImageChops
 from zlib_ng import zlib_ng
 
+from bot.render.kept import Kept
+
 log = logging.getLogger(__name__)
 
 PNG_LEVEL = 3
@@ -50,18 +52,50 @@ class _Family:
     """The fixed palette of one picture family, what each colour maps to, and the colours (with pixel counts)
     of the boards the palette was built from."""
 
-    def __init__(self, colours: Sequence[Colour], seen: dict[Colour, int], fills: set[Colour]) -> None:
+    def __init__(self, colours: Sequence[Colour], seen: dict[Colour, int], fills: set[Colour],
+                 free: int = 0) -> None:
         self.rgb = [v for c in colours for v in c]
         # Pillow maps a colour to the palette entry nearest to the colour rounded *down* to a multiple of 4
         # (a 64-level cache), which is up to 3 levels below it. Looking up in a palette shifted down by 2
         # measures from the middle of that cell instead: the error is at most 2 levels, not 3. The picture
         # then gets the true palette.
-        self.lookup = Image.new("P", (1, 1))
-        self.lookup.putpalette([max(0, v - _CELL_SHIFT) for v in self.rgb])
+        self.free = free  # entries at the end of the palette not used yet (see RESERVED)
+        self.lookup = self._lookup(self.rgb, 256 - free)
         self.seen = seen
         self.fills = fills
         self.error: dict[Colour, int] = {}  # colour -> how far its palette entry is
         self.index: dict[Colour, int] = {}  # colour -> its palette entry
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def _lookup(rgb: Sequence[int], used: int) -> Image.Image:
+        """The palette colours are looked up in: the entries in use only (a free one, taken later for a new
+        colour, must never have been chosen for another), shifted (see above)."""
+        lookup = Image.new("P", (1, 1))
+        lookup.putpalette([max(0, v - _CELL_SHIFT) for v in rgb[:3 * used]])
+        return lookup
+
+    def extend(self, colours: Collection[Colour]) -> bool:
+        """Give ``colours`` (that the palette does not hold closely enough) free entries of their own, so
+        the family goes on with everything drawn on it so far; False when too few entries are free.
+
+        Earlier entries never change, so every picture and kept part mapped before stays right; the
+        colours already worked out are worked out again (lazily) against the larger palette."""
+        with self.lock:
+            new = [c for c in dict.fromkeys(tuple(c[:3]) for c in colours)]
+            if not new or len(new) > self.free:
+                return False
+            rgb = list(self.rgb)
+            at = 256 - self.free
+            for i, c in enumerate(new):
+                rgb[3 * (at + i):3 * (at + i) + 3] = c
+            self.free -= len(new)
+            self.lookup, self.rgb = self._lookup(rgb, 256 - self.free), rgb
+            self.error, self.index = {}, {}
+            for c in new:
+                self.seen.setdefault(c, 1)
+            log.debug("palette extended by %d colours (%d entries free)", len(new), self.free)
+            return True
 
     def apply(self, img: Image.Image) -> Image.Image:
         """``img`` mapped to the palette (a palette image)."""
@@ -71,19 +105,19 @@ class _Family:
 
     @classmethod
     def build(cls, seen: dict[Colour, int], fills: set[Colour], *, exact_fills: bool = True) -> _Family:
-        return cls(_build_palette(seen, fills if exact_fills else set()), seen, fills)
+        colours = _build_palette(seen, fills if exact_fills else set(), 256 - RESERVED)
+        return cls(colours + [colours[0]] * (256 - len(colours)), seen, fills, free=256 - len(colours))
 
     def _learn(self, colours: Sequence[Colour]) -> None:
         """Work out the palette entry of each new colour (the mapping depends only on the colour)."""
-        new = [c for c in colours if c not in self.error]
+        error, index, rgb, lookup = self.error, self.index, self.rgb, self.lookup  # one palette's, throughout
+        new = [c for c in colours if c not in error]
         if new:
             strip = Image.frombytes("RGB", (len(new), 1), b"".join(bytes(c) for c in new))
-            mapped = strip.quantize(palette=self.lookup, dither=Image.Dither.NONE).tobytes()
-            rgb = self.rgb
+            mapped = strip.quantize(palette=lookup, dither=Image.Dither.NONE).tobytes()
             for c, i in zip(new, mapped, strict=True):
-                self.index[c] = i
-                self.error[c] = max(abs(c[0] - rgb[3 * i]), abs(c[1] - rgb[3 * i + 1]),
-                                    abs(c[2] - rgb[3 * i + 2]))
+                index[c] = i
+                error[c] = max(abs(c[0] - rgb[3 * i]), abs(c[1] - rgb[3 * i + 1]), abs(c[2] - rgb[3 * i + 2]))
 
     def mapping(self, colour: Colour) -> tuple[int, int]:
         """(palette entry, error per channel) of one colour."""
@@ -143,8 +177,15 @@ def _fills(found: Sequence[tuple[int, Colour]], area: int) -> set[Colour]:
     return {c for n, c in found if n * _FILL_SHARE >= area}
 
 
-def _build_palette(seen: dict[Colour, int], fills: set[Colour]) -> list[Colour]:
-    """A palette of 256 colours for pictures with the colours ``seen`` (colour -> pixels).
+RESERVED = 16
+"""Palette entries left free when a palette is built: a colour that comes later (a player colour not seen
+yet, the anti-aliased edge of a new label on a new ground) takes one of them, instead of the palette being
+built again -- which costs a board drawn twice, and everything kept for the old palette."""
+
+
+def _build_palette(seen: dict[Colour, int], fills: set[Colour], size: int = 256) -> list[Colour]:
+    """A palette of ``size`` colours (256 unless told) for pictures with the colours ``seen`` (colour ->
+    pixels).
 
     The palette is Pillow's max-coverage quantisation of the colours, each weighted by its pixel count
     (capped, so the big fills do not crowd out the anti-aliased edges). The ``fills`` are put in the palette
@@ -153,7 +194,8 @@ def _build_palette(seen: dict[Colour, int], fills: set[Colour]) -> list[Colour]:
     weighted = sorted(((min(n, _WEIGHT_CAP), c) for c, n in seen.items()), reverse=True)
     sheet = Image.frombytes("RGB", (sum(w for w, _ in weighted), 1),
                             b"".join(bytes(c) * w for w, c in weighted))
-    flat = sheet.quantize(256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE).getpalette() or []
+    quantized = sheet.quantize(size, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE)
+    flat = quantized.getpalette() or []
     colours: list[Colour] = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
     exact: list[Colour] = []
     for c in sorted(fills, key=lambda c: -seen.get(c, 0)):
@@ -163,8 +205,8 @@ def _build_palette(seen: dict[Colour, int], fills: set[Colour]) -> list[Colour]:
             exact.append(c)  # near-twins of a fill (a level or two apart) share its entry
     if exact:
         colours = exact + [c for c in colours if not any(_near(c, f, _FILL_GUARD) for f in exact)]
-    colours = colours[:256] or [(0, 0, 0)]
-    return colours + [colours[0]] * (256 - len(colours))  # a full palette: no index past its end
+    colours = colours[:size] or [(0, 0, 0)]
+    return colours + [colours[0]] * (size - len(colours))  # a full palette: no index past its end
 
 
 def to_palette(img: Image.Image, key: Hashable | None = None,
@@ -223,20 +265,49 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
+BAND_ROWS = 48
+"""Rows of a palette PNG compressed as one piece (about 35 KB of a board, a little more than deflate's
+32 KB window, so cutting the stream there costs almost no bytes)."""
+_BANDS = Kept(16 << 20, size=len)
+"""Compressed bands by their rows' checksums: 16 MB, least recently used first out."""
+_ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, no preset dictionary
+
+
 def palette_png(indexed: Image.Image, level: int = PNG_FAST_LEVEL) -> bytes:
     """A palette image as an 8-bit palette PNG, compressed by zlib-ng.
 
     Every row has filter type 0 (none), which suits palette pictures best (the PNG specification's own
     advice). The rows with their filter byte come straight from Pillow: the picture is pasted one column
     to the right on a canvas whose first column is index 0, i.e. the filter byte.
+
+    A move changes a few parts of a board, so most of its rows are the rows of a board sent before. The
+    rows are compressed in bands of :data:`BAND_ROWS`, each ending in a full flush (the next band does not
+    refer back to it: the technique of pigz), so a band seen before -- found by the CRC-32 and Adler-32 of
+    its bytes, and their length -- is its kept compressed bytes, not compressed again. The stream is one
+    valid zlib stream whichever bands were kept; only which bytes compress it differs, never the pixels.
     """
     width, height = indexed.size
     rows = Image.new("P", (width + 1, height), 0)
     rows.paste(indexed, (1, 0))
+    raw = rows.tobytes()
+    step = (width + 1) * BAND_ROWS
+    deflate = zlib_ng.compressobj(level, zlib_ng.DEFLATED, -15)  # raw deflate: the header is ours
+    parts = [_ZLIB_HEADER]
+    view = memoryview(raw)
+    for start in range(0, len(raw), step):
+        band = view[start:start + step]
+        key = (zlib_ng.crc32(band), zlib_ng.adler32(band), len(band), level)
+        packed = _BANDS.get(key)
+        if packed is None:
+            packed = deflate.compress(band) + deflate.flush(zlib_ng.Z_FULL_FLUSH)
+            _BANDS.put(key, packed)
+        parts.append(packed)
+    parts.append(deflate.flush(zlib_ng.Z_FINISH))
+    parts.append(struct.pack(">I", zlib_ng.adler32(raw)))
     palette = bytes((indexed.getpalette() or [0, 0, 0])[:768])
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, no interlace
     return b"".join((_PNG_SIGNATURE, _png_chunk(b"IHDR", header), _png_chunk(b"PLTE", palette),
-                     _png_chunk(b"IDAT", zlib_ng.compress(rows.tobytes(), level)), _png_chunk(b"IEND", b"")))
+                     _png_chunk(b"IDAT", b"".join(parts)), _png_chunk(b"IEND", b"")))
 
 
 def png_bytes(img: Image.Image, *, optimize: bool = False, key: Hashable | None = None,

@@ -73,7 +73,7 @@ def test_boards_drawn_on_the_palette_are_the_rgb_boards(key, paths):
     assert paths["palette"] == len(cases), paths
 
 
-def test_a_shape_colour_the_palette_lacks_is_drawn_in_rgb_once_then_held_exactly(paths):
+def test_a_shape_colour_the_palette_lacks_takes_a_free_entry_and_without_one_is_drawn_in_rgb_once(paths):
     key = ("test canvas", "new shape colour")
     background = Image.new("RGB", (60, 40), R.CARD)
 
@@ -86,14 +86,53 @@ def test_a_shape_colour_the_palette_lacks_is_drawn_in_rgb_once_then_held_exactly
         return draw
 
     P.png_bytes(board((10, 200, 30))(), key=key)
+    family = P._families[key]
+    assert family.free == P.RESERVED
     paths["palette"] = paths["rgb"] = 0
     back = decoded(C.board_png(board((200, 30, 160)), key)).convert("RGB")  # a colour never seen
-    assert paths == {"palette": 0, "rgb": 1}
-    assert back.getpixel((10, 10)) == (200, 30, 160)
-    back = decoded(C.board_png(board((200, 30, 160)), key)).convert("RGB")
-    assert paths["palette"] == 1  # now held: drawn on the palette
+    assert paths == {"palette": 1, "rgb": 0}  # drawn on the palette: the colour took a free entry
+    assert P._families[key] is family and family.free == P.RESERVED - 1
     assert back.getpixel((10, 10)) == (200, 30, 160)
     assert max_error(board((200, 30, 160))(), back) <= R.MAX_PALETTE_ERROR
+    # with no entry left, a new colour is drawn in RGB once and the palette built again (holding it exactly)
+    family.free = 0
+    back = decoded(C.board_png(board((30, 160, 200)), key)).convert("RGB")
+    assert paths == {"palette": 1, "rgb": 1}
+    assert back.getpixel((10, 10)) == (30, 160, 200)
+    assert P._families[key] is not family and P._families[key].free == P.RESERVED
+    back = decoded(C.board_png(board((30, 160, 200)), key)).convert("RGB")
+    assert paths["palette"] == 2  # now held: drawn on the palette
+    assert back.getpixel((10, 10)) == (30, 160, 200)
+    assert max_error(board((30, 160, 200))(), back) <= R.MAX_PALETTE_ERROR
+
+
+def test_entries_taken_while_boards_are_drawn_leave_what_was_drawn_before_unchanged(paths):
+    """A colour taking a free entry mid-board: the board (started with the palette before it) and the
+    patches kept earlier still come back as drawn."""
+    key = ("test canvas", "taken mid-board")
+    background = Image.new("RGB", (80, 40), R.CARD)
+
+    def board(late):
+        def draw():
+            img, d = R.start(background)
+            d.text((4, 8), "ok", font=R.font(16), fill=R.INK)
+            d.rectangle((40, 5, 70, 30), fill=late)
+            # a label on the new colour, drawn on a copy of what lies under it: the new colour, not what its
+            # entry held when the board was started
+            d.text((44, 10), "7", font=R.font(14), fill=late)
+            return img
+        return draw
+
+    P.png_bytes(board((10, 200, 30))(), key=key)
+    first = decoded(C.board_png(board((10, 200, 30)), key))
+    family = P._families[key]
+    paths["palette"] = paths["rgb"] = 0
+    late = decoded(C.board_png(board((220, 40, 120)), key))
+    assert paths == {"palette": 1, "rgb": 0}  # on the palette throughout
+    assert P._families[key] is family and family.free < P.RESERVED
+    assert max_error(board((220, 40, 120))(), late.convert("RGB")) <= R.MAX_PALETTE_ERROR
+    again = decoded(C.board_png(board((10, 200, 30)), key))
+    assert again.convert("RGB").tobytes() == first.convert("RGB").tobytes()
 
 
 def test_text_and_sprites_on_the_palette_match_rgb_drawing_and_are_reused():
@@ -119,3 +158,57 @@ def test_text_and_sprites_on_the_palette_match_rgb_drawing_and_are_reused():
     assert ImageChops.difference(first.convert("RGB"), again.convert("RGB")).getbbox() is None
     assert max_error(draw(), first.convert("RGB")) <= R.MAX_PALETTE_ERROR
     assert C._state(P._families[key])["patches"].items, "no patch kept"
+
+
+def test_a_kept_part_is_pasted_where_it_was_drawn_on_the_same_pixels_and_drawn_again_elsewhere():
+    key = ("test canvas", "kept")
+    background = Image.new("RGB", (120, 40), R.CARD)
+    ImageDraw.Draw(background).rectangle((60, 0, 119, 39), fill=(54, 57, 63))
+    drawn = []
+
+    def part(d, x):
+        def draw():
+            drawn.append(x)
+            d.ellipse((x + 4, 4, x + 34, 34), fill=R.PLAYER_COLOURS[0], outline=R.INK, width=2)
+            d.text((x + 19, 19), "7", font=R.font(16, True), fill=R.INK, anchor="mm")
+        R.kept(d, (x, 0, x + 40, 40), ("chip", 7), draw)
+
+    def board():
+        img, d = R.start(background)
+        part(d, 0)
+        part(d, 70)  # on the other ground: not the same pixels under it
+        return img
+
+    plain = board()  # outside board_png: drawn every time, in RGB
+    assert drawn == [0, 70] and plain.mode == "RGB"
+    R.png_bytes(board(), key=key)  # the family learns its palette
+    drawn.clear()
+    first = decoded(C.board_png(board, key))
+    assert drawn == [0, 70]
+    drawn.clear()
+    again = decoded(C.board_png(board, key))
+    assert drawn == []  # both parts pasted
+    assert first.tobytes() == again.tobytes() and first.mode == "P"
+    assert max_error(plain, again.convert("RGB")) <= R.MAX_PALETTE_ERROR
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_boards_with_kept_parts_are_the_boards_drawn_afresh(key):
+    """Every game's boards, drawn while the family keeps what it drew (text, sprites, kept parts), are pixel
+    for pixel the boards drawn with nothing kept."""
+    game = GAMES[key]
+    family = ("test kept", key)
+    cases = [c for seed in (4, 5) for c in positions(key, seed, plies=range(0, 60, 3))]
+
+    def draw(view, events):
+        return lambda: game.render(view, names=NAMES[:SEATS[key]], events=events)
+
+    for view, events in cases:
+        C.board_png(draw(view, events), family)
+    for view, events in cases:
+        warm = decoded(C.board_png(draw(view, events), family))
+        fam = P._families[family]
+        C._state(fam)["patches"].clear()
+        fresh = decoded(C.board_png(draw(view, events), family))
+        assert P._families[family] is fam
+        assert warm.tobytes() == fresh.tobytes(), key

@@ -142,3 +142,86 @@ def test_a_family_with_two_looks_goes_back_to_the_palette_of_each_look(monkeypat
         R.png_bytes(img, key=key)
     assert len(builds) == first_two  # no palette built again
     assert first_two <= 8
+
+
+def _bands_compressed(monkeypatch):
+    """Counts the bands palette_png compresses (not found kept)."""
+    calls = []
+    real = P.zlib_ng.compressobj
+
+    class Counting:
+        def __init__(self, *a):
+            self.inner = real(*a)
+
+        def compress(self, data):
+            calls.append(len(data))
+            return self.inner.compress(data)
+
+        def flush(self, mode):
+            return self.inner.flush(mode)
+
+    monkeypatch.setattr(P.zlib_ng, "compressobj", Counting)
+    return calls
+
+
+def test_palette_png_bands_seen_before_are_kept_and_the_png_is_the_same(monkeypatch):
+    P._BANDS.clear()
+    calls = _bands_compressed(monkeypatch)
+    rng = random.Random(5)
+    img = Image.new("P", (300, 5 * P.BAND_ROWS + 17))  # five whole bands and a short one
+    img.putdata([rng.randrange(12) for _ in range(img.width * img.height)])
+    img.putpalette([v for i in range(256) for v in (i, 255 - i, i // 2)])
+    first = P.palette_png(img)
+    assert len(calls) == 6
+    again = P.palette_png(img)
+    assert len(calls) == 6 and again == first  # every band kept: the same bytes, nothing compressed
+    back = decoded(first)
+    assert back.mode == "P" and back.tobytes() == img.tobytes()
+    assert back.getpalette()[:9] == [0, 255, 0, 1, 254, 0, 2, 253, 1]
+    # one pixel changed in the third band: only that band is compressed again, and the PNG is that picture
+    changed = img.copy()
+    changed.putpixel((150, 2 * P.BAND_ROWS + 3), 200)
+    data = P.palette_png(changed)
+    assert len(calls) == 7
+    assert decoded(data).tobytes() == changed.tobytes()
+    assert decoded(P.palette_png(img)).tobytes() == img.tobytes()
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_boards_in_bands_decode_to_the_board_and_cost_few_more_bytes(key, monkeypatch):
+    """Consecutive boards of a game share most bands; each PNG still decodes to its own board, and cutting the
+    stream into bands costs at most 5 % over one deflate stream."""
+    from bot.render import canvas as C
+
+    P._BANDS.clear()
+    game, family = GAMES[key], ("test bands", key)
+    indexed, real = [], P.palette_png
+    monkeypatch.setattr(P, "palette_png", lambda im, *a, **k: (indexed.append(im), real(im, *a, **k))[1])
+    for view, events in positions(key, 3, plies=range(0, 40, 2)):
+        indexed.clear()
+        data = C.board_png(lambda v=view, e=events: game.render(v, names=NAMES[:SEATS[key]], events=e),
+                           family)
+        if indexed:
+            assert decoded(data).tobytes() == indexed[-1].tobytes()
+    monkeypatch.undo()
+    boards = [C.board_png(lambda v=view, e=events: game.render(v, names=NAMES[:SEATS[key]], events=e), family)
+              for view, events in positions(key, 3, plies=range(0, 40, 2))]
+    whole = sum(len(P.zlib_ng.compress(_rows(decoded(b)), P.PNG_FAST_LEVEL)) for b in boards)
+    banded = sum(len(_idat(b)) for b in boards)
+    assert banded <= whole * 1.05
+
+
+def _rows(im):
+    rows = Image.new("P", (im.width + 1, im.height), 0)
+    rows.paste(im, (1, 0))
+    return rows.tobytes()
+
+
+def _idat(png: bytes) -> bytes:
+    out, i = b"", 8
+    while i < len(png):
+        n = int.from_bytes(png[i:i + 4], "big")
+        if png[i + 4:i + 8] == b"IDAT":
+            out += png[i + 8:i + 8 + n]
+        i += 12 + n
+    return out

@@ -27,7 +27,7 @@ from bot.games.base import Event, Seat
 from bot.games.egg_carton.notation import SLOT_NAMES, side_name
 from bot.games.egg_carton.rules import PLAYER_NAMES, EggCartonView
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, paste, start, text_center
-from bot.render.canvas import Kept
+from bot.render.kept import Kept
 from bot.render.palette import GIF_END, gif_frame, gif_header
 
 WIDTH, HEIGHT = 840, 440
