@@ -17,7 +17,7 @@ tests can check pixels at known places.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final
 
 from PIL import Image, ImageDraw, ImageFont
@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.base import Event
 from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
-from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, start
+from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, kept, start
 from bot.render.text import plural
 
 CELL: Final = 104
@@ -111,6 +111,12 @@ def _pyramid(d: ImageDraw.ImageDraw, cx: int, cy: int, side: int, colour: tuple[
     d.rectangle((cx - h, cy - h, cx + h, cy + h), outline=OUTLINE, width=2)
 
 
+def _chip(d: ImageDraw.ImageDraw, cx: int, cy: int, seat: int) -> None:
+    """A seat's colour chip: a small pyramid with its marker."""
+    _pyramid(d, cx, cy, 36, SEAT_COLOURS[seat])
+    _marker(d, cx, cy, seat, 5)
+
+
 def _marker(d: ImageDraw.ImageDraw, cx: int, cy: int, owner: int, r: int) -> None:
     """The owner's marker at the apex: Red a dot, Blue a diamond (white with a dark rim)."""
     if owner == 0:
@@ -122,6 +128,12 @@ def _marker(d: ImageDraw.ImageDraw, cx: int, cy: int, owner: int, r: int) -> Non
 
 
 def _stack(d: ImageDraw.ImageDraw, square: int, stack: Stack) -> None:
+    """The stack on its square; the same stack on the same pixels is drawn once per process (``kept``)."""
+    x0, y0, x1, y1 = square_box(square)
+    kept(d, (x0 + 4, y0 + 4, x1 - 4, y1 - 4), ("stack", tuple(stack)), partial(_draw_stack, d, square, stack))
+
+
+def _draw_stack(d: ImageDraw.ImageDraw, square: int, stack: Stack) -> None:
     cx, cy = square_center(square)
     for owner, size in stack:
         _pyramid(d, cx, cy, PIECE_SIDE[size], SEAT_COLOURS[owner])
@@ -193,8 +205,7 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
                         outline=ACCENT if active else PANEL_FILL, width=4)
     colour = SEAT_COLOURS[seat]
     # colour chip: a small pyramid with the seat's marker
-    _pyramid(d, x0 + 34, y0 + 34, 36, colour)
-    _marker(d, x0 + 34, y0 + 34, seat, 5)
+    kept(d, (x0 + 14, y0 + 14, x0 + 55, y0 + 55), ("chip", seat), partial(_chip, d, x0 + 34, y0 + 34, seat))
     score = str(view.scores[seat])
     score_font = font(40, bold=True)
     d.text((x1 - 18, y0 + 34), score, font=score_font, fill=INK, anchor="rm")
@@ -211,7 +222,9 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
         for size in (1, 2, 3):
             n = view.stash[seat][size - 1]
             side = {1: 18, 2: 24, 3: 30}[size]
-            _pyramid(d, x + 15, line_y, side, colour if n else MUTED)
+            fill = colour if n else MUTED
+            kept(d, (x - 2, line_y - 17, x + 33, line_y + 18), ("stash", side, fill),
+                 partial(_pyramid, d, x + 15, line_y, side, fill))
             d.text((x + 34, line_y), f"{SIZE_LETTERS[size]}×{n}", font=font(22), fill=INK if n else MUTED,
                    anchor="lm")
             x += 98
