@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -33,6 +34,7 @@ from bot.render import (
     MUTED,
     PLAYER_COLOURS,
     font,
+    kept,
     start,
     text_center,
 )
@@ -216,6 +218,31 @@ def geometry(view: NomicView) -> Geometry:
     return Geometry(x0, x1, y0, y1, cell, left, top, width, height, HEADER + box_h + AXIS + PAD // 2)
 
 
+def _x_axis(d: ImageDraw.ImageDraw, x0: int, x1: int, cell: int, step: int, mx: int, top: int) -> None:
+    axis_font = font(14)
+    for x in range(x0, x1 + 1):
+        if x % step == 0:
+            text_center(d, (mx + (x - x0) * cell + cell / 2, top + AXIS / 2), str(x), axis_font, MUTED)
+
+
+def _y_axis(d: ImageDraw.ImageDraw, y0: int, y1: int, cell: int, step: int, mx: int, my: int) -> None:
+    axis_font = font(14)
+    for y in range(y0, y1 + 1):
+        if y % step == 0:
+            d.text((mx - 6, my + (y1 - y) * cell + cell / 2), str(y), font=axis_font, fill=MUTED, anchor="rm")
+
+
+def _resource_legend(d: ImageDraw.ImageDraw, ly: int) -> None:
+    lx = PAD
+    small = font(16)
+    for res, colour in RESOURCE_COLOURS.items():
+        d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=colour, outline=GRID)
+        d.text((lx + 24, ly + 13), res, font=small, fill=INK, anchor="lm")
+        lx += 24 + int(d.textlength(res, font=small)) + 18
+    d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=UNKNOWN, outline=GRID)
+    d.text((lx + 24, ly + 13), "unknown", font=small, fill=INK, anchor="lm")
+
+
 def render(view: NomicView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
            clocks: Mapping[Seat, int] | Sequence[int] | None = None) -> Image.Image:
     """Draw the map of ``view``.
@@ -262,15 +289,13 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     for j in range(rows + 1):
         d.line((mx, my + j * cell, mx + map_w, my + j * cell), fill=GRID, width=1)
 
-    # Coordinates: every space when there is room, else every 5th (or 10th).
+    # Coordinates: every space when there is room, else every 5th (or 10th). Each axis is drawn once per
+    # process for its span and cell size (kept): a map has dozens of them, the same from move to move.
     step = 1 if cell >= 30 else (5 if cell * 5 >= 40 else 10)
-    axis_font = font(14)
-    for x in range(x0, x1 + 1):
-        if x % step == 0:
-            text_center(d, (mx + (x - x0) * cell + cell / 2, my + map_h + AXIS / 2), str(x), axis_font, MUTED)
-    for y in range(y0, y1 + 1):
-        if y % step == 0:
-            d.text((mx - 6, my + (y1 - y) * cell + cell / 2), str(y), font=axis_font, fill=MUTED, anchor="rm")
+    kept(d, (mx - 16, my + map_h, mx + map_w + 16, my + map_h + AXIS), ("x axis", x0, x1, cell),
+         partial(_x_axis, d, x0, x1, cell, step, mx, my + map_h))
+    kept(d, (mx - AXIS - 16, my - 12, mx, my + map_h + 12), ("y axis", y0, y1, cell),
+         partial(_y_axis, d, y0, y1, cell, step, mx, my))
     d.text((mx + map_w, my - 4), "N \u2191", font=font(14, bold=True), fill=MUTED, anchor="rb")
 
     # The last path, and the space just landed on when this move made it.
@@ -328,16 +353,10 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
             spot, anchor = (left - 3, top + cell / 2), "rm"
         d.text(spot, label, font=name_font, fill=INK, anchor=anchor, stroke_width=3, stroke_fill=CARD)
 
-    # Legend: resources, then players (colour, name, where, clock).
+    # Legend: resources (the same on every board: kept), then players (colour, name, where, clock).
     ly = g.legend_top
-    lx = PAD
     small = font(16)
-    for res, colour in RESOURCE_COLOURS.items():
-        d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=colour, outline=GRID)
-        d.text((lx + 24, ly + 13), res, font=small, fill=INK, anchor="lm")
-        lx += 24 + int(d.textlength(res, font=small)) + 18
-    d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=UNKNOWN, outline=GRID)
-    d.text((lx + 24, ly + 13), "unknown", font=small, fill=INK, anchor="lm")
+    kept(d, (PAD, ly, width - PAD, ly + LEGEND_ROW), ("resources", width), partial(_resource_legend, d, ly))
     clock_of: Mapping[int, int] | None = (dict(enumerate(clocks)) if isinstance(clocks, Sequence)
                                           else clocks)
     col_w = (width - PAD * 2) // LEGEND_COLUMNS
