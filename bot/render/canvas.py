@@ -13,11 +13,14 @@ family on a palette image instead:
   it), so a label drawn again on the same background is a copy.
 
 So the picture a person sees is the one the RGB path would send, within the same bounds. A colour the palette
-cannot hold (a new player colour, say) stops the palette drawing: the board is drawn again in RGB and the
-family's palette rebuilt with that colour held exactly (:class:`PaletteMiss`), so it happens once.
+cannot hold (a new player colour, say) takes one of the palette's free entries (``_Family.extend``); when
+none is left it stops the palette drawing: the board is drawn again in RGB and the family's palette rebuilt
+with that colour held exactly (:class:`PaletteMiss`), so it happens once.
 
-Renderers take their canvas from :func:`start` and paste with :func:`paste`; outside :func:`board_png`
-(tests, pictures made once) they get the plain RGB image and ``ImageDraw`` they always had.
+Renderers take their canvas from :func:`start` and paste with :func:`paste`; a part of a board that depends
+only on a few values (a stack of pieces, an axis of labels) is drawn through :func:`kept`, once per ground.
+Outside :func:`board_png` (tests, pictures made once) they get the plain RGB image and ``ImageDraw`` they
+always had.
 """
 
 from __future__ import annotations

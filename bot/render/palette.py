@@ -82,7 +82,7 @@ class _Family:
         Earlier entries never change, so every picture and kept part mapped before stays right; the
         colours already worked out are worked out again (lazily) against the larger palette."""
         with self.lock:
-            new = [c for c in dict.fromkeys(tuple(c[:3]) for c in colours)]
+            new = list(dict.fromkeys(tuple(c[:3]) for c in colours))
             if not new or len(new) > self.free:
                 return False
             rgb = list(self.rgb)
