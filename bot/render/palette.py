@@ -106,7 +106,7 @@ class _Family:
     @classmethod
     def build(cls, seen: dict[Colour, int], fills: set[Colour], *, exact_fills: bool = True) -> _Family:
         colours = _build_palette(seen, fills if exact_fills else set(), 256 - RESERVED)
-        return cls(colours + [colours[0]] * (256 - len(colours)), seen, fills, free=256 - len(colours))
+        return cls(colours + [colours[0]] * RESERVED, seen, fills, free=RESERVED)
 
     def _learn(self, colours: Sequence[Colour]) -> None:
         """Work out the palette entry of each new colour (the mapping depends only on the colour)."""

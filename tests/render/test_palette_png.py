@@ -11,6 +11,7 @@ from PIL import Image, ImageChops
 from bot import render as R
 from bot.games import GAMES
 from bot.games.samples import sample_positions
+from bot.render import canvas as C
 from bot.render import palette as P
 
 SEATS = {"pylon": 2, "fireandice": 2, "eggcarton": 2, "eof": 3, "nomic": 3}
@@ -191,8 +192,6 @@ def test_palette_png_bands_seen_before_are_kept_and_the_png_is_the_same(monkeypa
 def test_boards_in_bands_decode_to_the_board_and_cost_few_more_bytes(key, monkeypatch):
     """Consecutive boards of a game share most bands; each PNG still decodes to its own board, and cutting the
     stream into bands costs at most 5 % over one deflate stream."""
-    from bot.render import canvas as C
-
     P._BANDS.clear()
     game, family = GAMES[key], ("test bands", key)
     indexed, real = [], P.palette_png
