@@ -8,7 +8,9 @@ is reported too. The GIF is timed as the bot makes it (``sowing_gif``) two ways:
 from nothing kept (every kept slot picture and encoded change forgotten before
 each move), and as in a running bot (slot pictures warmed by the start-up's six
 seeded games, then moves of other games, with the first frame encoded ahead
-while the player thinks).
+while the player thinks); and as the bot does now, every pick's sowing encoded
+ahead while the player thinks (the pick then only takes it), with what that
+costs per position.
 """
 
 import pathlib
@@ -16,10 +18,11 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
+import random
 import statistics
 import time
 
-from bot.games.egg_carton import RULES, prepare_sowing, render, sowing_gif
+from bot.games.egg_carton import RULES, prepare_sowing, render, sowing_gif, sowings_ahead
 from bot.games.samples import sample_plays
 from bot.render import png_bytes
 
@@ -34,6 +37,22 @@ def forget() -> None:
 def sample_moves(games: int, seed: int = 1) -> list[tuple[object, list, object]]:
     """Every move of ``games`` seeded random games (3 marbles): (view before, events, view after)."""
     return [play for g in range(games) for play in sample_plays(RULES, 2, seed * 1000 + g)]
+
+
+def sample_games(games: int, seed: int) -> list[list[tuple[object, list, object, object]]]:
+    """Seeded random games (3 marbles): per move (view before, events, view after, the move)."""
+    out = []
+    for g in range(games):
+        rng = random.Random(seed * 1000 + g)
+        state, moves = RULES.initial({}, 2), []
+        while RULES.outcome(state) is None:
+            seat = RULES.view(state, None).to_move
+            move = rng.choice(RULES.legal_moves(state, seat))
+            after, events = RULES.apply(state, seat, move)
+            moves.append((RULES.view(state, None), events, RULES.view(after, None), move))
+            state = after
+        out.append(moves)
+    return out
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -80,6 +99,26 @@ def main() -> None:
         sowing_gif(before, events, after, names=names, speed="normal")
         running.append((time.perf_counter() - t0) * 1e3)
 
+    # as the bot does now: while the player thinks, every pick's sowing is encoded (cogs/egg_carton.py)
+    ahead_ms, taken = [], []
+    for g, game in enumerate(sample_games(30, seed=77)):
+        state = RULES.initial({}, 2)
+        for before, events, after, move in game:
+            seat = before.to_move
+            picks = [(ev, RULES.view(st, None)) for st, ev in
+                     (RULES.apply(state, seat, RULES.parse(letter, state, seat))
+                      for letter, count in before.side(seat) if count)]
+            who = [f"p{2 * g}", f"p{2 * g + 1}"]
+            t0 = time.perf_counter()
+            prepare_sowing(before, names=who)
+            for _ in sowings_ahead(before, picks, names=who):
+                pass
+            t1 = time.perf_counter()
+            sowing_gif(before, events, after, names=who)
+            taken.append((time.perf_counter() - t1) * 1e3)
+            ahead_ms.append((t1 - t0) * 1e3)
+            state = RULES.apply(state, seat, move)[0]
+
     def one(move: tuple) -> tuple[float, float, int, int]:
         before, events, after = move
         forget()
@@ -107,6 +146,12 @@ def main() -> None:
     print(
         f"eggcarton GIF as in a running bot ({len(running)} moves of unseen games): "
         f"p50={statistics.median(running):.1f} ms p99={pct(running, 0.99):.1f} ms"
+    )
+    print(
+        f"eggcarton GIF with every pick encoded ahead ({len(taken)} moves of 30 games, names of their own): "
+        f"pick p50={statistics.median(taken):.2f} ms p99={pct(taken, 0.99):.2f} ms; encoding ahead (while the "
+        f"player thinks, a frame at a time) p50={statistics.median(ahead_ms):.0f} ms "
+        f"p99={pct(ahead_ms, 0.99):.0f} ms per position"
     )
     print(
         f"eggcarton GIF from nothing kept, over {len(gif_ms)} sampled moves: "

@@ -9,13 +9,15 @@ tournament mode each player's clock is drawn on the board.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.games.egg_carton import prepare_sowing, sowing_gif
+from bot.games.egg_carton import prepare_sowing, ready_sowing, sowing_gif, sowings_ahead
 from bot.games.samples import sample_plays
 from bot.matches.service import Match, Result
 from bot.names import shown
@@ -23,6 +25,7 @@ from bot.render import board_png
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
+from cogs._game.base import picture_file
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +81,16 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     def default_level(self) -> str:
         return "beginner"
 
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        self._ahead: dict[int, asyncio.Task[None]] = {}  # per match: its sowings being encoded ahead
+
+    async def cog_unload(self) -> None:
+        for task in self._ahead.values():
+            task.cancel()
+        self._ahead.clear()
+        await super().cog_unload()
+
     async def after_result(self, match: Match, result: Result) -> None:
         await super().after_result(match, result)
         try:
@@ -86,15 +99,57 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             log.exception("preparing the next sowing of match %s failed", match.id)
 
     def prepare_next_sowing(self, match: Match) -> None:
-        """After a move's answer is out: when a person is to pick next, encode the first frame of their
-        sowing now (the whole board, most of a sowing's encoding) instead of after their click. Not with a
-        running tournament clock (the picture shows it, so it is not known ahead) or without animation."""
+        """After a move's answer is out, when a person is to pick next: encode the first frame of their
+        sowing now (the whole board, the same whichever slot they pick), then, bit by bit while they think,
+        the whole sowing of every pick they can make, so that their click's answer only has to send it.
+
+        The sowings are encoded on the event loop a frame at a time (about a tenth of a millisecond each),
+        so a move of another match waits at most that long for them; a pick made before they are done is
+        drawn as usual. Not with a running tournament clock (the picture shows it, so it is not known
+        ahead) or without animation."""
+        self._stop_ahead(match.id)
         speed = match.options.get("speed", "normal")
         view = match.view(None)
         if (match.status != Status.RUNNING or speed == "off" or view.to_move is None
                 or match.seats[view.to_move].is_ai or match.rec.clocks):
             return
-        prepare_sowing(view, names=match.names(), speed=speed)
+        names = match.names()
+        prepare_sowing(view, names=names, speed=speed)
+        state, seat, rules = match.state, view.to_move, match.rules
+        picks = []
+        for letter, count in view.side(seat):
+            if count:
+                after, events = rules.apply(state, seat, rules.parse(letter, state, seat))
+                picks.append((events, rules.view(after, None)))
+        task = asyncio.create_task(self._encode_ahead(match.id, view, picks, names, speed))
+        self._ahead[match.id] = task
+        task.add_done_callback(partial(self._ahead_done, match.id))
+
+    async def _encode_ahead(self, match_id: int, view: Any, picks: list[tuple[Any, Any]], names: Any,
+                            speed: str) -> None:
+        try:
+            for _ in sowings_ahead(view, picks, names=names, speed=speed):
+                await asyncio.sleep(0)  # the loop's other work goes first
+        except Exception:  # only a head start: the pick draws its sowing anyway
+            log.exception("encoding the sowings of match %s ahead failed", match_id)
+
+    def _ahead_done(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._ahead.get(match_id) is task:
+            del self._ahead[match_id]
+
+    def _stop_ahead(self, match_id: int) -> None:
+        task = self._ahead.pop(match_id, None)
+        if task is not None:
+            task.cancel()
+
+    async def picture(self, match: Match, result: Result | None) -> discord.File:
+        """The pick's sowing as encoded ahead when it is ready (no worker thread needed), else drawn."""
+        self._stop_ahead(match.id)  # the position they were for is gone
+        if result is not None and self._animated(match, result):
+            data = ready_sowing(*self._sowing(match, result), **self._sowing_options(match))
+            if data is not None:
+                return picture_file(data, "sowing.gif")
+        return await super().picture(match, result)
 
     WARM_GAMES = 6
 
@@ -127,6 +182,15 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             and self.game.animate is not None
         )
 
+    @staticmethod
+    def _sowing(match: Match, result: Result) -> tuple[Any, Any, Any]:
+        """(view before, events, view after) of the move's sowing."""
+        return match.rules.view(result.before, None), result.events, match.view(None)
+
+    def _sowing_options(self, match: Match) -> dict[str, Any]:
+        return {"names": match.names(), "speed": match.options.get("speed", "normal"),
+                "clocks": match.clocks_ms(self.service.clock())}
+
     def picture_name(self, match: Match, result: Result | None) -> str:
         return "sowing.gif" if self._animated(match, result) else "board.png"
 
@@ -135,8 +199,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         clocks = match.clocks_ms(self.service.clock())
         if result is not None and self._animated(match, result):
             # the sowing, played once and ending on the new position
-            return sowing_gif(match.rules.view(result.before, None), result.events, match.view(None),
-                              names=names, speed=match.options.get("speed", "normal"), clocks=clocks)
+            return sowing_gif(*self._sowing(match, result), **self._sowing_options(match))
         view, events = match.view(None), result.events if result else ()
         return board_png(lambda: self.game.render(view, names=names, events=events, clocks=clocks),
                          self.game_key)

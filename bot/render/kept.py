@@ -24,6 +24,12 @@ class Kept:
                 self.items.move_to_end(key)
             return hit
 
+    def drop(self, key: Hashable) -> None:
+        with self.lock:
+            old = self.items.pop(key, None)
+            if old is not None:
+                self.used -= self.size(old)
+
     def clear(self) -> None:
         with self.lock:
             self.items.clear()

@@ -164,6 +164,49 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     assert r.ephemeral and "not your turn" in (await r.message()).text
 
 
+async def test_egg_carton_sowings_are_encoded_while_the_player_thinks(world, monkeypatch):
+    """After a move, every sowing the next player can pick is encoded bit by bit on the event loop; their
+    click then sends the ready GIF (nothing drawn on the click), which shows the sowing and the new board."""
+    import asyncio
+    import importlib
+
+    r = importlib.import_module("bot.games.egg_carton.render")
+    w = world
+    thread, board = await challenge(w, "eggcarton", speed="fast")
+    r._READY.clear()
+    mark = w.dd.mark()
+    await w.alice.click(board, "A · 3")
+    await w.dd.settle()
+    board = await thread.wait_for(lambda m: is_board(m) and m.attachments[0].is_gif, since=mark)
+    mover = w.alice if "alice picks again" in board.text else w.bob
+    cog = w.bot.game_cogs["eggcarton"]
+    for _ in range(200):  # the next player thinks
+        if not cog._ahead:
+            break
+        await asyncio.sleep(0.01)
+    assert not cog._ahead and len(r._READY.items) == 1
+    ((position, ready),) = r._READY.items.items()
+    picks = [b for b in board.buttons() if "·" in (b.label or "") and not b.disabled]
+    assert len(ready) == len(picks) > 1  # one sowing for each slot they can pick
+    drawn = []
+    real = r._encode
+    monkeypatch.setattr(r, "_encode", lambda pictures, *a: drawn.append(pictures[0][0]) or real(pictures, *a))
+    await mover.click(board, picks[-1].label)
+    await w.dd.settle()
+    (att,) = [m.attachments[0] for m in thread.public_messages
+              if m.attachments and m.attachments[0].is_gif and m.attachments[0].bytes in ready.values()]
+    assert position[0] not in drawn  # the pick's sowing was not encoded again (only the next player's)
+    assert position not in r._READY.items  # the other picks' sowings are dropped
+    gif = att.image()
+    gif.seek(gif.n_frames - 1)
+    last = gif.convert("RGB")
+    match = (await w.bot.service.find_here(board.channel.id))[0]
+    still = r.render(match.view(None), names=match.names(), events=())
+    pixels = zip(last.tobytes(), still.tobytes(), strict=True)
+    diff = sum(abs(a - b) for a, b in pixels) / len(still.tobytes())
+    assert diff < 3  # up to the GIF palette (and the ring of the last pick, drawn only on the GIF)
+
+
 async def test_egg_carton_clock_runs_out(world):
     w = world
     thread, board = await challenge(w, "eggcarton", clock="1m", speed="off")

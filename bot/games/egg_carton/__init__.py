@@ -5,8 +5,15 @@ The platform uses ``RULES`` (the engine), ``render`` (a board picture),
 """
 
 from bot.games.egg_carton.ai import choose
-from bot.games.egg_carton.render import animate, prepare_sowing, render, sowing_gif
+from bot.games.egg_carton.render import (
+    animate,
+    prepare_sowing,
+    ready_sowing,
+    render,
+    sowing_gif,
+    sowings_ahead,
+)
 from bot.games.egg_carton.rules import RULES, EggCartonRules, EggCartonState, EggCartonView, Pick
 
 __all__ = ["RULES", "EggCartonRules", "EggCartonState", "EggCartonView", "Pick", "animate", "choose",
-           "prepare_sowing", "render", "sowing_gif"]
+           "prepare_sowing", "ready_sowing", "render", "sowing_gif", "sowings_ahead"]

@@ -17,7 +17,7 @@ encoding happens in :mod:`bot.render`.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -331,14 +331,77 @@ def sowing_gif(view_before: EggCartonView, events: Sequence[Event], view_after: 
 
     The frames are not built one by one: each is written as the box where it differs from the one before,
     and the written box of a change seen before (the same slots, from the same looks to the same looks) is
-    reused as it was encoded.
+    reused as it was encoded. A sowing encoded ahead (:func:`sowings_ahead`) is taken as it is.
     """
-    sowing = _Sowing(names, _clock_list(clocks))
+    clock_list = _clock_list(clocks)
     pictures = _pictures(view_before, events, view_after, speed)
+    ready = _take_ready(pictures, names, clock_list, loop)
+    if ready is not None:
+        return ready
+    steps = _encode(pictures, names, clock_list, loop)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            gif: bytes = done.value
+            return gif
+
+
+def sowings_ahead(view_before: EggCartonView, picks: Sequence[tuple[Sequence[Event], EggCartonView]], *,
+                  names: Sequence[str] | None = None, speed: str = "normal") -> Iterator[None]:
+    """Encode, while the player to pick thinks, the sowing of each of their possible ``picks`` (the events
+    and the view after each): :func:`sowing_gif` with the same arguments then takes it ready. Yields
+    between frames (a tenth of a millisecond or so of work each), so that the event loop can run other
+    work in between; what is encoded is kept (:data:`READY_BYTES`) once every pick is done."""
+    if speed not in SPEEDS:
+        return
+    ready: dict[Hashable, bytes] = {}
+    position: Hashable = None
+    for events, view_after in picks:
+        pictures = _pictures(view_before, events, view_after, speed)
+        position, pick = _ready_keys(pictures, names, None, None)
+        ready[pick] = yield from _encode(pictures, names, None, None)
+        yield
+    if ready:
+        _READY.put(position, ready)
+
+
+def ready_sowing(view_before: EggCartonView, events: Sequence[Event], view_after: EggCartonView, *,
+                 names: Sequence[str] | None = None, speed: str = "normal", clocks: Clocks = None,
+                 loop: int | None = None) -> bytes | None:
+    """:func:`sowing_gif` of these arguments if it was encoded ahead (:func:`sowings_ahead`), else None.
+    Taken, with the other picks' sowings of that position: the pick is made."""
+    return _take_ready(_pictures(view_before, events, view_after, speed), names, _clock_list(clocks), loop)
+
+
+def _take_ready(pictures: Sequence[tuple[_Frame, int]], names: Sequence[str] | None,
+                clocks: Sequence[int | None] | None, loop: int | None) -> bytes | None:
+    position, pick = _ready_keys(pictures, names, clocks, loop)
+    ready: dict[Hashable, bytes] | None = _READY.get(position)
+    if ready is None or pick not in ready:
+        return None
+    _READY.drop(position)
+    return ready[pick]
+
+
+def _ready_keys(pictures: Sequence[tuple[_Frame, int]], names: Sequence[str] | None,
+                clocks: Sequence[int | None] | None, loop: int | None) -> tuple[Hashable, Hashable]:
+    """(the position a sowing starts from, the rest of what it shows): everything its GIF depends on."""
+    opening, ms = pictures[0]
+    position = (opening, ms, tuple(names) if names is not None else None,
+                tuple(clocks) if clocks is not None else None, loop)
+    return position, tuple(pictures[1:])
+
+
+def _encode(pictures: Sequence[tuple[_Frame, int]], names: Sequence[str] | None,
+            clocks: Sequence[int | None] | None, loop: int | None) -> Generator[None, None, bytes]:
+    """The GIF of ``pictures``, yielding after each frame."""
+    sowing = _Sowing(names, clocks)
     frame, ms = pictures[0]
     sowing.show(frame)
     out = [*gif_header(sowing.canvas, ms, loop), *sowing.whole(ms)]
     for frame, ms in pictures[1:]:
+        yield
         out += sowing.frame_data(frame, ms)
     out.append(GIF_END)
     return b"".join(out)
@@ -383,6 +446,9 @@ FRAME_BYTES = 1 << 23
 """Bytes of encoded GIF frames kept by change (least recently used out): 8 MB."""
 AHEAD_BYTES = 1 << 22
 """Bytes of first frames encoded ahead of a pick (:func:`prepare_sowing`) kept: 4 MB (about 200 boards)."""
+READY_BYTES = 1 << 25
+"""Bytes of sowings encoded ahead of a pick (:func:`sowings_ahead`) kept: 32 MB (the six picks of about a
+hundred positions), least recently used first out."""
 _TILES = Kept(TILE_PIXELS)
 
 
@@ -392,6 +458,7 @@ def _encoded_bytes(chunks: Sequence[bytes]) -> int:
 
 _FRAME_DATA = Kept(FRAME_BYTES, _encoded_bytes)
 _AHEAD = Kept(AHEAD_BYTES, _encoded_bytes)
+_READY = Kept(READY_BYTES, lambda picks: sum(len(data) + 200 for data in picks.values()))
 _STRIPS = {14: (1, STRIP_TOP), 15: (0, STRIP_BOTTOM)}      # the two strips, as items 14 and 15
 ITEMS = range(16)
 
@@ -406,6 +473,44 @@ def _box(item: int) -> tuple[int, int, int, int]:
 
 def _meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+Box = tuple[int, int, int, int]
+
+
+def _union(boxes: Sequence[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes))
+
+
+def _pixels(box: Box) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+PART_MS = 20
+"""How long the earlier parts of a change written in parts are shown: the shortest time viewers keep
+(browsers play 10 ms or less as 100 ms), about one screen refresh."""
+SPARE_PIXELS = 40_000
+"""Parts of a change are written as one box when that box is at most this many pixels more than theirs
+(each encoded pixel costs about 3 ns; a GIF frame about 30 µs)."""
+
+
+def _parts(changes: list[tuple[int, Hashable]]) -> list[list[tuple[int, Hashable]]]:
+    """``changes`` in the parts to write as GIF frames of their own, top to bottom: the top strip, the
+    carton, the bottom strip, each joined to the next when one box for both costs little more."""
+    bands = [[c for c in changes if c[0] == 14], [c for c in changes if c[0] < 14],
+             [c for c in changes if c[0] == 15]]
+    parts: list[list[tuple[int, Hashable]]] = []
+    for band in bands:
+        if not band:
+            continue
+        if parts:
+            mine, theirs = _union([_box(i) for i, _ in band]), _union([_box(i) for i, _ in parts[-1]])
+            if _pixels(_union([mine, theirs])) <= _pixels(mine) + _pixels(theirs) + SPARE_PIXELS:
+                parts[-1] = parts[-1] + band
+                continue
+        parts.append(band)
+    return parts
 
 
 @lru_cache(maxsize=1)
@@ -441,9 +546,13 @@ class _Sowing:
         """The items that look different in ``frame``, with their new looks."""
         return [(item, look) for item in ITEMS if (look := self.look(frame, item)) != self.looks[item]]
 
-    def show(self, frame: _Frame, changes: list[tuple[int, Hashable]] | None = None) -> None:
+    def show(self, frame: _Frame) -> None:
         """Turn the canvas into ``frame``."""
-        for item, look in self.changes(frame) if changes is None else changes:
+        self.show_changes(frame, self.changes(frame))
+
+    def show_changes(self, frame: _Frame, changes: list[tuple[int, Hashable]]) -> None:
+        """Paste the items of ``changes`` (of ``frame``) in their new looks."""
+        for item, look in changes:
             self.canvas.im.paste(self._picture(frame, item, look).im, _box(item))
             self.looks[item] = look
 
@@ -460,21 +569,31 @@ class _Sowing:
 
     def frame_data(self, frame: _Frame, ms: int) -> list[bytes]:
         """``frame`` as the next GIF frame: the box where it differs from the canvas, encoded (and the
-        canvas turned into it)."""
+        canvas turned into it).
+
+        Changes far apart (at the end of a sowing the mover's strip goes dark and the other one lights up,
+        one at the top of the picture and one at the bottom) are written as one GIF frame per part, all but
+        the last shown :data:`PART_MS`: one box around both would be the whole picture to encode."""
         changes = self.changes(frame)
         if not changes:
             return gif_frame(self.canvas, (0, 0, 1, 1), ms)
-        boxes = [_box(item) for item, _ in changes]
-        area = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                max(b[3] for b in boxes))
+        parts = _parts(changes)
+        out: list[bytes] = []
+        for part in parts[:-1]:
+            out += self._part_data(frame, part, PART_MS)
+        out += self._part_data(frame, parts[-1], ms - PART_MS * (len(parts) - 1))
+        return out
+
+    def _part_data(self, frame: _Frame, changes: list[tuple[int, Hashable]], ms: int) -> list[bytes]:
+        area = _union([_box(item) for item, _ in changes])
         key = (area, ms, tuple((item, self.looks[item], look) for item, look in changes),
                tuple((item, self.looks[item]) for item in ITEMS if _meets(_box(item), area)))
         data = _FRAME_DATA.get(key)
         if data is not None:
-            self.show(frame, changes)
+            self.show_changes(frame, changes)
             return list(data)
         before = self.canvas.crop(area)
-        self.show(frame, changes)
+        self.show_changes(frame, changes)
         diff = ImageChops.difference(before, self.canvas.crop(area)).getbbox()
         box = (0, 0, 1, 1) if diff is None else (area[0] + diff[0], area[1] + diff[1], area[0] + diff[2],
                                                  area[1] + diff[3])

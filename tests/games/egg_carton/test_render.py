@@ -250,7 +250,7 @@ def _module():
 
 def _forget_kept() -> None:
     r = _module()
-    for kept in (r._TILES, r._FRAME_DATA, r._AHEAD):
+    for kept in (r._TILES, r._FRAME_DATA, r._AHEAD, r._READY):
         kept.clear()
 
 
@@ -259,21 +259,37 @@ def test_sowing_gif_shows_exactly_the_animation_frames():
     test_incremental_frames_equal_full_redraws), with their times; so is the generic encoder's GIF."""
     from bot.games.egg_carton import sowing_gif
 
+    r = _module()
     _forget_kept()
+    split = 0
     for before, events, after in _sample_sowings()[:12]:
         kw = {"names": ["alice", "bob"], "speed": "fast", "clocks": [61_000, 9_000]}
         frames = animate(before, events, after, **kw)
         data = sowing_gif(before, events, after, **kw)
         assert data[:6] == b"GIF89a" and b"NETSCAPE2.0" not in data
         want = [f.convert("RGB").tobytes() for f, _ in frames]
-        assert _gif_frames(data) == want
         assert _gif_frames(gif_bytes([f for f, _ in frames], [ms for _, ms in frames], loop=None)) == want
         gif = Image.open(__import__("io").BytesIO(data))
         times = []
         for i in range(gif.n_frames):
             gif.seek(i)
             times.append(gif.info["duration"])
-        assert times == [ms // 10 * 10 for _, ms in frames]  # GIF keeps hundredths of a second
+        # A change far apart is written in parts, all but the last shown PART_MS (one screen refresh): the
+        # frames that stay longer are animate()'s, and the parts' times add up to the frame's.
+        shown, parts = _gif_frames(data), []
+        assert len(shown) == len(times)
+        kept, spent = [], 0
+        for picture, ms in zip(shown, times, strict=True):
+            if ms == r.PART_MS:
+                parts.append(picture)
+                spent += ms
+                continue
+            kept.append((picture, ms + spent))
+            spent = 0
+        assert [p for p, _ in kept] == want
+        assert [ms for _, ms in kept] == [ms // 10 * 10 for _, ms in frames]  # GIF keeps hundredths
+        split += len(parts)
+    assert split, "no sample ends with both strips changing"
 
 
 def test_kept_pictures_and_changes_do_not_change_the_gif():
@@ -311,3 +327,98 @@ def test_first_frame_encoded_ahead_is_used_and_changes_nothing(monkeypatch):
     whole.clear()
     sowing_gif(before, events, after, names=["a", "b"], speed="fast")  # another speed: its own first frame
     assert any(whole)
+
+
+# -- every pick's sowing encoded while the player thinks (sowings_ahead) ------------------------------------
+
+def _picks(view_before):
+    """(events, view after) of every pick the player to move can make from ``view_before``'s position."""
+    from bot.games.samples import sample_plays
+
+    for seed in (3, 4):
+        state = RULES.initial({}, 2)
+        for play in sample_plays(RULES, 2, seed):
+            if play[0] == view_before:
+                break
+            seat = play[0].to_move
+            state = RULES.apply(state, seat, RULES.parse(_picked(play[1]), state, seat))[0]
+        else:
+            continue
+        seat = view_before.to_move
+        return [(events, RULES.view(after, None)) for after, events in
+                (RULES.apply(state, seat, RULES.parse(letter, state, seat))
+                 for letter, count in view_before.side(seat) if count)]
+    raise AssertionError("not a sampled position")
+
+
+def _picked(events) -> str:
+    return next(e.data["slot"] for e in events if e.kind == "pick")
+
+
+def _run(steps) -> None:
+    for _ in steps:
+        pass
+
+
+def test_sowings_encoded_ahead_are_the_sowings_and_are_taken_without_encoding(monkeypatch):
+    """sowings_ahead encodes every pick's sowing; the pick's sowing_gif is then that GIF, byte for byte the
+    one encoded from nothing, with nothing encoded on the pick; the other picks' sowings go with it."""
+    from bot.games.egg_carton import ready_sowing, sowing_gif, sowings_ahead
+
+    r = _module()
+    before = _sample_sowings()[5][0]
+    picks = _picks(before)
+    assert len(picks) > 2
+    _forget_kept()
+    cold = []
+    for events, after in picks:
+        cold.append(sowing_gif(before, events, after, names=["a", "b"], speed="fast"))
+        _forget_kept()
+    steps = 0
+    for _ in sowings_ahead(before, picks, names=["a", "b"], speed="fast"):
+        steps += 1
+    assert steps > 3 * len(picks)  # a frame at a time, so the event loop runs in between
+    encoded = []
+    monkeypatch.setattr(r, "gif_frame", lambda *a: encoded.append(a) or [])
+    events, after = picks[1]
+    assert ready_sowing(before, events, after, names=["a", "b"], speed="normal") is None  # another speed
+    assert ready_sowing(before, events, after, names=["a", "c"], speed="fast") is None     # other names
+    assert ready_sowing(before, events, after, names=["a", "b"], speed="fast",
+                        clocks=[60_000, 60_000]) is None                                      # a clock shown
+    assert sowing_gif(before, events, after, names=["a", "b"], speed="fast") == cold[1]
+    assert not encoded
+    assert ready_sowing(before, *picks[0], names=["a", "b"], speed="fast") is None  # taken with the pick
+    assert not r._READY.items
+
+
+def test_sowings_ahead_stopped_halfway_keep_nothing():
+    """A pick made before every sowing is encoded (the generator is dropped) is drawn as usual."""
+    from bot.games.egg_carton import ready_sowing, sowing_gif, sowings_ahead
+
+    before = _sample_sowings()[5][0]
+    picks = _picks(before)
+    _forget_kept()
+    steps = sowings_ahead(before, picks, names=["a", "b"])
+    for _ in range(5):
+        next(steps)
+    steps.close()
+    assert not _module()._READY.items
+    events, after = picks[0]
+    assert ready_sowing(before, events, after, names=["a", "b"]) is None
+    assert sowing_gif(before, events, after, names=["a", "b"])[:6] == b"GIF89a"
+
+
+def test_ready_sowings_are_kept_within_their_bound(monkeypatch):
+    """Sowings encoded ahead are kept up to READY_BYTES, the positions least recently encoded out first."""
+    from bot.games.egg_carton import ready_sowing, sowings_ahead
+
+    r = _module()
+    monkeypatch.setattr(r, "_READY", r.Kept(150_000, r._READY.size))
+    plays = _sample_sowings()
+    _forget_kept()
+    for before, _events, _after in plays[2:8]:
+        _run(sowings_ahead(before, _picks(before), names=["a", "b"]))
+    assert 0 < r._READY.used <= 150_000
+    first, last = plays[2][0], plays[7][0]
+    assert ready_sowing(first, *_picks(first)[0], names=["a", "b"]) is None
+    assert ready_sowing(last, *_picks(last)[0], names=["a", "b"]) is not None
