@@ -149,8 +149,8 @@ def main() -> None:
     )
     print(
         f"eggcarton GIF with every pick encoded ahead ({len(taken)} moves of 30 games, names of their own): "
-        f"pick p50={statistics.median(taken):.2f} ms p99={pct(taken, 0.99):.2f} ms; encoding ahead (while the "
-        f"player thinks, a frame at a time) p50={statistics.median(ahead_ms):.0f} ms "
+        f"pick p50={statistics.median(taken):.2f} ms p99={pct(taken, 0.99):.2f} ms; encoding ahead "
+        f"(while the player thinks, a frame at a time) p50={statistics.median(ahead_ms):.0f} ms "
         f"p99={pct(ahead_ms, 0.99):.0f} ms per position"
     )
     print(

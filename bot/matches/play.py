@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from bot import metrics
 from bot.errors import MatchOver, NotAPlayer, NotYourTurn, StaleBoard
-from bot.games.base import GameError, Outcome, Reason, Seat
+from bot.games.base import Event, GameError, Outcome, Reason, Seat
 from bot.matches.match import AI_LEASE, ATTEMPTS, Match, Result, _Conflict
 from bot.matches.timeouts import Timeouts
 from bot.names import shown
-from bot.storage import Status
+from bot.storage import MoveRecord, Status
 
 
 class Play(Timeouts):
@@ -86,6 +89,24 @@ class Play(Timeouts):
         if self._clock_ran_out(m, seat):
             return await self._timeout_locked(m)
         return await self._apply(m, seat, move, m.version, user_id=user_id, on_applied=on_applied)
+
+    def preview(self, m: Match, seat: Seat, text: str) -> tuple[Any, list[Event]]:
+        """The state and events that playing ``text`` for ``seat`` would give now, as :meth:`play` reaches
+        them (chance resolved with the match's seeded dice), without changing ``m`` or the store: what a
+        board shows after the move can be drawn before it is made.
+
+        Raises:
+            InvalidNotation / IllegalMove: the engine's.
+        """
+        move = m.rules.parse(text, m.state, seat)
+        state, events = m.rules.apply(m.state, seat, move)
+        ahead = copy.copy(m)
+        ahead.rec = dataclasses.replace(m.rec, ui=copy.deepcopy(m.rec.ui))
+        ahead.state, ahead._views = state, {}
+        moves = [MoveRecord(int(m.rec.ui.get("plies", 0)), seat, None, m.rules.format(move, m.state),
+                            self.clock())]
+        events = list(events) + self._settle(ahead, moves, self.clock())
+        return ahead.state, events
 
     @staticmethod
     def _whose_turn(m: Match) -> str:

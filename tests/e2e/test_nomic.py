@@ -427,3 +427,40 @@ async def test_after_a_restart_each_shard_process_reads_back_only_its_own_server
         m = await match(w, mid)
         assert set(m.rules.view(m.state, None).proposal.yes) == counted
     w.dd.assert_clean()
+
+
+async def test_board_after_a_complete_path_is_drawn_before_its_confirm(world, monkeypatch):
+    """Once the path is complete, the board its Confirm will show is drawn while the player reaches for
+    the button: the Confirm's answer sends that picture (nothing drawn on the click), and it is the board
+    the move gives."""
+    import asyncio
+
+    from bot.render import MAX_PALETTE_ERROR
+
+    w = world
+    _thread, board, mid = await start_game(w)
+    n = await roll(w, mid)
+    for _ in range(n):
+        await w.alice.click(board, "East")
+    await w.dd.settle()
+    cog = w.bot.game_cogs["nomic"]
+    for _ in range(200):
+        if not cog._drawing_ahead:
+            break
+        await asyncio.sleep(0.01)
+    drawn = cog._drawn_ahead.get(mid)
+    assert drawn is not None
+    calls = []
+    real = cog.game.render
+    monkeypatch.setattr(type(cog.game), "render",
+                        property(lambda g: lambda *a, **k: calls.append(a) or real(*a, **k)))
+    await w.alice.click(board, f"Confirm {'E' * n}")
+    await w.dd.settle()
+    assert f"alice moves {'E' * n}" in board.text
+    assert board.attachments[0].bytes == drawn[2] and not calls
+    m = await match(w, mid)
+    assert drawn[0] == m.view(None)  # the position the move gave
+    shown = board.attachments[0].image().convert("RGB").tobytes()
+    fresh = real(m.view(None), events=drawn[1]).tobytes()
+    assert max(abs(a - b) for a, b in zip(shown, fresh, strict=True)) <= MAX_PALETTE_ERROR
+    assert cog._drawn_ahead.get(mid) is None

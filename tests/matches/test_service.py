@@ -230,3 +230,30 @@ async def test_clock_running_out_loses_even_before_the_scheduler(env):
     clock.t += 61
     r = await svc.play(m.id, ALICE.user_id, "A")
     assert r.finished and r.match.outcome.winners == {1} and "clock" in r.match.outcome.detail
+
+
+async def test_preview_is_the_move_without_making_it(env):
+    """preview gives the state and events playing would give -- dice included (Nomic's next roll is a chance
+    node resolved with the match's seeded RNG) -- and changes neither the match nor the store."""
+    svc, _, _ = env
+    m = await svc.create("nomic", guild_id=9, channel_id=10, host=ALICE, opponent=None, options={},
+                         turn_limit=3600)
+    await svc.join(m.id, BOB)
+    m = (await svc.start(m.id, ALICE.user_id)).match
+    for _ in range(3):
+        view = m.view(None)
+        seat = view.current
+        plan = "E" * view.roll
+        before = (m.version, m.state, dict(m.rec.ui), m.rec.state)
+        state, events = svc.preview(m, seat, plan)
+        assert (m.version, m.state, dict(m.rec.ui), m.rec.state) == before
+        stored = await svc.get(m.id)
+        assert (stored.version, stored.state) == (m.version, m.state)
+        result = await svc.play(m.id, m.seats[seat].user_id, plan)
+        assert (state, events) == (result.match.state, result.events)
+        m = result.match
+        while m.view(None).phase != "move":  # the proposal phase: skip it
+            r = await svc.play(m.id, m.seats[m.view(None).current].user_id, "skip")
+            m = r.match
+    with pytest.raises(IllegalMove):
+        svc.preview(m, m.view(None).current, "E" * 9)
