@@ -8,7 +8,6 @@ import dataclasses
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 from bot import metrics
 from bot.errors import MatchOver, NotAPlayer, NotYourTurn, StaleBoard
@@ -90,10 +89,10 @@ class Play(Timeouts):
             return await self._timeout_locked(m)
         return await self._apply(m, seat, move, m.version, user_id=user_id, on_applied=on_applied)
 
-    def preview(self, m: Match, seat: Seat, text: str) -> tuple[Any, list[Event]]:
-        """The state and events that playing ``text`` for ``seat`` would give now, as :meth:`play` reaches
+    def preview(self, m: Match, seat: Seat, text: str) -> tuple[Match, list[Event]]:
+        """The match and events that playing ``text`` for ``seat`` would give now, as :meth:`play` reaches
         them (chance resolved with the match's seeded dice), without changing ``m`` or the store: what a
-        board shows after the move can be drawn before it is made.
+        board shows after the move can be drawn before it is made. The match returned is a copy.
 
         Raises:
             InvalidNotation / IllegalMove: the engine's.
@@ -101,12 +100,12 @@ class Play(Timeouts):
         move = m.rules.parse(text, m.state, seat)
         state, events = m.rules.apply(m.state, seat, move)
         ahead = copy.copy(m)
-        ahead.rec = dataclasses.replace(m.rec, ui=copy.deepcopy(m.rec.ui))
+        ahead.rec = dataclasses.replace(m.rec, ui=copy.deepcopy(m.rec.ui), version=m.rec.version + 1)
         ahead.state, ahead._views = state, {}
         moves = [MoveRecord(int(m.rec.ui.get("plies", 0)), seat, None, m.rules.format(move, m.state),
                             self.clock())]
         events = list(events) + self._settle(ahead, moves, self.clock())
-        return ahead.state, events
+        return ahead, events
 
     @staticmethod
     def _whose_turn(m: Match) -> str:

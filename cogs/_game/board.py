@@ -5,17 +5,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import CHANCE
+from bot.games.base import CHANCE, GameError
 from bot.games.samples import sample_positions
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.render import board_png, png_bytes
+from bot.render.kept import Kept
 from bot.storage import Status
 from bot.turns import mentions_of, newly_to_act
 from cogs import _views as v
@@ -36,6 +37,10 @@ from cogs._game.base import (
 )
 
 log = logging.getLogger(__name__)
+
+DRAWN_AHEAD_BYTES = 1 << 23
+"""Bytes of boards drawn ahead of a click (:meth:`BoardCog.draw_ahead`) kept per game: 8 MB (about a
+hundred matches' choices), least recently used first out."""
 
 
 async def draw_off_loop_if_long(name: str, draw: Callable[..., bytes], *args: Any) -> bytes:
@@ -163,8 +168,94 @@ class BoardCog(GameBase):
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         name = self.picture_name(match, result)
+        if result is not None:
+            self.stop_ahead(match.id)  # the position it was for is gone
+            ready = self.taken_ahead(match, result) if name.endswith(".png") else None
+            if ready is not None:
+                return picture_file(ready, name)
         data = await draw_off_loop_if_long(name, self._picture_bytes, match, result, name)
         return picture_file(data, name)
+
+    # -- boards drawn while the player chooses ------------------------------------------------------------
+    _drawn_ahead: Kept | None = None
+    _drawing_ahead: dict[int, asyncio.Task[None]] | None = None
+
+    def draw_ahead(self, match: Match, seat: int, texts: Sequence[str]) -> None:
+        """While ``seat`` chooses among the moves ``texts`` (a handful, each played by one click), draw the
+        board each of them would give (:meth:`MatchService.preview`), so that the click's answer only sends
+        it: on the event loop, after the answer that offered them, one move at a time (its engine step, then
+        its picture: 2-4 ms). A click before they are drawn is drawn as usual; nothing is drawn ahead with a
+        tournament clock (the picture shows the time left)."""
+        if match.rec.clocks or match.status != Status.RUNNING:
+            self.stop_ahead(match.id)
+            return
+        self.run_ahead(match.id, self._draw_ahead(match, seat, list(texts)))
+
+    def run_ahead(self, match_id: int, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` (done ahead of the match's next click) as a task, instead of any still running for
+        the match; it is cancelled when the match's position changes (:meth:`picture`)."""
+        self.stop_ahead(match_id)
+        if self._drawing_ahead is None:
+            self._drawing_ahead = {}
+        task = asyncio.create_task(work)
+        self._drawing_ahead[match_id] = task
+        task.add_done_callback(partial(self._ran_ahead, match_id))
+
+    async def _draw_ahead(self, match: Match, seat: int, texts: list[str]) -> None:
+        drawn = []
+        for text in texts:
+            await asyncio.sleep(0)  # the loop's other work goes first
+            try:
+                ahead, events = self.service.preview(match, seat, text)
+            except GameError:
+                continue
+            await asyncio.sleep(0)
+            try:
+                png = self.render_picture(ahead, Result(ahead, events=events, actor=seat, before=match.state))
+            except Exception:  # only a head start: the click draws its board anyway
+                log.exception("drawing the boards of match %s ahead failed", match.id)
+                return
+            drawn.append((ahead.view(None), events, png))
+        if drawn:
+            self._ahead_store().put(match.id, drawn)
+
+    def _ahead_store(self) -> Kept:
+        if self._drawn_ahead is None:
+            self._drawn_ahead = Kept(DRAWN_AHEAD_BYTES, lambda drawn: sum(len(d[2]) + 4_000 for d in drawn))
+        return self._drawn_ahead
+
+    def _ran_ahead(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._drawing_ahead is not None and self._drawing_ahead.get(match_id) is task:
+            del self._drawing_ahead[match_id]
+
+    def stop_ahead(self, match_id: int) -> None:
+        task = self._drawing_ahead.pop(match_id, None) if self._drawing_ahead is not None else None
+        if task is not None:
+            task.cancel()
+
+    def taken_ahead(self, match: Match, result: Result) -> bytes | None:
+        """The board drawn ahead (:meth:`draw_ahead`) for the position and events the move gave, if any;
+        the match's other boards drawn ahead go (the move is made)."""
+        store = self._ahead_store()
+        drawn = store.get(match.id)
+        if drawn is None:
+            return None
+        store.drop(match.id)
+        view = match.view(None)
+        for ahead_view, events, png in drawn:
+            if ahead_view == view and events == result.events:
+                data: bytes = png
+                return data
+        return None
+
+    def stop_all_ahead(self) -> None:
+        """Cancel all work done ahead (the cog is unloaded)."""
+        for task in list((self._drawing_ahead or {}).values()):
+            task.cancel()
+
+    async def cog_unload(self) -> None:
+        self.stop_all_ahead()
+        await super().cog_unload()
 
     def _picture_bytes(self, match: Match, result: Result | None, name: str) -> bytes:
         if name.endswith(".png") and self.ended_by_platform(match) and match.outcome is not None:

@@ -181,6 +181,16 @@ class EofBoard(EofLobby):
             )
         return items
 
+    async def after_result(self, match: Match, result: Result) -> None:
+        await super().after_result(match, result)
+        s: EofState | None = match.state
+        if (match.status == Status.RUNNING and s is not None and s.phase is Phase.DEAL and s.feel
+                and s.size_choice < 0 and s.drawer is not None and not match.seats[s.drawer].is_ai):
+            # the next draw is one of the size buttons: each one's board is drawn while they choose
+            sizes = size_totals(s.bag)
+            choices = [SIZE_LETTERS[i] for i in range(len(sizes)) if sizes[i]]
+            self.draw_ahead(match, s.drawer, [*choices, "any"])
+
     async def draw_rest(self, interaction: discord.Interaction, match: Match, version: int | None) -> None:
         """``draw: feel``: the drawing player's remaining draws of this round at random sizes, in one click
         (each draw is still a logged move); the board is edited once."""

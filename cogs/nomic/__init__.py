@@ -68,7 +68,6 @@ from bot.games.nomic.moves import (
     Vote,
 )
 from bot.matches.service import Match
-from bot.render.kept import Kept
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import (
@@ -90,9 +89,6 @@ from cogs.nomic.common import (
 )
 from cogs.nomic.rulebook import NomicRulebook
 
-DRAWN_AHEAD_BYTES = 1 << 23
-"""Bytes of boards drawn ahead of a Confirm kept (one per match whose path is complete): 8 MB, about 400."""
-
 
 class Nomic(
     NomicRulebook, group_name="nomic", group_description="Nomic World: roam the map, rewrite the rules"
@@ -103,15 +99,12 @@ class Nomic(
     async def cog_load(self) -> None:
         self._tally_busy = set()
         self._tally_dirty = set()
-        self._drawn_ahead = Kept(DRAWN_AHEAD_BYTES, lambda drawn: len(drawn[2]) + 4_000)
-        self._drawing_ahead = {}
         self.votes = votes_of(self.bot)
         self.votes.register(self.game_key, self)
         self.bot.add_dynamic_items(RulebookButton)
 
     async def cog_unload(self) -> None:
-        for task in self._drawing_ahead.values():
-            task.cancel()
+        self.stop_all_ahead()
         self.votes.unregister(self.game_key)
         self.bot.remove_dynamic_items(RulebookButton)
 
@@ -171,8 +164,8 @@ class Nomic(
         file = kwargs.pop("file")
         kwargs.pop("content")
         await interaction.response.edit_message(**kwargs, attachments=[file])
-        if len(plan) == view.roll and seat is not None:
-            self.draw_ahead(match, seat, plan)
+        if len(plan) == view.roll and seat is not None:  # the path is complete: Confirm plays it
+            self.draw_ahead(match, seat, [plan])
 
     @app_commands.command(name="move", description="Play in notation: a path such as NNE, vote yes/no, skip")
     @app_commands.describe(notation="A path of N/E/S/W steps (NNE, 2N E), vote yes / vote no, or skip")

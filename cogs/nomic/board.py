@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Awaitable, Sequence
-from functools import partial
 from typing import Any
 
 import discord
@@ -18,7 +16,6 @@ from bot.games.nomic.moves import (
 )
 from bot.matches.service import Match, Result
 from bot.render import board_png
-from bot.render.kept import Kept
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import (
@@ -41,7 +38,6 @@ from cogs.nomic.common import (
     _example_path,
     _md,
     _path_points,
-    log,
     nomic_view,
 )
 
@@ -53,51 +49,10 @@ class NomicBoard(NomicBase):
     def picture_name(self, match: Match, result: Result | None) -> str:
         return PICTURE
 
-    _drawn_ahead: Kept  # per match: (view, events, PNG) of the board its Confirm will show (set in cog_load)
-    _drawing_ahead: dict[int, asyncio.Task[None]]
-
-    def draw_ahead(self, match: Match, seat: int, plan: str) -> None:
-        """The path is complete: draw the board its Confirm will show while the player reaches for the
-        button (the move's answer then only sends it). On the event loop, after the path's own answer: the
-        engine's step, then the picture (2-4 ms)."""
-        old = self._drawing_ahead.pop(match.id, None)
-        if old is not None:
-            old.cancel()
-        task = asyncio.create_task(self._draw_ahead(match, seat, plan))
-        self._drawing_ahead[match.id] = task
-        task.add_done_callback(partial(self._drawn, match.id))
-
-    def _drawn(self, match_id: int, task: asyncio.Task[None]) -> None:
-        if self._drawing_ahead.get(match_id) is task:
-            del self._drawing_ahead[match_id]
-
-    async def _draw_ahead(self, match: Match, seat: int, plan: str) -> None:
-        await asyncio.sleep(0)
-        try:
-            state, events = self.service.preview(match, seat, plan)
-        except GameError:
-            return
-        view = match.rules.view(state, None)
-        await asyncio.sleep(0)
-        try:
-            png = board_png(lambda: self.game.render(view, events=events), self.game_key)
-        except Exception:  # only a head start: the Confirm draws its board anyway
-            log.exception("drawing the board after the path of match %s ahead failed", match.id)
-            return
-        self._drawn_ahead.put(match.id, (view, events, png))
-
     def render_plan(self, match: Match, result: Result | None, plan: str) -> bytes:
-        """The map, with the planned path drawn while it is being built (PNG bytes); after a move, as drawn
-        ahead (:meth:`draw_ahead`) when it shows the same."""
+        """The map, with the planned path drawn while it is being built (PNG bytes)."""
         view = match.view(None)
         events: Sequence[Event] = result.events if result else ()
-        if not plan and result is not None:
-            ahead = self._drawn_ahead.get(match.id)
-            if ahead is not None:
-                self._drawn_ahead.drop(match.id)
-                if ahead[0] == view and ahead[1] == list(events):
-                    png: bytes = ahead[2]
-                    return png
         if plan and view.current is not None:
             start = view.players[view.current].pos
             if start is not None:

@@ -451,3 +451,45 @@ async def test_draw_count_agrees_and_draw_the_rest_for_me(dd, tmp_path):
     board = dd.messages[m.rec.message_id]
     assert "draws (1/9)" in board.text and "Draw the rest for me (9)" in board.button_labels()
     dd.assert_clean()
+
+
+async def test_each_size_draws_board_is_drawn_while_the_drawer_chooses(dd, tmp_path, monkeypatch):
+    """After a draw, the board each size button would give is drawn while the drawer chooses (the draw is
+    the match's seeded dice, so it is known): the click's answer sends that picture, drawn for the position
+    the draw really gave, and nothing is drawn on the click."""
+    import asyncio
+
+    from bot.render import MAX_PALETTE_ERROR
+
+    clock = Clock()
+    bot, chan, users = await eof_world(dd, tmp_path, clock)
+    alice, bob = users
+    lobby = await open_lobby(alice, chan)
+    await bob.click(lobby, "Join")
+    await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    cog = bot.game_cogs["eof"]
+    calls: list[object] = []
+    real = cog.game.render
+    monkeypatch.setattr(type(cog.game), "render",
+                        property(lambda g: lambda view, **k: calls.append(view) or real(view, **k)))
+    for _ in range(2):
+        for _ in range(300):
+            if not cog._drawing_ahead:
+                break
+            await asyncio.sleep(0.01)
+        m = await bot.service.get(mid)
+        drawn = cog._ahead_store().get(mid)
+        assert drawn is not None and len(drawn) == 4  # small, medium, large, any size
+        calls.clear()
+        await click_suffix(user_of(m, users, m.state.drawer), dd.messages[m.rec.message_id], ":m:M")
+        await dd.settle()
+        m = await bot.service.get(mid)
+        board = dd.messages[m.rec.message_id]
+        ((_view, events, png),) = [d for d in drawn if d[0] == m.view(None)]  # the medium draw's board
+        assert board.attachments[0].bytes == png
+        assert m.view(None) not in calls  # not drawn for the click (only the next draws' boards, ahead)
+        shown = board.attachments[0].image().convert("RGB").tobytes()
+        fresh = real(m.view(None), names=m.names(), events=events).tobytes()
+        assert max(abs(a - b) for a, b in zip(shown, fresh, strict=True)) <= MAX_PALETTE_ERROR
+    dd.assert_clean()

@@ -245,12 +245,14 @@ async def test_preview_is_the_move_without_making_it(env):
         seat = view.current
         plan = "E" * view.roll
         before = (m.version, m.state, dict(m.rec.ui), m.rec.state)
-        state, events = svc.preview(m, seat, plan)
+        ahead, events = svc.preview(m, seat, plan)
         assert (m.version, m.state, dict(m.rec.ui), m.rec.state) == before
         stored = await svc.get(m.id)
         assert (stored.version, stored.state) == (m.version, m.state)
         result = await svc.play(m.id, m.seats[seat].user_id, plan)
-        assert (state, events) == (result.match.state, result.events)
+        assert (ahead.state, ahead.version) == (result.match.state, result.match.version)
+        assert events == result.events
+        assert ahead.rec.ui == result.match.rec.ui
         m = result.match
         while m.view(None).phase != "move":  # the proposal phase: skip it
             r = await svc.play(m.id, m.seats[m.view(None).current].user_id, "skip")
