@@ -27,10 +27,11 @@ from bot.games.samples import sample_plays
 from bot.render import png_bytes
 
 R = sys.modules["bot.games.egg_carton.render"]
+S = sys.modules["bot.games.egg_carton.sowing"]
 
 
 def forget() -> None:
-    for kept in (R._TILES, R._FRAME_DATA, R._AHEAD):
+    for kept in (S._TILES, S._FRAME_DATA, S._AHEAD, S._READY):
         kept.clear()
 
 

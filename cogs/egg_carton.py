@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from functools import partial
 from typing import Any
 
 import discord
@@ -81,16 +80,6 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
     def default_level(self) -> str:
         return "beginner"
 
-    def __init__(self, bot: Any) -> None:
-        super().__init__(bot)
-        self._ahead: dict[int, asyncio.Task[None]] = {}  # per match: its sowings being encoded ahead
-
-    async def cog_unload(self) -> None:
-        for task in self._ahead.values():
-            task.cancel()
-        self._ahead.clear()
-        await super().cog_unload()
-
     async def after_result(self, match: Match, result: Result) -> None:
         await super().after_result(match, result)
         try:
@@ -107,7 +96,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         so a move of another match waits at most that long for them; a pick made before they are done is
         drawn as usual. Not with a running tournament clock (the picture shows it, so it is not known
         ahead) or without animation."""
-        self._stop_ahead(match.id)
+        self.stop_ahead(match.id)
         speed = match.options.get("speed", "normal")
         view = match.view(None)
         if (match.status != Status.RUNNING or speed == "off" or view.to_move is None
@@ -121,9 +110,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             if count:
                 after, events = rules.apply(state, seat, rules.parse(letter, state, seat))
                 picks.append((events, rules.view(after, None)))
-        task = asyncio.create_task(self._encode_ahead(match.id, view, picks, names, speed))
-        self._ahead[match.id] = task
-        task.add_done_callback(partial(self._ahead_done, match.id))
+        self.run_ahead(match.id, self._encode_ahead(match.id, view, picks, names, speed))
 
     async def _encode_ahead(self, match_id: int, view: Any, picks: list[tuple[Any, Any]], names: Any,
                             speed: str) -> None:
@@ -133,18 +120,9 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         except Exception:  # only a head start: the pick draws its sowing anyway
             log.exception("encoding the sowings of match %s ahead failed", match_id)
 
-    def _ahead_done(self, match_id: int, task: asyncio.Task[None]) -> None:
-        if self._ahead.get(match_id) is task:
-            del self._ahead[match_id]
-
-    def _stop_ahead(self, match_id: int) -> None:
-        task = self._ahead.pop(match_id, None)
-        if task is not None:
-            task.cancel()
-
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         """The pick's sowing as encoded ahead when it is ready (no worker thread needed), else drawn."""
-        self._stop_ahead(match.id)  # the position they were for is gone
+        self.stop_ahead(match.id)  # the position they were for is gone
         if result is not None and self._animated(match, result):
             data = ready_sowing(*self._sowing(match, result), **self._sowing_options(match))
             if data is not None:
@@ -155,7 +133,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
 
     def warm_pictures(self) -> None:
         """Also the sowings of a few seeded games: an animation is put together from kept pictures of its
-        slots (bot/games/egg_carton/render.py), and the first moves of a fresh process would otherwise
+        slots (bot/games/egg_carton/sowing.py), and the first moves of a fresh process would otherwise
         draw most of them."""
         super().warm_pictures()
         names = self.WARM_NAMES[:2]

@@ -140,7 +140,7 @@ async def test_egg_carton_buttons_gif_and_pick_again(world):
     _thread, board = await challenge(w, "eggcarton", speed="fast")
     labels = board.button_labels()
     assert labels == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3", "Watch"]
-    from bot.games.egg_carton.render import _AHEAD as ahead
+    from bot.games.egg_carton.sowing import _AHEAD as ahead
 
     ahead.clear()
     mark = w.dd.mark()
@@ -170,7 +170,9 @@ async def test_egg_carton_sowings_are_encoded_while_the_player_thinks(world, mon
     import asyncio
     import importlib
 
-    r = importlib.import_module("bot.games.egg_carton.render")
+    from bot.games.egg_carton import render
+
+    r = importlib.import_module("bot.games.egg_carton.sowing")
     w = world
     thread, board = await challenge(w, "eggcarton", speed="fast")
     r._READY.clear()
@@ -181,10 +183,10 @@ async def test_egg_carton_sowings_are_encoded_while_the_player_thinks(world, mon
     mover = w.alice if "alice picks again" in board.text else w.bob
     cog = w.bot.game_cogs["eggcarton"]
     for _ in range(200):  # the next player thinks
-        if not cog._ahead:
+        if not cog._drawing_ahead:
             break
         await asyncio.sleep(0.01)
-    assert not cog._ahead and len(r._READY.items) == 1
+    assert not cog._drawing_ahead and len(r._READY.items) == 1
     ((position, ready),) = r._READY.items.items()
     picks = [b for b in board.buttons() if "·" in (b.label or "") and not b.disabled]
     assert len(ready) == len(picks) > 1  # one sowing for each slot they can pick
@@ -201,7 +203,7 @@ async def test_egg_carton_sowings_are_encoded_while_the_player_thinks(world, mon
     gif.seek(gif.n_frames - 1)
     last = gif.convert("RGB")
     match = (await w.bot.service.find_here(board.channel.id))[0]
-    still = r.render(match.view(None), names=match.names(), events=())
+    still = render(match.view(None), names=match.names(), events=())
     pixels = zip(last.tobytes(), still.tobytes(), strict=True)
     diff = sum(abs(a - b) for a, b in pixels) / len(still.tobytes())
     assert diff < 3  # up to the GIF palette (and the ring of the last pick, drawn only on the GIF)

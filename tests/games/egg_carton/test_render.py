@@ -245,7 +245,7 @@ def _gif_frames(data: bytes) -> list[bytes]:
 def _module():
     import importlib
 
-    return importlib.import_module("bot.games.egg_carton.render")  # the package's ``render`` is the function
+    return importlib.import_module("bot.games.egg_carton.sowing")
 
 
 def _forget_kept() -> None:
