@@ -35,7 +35,12 @@ Parlor's and the floor's, so a before/after comparison sees the same machine loa
 ``--phases`` (in-process only) also prints where the bot's time goes: p50 per call of the store (load, save),
 the match service, drawing, encoding and the whole board (render + encode, run in a worker thread).
 
-Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR]]
+``--quiet=MS`` (loopback only; default 20) is how long the bot sends nothing before the next move is played.
+The work the bot does ahead of a player's next click after answering (the Egg Carton's sowings, the boards of
+EOF's size buttons and of Nomic's Confirm: bot/games/egg_carton/sowing.py, cogs/_game/board.py) then
+overlaps the next moves of other matches: ``--quiet=1`` shows what that costs them on a busy bot.
+
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR] [--quiet=MS]]
                                   [--profile] [--phases] [--debug]
 """
 
@@ -72,7 +77,9 @@ GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
 QUIET = (
     0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
 )
-LOOPBACK_QUIET = 0.02  # the same through the loopback server (it sees the bot's requests, not its tasks)
+LOOPBACK_QUIET = next(  # the same through the loopback server (it sees the bot's requests, not its tasks)
+    (float(a.split("=", 1)[1]) / 1000 for a in sys.argv[1:] if a.startswith("--quiet=")), 0.02
+)
 
 
 # ------------------------------------------------------------------------------------------ the floor
