@@ -104,12 +104,11 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             return
         names = match.names()
         prepare_sowing(view, names=names, speed=speed)
-        state, seat, rules = match.state, view.to_move, match.rules
         picks = []
-        for letter, count in view.side(seat):
+        for letter, count in view.side(view.to_move):
             if count:
-                after, events = rules.apply(state, seat, rules.parse(letter, state, seat))
-                picks.append((events, rules.view(after, None)))
+                after, events = self.service.preview(match, view.to_move, letter)
+                picks.append((events, after.view(None)))
         self.run_ahead(match.id, self._encode_ahead(match.id, view, picks, names, speed))
 
     async def _encode_ahead(self, match_id: int, view: Any, picks: list[tuple[Any, Any]], names: Any,
