@@ -25,8 +25,23 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+PRESENT_WITHIN = 60.0
+"""Seconds after their own move during which a player counts as present: a turn that comes back to them
+within the same result (the computer answering them) is shown by editing the board, with no ping."""
+
+
+def present(result: Result, seat: int) -> bool:
+    """Whether ``seat`` made one of ``result``'s moves less than :data:`PRESENT_WITHIN` seconds before its
+    last move: they are looking at the board (the computer answered them), so telling them is noise."""
+    if not result.moves:
+        return False
+    last = result.moves[-1].created_at
+    return any(mv.seat == seat and last - mv.created_at < PRESENT_WITHIN for mv in result.moves)
+
+
 def newly_to_act(match: Match, result: Result | None) -> list[int]:
-    """Human seats that can act now but could not before ``result`` (never the one who just acted)."""
+    """Human seats that can act now but could not before ``result`` (never the one who just acted, nor one
+    who is :func:`present`: their own move is part of the result, moments ago)."""
     if result is None or match.status != Status.RUNNING:
         return []
     now = match.to_act()
@@ -38,7 +53,8 @@ def newly_to_act(match: Match, result: Result | None) -> list[int]:
     else:
         return []
     return [s for s in sorted(now - before)
-            if s != result.actor and not match.seats[s].is_ai and s not in result.notified]
+            if s != result.actor and not match.seats[s].is_ai and s not in result.notified
+            and not present(result, s)]
 
 
 def mentions_of(user_ids: list[int]) -> discord.AllowedMentions:

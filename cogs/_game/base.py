@@ -139,6 +139,8 @@ class GameBase(commands.GroupCog):
         self.spec = self.rules.spec
         self._ai_tasks: set[asyncio.Task[Any]] = set()
         self._ai_running: set[int] = set()      # matches whose computer move is being computed here
+        self._answered: dict[int, asyncio.Event] = {}  # set once the human's move is shown (the computer's
+        #                                                slow answer waits for it, so it is never overwritten)
         self._retired: set[int] = set()         # board messages already marked "moved on" by this process
         self.turns: Turns = getattr(bot, "turns", None) or Turns(bot)
         super().__init__()

@@ -74,6 +74,8 @@ class BoardCog(GameBase):
         if match.status != Status.RUNNING:
             return self.closed_text(match)
         to_act = sorted(match.to_act())
+        if to_act and all(match.seats[s].is_ai for s in to_act):
+            return f"{', '.join(shown(match.seats[s].name) for s in to_act)} is thinking…"
         who = ", ".join(
             f"<@{match.seats[s].user_id}>" if not match.seats[s].is_ai else shown(match.seats[s].name)
             for s in to_act
@@ -403,6 +405,26 @@ class BoardCog(GameBase):
         elif not match.rec.rated or any(s.is_ai for s in match.seats):
             embed.set_footer(text="Unrated match.")
         await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
+        await self.show_result_on_header(match)
+
+    async def show_result_on_header(self, match: Match) -> None:
+        """The post in the channel the match was started from (its header: the challenge, lobby or start
+        message) shows the result with a link to the final board: the thread is archived an hour later."""
+        header = match.rec.ui.get("header")
+        if not header or not match.rec.thread_id:
+            return  # no header, or the match was played in that channel itself (the result is right there)
+        names = " vs ".join(shown(s.name) for s in match.seats)
+        embed = discord.Embed(
+            title=f"{self.spec.title}: {names}"[:256],
+            description=f"{self.status_line(match)}\n[See the final board]({self.jump_url(match)})"[:4000],
+            colour=COLOUR_END,
+        )
+        embed.set_footer(text=f"Match #{match.id} · {self.options_summary(match)}"[:2048])
+        channel = self.bot.get_partial_messageable(match.rec.channel_id, guild_id=match.rec.guild_id)
+        try:
+            await channel.get_partial_message(int(str(header))).edit(embed=embed, view=None, content=None)
+        except discord.HTTPException:
+            log.info("could not show the result of match %s on its header", match.id)
 
     async def pending_pings(self, match: Match, result: Result | None) -> tuple[list[int], list[int]]:
         """(seats to ping in the thread, seats to DM) for the turn that ``result`` began, not yet told."""

@@ -134,6 +134,13 @@ class LobbyCog(PlayCog):
                 log.info("thread creation refused (%s); playing in the channel", exc)
         if place is None:
             place = channel
+        if header_msg is not None:
+            # The header (the challenge or lobby message once started) lives in the channel the match was
+            # started from: it is not a board to retire through the thread, and it shows the result at the end.
+            if match.rec.message_id == header_msg.id:
+                match.rec.message_id = None
+            match.rec.ui["header"] = header_msg.id
+            await self.service.set_ui(match.id, {"header": header_msg.id})
         if result.ai_next:  # the computer opens: its first move is on the first board
             result = await self.ai_at_once(result, budget=5.0)
             match = result.match

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable
@@ -19,8 +20,10 @@ from cogs._game.private import PrivateCog
 
 log = logging.getLogger(__name__)
 
-AI_AT_ONCE = 1.5
-"""Seconds a click or typed move waits for the computer's answer so that both go out in one reply."""
+AI_AT_ONCE = 0.25
+"""Seconds a click or typed move waits for the computer's answer so that both go out in one reply. A
+computer that needs longer does not hold the answer up: the player's own move is shown at once (the
+board says the computer is thinking) and the computer's move edits that board when it is ready."""
 
 
 ANSWER_WITHIN = 2.0
@@ -62,36 +65,27 @@ class PlayCog(PrivateCog):
         match = result.match
         thread_seats, _ = await self.pending_pings(match, result)
         clicked = interaction.message.id if interaction.message is not None else None
-        thinking = result.ai_next and match.id in self._ai_running  # its board comes below when it is ready
         try:
-            if (thread_seats or thinking) and clicked is not None:
+            if thread_seats and clicked is not None:
                 # someone is pinged: the new board goes to the bottom (its content is the ping) and the
-                # clicked board becomes an earlier position, in the interaction's own response
+                # clicked board becomes an earlier position, in the interaction's own response. The new board
+                # goes out first (what the player waits for), then the clicked one is retired -- at once if
+                # posting is slow (rate limits), so the click is always answered in time.
                 embed = self.retired_embed(match, self.place_url(match))
-                if thinking:
-                    embed.description = ("Moved on: the computer is answering; the next board comes below ↓\n"
-                                         f"[Jump to the latest board]({self.place_url(match)})")
-                if thinking:
+                posting = asyncio.ensure_future(self._post_new_board(match, result, clicked, early,
+                                                                     thread_seats))
+                await asyncio.wait({posting}, timeout=ANSWER_WITHIN)
+                token_gone = False
+                try:
                     await interaction.response.edit_message(embed=embed, view=None, content=None)
                     self._retired.add(clicked)
-                else:
-                    # The new board goes out first (what the player waits for), then the clicked one is
-                    # retired in the interaction's response -- at once if posting is slow (rate limits), so
-                    # the click is always answered in time.
-                    posting = asyncio.ensure_future(self._post_new_board(match, result, clicked, early,
-                                                                         thread_seats))
-                    await asyncio.wait({posting}, timeout=ANSWER_WITHIN)
-                    token_gone = False
-                    try:
-                        await interaction.response.edit_message(embed=embed, view=None, content=None)
-                        self._retired.add(clicked)
-                    except discord.HTTPException:
-                        token_gone = True
-                    finally:
-                        await posting
-                    place = await self.place_of(match) if token_gone else None
-                    if place is not None:  # the click's token is gone: retire its board by an ordinary edit
-                        await self.retire(place, match, clicked, self.jump_url(match))
+                except discord.HTTPException:
+                    token_gone = True
+                finally:
+                    await posting
+                place = await self.place_of(match) if token_gone else None
+                if place is not None:  # the click's token is gone: retire its board by an ordinary edit
+                    await self.retire(place, match, clicked, self.jump_url(match))
             else:
                 kwargs = await self.board_kwargs(match, result, picture=early)
                 file = kwargs.pop("file")
@@ -124,7 +118,8 @@ class PlayCog(PrivateCog):
             task = asyncio.ensure_future(self.service.ai_move(match_id))
             done, _ = await asyncio.wait({task}, timeout=max(0.0, end - time.monotonic()))
             if not done:
-                follow = asyncio.create_task(self._ai_follow(match_id, task, result.moves))
+                shown = self._answered.setdefault(match_id, asyncio.Event())
+                follow = asyncio.create_task(self._ai_follow(match_id, task, result.moves, shown))
                 self._ai_tasks.add(follow)
                 follow.add_done_callback(self._ai_tasks.discard)
                 break
@@ -151,7 +146,9 @@ class PlayCog(PrivateCog):
         return result
 
     async def _ai_follow(self, match_id: int, task: asyncio.Future[Result | None],
-                         earlier: list[Any] | None = None) -> None:
+                         earlier: list[Any] | None = None, shown: asyncio.Event | None = None) -> None:
+        """Present a computer move that took longer than :data:`AI_AT_ONCE`, once the human's move it
+        answers has been shown (``shown``: the board it edits must not be overwritten by that answer)."""
         try:
             result = await task
         except Exception:
@@ -159,6 +156,9 @@ class PlayCog(PrivateCog):
             return
         finally:
             self._ai_running.discard(match_id)
+        if shown is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(shown.wait(), ANSWER_WITHIN * 3)
         if result is None:
             return
         result.moves = list(earlier or []) + result.moves  # "Last:" names the human's move too
@@ -170,6 +170,9 @@ class PlayCog(PrivateCog):
 
     async def after_result(self, match: Match, result: Result) -> None:
         """Result message at the end, private follow-ups, and the computer's reply."""
+        shown = self._answered.pop(match.id, None)
+        if shown is not None:  # the move is shown: a computer answer still thinking may edit its board
+            shown.set()
         await self.after_move_private(match, result)
         await self.notify_turn(match, result)
         if result.finished and match.status == Status.FINISHED:

@@ -235,14 +235,15 @@ async def test_against_the_computer(world):
     await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy", first="challenger")
     await w.dd.settle()
     board = await w.thread().wait_for(is_board)
+    mark = w.dd.mark()
     await place(w, board, w.alice, "Small (5 left)", "c3")
     await w.dd.settle()
-    latest = await w.thread().wait_for(lambda m: is_board(m) and "Parlor (easy)" in m.text.split("Last:")[-1]
-                                       if "Last:" in m.text else False)
-    # the computer answered at once: alice is pinged by the new board, the clicked one moved on (issue 12;
-    # this test used to expect the clicked board edited in place)
-    assert "To move: <@" in latest.text and [u.id for u in latest.mentions] == [w.alice.id]
-    assert "Moved on" in board.text and board.buttons() == []
+    # the computer answered at once: the clicked board is edited in place with both moves, in the click's
+    # one answer, and alice (who just moved) is not pinged (issue 27; issue 12 posted a new board here)
+    assert live_board(w.thread()).id == board.id
+    assert "Last: alice: `S c3`, Parlor (easy): `" in board.text and "To move: <@" in board.text
+    assert len(w.dd.api_calls(since=mark)) == 2  # the size button's picker, then the move
+    assert [m for m in w.thread().public_messages if m.notified_ids and m.id != board.id] == []
 
 
 async def test_settings_need_manage_server(world):

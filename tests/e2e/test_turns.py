@@ -406,7 +406,7 @@ async def test_nomic_same_player_steps_ping_nobody_and_votes_ping_each_voter_onc
     assert {u.id: count(u) for u in (w.alice, w.bob, w.carol)} == after  # a vote cast pings nobody again
 
 
-async def test_a_slow_computer_still_costs_two_requests_and_pings_the_human(world, monkeypatch):
+async def test_a_slow_computer_is_acknowledged_first_and_edits_the_same_board_without_a_ping(world, monkeypatch):
     import cogs._game.play
 
     monkeypatch.setattr(cogs._game.play, "AI_AT_ONCE", 0.0)  # the computer never answers "at once"
@@ -418,13 +418,17 @@ async def test_a_slow_computer_still_costs_two_requests_and_pings_the_human(worl
     await w.alice.click(board, "Small (5 left)")
     mark = w.dd.mark()
     sel = next(s for s in board.selects() if "c3" in s.values)
-    await w.alice.select(board, ["c3"], custom_id=sel.custom_id)
+    r = await w.alice.select(board, ["c3"], custom_id=sel.custom_id)
     await w.dd.settle()
-    latest = await thread.wait_for(lambda m: is_board(m) and "Parlor (easy): `" in m.text)
-    await w.dd.settle()
-    assert "computer is answering" in board.text and board.buttons() == []
-    assert "alice: `S c3`" in latest.text and [u.id for u in latest.notified] == [w.alice.id]
-    assert len(w.dd.api_calls(since=mark)) == 2
+    calls = w.dd.api_calls(since=mark)
+    # the click's answer shows alice's own move at once (the computer thinking), then the same board is
+    # edited with the computer's answer: two requests, no new message, no ping
+    assert len(calls) == 2
+    assert calls[0].interaction_id == r.id and "is thinking" in str(calls[0].json)
+    assert calls[1].method == "PATCH" and str(board.id) in calls[1].path
+    assert live_board(thread).id == board.id
+    assert "alice: `S c3`" in board.text and "Parlor (easy): `" in board.text
+    assert pings_of(w, w.alice) == [pings_of(w, w.alice)[0]]  # only the first board's ping
     w.dd.assert_clean()
 
 
