@@ -136,7 +136,7 @@ class LobbyCog(PlayCog):
             place = channel
         if header_msg is not None:
             # The header (the challenge or lobby message once started) lives in the channel the match was
-            # started from: it is not a board to retire through the thread, and it shows the result at the end.
+            # started from: not a board to retire through the thread; it shows the result at the end.
             if match.rec.message_id == header_msg.id:
                 match.rec.message_id = None
             match.rec.ui["header"] = header_msg.id

@@ -406,7 +406,7 @@ async def test_nomic_same_player_steps_ping_nobody_and_votes_ping_each_voter_onc
     assert {u.id: count(u) for u in (w.alice, w.bob, w.carol)} == after  # a vote cast pings nobody again
 
 
-async def test_a_slow_computer_is_acknowledged_first_and_edits_the_same_board_without_a_ping(world, monkeypatch):
+async def test_a_slow_computer_is_answered_first_and_edits_the_same_board_without_a_ping(world, monkeypatch):
     import cogs._game.play
 
     monkeypatch.setattr(cogs._game.play, "AI_AT_ONCE", 0.0)  # the computer never answers "at once"
