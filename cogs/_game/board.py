@@ -75,7 +75,7 @@ class BoardCog(GameBase):
             return self.closed_text(match)
         to_act = sorted(match.to_act())
         if to_act and all(match.seats[s].is_ai for s in to_act):
-            return f"{', '.join(shown(match.seats[s].name) for s in to_act)} is thinking…"
+            return f"To move: {', '.join(shown(match.seats[s].name) for s in to_act)}, thinking…"
         who = ", ".join(
             f"<@{match.seats[s].user_id}>" if not match.seats[s].is_ai else shown(match.seats[s].name)
             for s in to_act
@@ -294,7 +294,9 @@ class BoardCog(GameBase):
                            picture: Awaitable[discord.File] | None = None) -> dict[str, Any]:
         """The board message's parts; ``picture`` is its picture when already being drawn."""
         file = await (picture if picture is not None else self.picture(match, result))
-        items = self.components(match, state) if match.status == Status.RUNNING else []
+        # nothing to click while only the computer is to move (it is thinking: the board is edited soon)
+        thinking = match.status == Status.RUNNING and all(match.seats[s].is_ai for s in match.to_act())
+        items = self.components(match, state) if match.status == Status.RUNNING and not thinking else []
         view = v.view_of(*items)
         if match.status == Status.RUNNING and match.rec.thread_id is not None:
             # spectators join the thread from the board (skipped when the board's rows are full)

@@ -177,22 +177,24 @@ class PlayCog(PrivateCog):
         await self.notify_turn(match, result)
         if result.finished and match.status == Status.FINISHED:
             await self.announce_result(match, result)
-        elif result.ai_next:
-            self.schedule_ai(match.id)
+        elif result.ai_next:  # the computer moves again (a repick): its run goes on from these moves
+            self.schedule_ai(match.id, result.moves)
         await self.bot.store.set_board_version(match.id, match.version)
 
     async def after_move_private(self, match: Match, result: Result) -> None:
         """Games with hidden information send DMs here."""
 
-    def schedule_ai(self, match_id: int) -> None:
+    def schedule_ai(self, match_id: int, earlier: list[Any] | None = None) -> None:
+        """Let the computer move as a task; ``earlier``: the moves of the result it follows (the human's move
+        and the computer's picks so far), so that its board names them and does not ping a present player."""
         if match_id in self._ai_running:
             return
         self._ai_running.add(match_id)
-        task = asyncio.create_task(self._ai_turn(match_id))
+        task = asyncio.create_task(self._ai_turn(match_id, list(earlier or [])))
         self._ai_tasks.add(task)
         task.add_done_callback(self._ai_tasks.discard)
 
-    async def _ai_turn(self, match_id: int) -> None:
+    async def _ai_turn(self, match_id: int, earlier: list[Any] | None = None) -> None:
         try:
             try:
                 result = await self.service.ai_move(match_id)
@@ -200,6 +202,7 @@ class PlayCog(PrivateCog):
                 self._ai_running.discard(match_id)
             if result is None:
                 return
+            result.moves = list(earlier or []) + result.moves
             await self.refresh_board(result.match, result)
             await self.after_result(result.match, result)
         except Exception:
