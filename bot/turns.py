@@ -10,6 +10,7 @@ closed DMs fall back to the thread ping) or ``off``.
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Protocol
 
@@ -120,16 +121,22 @@ class Turns:
             return f"{who} ⏰ reminder: your move in {title} #{match.id}, {reminder}."
         return f"{who} your turn."
 
-    async def dm(self, match: Match, seat: int, title: str, *, reminder: str = "") -> bool:
-        """DM one player that it is their move, with a link to the board; False if their DMs are closed."""
+    async def dm(self, match: Match, seat: int, title: str, *, reminder: str = "",
+                 last: str = "", picture: tuple[bytes, str] | None = None) -> bool:
+        """DM one player that it is their move: the move that began it (``last``, e.g. "Last: Bob: `c3-c4`"),
+        the board's picture (``picture``: its bytes and file name) and a link to the board; False if their
+        DMs are closed."""
         rec = match.seats[seat]
         names = " vs ".join(shown(s.name) for s in match.seats)
         head = f"⏰ Reminder: your move, {reminder}" if reminder else "Your move"
         text = f"{head} in **{title} #{match.id}** ({names}): [go to the board]({board_url(match)})"
+        if last and not reminder:
+            text += f"\n{last}"
+        files = [discord.File(io.BytesIO(picture[0]), picture[1])] if picture and not reminder else []
         try:
             channel_id = await self.dm_channel_of(rec.user_id)
             dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await dm.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            await dm.send(text[:2000], files=files, allowed_mentions=discord.AllowedMentions.none())
             return True
         except discord.Forbidden:
             return False
@@ -138,9 +145,12 @@ class Turns:
             return False
 
     async def deliver(self, match: Match, thread_seats: list[int], dm_seats: list[int], title: str,
-                      place: discord.abc.Messageable | None, *, reminder: str = "") -> None:
-        """Send DMs, then one thread message pinging the thread seats and anyone whose DMs are closed."""
-        fallback = [s for s in dm_seats if not await self.dm(match, s, title, reminder=reminder)]
+                      place: discord.abc.Messageable | None, *, reminder: str = "", last: str = "",
+                      picture: tuple[bytes, str] | None = None) -> None:
+        """Send DMs (with ``last`` and ``picture``: see :meth:`dm`), then one thread message pinging the
+        thread seats and anyone whose DMs are closed."""
+        fallback = [s for s in dm_seats
+                    if not await self.dm(match, s, title, reminder=reminder, last=last, picture=picture)]
         ping = sorted(set(thread_seats) | set(fallback))
         if not ping or place is None:
             return

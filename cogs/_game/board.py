@@ -170,13 +170,31 @@ class BoardCog(GameBase):
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         name = self.picture_name(match, result)
+        data: bytes | None = None
         if result is not None:
             self.stop_ahead(match.id)  # the position it was for is gone
-            ready = self.taken_ahead(match, result) if name.endswith(".png") else None
-            if ready is not None:
-                return picture_file(ready, name)
-        data = await draw_off_loop_if_long(name, self._picture_bytes, match, result, name)
+            data = self.taken_ahead(match, result) if name.endswith(".png") else None
+        if data is None:
+            data = await draw_off_loop_if_long(name, self._picture_bytes, match, result, name)
+        self._keep_shown(match, data, name)
         return picture_file(data, name)
+
+    _shown: dict[int, tuple[int, bytes, str]] | None = None
+    SHOWN_KEPT = 256
+    """Matches whose last board picture is kept (for the turn notice by DM that follows it)."""
+
+    def _keep_shown(self, match: Match, data: bytes, name: str) -> None:
+        if self._shown is None:
+            self._shown = {}
+        self._shown.pop(match.id, None)
+        self._shown[match.id] = (match.version, data, name)
+        while len(self._shown) > self.SHOWN_KEPT:
+            del self._shown[next(iter(self._shown))]
+
+    def shown_picture(self, match: Match) -> tuple[bytes, str] | None:
+        """The picture of the board just drawn for this position of the match (bytes, file name), if any."""
+        kept = (self._shown or {}).get(match.id)
+        return (kept[1], kept[2]) if kept is not None and kept[0] == match.version else None
 
     # -- boards drawn while the player chooses ------------------------------------------------------------
     _drawn_ahead: Kept | None = None

@@ -82,7 +82,12 @@ class PrivateCog(BoardCog):
             return
         result.notified.update(thread_seats + dm_seats)
         place = await self.place_of(match) if thread_seats or dm_seats else None
-        await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place)
+        last, picture = "", None
+        if dm_seats:  # the DM says what the opponent played and shows the board, as the thread would
+            last = self.last_move_text(match, result)
+            picture = self.shown_picture(match)
+        await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place, last=last,
+                                 picture=picture)
 
     async def remind(self, match: Match) -> None:
         """The scheduler's reminder: the players to move, each as they chose (once per turn)."""

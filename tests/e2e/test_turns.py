@@ -69,6 +69,10 @@ async def test_notify_dm_off_and_closed_dms_fall_back_to_the_thread(world):
     assert pings_of(w, w.bob) == []
     dms = dms_of(w.bob)
     assert len(dms) == 1 and f"/{thread.id}/" in dms[0].text  # the DM links to the thread's board
+    # ... and says what alice played, with the board's picture (issue 27)
+    assert "Last: alice: `S a1`" in dms[0].text
+    assert dms[0].attachments and dms[0].attachments[0].is_png
+    assert dms[0].attachments[0].bytes == board.attachments[0].bytes
     # the board edited in place + the DM (its channel was opened by /notify, not during a move)
     assert w.dd.api_summary(since=mark) == {"POST /interactions/{interaction_id}/{token}/callback": 1,
                                             "POST /channels/{channel_id}/messages": 1}
