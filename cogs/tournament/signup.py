@@ -9,9 +9,12 @@ import discord
 
 from bot.games import TITLES
 from bot.matches.service import Player
+from bot.render.text import plural
 from bot.replies import reply_error
 from bot.storage.tournaments import TournamentRecord
+from bot.tournaments.core import MIN_PLAYERS
 from bot.tournaments.model import Format
+from bot.tournaments.pairing import default_swiss_rounds
 from bot.tournaments.service import TournamentError
 from cogs._game import human_seconds
 
@@ -19,6 +22,15 @@ if TYPE_CHECKING:
     pass
 from cogs.tournament.base import TournamentBase
 from cogs.tournament.common import COLOUR, STATUS_WORDS, esc, log
+
+
+def swiss_rounds_text(rounds: int | None, players: int) -> str:
+    """A Swiss event's rounds as a reader counts them: the number set, or the default for the sign-ups so
+    far ("3 rounds for 4 players (grows with sign-ups)"; before there are enough, the fewest to start)."""
+    if rounds:
+        return plural(rounds, "round")
+    n = max(players, MIN_PLAYERS)
+    return f"{plural(default_swiss_rounds(n), 'round')} for {n} players (grows with sign-ups)"
 
 
 class TournamentSignup(TournamentBase):
@@ -32,7 +44,7 @@ class TournamentSignup(TournamentBase):
         if fmt.is_round_robin:
             rounds = "one round per opponent" + (", twice" if fmt is Format.DOUBLE_ROUND_ROBIN else "")
         else:
-            rounds = f"{t.rounds} rounds" if t.rounds else "⌈log2 players⌉ + 1 rounds"
+            rounds = swiss_rounds_text(t.rounds, n)
         lines = [
             f"**{TITLES[t.game]}** · {'Swiss' if fmt is Format.SWISS else fmt.value.replace('-', ' ')} "
             f"· {rounds}",
