@@ -29,10 +29,10 @@ def player_range(least: int, most: int | None) -> str:
     """How many players a game takes, as a sentence says it.
 
     >>> player_range(2, 2), player_range(2, 4), player_range(3, None)
-    ('2 players', '2 to 4 players', '3 or more players')
+    ('2 players', '2 to 4 players', 'any number of players, at least 3')
     """
     if most is None:
-        return f"{least} or more players"
+        return f"any number of players, at least {least}"
     if most == least:
         return plural(least, "player")
     return f"{least} to {most} players"

@@ -82,7 +82,7 @@ async def test_help_counts_players_the_same_way(world):
     msg = await r.message()
     assert "2 players" in msg.embed.field("Pylon — `/pylon`")
     assert "2 to 4 players" in msg.embed.field("EOF — `/eof`")
-    assert "2 or more players" in msg.embed.field("Nomic World — `/nomic`")
+    assert "any number of players, at least 2" in msg.embed.field("Nomic World — `/nomic`")
 
 
 async def test_stats_with_nothing_to_show_is_said_privately(world):
