@@ -33,6 +33,22 @@ def swiss_rounds_text(rounds: int | None, players: int) -> str:
     return f"{plural(default_swiss_rounds(n), 'round')} for {n} players (grows with sign-ups)"
 
 
+def names_that_fit(names: list[str], limit: int = 1024) -> str:
+    """As many whole names as fit in ``limit`` characters, then "and N more" (a field value holds 1024).
+
+    >>> names_that_fit(["ann", "bo", "cyd"], limit=16), names_that_fit(["ann", "bo", "cyd", "dee"], limit=15)
+    ('ann, bo, cyd', 'ann and 3 more')
+    """
+    for shown_count in range(len(names), -1, -1):
+        more = len(names) - shown_count
+        text = ", ".join(names[:shown_count]) + (f" and {more} more" if more and shown_count else "")
+        if not shown_count and more:
+            text = f"{more} players"
+        if len(text) <= limit:
+            return text
+    return ""
+
+
 class TournamentSignup(TournamentBase):
     """The sign-up message and its buttons."""
 
@@ -65,10 +81,10 @@ class TournamentSignup(TournamentBase):
             )
         else:
             lines.append(f"Sign-up closed: {STATUS_WORDS.get(t.status, t.status)}.")
-        names = ", ".join(esc(e.name) for e in entrants[:60]) + (f" and {n - 60} more" if n > 60 else "")
+        names = names_that_fit([esc(e.name) for e in entrants])
         embed = discord.Embed(title=f"Tournament #{t.id}: {TITLES[t.game]}", description="\n".join(lines),
                               colour=COLOUR)
-        embed.add_field(name=f"Players ({n})", value=names[:1024] or "nobody yet", inline=False)
+        embed.add_field(name=f"Players ({n})", value=names or "nobody yet", inline=False)
         view = discord.ui.View(timeout=None)
         if t.status == "signup":
             for act in ("join", "leave", "start"):

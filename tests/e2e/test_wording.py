@@ -129,3 +129,19 @@ async def test_one_rating_display_in_the_result_the_leaderboard_and_stats(world)
     assert stats.embed.field("Pylon").startswith("Rating −1.8 (provisional, 1 of 5 games) · rank 2/2")
     assert stats.embed.description == RATING_NOTE and "σ" not in stats.text
     w.dd.assert_clean()
+
+
+async def test_sign_up_lists_whole_names_and_counts_the_rest(world):
+    w = world
+    r = await w.admin.slash(w.chan, "tournament new", game="pylon")
+    signup = await r.message()
+    names = [f"player{i:02d}_with_a_long_display_name" for i in range(36)]  # 36 × 33 characters > 1024
+    for name in names:
+        u = w.dd.create_user(name)
+        w.guild.add_member(u)
+        await u.click(signup, "Join")
+    value = signup.embed.field("Players (36)")
+    listed, more = value.rsplit(" and ", 1)
+    assert more.endswith(" more") and len(value) <= 1024
+    shown_names = [n.replace("\\_", "_") for n in listed.split(", ")]
+    assert shown_names == names[:len(shown_names)] and len(shown_names) + int(more.split()[0]) == 36
