@@ -43,6 +43,7 @@ VERSION_FREE = (
     "end!",
     "watch",
     "rematch",  # private views, confirmations, after the match
+    "hp:",  # the pages of /<game> history
     "col:",
     "open",
     "an:",

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
+from bot.render.text import player_range
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -41,13 +42,11 @@ class Help(commands.Cog):
         )
         for key, game in GAMES.items():
             spec = game.spec
-            seats = f"{spec.min_seats}" + (f"–{spec.max_seats}" if spec.max_seats != spec.min_seats else "")
-            if spec.max_seats is None:
-                seats = f"{spec.min_seats}+"
+            seats = player_range(spec.min_seats, spec.max_seats)
             ai = " · computer opponent" if spec.ai_levels else ""
             blurb = BLURBS.get(key, "").removeprefix(f"{spec.title}: ")  # the field's name already says it
             embed.add_field(
-                name=f"{spec.title} — `/{key}`", value=f"{blurb}\n{seats} players{ai}", inline=False
+                name=f"{spec.title} — `/{key}`", value=f"{blurb}\n{seats}{ai}", inline=False
             )
         embed.add_field(
             name="Every game",

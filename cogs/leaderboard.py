@@ -1,4 +1,5 @@
-"""``/leaderboard`` and ``/stats``: per-server ratings (OpenSkill, conservative mu − 3σ)."""
+"""``/leaderboard`` and ``/stats``: per-server ratings (OpenSkill, conservative mu − 3σ), shown by
+:func:`bot.ratings.rating_text` with :data:`bot.ratings.RATING_NOTE` once per message."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from bot.games import RATED, TITLES
 from bot.names import shown
+from bot.ratings import RATING_NOTE, rating_text
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
 from bot.render.text import plural
 from bot.storage import ComputerResult, RatingRow
@@ -68,12 +70,12 @@ class Leaderboard(commands.Cog):
             return
         lines = []
         for i, r in enumerate(rows, 1):
-            lines.append(f"**{i}.** <@{r.user_id}> — {r.ordinal:.1f} · {r.wins}W {r.losses}L {r.draws}D")
+            lines.append(f"**{i}.** <@{r.user_id}> — {rating_text(r)} · {r.wins}W {r.losses}L {r.draws}D")
         mine = await self.bot.store.rating_rank(gid, game.value, interaction.user.id)
         footer = (f"Your rank: {mine[0]} of {mine[1]}" if mine else "You have no rating in this game yet.")
         embed = discord.Embed(title=f"{title} leaderboard", description="\n".join(lines),
                               colour=discord.Colour.gold())
-        embed.set_footer(text=f"{footer} · rating = μ − 3σ (OpenSkill)")
+        embed.set_footer(text=f"{footer}\n{RATING_NOTE}")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="Ratings and records of a player in this server")
@@ -94,7 +96,7 @@ class Leaderboard(commands.Cog):
             rank = await store.rating_rank(gid, r.game, target.id)
             rank_txt = f" · rank {rank[0]}/{rank[1]}" if rank else ""
             embed.add_field(name=TITLES.get(r.game, r.game),
-                            value=f"{r.ordinal:.1f} (μ {r.mu:.1f}, σ {r.sigma:.1f}){rank_txt}\n"
+                            value=f"Rating {rating_text(r)}{rank_txt}\n"
                                   f"{plural(r.games, 'game')} · {r.wins}W {r.losses}L {r.draws}D")
         if vs_computer:
             embed.add_field(name="Against the computer (unrated)", inline=False,
@@ -102,10 +104,14 @@ class Leaderboard(commands.Cog):
         made, adopted = counters.get(("nomic", "proposals"), 0), counters.get(("nomic", "adopted"), 0)
         if made or adopted:
             embed.add_field(name="Nomic World", value=f"{plural(made, 'proposal')} made · {adopted} adopted")
-        if not embed.fields:
-            embed.description = "No finished matches in this server yet."
-        elif not rows:
-            embed.description = "No rated matches yet: ratings count finished matches between members."
+        if not embed.fields:  # nothing to show anyone: said to the asker alone
+            await interaction.response.send_message(
+                f"{'You have' if target.id == interaction.user.id else f'{shown(target.display_name)} has'} "
+                "no finished matches in this server yet.",
+                ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+            return
+        embed.description = (RATING_NOTE if rows else
+                             "No rated matches yet: ratings count finished matches between members.")
         chart_game = game.value if game else await self.most_played(gid, target.id, rows)
         files = []
         if chart_game:

@@ -117,10 +117,10 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         return items
 
     @staticmethod
-    def agree_score(match: Match) -> str:
-        """The score as it stands, higher first ("17–13")."""
-        a, b = match.view(None).scores
-        return f"{max(a, b)}–{min(a, b)}"
+    def agree_score(match: Match, seat: int) -> str:
+        """The score as it stands, as ``seat`` reads it: their own score first ("14–16" when behind)."""
+        scores = match.view(None).scores
+        return f"{scores[seat]}–{scores[1 - seat]}"
 
     def agree_question(self, match: Match, seat: int) -> str | None:
         """What to confirm before ``seat`` agrees to end, when that may end the game at once (else None)."""
@@ -129,7 +129,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         if not (view.agreed[other.seat] or other.is_ai):
             return None  # only an offer: the other player still decides
         mine, theirs = view.scores[seat], view.scores[other.seat]
-        score = self.agree_score(match)
+        score = self.agree_score(match, seat)
         if mine > theirs:
             verdict = f"you would win {score}"
         elif mine < theirs:
@@ -185,7 +185,7 @@ class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramid
         if question is None:
             await self.play_from_component(interaction, match.id, version, "agree")
             return
-        score = self.agree_score(match)
+        score = self.agree_score(match, seat)
         view = v.view_of(v.button(match.id, match.version, "cf:agree", label=f"Yes, end at {score}",
                                   style=discord.ButtonStyle.danger),
                          v.button(match.id, match.version, "agree-no", label="No, play on"))

@@ -23,3 +23,16 @@ def article(word: str) -> str:
     ('an Ice piece', 'a Fire piece')
     """
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def player_range(least: int, most: int | None) -> str:
+    """How many players a game takes, as a sentence says it.
+
+    >>> player_range(2, 2), player_range(2, 4), player_range(3, None)
+    ('2 players', '2 to 4 players', 'any number of players, at least 3')
+    """
+    if most is None:
+        return f"any number of players, at least {least}"
+    if most == least:
+        return plural(least, "player")
+    return f"{least} to {most} players"

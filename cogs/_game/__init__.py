@@ -27,6 +27,7 @@ from cogs import _views as v
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
+from cogs._game import history as history_pages
 from cogs._game.base import (
     COLOUR_END,
     COLOUR_INFO,
@@ -87,6 +88,9 @@ class GameCog(LobbyCog):
             if pv is None:
                 raise StaleBoard("That button does nothing any more.")
             await self.show_private(interaction, match, int(pv[1]), pv[2])
+            return
+        if action.startswith(history_pages.ACTION):
+            await self.history_page(interaction, match, action)
             return
         if action == "resign!":
             await self.do_resign(interaction, match)
@@ -276,17 +280,27 @@ class GameCog(LobbyCog):
         except NoMatchHere:
             found = await self.service.latest_finished(interaction.channel_id or 0, self.game_key)
             match = found if found is not None else await self.match_here(interaction, running=False)
-        moves = await self.service.history(match.id)
-        lines = self.history_lines(match, moves)
-        if not lines:
-            lines = ["No moves yet."]
-        text = "\n".join(lines)
-        if len(text) > 4000:
-            text = "…\n" + text[-3990:]
-        embed = discord.Embed(
-            title=f"{self.spec.title} #{match.id}: moves", description=text, colour=COLOUR_INFO
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        lines = await self.history_of(match)
+        await interaction.response.send_message(
+            **history_pages.reply_kwargs(match.id, self.history_title(match), lines, COLOUR_INFO),
+            ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    async def history_page(self, interaction: discord.Interaction, match: Match, action: str) -> None:
+        """◀ ▶ under a long history: that page, recomputed from the log (1 request)."""
+        page = re.fullmatch(r"hp:(\d{1,4})", action)
+        if page is None or int(page[1]) < 1:
+            raise StaleBoard("That button does nothing any more.")
+        pages = history_pages.pages_of(await self.history_of(match))
+        n = min(int(page[1]), len(pages))
+        await interaction.response.edit_message(
+            embed=history_pages.page_embed(self.history_title(match), pages, n, COLOUR_INFO),
+            view=history_pages.page_view(match.id, len(pages), n))
+
+    async def history_of(self, match: Match) -> list[str]:
+        return self.history_lines(match, await self.service.history(match.id)) or ["No moves yet."]
+
+    def history_title(self, match: Match) -> str:
+        return f"{self.spec.title} #{match.id}: moves"
 
     def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
         out = []

@@ -15,8 +15,10 @@ from bot.games.base import CHANCE, GameError
 from bot.games.samples import sample_positions
 from bot.matches.service import Match, Result
 from bot.names import shown
+from bot.ratings import RATING_NOTE, rating_change_text
 from bot.render import board_png, png_bytes
 from bot.render.kept import Kept
+from bot.render.text import player_range
 from bot.storage import Status
 from bot.turns import mentions_of, newly_to_act
 from cogs import _views as v
@@ -417,11 +419,8 @@ class BoardCog(GameBase):
         embed = discord.Embed(title=f"{self.spec.title}: match over", description=self.status_line(match),
                               colour=COLOUR_END)
         if result.ratings:
-            lines = []
-            for ch in result.ratings:
-                delta = ch.after.ordinal - ch.before.ordinal
-                lines.append(f"<@{ch.user_id}> {ch.after.ordinal:.1f} ({delta:+.1f})")
-            embed.add_field(name="Ratings", value="\n".join(lines)[:1024])
+            lines = [f"<@{ch.user_id}> {rating_change_text(ch)}" for ch in result.ratings]
+            embed.add_field(name="Ratings", value="\n".join([*lines, f"*{RATING_NOTE}*"])[:1024])
         elif not match.rec.rated or any(s.is_ai for s in match.seats):
             embed.set_footer(text="Unrated match.")
         await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
@@ -511,13 +510,12 @@ class BoardCog(GameBase):
         spec = self.spec
         if rec.status == Status.LOBBY:
             need = spec.min_seats
-            most = f"{spec.max_seats}" if spec.max_seats else "any number of"
             lines = [f"{i + 1}. {shown(s.name)}{self.seat_note(match, i)}" for i, s in enumerate(rec.seats)]
             embed = discord.Embed(
                 title=f"{spec.title}: lobby",
                 description=(
-                    f"Hosted by **{shown(rec.seats[0].name) if rec.seats else '?'}** · {need} to {most} "
-                    "players\n"
+                    f"Hosted by **{shown(rec.seats[0].name) if rec.seats else '?'}** · "
+                    f"{player_range(need, spec.max_seats)}\n"
                     + "\n".join(lines)
                     + f"\n\nThe host starts once {need} have joined. Closes <t:{int(rec.deadline or 0)}:R>."
                 ),

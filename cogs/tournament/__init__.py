@@ -86,7 +86,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
     @app_commands.describe(
         game="The game (2-player games)",
         format="Swiss (default) or round robin",
-        rounds="Swiss rounds (default: ⌈log2 players⌉ + 1)",
+        rounds="Swiss rounds (default: set by the sign-ups, e.g. 3 for 4 players, 4 for 8)",
         round_time="Time for each round",
         turn_limit="Time per move (default: the server's turn limit)",
         rated="Count for the leaderboard (default yes)",
@@ -176,6 +176,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="pause", description="Organiser: pause a tournament (the round clock stops)")
+    @app_commands.describe(event="The tournament number (default: the one in this channel)")
     @app_commands.guild_only()
     async def pause(self, interaction: discord.Interaction, event: int | None = None) -> None:
         t = await self.find(interaction, event)
@@ -185,6 +186,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
                           "(games in progress go on).")
 
     @app_commands.command(name="resume", description="Organiser: resume a paused tournament")
+    @app_commands.describe(event="The tournament number (default: the one in this channel)")
     @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction, event: int | None = None) -> None:
         t = await self.find(interaction, event)
@@ -197,6 +199,8 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
             )
 
     @app_commands.command(name="remove", description="Organiser: remove a player from a tournament")
+    @app_commands.describe(player="The player to take out (no pairings in later rounds)",
+                           event="The tournament number (default: the one in this channel)")
     @app_commands.guild_only()
     async def remove(
         self, interaction: discord.Interaction, player: discord.User, event: int | None = None
@@ -214,6 +218,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
             await self.signup_changed(await self.service.get(t.id))
 
     @app_commands.command(name="cancel", description="Organiser: cancel a tournament")
+    @app_commands.describe(event="The tournament number (default: the one in this channel)")
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction, event: int | None = None) -> None:
         t = await self.find(interaction, event)

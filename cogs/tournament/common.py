@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games import TITLES
+from bot.games import TITLES, two_player
 from bot.tournaments.model import Format
 
 if TYPE_CHECKING:
@@ -30,7 +30,8 @@ COLOUR = discord.Colour.from_rgb(88, 101, 242)
 COLOUR_END = discord.Colour.from_rgb(250, 166, 26)
 
 
-GAME_CHOICES = [app_commands.Choice(name=title, value=k) for k, title in TITLES.items()]
+GAME_CHOICES = [app_commands.Choice(name=TITLES[k], value=k) for k in two_player()]
+"""Only the games a tournament can pair (exactly two players): offering others to refuse them misleads."""
 
 
 FORMAT_CHOICES = [

@@ -9,9 +9,12 @@ import discord
 
 from bot.games import TITLES
 from bot.matches.service import Player
+from bot.render.text import plural
 from bot.replies import reply_error
 from bot.storage.tournaments import TournamentRecord
+from bot.tournaments.core import MIN_PLAYERS
 from bot.tournaments.model import Format
+from bot.tournaments.pairing import default_swiss_rounds
 from bot.tournaments.service import TournamentError
 from cogs._game import human_seconds
 
@@ -19,6 +22,31 @@ if TYPE_CHECKING:
     pass
 from cogs.tournament.base import TournamentBase
 from cogs.tournament.common import COLOUR, STATUS_WORDS, esc, log
+
+
+def swiss_rounds_text(rounds: int | None, players: int) -> str:
+    """A Swiss event's rounds as a reader counts them: the number set, or the default for the sign-ups so
+    far ("3 rounds for 4 players (grows with sign-ups)"; before there are enough, the fewest to start)."""
+    if rounds:
+        return plural(rounds, "round")
+    n = max(players, MIN_PLAYERS)
+    return f"{plural(default_swiss_rounds(n), 'round')} for {n} players (grows with sign-ups)"
+
+
+def names_that_fit(names: list[str], limit: int = 1024) -> str:
+    """As many whole names as fit in ``limit`` characters, then "and N more" (a field value holds 1024).
+
+    >>> names_that_fit(["ann", "bo", "cyd"], limit=16), names_that_fit(["ann", "bo", "cyd", "dee"], limit=15)
+    ('ann, bo, cyd', 'ann and 3 more')
+    """
+    for shown_count in range(len(names), -1, -1):
+        more = len(names) - shown_count
+        text = ", ".join(names[:shown_count]) + (f" and {more} more" if more and shown_count else "")
+        if not shown_count and more:
+            text = f"{more} players"
+        if len(text) <= limit:
+            return text
+    return ""
 
 
 class TournamentSignup(TournamentBase):
@@ -32,7 +60,7 @@ class TournamentSignup(TournamentBase):
         if fmt.is_round_robin:
             rounds = "one round per opponent" + (", twice" if fmt is Format.DOUBLE_ROUND_ROBIN else "")
         else:
-            rounds = f"{t.rounds} rounds" if t.rounds else "⌈log2 players⌉ + 1 rounds"
+            rounds = swiss_rounds_text(t.rounds, n)
         lines = [
             f"**{TITLES[t.game]}** · {'Swiss' if fmt is Format.SWISS else fmt.value.replace('-', ' ')} "
             f"· {rounds}",
@@ -53,10 +81,10 @@ class TournamentSignup(TournamentBase):
             )
         else:
             lines.append(f"Sign-up closed: {STATUS_WORDS.get(t.status, t.status)}.")
-        names = ", ".join(esc(e.name) for e in entrants[:60]) + (f" and {n - 60} more" if n > 60 else "")
+        names = names_that_fit([esc(e.name) for e in entrants])
         embed = discord.Embed(title=f"Tournament #{t.id}: {TITLES[t.game]}", description="\n".join(lines),
                               colour=COLOUR)
-        embed.add_field(name=f"Players ({n})", value=names[:1024] or "nobody yet", inline=False)
+        embed.add_field(name=f"Players ({n})", value=names or "nobody yet", inline=False)
         view = discord.ui.View(timeout=None)
         if t.status == "signup":
             for act in ("join", "leave", "start"):

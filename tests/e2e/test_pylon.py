@@ -40,8 +40,10 @@ async def test_agree_to_end_against_the_computer_asks_first(world):
 
     r = await w.alice.click(board, "Agree to end")
     ask = await r.message()
-    assert r.ephemeral and "End now at **16–14**?" in ask.text and "you would lose 16–14" in ask.text
-    assert ask.button_labels() == ["Yes, end at 16–14", "No, play on"]
+    # alice has 14: she reads her own score first, as on a scoreboard seen from her seat
+    assert r.ephemeral and "End now at **14–16**?" in ask.text and "you would lose 14–16" in ask.text
+    assert "16–14" not in ask.text
+    assert ask.button_labels() == ["Yes, end at 14–16", "No, play on"]
     await w.alice.click(ask, "No, play on")
     await w.dd.settle()
     assert "Not ended" in ask.text and not ask.buttons()
@@ -50,7 +52,7 @@ async def test_agree_to_end_against_the_computer_asks_first(world):
 
     r = await w.alice.click(board, "Agree to end")
     ask = await r.message()
-    await w.alice.click(ask, "Yes, end at 16–14")
+    await w.alice.click(ask, "Yes, end at 14–16")
     await w.dd.settle()
     over = await thread.wait_for(lambda m: "match over" in m.text)
     assert "Parlor (easy) (Blue) won" in over.text
@@ -73,6 +75,7 @@ async def test_agree_is_an_offer_between_members_and_confirmed_once_the_other_ag
     r = await w.bob.click(board, "Agree to end (alice agreed)")  # this one ends the game: asked first
     ask = await r.message()
     assert r.ephemeral and "alice has already agreed" in ask.text and "you would win 16–14" in ask.text
+    assert "End now at **16–14**?" in ask.text  # bob has 16: his own score first
     await w.bob.click(ask, "Yes, end at 16–14")
     await w.dd.settle()
     over = await thread.wait_for(lambda m: "match over" in m.text)
@@ -105,3 +108,21 @@ async def test_one_pyramid_left_is_singular(world):
     squares[29] = ()  # only f5 (Blue large) left to place, by the computer
     await set_state(w, thread, dataclasses.replace(full, board=tuple(squares), stash=((0, 0, 0), (0, 0, 1))))
     assert "Placement: 1 pyramid still to place." in board.text
+
+
+async def test_agree_to_end_shows_the_losing_member_their_own_score_first(world):
+    w = world
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bob)
+    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
+    await w.bob.click(invite, "Accept")
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    await set_state(w, thread, play_all(full_board(), "a1-a2", "b1-b2", "d1-d2"))  # alice 14, bob 16
+    await w.bob.click(board, "Agree to end")  # bob offers; alice, behind, decides
+    await w.dd.settle()
+    r = await w.alice.click(board, "Agree to end (bob agreed)")
+    ask = await r.message()
+    assert "End now at **14–16**?" in ask.text and "you would lose 14–16 (bob wins)" in ask.text
+    assert ask.button_labels() == ["Yes, end at 14–16", "No, play on"]
+    w.dd.assert_clean()

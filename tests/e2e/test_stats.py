@@ -36,7 +36,7 @@ async def test_stats_show_games_against_the_computer_apart_from_ratings(world):
     assert msg.embed.field("Against the computer (unrated)") == "Pylon: 2 games · 0W 2L 0D (easy, hard)"
     assert "No rated matches yet" in msg.text and not msg.attachments  # no rating, so nothing to chart
     r = await w.bob.slash(w.chan, "stats")
-    assert "No finished matches" in (await r.message()).text
+    assert r.ephemeral and "no finished matches" in (await r.message()).text
 
 
 async def test_stats_chart_the_most_played_rated_game_and_count_in_the_singular(world):

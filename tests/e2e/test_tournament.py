@@ -98,9 +98,10 @@ async def swiss_of_five(w):
     # only organisers may open one
     r = await w.alice.slash(w.chan, "tournament new", game="pylon")
     assert r.ephemeral and "Manage Server" in (await r.message()).text
-    # EOF is refused clearly
-    r = await w.admin.slash(w.chan, "tournament new", game="eof")
-    assert r.ephemeral and "2-player" in (await r.message()).text
+    # EOF is not offered (test_wording.py); a client sending it anyway is refused clearly
+    r = await w.admin.slash(w.chan, "tournament new", game="eof", strict=False)
+    assert r.ephemeral and "could not read 'eof'" in (await r.message()).text
+    assert await w.bot.store.tournaments_in_guild(w.guild.id) == []
     signup = await open_event(w, game="pylon", rounds=3, options={"round-time": 300})
     tid = (await w.bot.store.tournaments_in_guild(w.guild.id))[0].id
     for u in players:
