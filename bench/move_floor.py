@@ -21,7 +21,10 @@ discord.py bot answering each click with the ready board (on a second loopback D
 so both bots are driven alternately by the same process).
 
 Typical moves (the measured interaction):
-  pylon       the square select after choosing a size (the move)
+  pylon       the square select after choosing a size (the move), players who chose no pings (/notify off):
+              the board is edited in place (one request)
+  pylon_ping  the same move where the next player is pinged in the thread (the default): the new board is
+              posted below and the clicked one retired (two requests); timed to the new board's post
   fireandice  the destination select after choosing a piece (the move)
   eggcarton   a pick button (the default speed: the sowing is an animated GIF)
   eof         a size button of the deal (a draw)
@@ -165,7 +168,7 @@ class Bench:
         self.users: list[Any] = []
         self.next_user = 0
         self.games = {g: Game(g) for g in GAMES}
-        self.extra: dict[str, Game] = {"nomic_ok": Game("nomic_ok")}
+        self.extra: dict[str, Game] = {"pylon_ping": Game("pylon_ping"), "nomic_ok": Game("nomic_ok")}
 
     def players(self, n: int) -> list[Any]:
         out = []
@@ -201,6 +204,10 @@ class Bench:
             await host.click(lobby, "Start")
         else:
             host, guest = self.players(2)
+            quiet = game == "pylon" and len(self.games[game].matches) % 2 == 1
+            if quiet:  # every other Pylon match: players who chose no pings (the "pylon" row; else "pylon_ping")
+                for u in (host, guest):
+                    await u.slash(self.chan, "notify", mode="off")
             await host.slash(self.chan, f"{game} new", opponent=guest)
             invite = await self.chan.wait_for(
                 lambda m: "Accept" in m.button_labels() and str(guest.id) in m.content
@@ -215,7 +222,8 @@ class Bench:
             await asyncio.sleep(0.01)
             m = await self.service.get(mid)
         assert m.rec.message_id is not None, "no board"
-        return {"mid": mid, "board": self.driver.messages[m.rec.message_id]}
+        return {"mid": mid, "board": self.driver.messages[m.rec.message_id],
+                "ping": game == "pylon" and not quiet}
 
     # -- one typical move per game: prepare (not measured), then the measured interaction --------------
     async def move(self, game: str, rec: dict[str, Any]) -> tuple[str, Any] | None:
@@ -235,7 +243,8 @@ class Bench:
             await user.click(board, self.rng.choice(sizes).label)
             sel = self.rng.choice(board.selects())
             self.mark = self.driver.mark()
-            return game, await user.select(board, [self.rng.choice(sel.values)], custom_id=sel.custom_id)
+            row = "pylon_ping" if rec.get("ping") else game
+            return row, await user.select(board, [self.rng.choice(sel.values)], custom_id=sel.custom_id)
         if game == "fireandice":
             selects = board.selects()
             if not selects:
