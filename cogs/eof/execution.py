@@ -219,7 +219,8 @@ class EofExecution(EofPrivate):
 
         def work() -> bytes:
             frames = animate(before, result.events, after, names=names)
-            return gif_bytes([f for f, _ in frames], [d for _, d in frames])
+            # played once, stopping on the last frame: the result of the round (or of the game)
+            return gif_bytes([f for f, _ in frames], [d for _, d in frames], loop=None)
 
         return await asyncio.to_thread(work)
 
