@@ -17,7 +17,6 @@ from bot.games.eof.pieces import (
 from bot.games.eof.rules import EofState, Phase
 from bot.games.eof.scoring import Configuration
 from bot.matches.service import Match, Result
-from bot.names import shown as safe
 from bot.render import gif_bytes
 from bot.storage import Status
 from cogs._game import COLOUR_INFO, NO_MENTIONS, picture_file
@@ -179,12 +178,13 @@ class EofExecution(EofPrivate):
                 gone = result_text.removeprefix("deleted ")
                 said = result_text in ("", "crashed") or gone in str(d["crash"])
                 done = "" if said else f" ({result_text})"
-                lines.append(f"{head} — 💥 **crash**: {d['crash']}{done}")
+                lines.append(f"{head} — 💥 **crash**: {self.named(match, str(d['crash']))}"
+                             f"{self.named(match, done)}")
             else:
-                lines.append(f"{head} — {d.get('result', '')}")
+                lines.append(f"{head} — {self.named(match, str(d.get('result', '')))}")
         for e in result.events:
             if e.kind == "permission" and e.visible_to is None:
-                lines.append(f"⏸️ {safe(e.text)}")
+                lines.append(f"⏸️ {self.named(match, e.text)}")
         if not lines:
             lines.append("No instructions ran (no programs).")
         chunks: list[str] = []

@@ -250,6 +250,10 @@ async def test_permission_prompt_answered_by_dm(dd, tmp_path, monkeypatch):
 
     paused = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution", timeout=10)
     assert "⏸️" in paused.text and "allow or deny" in paused.text
+    pause_line = next(x for x in paused.text.splitlines() if x.startswith("⏸️"))
+    # players by name (with their colour square), not bare colours (issue 27)
+    assert f"**{first.username}**" in pause_line and f"**{other.username}**" in pause_line
+    assert not any(f"{c} " in pause_line for c in ("Red", "Yellow", "Green", "Blue")), pause_line
     prompt = await other.wait_for_dm(lambda m: "allow the deletion?" in (m.embed.title or ""), since=mark)
     assert "holds your pointer" in prompt.text and "back to the match" in prompt.text
     await dd.settle()
