@@ -359,6 +359,12 @@ async def test_whole_match_updates_ratings(dd, tmp_path):
     m = await bot.service.get(mid)
     assert m.status.value == "finished" and len(m.state.history) == 4
     assert any(f["name"] == "Ratings" for f in over.embed.fields)
+    # the result said once, in the one wording (issue 27), with the others' totals after it
+    from bot.games.eof.state import result_sentence
+    labels = [f"{u.username} ({c})" for u, c in zip(users, ("Red", "Yellow"), strict=True)]
+    said = result_sentence(m.state.scores, labels)
+    assert over.embed.description.startswith(f"**{said}.**")
+    assert "won" not in over.embed.description and over.embed.description.count(" with ") == 1
     rows = await bot.store.ratings(m.rec.guild_id, "eof", [alice.id, bob.id])
     assert set(rows) == {alice.id, bob.id} and all(r.games == 1 for r in rows.values())
     final = dd.messages[m.rec.message_id]
