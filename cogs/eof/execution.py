@@ -14,6 +14,7 @@ from bot.games.eof.pieces import (
     counts_of,
     sub,
 )
+from bot.games.eof.render import winners_text
 from bot.games.eof.rules import EofState, Phase
 from bot.games.eof.scoring import Configuration
 from bot.matches.service import Match, Result
@@ -201,13 +202,22 @@ class EofExecution(EofPrivate):
                                   colour=COLOUR_INFO)
             if gif is not None and i == len(chunks) - 1:
                 embed.set_image(url="attachment://execution.gif")
-                await place.send(embed=embed, file=picture_file(gif, "execution.gif"),
-                                 allowed_mentions=NO_MENTIONS)
+                file = picture_file(gif, "execution.gif")
+                file.description = self.execution_alt(match, rnd, len(steps))
+                await place.send(embed=embed, file=file, allowed_mentions=NO_MENTIONS)
             else:
                 await place.send(embed=embed, allowed_mentions=NO_MENTIONS)
         for e in scored:
             await place.send(embed=self.score_embed(match, e), allowed_mentions=NO_MENTIONS)
         await self.post_board(place, match, result)  # the new board; the old one is retired by it
+
+    def execution_alt(self, match: Match, rnd: int, steps: int) -> str:
+        """The execution GIF's alt text: what it shows, and the result it stops on."""
+        view = match.view(None)
+        end = (f"stopping on the final result: {winners_text(view, match.names())}" if view.finished
+               else f"stopping on the round {rnd} scores")
+        plural = "s" if steps != 1 else ""
+        return f"EOF round {rnd} execution, {steps} instruction{plural} one frame each, {end}."[:1024]
 
     async def _execution_gif(self, match: Match, result: Result) -> bytes | None:
         animate = self.game.animate

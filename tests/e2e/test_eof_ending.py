@@ -106,6 +106,13 @@ async def test_four_way_tie_says_draw_once_everywhere(dd, tmp_path):
     assert differs(band(png), drawn_title(text, size)) < 0.5  # that is what is drawn
     assert differs(band(png), drawn_title(f"EOF · Final · {LONG}…", 30)) > 2  # not the first name only
 
+    # the alt texts: the same wording, every name whole
+    everyone = f"Draw: {LONG}, bob, carol and dave tie with 0"
+    assert final.attachments[0].description.startswith(f"EOF, final: {everyone}.")
+    assert "The file is empty." in final.attachments[0].description
+    assert log_msg.attachments[0].description == (
+        f"EOF round 4 execution, 4 instructions one frame each, stopping on the final result: {everyone}.")
+
     # the execution GIF plays once and stops on the result
     gif = log_msg.attachments[0].image()
     assert gif.info.get("loop") is None and "loop" not in gif.info

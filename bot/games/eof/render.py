@@ -194,6 +194,24 @@ def headline(view: EofView, names: Sequence[str] | None = None) -> str:
     return title_layout(view, names)[0]
 
 
+def alt_text(view: EofView, names: Sequence[str] | None = None, events: Sequence[Event] = ()) -> str:
+    """The board picture's alt text, from the view it is drawn from: the title (the result in the one
+    wording once the game is over, with every name whole), the status line, the file, the scores."""
+    if view.finished:
+        head = f"EOF, final: {winners_text(view, names)}."
+    else:
+        head = headline(view, names).replace(" · ", ", ", 1) + "."
+        status = _status(view, names, _marks(view, events))[0]
+        if status:
+            head += f" {status}."
+    records = " ".join(label(p) for p in view.file)
+    file = f"File of {len(view.file)} record{'s' if len(view.file) != 1 else ''}: {records}." if view.file \
+        else "The file is empty."
+    scores = ", ".join(f"{seat_name(view, names, t)} ({COLOUR_NAMES[pl.colour].capitalize()}) {pl.score}"
+                       for t, pl in enumerate(view.players))
+    return f"{head} {file} Scores: {scores}."[:1024]
+
+
 # --- the board -----------------------------------------------------------------------------------------
 
 def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
@@ -524,6 +542,23 @@ def _pad(img: Image.Image, height: int) -> Image.Image:
 __all__ = ["animate", "board_height", "piece_point", "pointer_point", "position_box", "render", "render_hand"]
 
 
-__all__ = ["CRASH", "FINAL_MS", "NUM_H", "PIECE_COLOURS", "STRIP", "WIDTH", "animate", "board_height",
-           "deal_progress", "headline", "piece_point", "pointer_point", "position_box", "render",
-           "render_hand", "title_layout", "winners_text"]
+__all__ = [
+    "CRASH",
+    "FINAL_MS",
+    "NUM_H",
+    "PIECE_COLOURS",
+    "STRIP",
+    "WIDTH",
+    "alt_text",
+    "animate",
+    "board_height",
+    "deal_progress",
+    "headline",
+    "piece_point",
+    "pointer_point",
+    "position_box",
+    "render",
+    "render_hand",
+    "title_layout",
+    "winners_text",
+]

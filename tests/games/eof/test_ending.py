@@ -119,3 +119,17 @@ def test_seat_labels_say_the_side_once() -> None:
     assert seat_text("Alice", "Red") == "Alice (Red)"
     assert seat_text("Parlor (easy)", "Blue") == "Parlor (easy, Blue)"
     assert seat_text("Bob", "") == "Bob"
+
+
+def test_alt_text_is_built_from_the_view_and_says_the_result_in_the_same_words() -> None:
+    from bot.games.eof.render import alt_text
+
+    over = RULES.view(finished("R1 Y2", scores=(12, 5, 12, 3)), None)
+    names = ["Alice", "Bob", "Carol", "Dave"]
+    assert alt_text(over, names) == (
+        "EOF, final: Alice and Carol tie for first with 12. File of 2 records: R1 Y2. "
+        "Scores: Alice (Red) 12, Bob (Yellow) 5, Carol (Green) 12, Dave (Blue) 3.")
+    playing = RULES.view(program_state("", colours="red,yellow", hands={0: "G1", 1: "G2"}), None)
+    alt = alt_text(playing, ["Alice", "Bob"])
+    assert alt.startswith("EOF, Round 1 of 4 · Programming. Programming: waiting for Alice, Bob.")
+    assert "The file is empty." in alt
