@@ -121,6 +121,16 @@ def result_band(png: bytes, text: str) -> bytes:
     return png_bytes(out)
 
 
+def seat_text(name: str, side: str) -> str:
+    """A player and their side or colour, in parentheses once: ``Alice (Red)``; a name that ends in its
+    own parentheses takes the side inside them, ``Parlor (easy, Blue)``, not ``Parlor (easy) (Blue)``."""
+    if not side:
+        return name
+    if name.endswith(")") and "(" in name:
+        return f"{name[:-1]}, {side})"
+    return f"{name} ({side})"
+
+
 def picture_file(data: bytes, filename: str) -> discord.File:
     """Encoded picture bytes as an attachment."""
     return discord.File(fp=io.BytesIO(data), filename=filename)
@@ -185,8 +195,7 @@ class GameBase(commands.GroupCog):
 
     def seat_label(self, match: Match, seat: int) -> str:
         names = self.spec.seat_names
-        side = f" ({names[seat]})" if seat < len(names) else ""
-        return f"{shown(match.seats[seat].name)}{side}"
+        return seat_text(shown(match.seats[seat].name), names[seat] if seat < len(names) else "")
 
     @staticmethod
     def join_content(*parts: str | None) -> str | None:

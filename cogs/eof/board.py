@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.errors import NotAPlayer, NotYourTurn, StaleBoard
-from bot.games.base import Event
+from bot.games.base import Event, Reason
 from bot.games.eof.pieces import (
+    COLOUR_NAMES,
     SIZE_LETTERS,
     size_totals,
 )
-from bot.games.eof.render import deal_progress
+from bot.games.eof.render import alt_text, deal_progress
 from bot.games.eof.rules import HAND, EofState, Phase
+from bot.games.eof.state import result_sentence
 from bot.matches.service import Match, Result
 from bot.names import shown as safe
 from bot.storage import MoveRecord, Status
 from cogs import _views as v
+from cogs._game.base import seat_text
 from cogs.eof.common import (
     COLOUR_EMOJI,
     EXECUTION_KINDS,
@@ -36,8 +40,7 @@ class EofBoard(EofLobby):
 
     def seat_label(self, match: Match, seat: int) -> str:
         cols = self.colours(match)
-        name = safe(match.seats[seat].name)
-        return f"{name} ({_colour_name(cols[seat])})" if seat < len(cols) else name
+        return seat_text(safe(match.seats[seat].name), _colour_name(cols[seat]) if seat < len(cols) else "")
 
     def _who(self, match: Match, seat: int) -> str:
         """``🟥 **alice**`` for embeds (markdown in names escaped)."""
@@ -45,7 +48,24 @@ class EofBoard(EofLobby):
         emoji = COLOUR_EMOJI[cols[seat]] + " " if seat < len(cols) else ""
         return f"{emoji}**{safe(match.seats[seat].name)}**"
 
+    def final_line(self, match: Match) -> str | None:
+        """A game played to its end: the result once, in the wording of the picture and of the last move
+        (:func:`result_sentence`: a tie names everyone in it), then the others' totals."""
+        out = match.outcome
+        s: EofState | None = match.state
+        if (match.status != Status.FINISHED or out is None or out.reason is not Reason.NORMAL or s is None
+                or len(s.scores) != len(match.seats)):
+            return None
+        said = result_sentence(s.scores, [self.seat_label(match, t) for t in range(s.seats)])
+        best = max(s.scores)
+        others = sorted((t for t in range(s.seats) if s.scores[t] != best), key=lambda t: -s.scores[t])
+        rest = ", ".join(f"{self.seat_label(match, t)} {s.scores[t]}" for t in others)
+        return f"**{said}.**" + (f" Then {rest}." if rest else "")
+
     def status_line(self, match: Match) -> str:
+        final = self.final_line(match)
+        if final is not None:
+            return final
         if match.status != Status.RUNNING or match.state is None:
             return super().status_line(match)
         s: EofState = match.state
@@ -79,15 +99,42 @@ class EofBoard(EofLobby):
         """Public events only (never a move's notation: programs are secret until executed)."""
         if result is None:
             return ""
+        said = self.final_line(match) is not None  # the status line says how it ended: once is enough
         texts = [e.text for e in result.events
-                 if e.visible_to is None and e.text and e.kind not in EXECUTION_KINDS]
+                 if e.visible_to is None and e.text and e.kind not in EXECUTION_KINDS
+                 and not (said and e.kind == "over")]
         if result.message:
             texts.insert(0, result.message)
         if not texts:
             return ""
         shown = texts[-4:]
         more = "… " if len(texts) > len(shown) else ""
-        return "Last: " + more + " ".join(safe(t) for t in shown)
+        return "Last: " + more + " ".join(self.named(match, t) for t in shown)
+
+    def named(self, match: Match, text: str) -> str:
+        """An engine text (which calls players by their colour, "Red draws Y2") with the players' names
+        and colours ("🟥 **alice** draws Y2"), markdown-safe; colours nobody plays stay words."""
+        cols = self.colours(match)
+        who = {COLOUR_NAMES[c].capitalize(): self._who(match, t) for t, c in enumerate(cols)
+               if t < len(match.seats)}
+        if not who:
+            return safe(text)
+        parts = re.split(r"\b(" + "|".join(who) + r")\b", text)
+        return "".join(who[p] if i % 2 else safe(p) for i, p in enumerate(parts))
+
+    async def picture(self, match: Match, result: Result | None) -> discord.File:
+        """The board picture with its alt text, built from the view it is drawn from."""
+        file = await super().picture(match, result)
+        alt = alt_text(match.view(None), match.names(), result.events if result is not None else ())
+        if self.ended_by_platform(match):
+            alt = f"{self.result_words(match)} {alt}"
+        file.description = alt[:1024]
+        return file
+
+    def moves_played(self, match: Match) -> int:
+        """Programs played (:meth:`EofState.programs_played`): the move log's draws are not moves."""
+        s: EofState | None = match.state
+        return s.programs_played() if s is not None else 0
 
     def extra_lines(self, match: Match, result: Result | None) -> list[str]:
         s: EofState | None = match.state

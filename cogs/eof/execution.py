@@ -14,10 +14,10 @@ from bot.games.eof.pieces import (
     counts_of,
     sub,
 )
+from bot.games.eof.render import winners_text
 from bot.games.eof.rules import EofState, Phase
 from bot.games.eof.scoring import Configuration
 from bot.matches.service import Match, Result
-from bot.names import shown as safe
 from bot.render import gif_bytes
 from bot.storage import Status
 from cogs._game import COLOUR_INFO, NO_MENTIONS, picture_file
@@ -179,12 +179,13 @@ class EofExecution(EofPrivate):
                 gone = result_text.removeprefix("deleted ")
                 said = result_text in ("", "crashed") or gone in str(d["crash"])
                 done = "" if said else f" ({result_text})"
-                lines.append(f"{head} — 💥 **crash**: {d['crash']}{done}")
+                lines.append(f"{head} — 💥 **crash**: {self.named(match, str(d['crash']))}"
+                             f"{self.named(match, done)}")
             else:
-                lines.append(f"{head} — {d.get('result', '')}")
+                lines.append(f"{head} — {self.named(match, str(d.get('result', '')))}")
         for e in result.events:
             if e.kind == "permission" and e.visible_to is None:
-                lines.append(f"⏸️ {safe(e.text)}")
+                lines.append(f"⏸️ {self.named(match, e.text)}")
         if not lines:
             lines.append("No instructions ran (no programs).")
         chunks: list[str] = []
@@ -201,13 +202,22 @@ class EofExecution(EofPrivate):
                                   colour=COLOUR_INFO)
             if gif is not None and i == len(chunks) - 1:
                 embed.set_image(url="attachment://execution.gif")
-                await place.send(embed=embed, file=picture_file(gif, "execution.gif"),
-                                 allowed_mentions=NO_MENTIONS)
+                file = picture_file(gif, "execution.gif")
+                file.description = self.execution_alt(match, rnd, len(steps))
+                await place.send(embed=embed, file=file, allowed_mentions=NO_MENTIONS)
             else:
                 await place.send(embed=embed, allowed_mentions=NO_MENTIONS)
         for e in scored:
             await place.send(embed=self.score_embed(match, e), allowed_mentions=NO_MENTIONS)
         await self.post_board(place, match, result)  # the new board; the old one is retired by it
+
+    def execution_alt(self, match: Match, rnd: int, steps: int) -> str:
+        """The execution GIF's alt text: what it shows, and the result it stops on."""
+        view = match.view(None)
+        end = (f"stopping on the final result: {winners_text(view, match.names())}" if view.finished
+               else f"stopping on the round {rnd} scores")
+        plural = "s" if steps != 1 else ""
+        return f"EOF round {rnd} execution, {steps} instruction{plural} one frame each, {end}."[:1024]
 
     async def _execution_gif(self, match: Match, result: Result) -> bytes | None:
         animate = self.game.animate
@@ -219,7 +229,8 @@ class EofExecution(EofPrivate):
 
         def work() -> bytes:
             frames = animate(before, result.events, after, names=names)
-            return gif_bytes([f for f, _ in frames], [d for _, d in frames])
+            # played once, stopping on the last frame: the result of the round (or of the game)
+            return gif_bytes([f for f, _ in frames], [d for _, d in frames], loop=None)
 
         return await asyncio.to_thread(work)
 

@@ -250,6 +250,10 @@ async def test_permission_prompt_answered_by_dm(dd, tmp_path, monkeypatch):
 
     paused = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution", timeout=10)
     assert "⏸️" in paused.text and "allow or deny" in paused.text
+    pause_line = next(x for x in paused.text.splitlines() if x.startswith("⏸️"))
+    # players by name (with their colour square), not bare colours (issue 27)
+    assert f"**{first.username}**" in pause_line and f"**{other.username}**" in pause_line
+    assert not any(f"{c} " in pause_line for c in ("Red", "Yellow", "Green", "Blue")), pause_line
     prompt = await other.wait_for_dm(lambda m: "allow the deletion?" in (m.embed.title or ""), since=mark)
     assert "holds your pointer" in prompt.text and "back to the match" in prompt.text
     await dd.settle()
@@ -355,6 +359,12 @@ async def test_whole_match_updates_ratings(dd, tmp_path):
     m = await bot.service.get(mid)
     assert m.status.value == "finished" and len(m.state.history) == 4
     assert any(f["name"] == "Ratings" for f in over.embed.fields)
+    # the result said once, in the one wording (issue 27), with the others' totals after it
+    from bot.games.eof.state import result_sentence
+    labels = [f"{u.username} ({c})" for u, c in zip(users, ("Red", "Yellow"), strict=True)]
+    said = result_sentence(m.state.scores, labels)
+    assert over.embed.description.startswith(f"**{said}.**")
+    assert "won" not in over.embed.description and over.embed.description.count(" with ") == 1
     rows = await bot.store.ratings(m.rec.guild_id, "eof", [alice.id, bob.id])
     assert set(rows) == {alice.id, bob.id} and all(r.games == 1 for r in rows.values())
     final = dd.messages[m.rec.message_id]

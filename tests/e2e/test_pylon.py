@@ -36,7 +36,7 @@ async def test_agree_to_end_against_the_computer_asks_first(world):
     w = world
     thread, board = await vs_computer(w)
     await set_state(w, thread, play_all(full_board(), "a1-a2", "b1-b2", "d1-d2"))  # Blue (the computer) 16–14
-    assert "Score: alice (Red) 14 – 16 Parlor (easy) (Blue)" in board.text
+    assert "Score: alice (Red) 14 – 16 Parlor (easy, Blue)" in board.text
 
     r = await w.alice.click(board, "Agree to end")
     ask = await r.message()
@@ -55,7 +55,7 @@ async def test_agree_to_end_against_the_computer_asks_first(world):
     await w.alice.click(ask, "Yes, end at 14–16")
     await w.dd.settle()
     over = await thread.wait_for(lambda m: "match over" in m.text)
-    assert "Parlor (easy) (Blue) won" in over.text
+    assert "Parlor (easy, Blue) won" in over.text
     w.dd.assert_clean()
 
 

@@ -82,8 +82,15 @@ def positions(view: EofView) -> int:
     return len(view.file) + 2 if view.file else 1
 
 
-def row_height(seats: int) -> int:
-    return TOP_H + PYR_H + NUM_H + CFG_H + seats * LANE_H + ROW_GAP
+def lanes(view: EofView) -> int:
+    """Pointer lanes under each row of the file: one per player, none in the final picture (nothing
+    runs any more, so the file panel holds just the records)."""
+    return 0 if view.finished else view.seats
+
+
+def row_height(n_lanes: int) -> int:
+    """One row of the file with ``n_lanes`` pointer lanes under it."""
+    return TOP_H + PYR_H + NUM_H + CFG_H + n_lanes * LANE_H + ROW_GAP
 
 
 def file_rows(view: EofView) -> int:
@@ -94,7 +101,7 @@ def position_box(view: EofView, pos: int) -> tuple[int, int, int, int]:
     """The pixel box of position ``pos`` (0 = BOF, 1..n records, n+1 EOF): pyramid area only."""
     row, col = divmod(pos, PER_ROW)
     x0 = FILE_X + col * SLOT
-    y0 = HEADER_H + row * row_height(view.seats) + TOP_H
+    y0 = HEADER_H + row * row_height(lanes(view)) + TOP_H
     return x0, y0, x0 + SLOT, y0 + PYR_H
 
 
@@ -114,7 +121,7 @@ def pointer_point(view: EofView, seat: int) -> tuple[int, int]:
 
 
 def board_height(view: EofView) -> int:
-    return HEADER_H + file_rows(view) * row_height(view.seats) + panels_height(view) + 16
+    return HEADER_H + file_rows(view) * row_height(lanes(view)) + panels_height(view) + 16
 
 
 def panels_height(view: EofView) -> int:
@@ -127,7 +134,7 @@ def player_row_height(view: EofView) -> int:
 
 
 def panels_top(view: EofView) -> int:
-    return HEADER_H + file_rows(view) * row_height(view.seats)
+    return HEADER_H + file_rows(view) * row_height(lanes(view))
 
 
 # --- drawing primitives -------------------------------------------------------------------------------

@@ -25,7 +25,16 @@ from bot.games.eof.pieces import (
     Piece,
 )
 from bot.games.eof.scoring import Configuration, score
-from bot.games.eof.state import HAND, PROGRAM_LENGTH, ROUNDS, EofState, Phase, RoundResult, Step
+from bot.games.eof.state import (
+    HAND,
+    PROGRAM_LENGTH,
+    ROUNDS,
+    EofState,
+    Phase,
+    RoundResult,
+    Step,
+    result_sentence,
+)
 
 
 class Work:
@@ -357,11 +366,8 @@ class Work:
         self.deleted = []
         if self.round >= ROUNDS:
             self.phase = Phase.OVER
-            best = max(self.scores)
-            winners = [self.name(t) for t in range(self.n) if self.scores[t] == best]
-            self.event("over", f"The game is over after {ROUNDS} rounds: "
-                               f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {best}.",
-                       scores=list(self.scores))
+            said = result_sentence(self.scores, [self.name(t) for t in range(self.n)])
+            self.event("over", f"The game is over after {ROUNDS} rounds. {said}.", scores=list(self.scores))
             return
         self.start_round(self.round + 1)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Final
 
 from PIL import Image, ImageDraw
 
@@ -55,6 +56,7 @@ from bot.games.eof.drawing import (
     file_rows,
     fit_text,
     label,
+    lanes,
     mix,
     panels_height,
     panels_top,
@@ -76,7 +78,7 @@ from bot.games.eof.pieces import (
     Piece,
 )
 from bot.games.eof.scoring import Configuration
-from bot.games.eof.state import HAND, Step
+from bot.games.eof.state import HAND, Step, result_sentence
 from bot.games.eof.views import EofView, PlayerView
 from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, font, start
 
@@ -153,21 +155,61 @@ def deal_progress(drawn: int) -> str:
 
 
 def winners_text(view: EofView, names: Sequence[str] | None = None) -> str:
-    """``Alice wins with 23`` / ``Alice and Bob win with 12`` for a finished game."""
-    best = max(view.scores) if view.scores else 0
-    win = [seat_name(view, names, t) for t, sc in enumerate(view.scores) if sc == best]
-    return f"{' and '.join(win)} {'wins' if len(win) == 1 else 'win'} with {best}"
+    """How the finished game ended (:func:`~bot.games.eof.state.result_sentence`): ``Alice wins with
+    23``, ``Alice and Bob tie for first with 12``, ``Draw: Alice, Bob and Carol tie with 0``."""
+    return result_sentence(view.scores, [seat_name(view, names, t) for t in range(len(view.scores))])
 
 
-def headline(view: EofView, names: Sequence[str] | None = None) -> str:
-    """The picture's title: round and phase, or the winner once the game is over."""
+TITLE_SIZES: Final = (30, 28, 26, 24, 22)
+"""Font sizes the title may shrink to, so a finished game's result fits whole."""
+STATUS_SIZES: Final = (24, 22, 20)
+
+
+def _fitted(texts: Sequence[str], sizes: Sequence[int], bold: bool) -> tuple[str, int]:
+    """The first of ``texts`` that fits the header's width at one of ``sizes`` (largest first), else the
+    last one cut to fit at the smallest size."""
+    for text in texts:
+        for size in sizes:
+            if font(size, bold).getlength(text) <= WIDTH - 48:
+                return text, size
+    return fit_text(texts[-1], sizes[-1], WIDTH - 48, bold), sizes[-1]
+
+
+def title_layout(view: EofView, names: Sequence[str] | None = None) -> tuple[str, int]:
+    """The picture's title as drawn and its font size: round and phase, or once the game is over its
+    result in the one wording every place uses. A result too long with the players' names is said with
+    their colours (the players panel pairs each name with its colour), never cut to the first name."""
     if view.finished:
-        return f"EOF · Final · {winners_text(view, names)}"
+        return _fitted([f"EOF · Final · {winners_text(view, names)}", f"EOF · Final · {winners_text(view)}"],
+                       TITLE_SIZES, True)
     phase = {"first": "Deal", "deal": "Deal", "program": "Programming", "permission": "Execution",
              "execute": "Execution", "over": "Final"}.get(view.phase, view.phase)
     if view.current is not None and view.phase == "program" and view.steps:
         phase = "Execution"
-    return f"EOF · Round {view.round} of {view.rounds} · {phase}"
+    return fit_text(f"EOF · Round {view.round} of {view.rounds} · {phase}", 30, WIDTH - 48, True), 30
+
+
+def headline(view: EofView, names: Sequence[str] | None = None) -> str:
+    """The picture's title as drawn (:func:`title_layout`)."""
+    return title_layout(view, names)[0]
+
+
+def alt_text(view: EofView, names: Sequence[str] | None = None, events: Sequence[Event] = ()) -> str:
+    """The board picture's alt text, from the view it is drawn from: the title (the result in the one
+    wording once the game is over, with every name whole), the status line, the file, the scores."""
+    if view.finished:
+        head = f"EOF, final: {winners_text(view, names)}."
+    else:
+        head = headline(view, names).replace(" · ", ", ", 1) + "."
+        status = _status(view, names, _marks(view, events))[0]
+        if status:
+            head += f" {status}."
+    records = " ".join(label(p) for p in view.file)
+    file = f"File of {len(view.file)} record{'s' if len(view.file) != 1 else ''}: {records}." if view.file \
+        else "The file is empty."
+    scores = ", ".join(f"{seat_name(view, names, t)} ({COLOUR_NAMES[pl.colour].capitalize()}) {pl.score}"
+                       for t, pl in enumerate(view.players))
+    return f"{head} {file} Scores: {scores}."[:1024]
 
 
 # --- the board -----------------------------------------------------------------------------------------
@@ -190,9 +232,8 @@ def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequenc
 
 
 def _draw_header(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks) -> None:
-    title = headline(view, names)
-    d.text((24, 12), fit_text(title, 30, WIDTH - 48, True), font=font(30, True),
-           fill=ACCENT if view.finished else INK)
+    title, size = title_layout(view, names)
+    d.text((24, 12 + (30 - size) // 2), title, font=font(size, True), fill=ACCENT if view.finished else INK)
     opts = []
     if view.locking != "none":
         opts.append(view.locking)
@@ -200,6 +241,11 @@ def _draw_header(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | N
         opts.append("crash penalty")
     if opts:
         d.text((WIDTH - 24, 4), " · ".join(opts), font=font(15), fill=MUTED, anchor="ra")
+    if view.finished:  # the scores with the players' names, or with their colours when that is too long
+        text, size = _fitted([_status(view, names, marks)[0], _status(view, None, marks)[0]], STATUS_SIZES,
+                             False)
+        d.text((24, 58 + (24 - size) // 2), text, font=font(size), fill=ACCENT)
+        return
     text, colour = _status(view, names, marks)
     d.text((24, 58), fit_text(text, 24, WIDTH - 48), font=font(24), fill=colour)
 
@@ -208,7 +254,7 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
     n = len(view.file)
     total = positions(view)
     rows = file_rows(view)
-    rh = row_height(view.seats)
+    rh = row_height(lanes(view))
     for r in range(rows):
         y0 = HEADER_H + r * rh
         cols = min(PER_ROW, total - r * PER_ROW)
@@ -240,6 +286,8 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
                     joined = cfg.kind != "spread" and rec + 1 in cfg.records
                     right = x1 + 1 if joined else x1 - 4
                     d.rectangle([x0 + 4, y1 + NUM_H, right, y1 + NUM_H + 5], fill=colour)
+    if view.finished:
+        return  # no pointer lanes in the final picture: nothing runs any more (drawing.lanes)
     for seat, pl in enumerate(view.players):
         cx, cy = pointer_point(view, seat)
         colour = PIECE_COLOURS[pl.colour]
@@ -272,7 +320,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
         if rounds:
             d.text((x1 - 66, y + 6), rounds, font=font(20), fill=MUTED, anchor="ra")
         d.text((x0 + 54, y + 32), fit_text(_player_status(view, pl, clocks), 20, x1 - x0 - 70), font=font(20),
-               fill=CRASH if pl.crashed else INK)
+               fill=CRASH if pl.crashed and not view.finished else INK)
         if view.last_round is not None:
             lr = view.last_round
             if lr.skipped[seat]:
@@ -494,6 +542,23 @@ def _pad(img: Image.Image, height: int) -> Image.Image:
 __all__ = ["animate", "board_height", "piece_point", "pointer_point", "position_box", "render", "render_hand"]
 
 
-__all__ = ["CRASH", "FINAL_MS", "NUM_H", "PIECE_COLOURS", "STRIP", "WIDTH", "animate", "board_height",
-           "deal_progress", "headline", "piece_point", "pointer_point", "position_box", "render",
-           "render_hand", "winners_text"]
+__all__ = [
+    "CRASH",
+    "FINAL_MS",
+    "NUM_H",
+    "PIECE_COLOURS",
+    "STRIP",
+    "WIDTH",
+    "alt_text",
+    "animate",
+    "board_height",
+    "deal_progress",
+    "headline",
+    "piece_point",
+    "pointer_point",
+    "position_box",
+    "render",
+    "render_hand",
+    "title_layout",
+    "winners_text",
+]

@@ -111,6 +111,7 @@ from bot.games.eof.state import (
     Phase,
     RoundResult,
     Step,
+    result_sentence,
 )
 from bot.games.eof.views import EofView, Pending, PlayerView
 
@@ -364,7 +365,7 @@ class EofRules(RulesBase):
         """After four rounds: ranked by total score, equal totals share the place."""
         if s.phase is not Phase.OVER:
             return None
-        detail = ", ".join(f"{s.name(t)} {s.scores[t]}" for t in range(s.seats))
+        detail = result_sentence(s.scores, [s.name(t) for t in range(s.seats)]) + "."
         return Outcome.from_scores(s.scores, detail=detail)
 
     def timeout_moves(self, s: EofState) -> list[tuple[Seat, Move]] | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -19,6 +19,42 @@ PROGRAM_LENGTH: Final = 5
 
 LOCKING: Final = ("none", "locks-crash", "locks-nocrash", "permission-crash", "permission-nocrash")
 DEFAULT_COLOURS: Final = (0, 1, 2, 3)
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``: names in a sentence.
+
+    >>> and_list(["Red", "Yellow", "Green", "Blue"])
+    'Red, Yellow, Green and Blue'
+    """
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def result_sentence(scores: Sequence[int], names: Sequence[str]) -> str:
+    """How a finished game ended, in the one wording every place uses (no final full stop).
+
+    The highest total wins; equal totals share the place (rulings). Everybody equal is a draw,
+    some equal at the top tie for first:
+
+    >>> result_sentence([16, 14], ["Red", "Blue"])
+    'Red wins with 16'
+    >>> result_sentence([12, 5, 12], ["Red", "Yellow", "Blue"])
+    'Red and Blue tie for first with 12'
+    >>> result_sentence([0, 0, 0, 0], ["Red", "Yellow", "Green", "Blue"])
+    'Draw: Red, Yellow, Green and Blue tie with 0'
+    """
+    if not scores:
+        return "Draw"
+    best = max(scores)
+    top = [names[t] for t, sc in enumerate(scores) if sc == best]
+    if len(top) == 1:
+        return f"{top[0]} wins with {best}"
+    if len(top) == len(scores):
+        return f"Draw: {and_list(top)} tie with {best}"
+    return f"{and_list(top)} tie for first with {best}"
 
 
 class Phase(enum.Enum):
@@ -140,6 +176,15 @@ class EofState:
         if self.phase is not Phase.DEAL or self.first < 0:
             return None
         return (self.first + self.dealer) % self.seats
+
+    def programs_played(self) -> int:
+        """The moves of the game as players count them: one program per player per round ("no
+        program" included), those of the rounds scored and those submitted this round. Draws from the
+        bag are not moves (the size chosen for a draw is part of the draw), nor are permission answers."""
+        done = len(self.history) * self.seats
+        if self.phase in (Phase.PROGRAM, Phase.PERMISSION):
+            done += sum(p is not None for p in self.programs)
+        return done
 
     def required_length(self, seat: Seat) -> int:
         """Instructions in ``seat``'s program: min(5, hand) at programming time."""

@@ -501,9 +501,10 @@ def test_four_rounds_end_the_game_with_ranks_by_score() -> None:
     s, ev = run(s, {0: "G1U", 1: "G2U"})
     assert s.phase is Phase.OVER and RULES.to_act(s) is None
     out = RULES.outcome(s)
-    assert out == Outcome.from_scores((8, 8), detail="Red 8, Yellow 8")
+    assert out == Outcome.from_scores((8, 8), detail="Draw: Red and Yellow tie with 8.")
     assert out is not None and out.is_draw
     assert ev[-1].kind == "over"
+    assert ev[-1].text == "The game is over after 4 rounds. Draw: Red and Yellow tie with 8."
     with pytest.raises(IllegalMove, match="over"):
         RULES.apply(s, 0, SKIP)
 
