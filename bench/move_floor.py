@@ -205,7 +205,7 @@ class Bench:
         else:
             host, guest = self.players(2)
             quiet = game == "pylon" and len(self.games[game].matches) % 2 == 1
-            if quiet:  # every other Pylon match: players who chose no pings (the "pylon" row; else "pylon_ping")
+            if quiet:  # every other Pylon match: players who chose no pings ("pylon"; else "pylon_ping")
                 for u in (host, guest):
                     await u.slash(self.chan, "notify", mode="off")
             await host.slash(self.chan, f"{game} new", opponent=guest)

@@ -322,6 +322,11 @@ def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]
     return ns, events
 
 
+def _score_text(sc: tuple[int, int]) -> str:
+    line = f"{SEAT_NAMES[0]} {sc[0]} – {SEAT_NAMES[1]} {sc[1]}"
+    return f"{line}, a draw." if sc[0] == sc[1] else f"{line}."
+
+
 def _result_text(sc: tuple[int, int]) -> str:
     line = f"{SEAT_NAMES[0]} {sc[0]} – {SEAT_NAMES[1]} {sc[1]}"
     if sc[0] == sc[1]:
@@ -436,7 +441,8 @@ class Pylon(RulesBase):
             return None
         sc = scores(s)
         reason = Reason.AGREEMENT if all(s.agreed) else Reason.NORMAL
-        return Outcome.from_scores(sc, reason, detail=_result_text(sc))
+        # the platform says who won; the detail is the score (the end event, a sentence alone, keeps both)
+        return Outcome.from_scores(sc, reason, detail=_score_text(sc))
 
     def out_of_turn(self, s: PylonState, seat: Seat, move: Move) -> bool:
         """``agree`` may be played by the seat not to move (stacking phase)."""
