@@ -25,7 +25,7 @@ from .models import (Attachment, BotUser, Channel, ChannelType, Guild, Member, M
                      emoji_display, emoji_key, walk_components)
 from .ratelimit import RateLimiter
 from .snowflake import make_bot_token, now_iso
-from .validation import resolve_mentions, validate_choices, validate_message_payload, validate_modal
+from tests.discord_double.validation import resolve_mentions, validate_choices, validate_message, validate_modal
 
 log = logging.getLogger("fakecord")
 
@@ -578,18 +578,20 @@ class FakeDiscord:
         g = msg.channel.guild
         if g is not None:
             known_users = list(g.members)
+            roles = {r.id: r.mentionable for r in g.roles.values() if r.id != g.id}
+            author = g.members.get(msg.author.id)
+            can_everyone = author is not None and author.has("mention_everyone", msg.channel)
         else:
             known_users = [self.bot_user.id] + ([msg.channel.recipient.id] if msg.channel.recipient else [])
-        known_roles = list(g.roles) if g else []
+            roles, can_everyone = {}, False
         reply_author = None
         if msg.reference:
             ref = self.messages.get(int(msg.reference.get("message_id", 0)))
-            if ref is not None and msg.type == 19:
+            if ref is not None and msg.type == 19 and ref.author.id != msg.author.id:
                 reply_author = ref.author.id
-        users, roles, everyone = resolve_mentions(msg.content, allowed, known_users=known_users,
-                                                  known_roles=known_roles, reply_author=reply_author,
-                                                  default_replied_user=True)
-        msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, roles, everyone
+        users, role_ids, everyone = resolve_mentions(msg.content, allowed, known_users=known_users, roles=roles,
+                                                     can_mention_everyone=can_everyone, reply_author=reply_author)
+        msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, role_ids, everyone
         msg.allowed_mentions = allowed
 
     def post_message(self, channel: Channel, author: User, *, content: Optional[str] = None,
@@ -919,7 +921,7 @@ class FakeDiscord:
                 "message": f"Interaction response type {cb} is not valid for this interaction"}]}})
         msg: Optional[Message] = None
         if cb == 4:
-            validate_message_payload(data, n_files=len(files), creating=True)
+            validate_message(data, n_files=len(files), creating=True)
             self._check_file_sizes(files)
             ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
             msg = self.post_message(inter.channel, self.bot_user, content=data.get("content"),
@@ -944,7 +946,7 @@ class FakeDiscord:
             target = inter.component_message
             if target is None:
                 raise unknown("message")
-            validate_message_payload(data, n_files=len(files), creating=False)
+            validate_message(data, n_files=len(files), creating=False)
             self._check_file_sizes(files)
             msg = self.edit_message(target, data, files)
             inter.response_ephemeral = target.ephemeral
