@@ -476,6 +476,12 @@ class DiscordDouble:
             out.append(att)
         return out
 
+    def new_attachment(self, channel: Channel, filename: str, data: bytes, **kw: Any) -> Attachment:
+        """A stored upload (served by the CDN routes)."""
+        att = Attachment(self.new_id(), channel.id, filename, data, **kw)
+        self.attachments[att.id] = att
+        return att
+
     @staticmethod
     def _resolve_embed_media(msg: Message) -> None:
         by_name = {a.filename: a for a in msg.attachments}

@@ -17,12 +17,20 @@ from typing import Any
 class APIError(Exception):
     """Raised by REST handlers; becomes an HTTP error response for the bot."""
 
-    def __init__(self, status: int, code: int, message: str, errors: dict | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: dict | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
         self.errors = errors
+        self.headers = headers or {}  # extra response headers (the loopback server sends them)
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"message": self.message, "code": self.code}

@@ -34,7 +34,7 @@ def user(u: User) -> dict[str, Any]:
         "username": u.username,
         "global_name": u.global_name,
         "discriminator": "0",
-        "avatar": None,
+        "avatar": u.avatar,
         "avatar_decoration_data": None,
         "banner": None,
         "accent_color": None,
@@ -128,7 +128,7 @@ def guild_base(g: Guild) -> dict[str, Any]:
         "default_message_notifications": 0,
         "explicit_content_filter": 0,
         "roles": [role(r) for r in sorted(g.roles.values(), key=lambda r: r.position)],
-        "emojis": [],
+        "emojis": list(g.emojis),
         "features": [],
         "mfa_level": 0,
         "application_id": None,
@@ -247,7 +247,7 @@ def channel(c: Channel, *, include_guild_id: bool = True, for_user_id: int | Non
             "nsfw": c.nsfw,
         }
     )
-    if c.type in (ChannelType.TEXT, ChannelType.NEWS):
+    if c.type in (ChannelType.TEXT, ChannelType.NEWS, ChannelType.FORUM):
         data.update(
             {
                 "topic": c.topic,
@@ -365,6 +365,8 @@ def attachment(a: Attachment) -> dict[str, Any]:
     }
     if a.description:
         data["description"] = a.description
+    if a.title:
+        data["title"] = a.title
     if a.width is not None:
         data.update(
             {
@@ -461,6 +463,8 @@ def message(
         data["reactions"] = reactions
     if msg.thread is not None and not msg.thread.deleted:
         data["thread"] = channel(msg.thread)
+    if msg.poll is not None:
+        data["poll"] = copy.deepcopy(msg.poll)
     if msg.position is not None:
         data["position"] = msg.position
     return data

@@ -64,7 +64,9 @@ class ModalView:
                 out.extend(dict(c) for c in comp.get("components") or [])
             elif comp.get("type") == 18 and isinstance(comp.get("component"), dict):
                 child = dict(comp["component"])
-                child.setdefault("label", comp.get("label"))
+                if not child.get("label"):
+                    child["label"] = comp.get("label")
+                child["_label_description"] = comp.get("description")
                 out.append(child)
         return out
 
@@ -323,7 +325,7 @@ def convert_option(
         if (
             strict
             and isinstance(v, str)
-            and ((lo is not None and len(v) < lo) or (hi is not None and len(v) > hi))
+            and ((lo is not None and len(v) < lo) or (hi is not None and len(v) > hi) or len(v) > 6000)
         ):
             raise UserActionError(f"option {name!r}: length {len(v)} outside [{lo}, {hi}]")
         return v
@@ -335,6 +337,8 @@ def convert_option(
             v = int(v) if t == 4 else float(v)
         except (TypeError, ValueError):
             raise UserActionError(f"option {name!r} expects a number, got {value!r}") from None
+        if t == 10 and isinstance(value, int) and float(v).is_integer():
+            v = int(value)  # Discord keeps a whole NUMBER as sent
         lo, hi = opt.get("min_value"), opt.get("max_value")
         if strict and ((lo is not None and v < lo) or (hi is not None and v > hi)):
             raise UserActionError(f"option {name!r}: {v} outside [{lo}, {hi}]")
@@ -343,6 +347,11 @@ def convert_option(
         if not isinstance(value, bool):
             raise UserActionError(f"option {name!r} expects a bool, got {value!r}")
         return value
+    if t in (6, 9) and isinstance(value, int) and not isinstance(value, bool):
+        found = dd.user(value)
+        if found is None:
+            raise UserActionError(f"option {name!r}: unknown user id {value}")
+        value = found
     if t in (6, 9) and isinstance(value, (User, Member)):
         user = value.user if isinstance(value, Member) else value
         resolved.add("users", user.id, F.user(user))
@@ -357,7 +366,9 @@ def convert_option(
     if t in (8, 9) and isinstance(value, Role):
         resolved.add("roles", value.id, F.role(value))
         return str(value.id)
-    if t == 7 and isinstance(value, Channel):
+    if t == 7 and not isinstance(value, Channel):
+        raise UserActionError(f"option {name!r} expects a Channel, got {value!r}")
+    if t == 7:
         types = opt.get("channel_types")
         if strict and types and value.type not in types:
             raise UserActionError(f"option {name!r}: channel type {value.type} not in {types}")
@@ -386,9 +397,7 @@ def make_attachment(dd: DiscordDouble, channel: Channel, value: Any) -> Attachme
         filename, data = value
     else:
         raise UserActionError(f"attachments are (filename, bytes) or a path, got {type(value).__name__}")
-    att = Attachment(dd.new_id(), channel.id, filename, bytes(data), ephemeral=True)
-    dd.attachments[att.id] = att
-    return att
+    return dd.new_attachment(channel, filename, bytes(data), ephemeral=True)
 
 
 def build_options(
@@ -425,4 +434,19 @@ def build_options(
                 ),
             }
         )
+    if focused is not None and not any(o.get("focused") for o in out):
+        raise UserActionError(f"option {focused!r} not found")
     return out
+
+
+def selected_values(
+    dd: DiscordDouble, select_type: int, values: Sequence[Any], channel: Channel, invoker: User
+) -> tuple[list[str], dict[str, Any]]:
+    """Values and ``resolved`` data of a user / role / mentionable / channel select."""
+    resolved = Resolved()
+    option = {"type": {5: 6, 6: 8, 7: 9, 8: 7}[select_type], "name": "select"}
+    out = [
+        convert_option(dd, option, v, invoker=invoker, channel=channel, resolved=resolved, strict=True)
+        for v in values
+    ]
+    return out, resolved.data

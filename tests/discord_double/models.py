@@ -8,12 +8,14 @@ payloads are built from them in :mod:`.fixtures`.
 from __future__ import annotations
 
 import copy
+import datetime as _dt
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import perms as P
+from .snowflake import snowflake_time
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import DiscordDouble
@@ -24,14 +26,18 @@ if TYPE_CHECKING:  # pragma: no cover
 class ChannelType:
     TEXT = 0
     DM = 1
+    VOICE = 2
     CATEGORY = 4
     NEWS = 5
+    NEWS_THREAD = 10
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
+    FORUM = 15
     THREADS = (10, 11, 12)
 
 
 class MessageFlags:
+    CROSSPOSTED = 1 << 0
     EPHEMERAL = 1 << 6
     LOADING = 1 << 7
     SUPPRESS_EMBEDS = 1 << 2
@@ -60,6 +66,7 @@ class User:
         self.bot = bot
         self.dms_open = dms_open
         self.locale = locale
+        self.avatar: str | None = None
 
     @property
     def mention(self) -> str:
@@ -161,6 +168,7 @@ class Guild:
         self.everyone = Role(self, "@everyone", P.DEFAULT_EVERYONE, id=id, position=0)
         self.roles[id] = self.everyone
         self.bot_role: Role | None = None
+        self.emojis: list[dict[str, Any]] = []  # custom emojis (raw objects)
 
     # -- building the world ------------------------------------------------------------------
     def create_text_channel(
@@ -328,11 +336,20 @@ class Channel:
         timeout: float = 5.0,
         since: Any = None,
         user: User | None = None,
+        author: User | None = None,
     ) -> Message:
         """Wait until a message here matches ``predicate`` (newest match wins; messages already present
         count). ``since`` (a message or ``dd.mark()``): only messages created or edited after it.
-        ``user``: also consider that user's ephemeral messages. Deferred ("thinking") messages are skipped."""
+        ``user``: also consider that user's ephemeral messages; ``author``: only that author's messages.
+        Deferred ("thinking") messages are skipped."""
+        if author is not None:
+            pred = predicate
+            predicate = lambda m: m.author.id == author.id and (pred is None or pred(m))  # noqa: E731
         return await self._dd.wait_for_message(self, predicate, timeout=timeout, since=since, user=user)
+
+    def history(self, limit: int = 50, user: User | None = None) -> list[Message]:
+        """Newest first, like Discord's channel history."""
+        return list(reversed(self.visible_messages(user)))[:limit]
 
     # -- permissions -------------------------------------------------------------------------------
     def set_overwrite(
@@ -374,17 +391,21 @@ class Attachment:
         data: bytes,
         *,
         description: str | None = None,
+        title: str | None = None,
         ephemeral: bool = False,
+        content_type: str | None = None,
+        cdn: str = "https://cdn.discordapp.com",
     ):
         self.id = id
         self.filename = filename
         self.bytes: bytes = data
         self.size = len(data)
         self.description = description
+        self.title = title
         self.ephemeral = ephemeral
-        self.content_type = sniff_content_type(filename, data)
+        self.content_type = content_type or sniff_content_type(filename, data)
         self.width, self.height = image_size(data)
-        self.url = f"https://cdn.discordapp.com/attachments/{channel_id}/{id}/{filename}"
+        self.url = f"{cdn}/attachments/{channel_id}/{id}/{filename}"
 
     @property
     def data(self) -> bytes:
@@ -426,25 +447,44 @@ def sniff_content_type(filename: str, data: bytes) -> str:
     ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
     return {
         "txt": "text/plain; charset=utf-8",
+        "log": "text/plain; charset=utf-8",
         "json": "application/json; charset=utf-8",
         "csv": "text/csv; charset=utf-8",
         "md": "text/markdown; charset=utf-8",
+        "pdf": "application/pdf",
+        "svg": "image/svg+xml",
+        "mp4": "video/mp4",
+        "ogg": "audio/ogg",
+        "mp3": "audio/mpeg",
+        "zip": "application/zip",
     }.get(ext, "application/octet-stream")
 
 
 def image_size(data: bytes) -> tuple[int | None, int | None]:
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
-        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
-    if data[:3] == b"\xff\xd8\xff" or (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
-        try:
+    """Width and height of a PNG, GIF or JPEG (read from the header) or a WebP (Pillow)."""
+    try:
+        if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+            return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+            return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+        if data[:3] == b"\xff\xd8\xff":
+            i = 2
+            while i + 9 < len(data):
+                if data[i] != 0xFF:
+                    i += 1
+                    continue
+                marker = data[i + 1]
+                if marker in (0xC0, 0xC1, 0xC2):  # start of frame: height, then width
+                    height = int.from_bytes(data[i + 5 : i + 7], "big")
+                    return int.from_bytes(data[i + 7 : i + 9], "big"), height
+                i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
             from PIL import Image
 
             with Image.open(io.BytesIO(data)) as im:
                 return im.size
-        except Exception:  # pragma: no cover - best effort
-            return None, None
+    except Exception:  # pragma: no cover - best effort
+        pass
     return None, None
 
 
@@ -484,9 +524,10 @@ class Button:
         6: "premium",
     }
 
-    def __init__(self, raw: dict[str, Any], row: int):
+    def __init__(self, raw: dict[str, Any], row: int, index: int = 0):
         self.raw = raw
         self.row = row
+        self.index = index  # position among the buttons of its row
         self.label: str | None = raw.get("label")
         self.custom_id: str | None = raw.get("custom_id")
         self.style: int = raw.get("style", 2)
@@ -533,6 +574,7 @@ class SelectMenu:
         self.max_values: int = raw.get("max_values", 1)
         self.disabled: bool = bool(raw.get("disabled", False))
         self.options: list[SelectOption] = [SelectOption(o) for o in raw.get("options") or []]
+        self.channel_types: list[int] | None = raw.get("channel_types")
 
     @property
     def kind(self) -> str:
@@ -586,6 +628,9 @@ class EmbedView:
     def image(self) -> Attachment | None:
         """The attachment the embed image shows (``attachment://name`` uploads)."""
         return self._message._attachment_for_url(self.image_url)
+
+    def thumbnail(self) -> Attachment | None:
+        return self._message._attachment_for_url(self.thumbnail_url)
 
     def __repr__(self) -> str:
         return f"<Embed title={self.title!r}>"
@@ -650,6 +695,8 @@ class Message:
         self.created_seq = 0
         self.updated_seq = 0
         self.position: int | None = None
+        self.poll: dict[str, Any] | None = None
+        self.sticker_ids: list[str] = []
 
     # -- reading -------------------------------------------------------------------------------------
     @property
@@ -664,6 +711,21 @@ class Message:
     def loading(self) -> bool:
         """A deferred interaction reply that was not filled in yet ("Bot is thinking...")."""
         return bool(self.flags & MessageFlags.LOADING)
+
+    @property
+    def components_v2(self) -> bool:
+        return bool(self.flags & MessageFlags.IS_COMPONENTS_V2)
+
+    @property
+    def created_at(self) -> _dt.datetime:
+        return snowflake_time(self.id)
+
+    @property
+    def edit_count(self) -> int:
+        return len(self.edits)
+
+    def all_components(self) -> list[dict[str, Any]]:
+        return list(walk_components(self.components))
 
     def visible_to(self, user: User | None) -> bool:
         if self.deleted:
@@ -681,7 +743,8 @@ class Message:
     def buttons(self) -> list[Button]:
         out: list[Button] = []
         for row, comp in enumerate(self.components):
-            out.extend(Button(c, row) for c in walk_components([comp]) if c.get("type") == 2)
+            found = [c for c in walk_components([comp]) if c.get("type") == 2]
+            out.extend(Button(c, row, i) for i, c in enumerate(found))
         return out
 
     def button_labels(self) -> list[str]:
@@ -746,6 +809,9 @@ class Message:
         """Emoji (``"✅"`` or ``"<:name:id>"``) -> ids of the users who reacted, in order."""
         return {r["display"]: list(r["users"]) for r in self._reactions.values() if r["users"]}
 
+    def reaction_counts(self) -> dict[str, int]:
+        return {r["display"]: len(r["users"]) for r in self._reactions.values() if r["users"]}
+
     def reaction_users(self, emoji: str) -> list[User]:
         r = self._reactions.get(emoji_key(parse_emoji(emoji)))
         return [u for u in (self._dd.user(i) for i in (r["users"] if r else [])) if u is not None]
@@ -760,7 +826,8 @@ class Message:
         for a in self.attachments:
             if url in (a.url, f"attachment://{a.filename}") or url.split("?")[0] == a.url:
                 return a
-        return None
+        m = re.search(r"/attachments/\d+/(\d+)/", url)  # another message's upload
+        return self._dd.attachments.get(int(m.group(1))) if m else None
 
     def snapshot(self) -> dict[str, Any]:
         return {
@@ -771,6 +838,9 @@ class Message:
             "flags": self.flags,
             "timestamp": self.edited_timestamp or self.timestamp,
         }
+
+    async def refresh(self) -> Message:  # symmetry with discord.py; the object is always live
+        return self
 
     def __repr__(self) -> str:
         text = self.text.replace("\n", " ")

@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .models import Channel, Guild
 
 FLAGS = dict(discord.Permissions.VALID_FLAGS)
+FLAGS.setdefault("use_vad", FLAGS["use_voice_activation"])  # the API's name (fakecord's spelling)
 ALL = discord.Permissions.all().value
 
 PermSpec = int | str | Iterable[str] | None
@@ -29,7 +30,7 @@ def to_bits(spec: PermSpec) -> int:
         try:
             bits |= FLAGS[name]
         except KeyError:
-            raise ValueError(f"unknown permission {name!r}") from None
+            raise ValueError(f"unknown permission {name!r}; known: {sorted(FLAGS)}") from None
     return bits
 
 
@@ -90,7 +91,7 @@ DEFAULT_BOT = to_bits(
 )
 
 # lost implicitly when a member cannot send messages in a channel
-_NEED_SEND = to_bits(["mention_everyone", "attach_files", "embed_links", "send_tts_messages"])
+TEXT_ONLY_WITH_SEND = to_bits(["mention_everyone", "attach_files", "embed_links", "send_tts_messages"])
 
 
 def compute(guild: Guild, user_id: int, channel: Channel | None = None) -> int:
@@ -128,7 +129,7 @@ def compute(guild: Guild, user_id: int, channel: Channel | None = None) -> int:
     if not bits & FLAGS["view_channel"]:
         return 0
     if not bits & FLAGS["send_messages"]:
-        bits &= ~_NEED_SEND
+        bits &= ~TEXT_ONLY_WITH_SEND
     return bits
 
 

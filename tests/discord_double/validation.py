@@ -1,9 +1,11 @@
-"""Discord's payload rules. Each ``validate_*`` raises :class:`~.errors.APIError` (400 / 50035
+"""Discord's payload rules, the one copy both Discord doubles use (the in-process double's REST
+handlers and the loopback server's). Each ``validate_*`` raises :class:`~.errors.APIError` (400 / 50035
 "Invalid Form Body" with the nested ``errors`` object, or the specific code) like Discord does.
 
-Covered: application commands (bulk overwrite), message create/edit (content, embeds, components,
-attachments, allowed_mentions), modals, autocomplete choices; and :func:`resolve_mentions`, the rule
-deciding who a message pings.
+Covered: application commands (bulk overwrite and single: names, descriptions, localizations, option
+rules, sizes, the 100 / 15 command limits), message create/edit (content, embeds, components legacy and
+v2, attachments, allowed_mentions, nonce), modals, autocomplete choices; and :func:`resolve_mentions`,
+the rule deciding who a message pings.
 """
 
 from __future__ import annotations
@@ -15,12 +17,80 @@ from typing import Any
 
 from .errors import APIError, FormErrors
 
-Path = tuple[Any, ...]
-
 CONTENT_MAX = 2000
 EMBEDS_MAX = 10
 EMBED_TOTAL_MAX = 6000
 FILES_MAX = 10
+
+Path = tuple[Any, ...]
+
+# ---------------------------------------------------------------------------
+# Application commands
+# ---------------------------------------------------------------------------
+
+OPTION_TYPES = {
+    1: "SUB_COMMAND",
+    2: "SUB_COMMAND_GROUP",
+    3: "STRING",
+    4: "INTEGER",
+    5: "BOOLEAN",
+    6: "USER",
+    7: "CHANNEL",
+    8: "ROLE",
+    9: "MENTIONABLE",
+    10: "NUMBER",
+    11: "ATTACHMENT",
+}
+LOCALES = {
+    "id",
+    "da",
+    "de",
+    "en-GB",
+    "en-US",
+    "es-ES",
+    "es-419",
+    "fr",
+    "hr",
+    "it",
+    "lt",
+    "hu",
+    "nl",
+    "no",
+    "pl",
+    "pt-BR",
+    "ro",
+    "fi",
+    "sv-SE",
+    "vi",
+    "tr",
+    "cs",
+    "el",
+    "bg",
+    "ru",
+    "uk",
+    "hi",
+    "th",
+    "zh-CN",
+    "ja",
+    "zh-TW",
+    "ko",
+}
+MAX_SAFE_NUMBER = 2**53
+
+
+def valid_command_name(name: Any) -> bool:
+    if not isinstance(name, str) or not 1 <= len(name) <= 32:
+        return False
+    for ch in name:
+        if ch in "-_'":
+            continue
+        cat = unicodedata.category(ch)
+        if cat[0] in ("L", "N") or cat in ("Mn", "Mc"):  # letters, numbers, Devanagari/Thai marks
+            if ch.lower() != ch:  # must be lowercase where a lowercase variant exists
+                return False
+            continue
+        return False
+    return True
 
 
 def _length(errs: FormErrors, path: Path, value: Any, lo: int, hi: int, *, required: bool = True) -> None:
@@ -38,28 +108,27 @@ def _length(errs: FormErrors, path: Path, value: Any, lo: int, hi: int, *, requi
             errs.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {lo} and {hi} in length.")
 
 
-# ---------------------------------------------------------------------------------------------------
-# application commands
-# ---------------------------------------------------------------------------------------------------
-
-
-def valid_command_name(name: Any) -> bool:
-    """1-32 characters: letters (lowercase when a lowercase form exists), digits, ``-``, ``_``, ``'``."""
-    if not isinstance(name, str) or not 1 <= len(name) <= 32:
-        return False
-    for ch in name:
-        if ch in "-_'":
+def _check_localizations(errs: FormErrors, path: Path, locs: Any, lo: int, hi: int) -> int:
+    total = 0
+    if locs is None:
+        return 0
+    if not isinstance(locs, dict):
+        errs.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return 0
+    for key, value in locs.items():
+        if key not in LOCALES:
+            errs.add((*path, key), "LOCALE_INVALID", f"Invalid locale: {key}")
             continue
-        cat = unicodedata.category(ch)
-        if cat[0] in ("L", "N") or cat in ("Mn", "Mc"):
-            if ch.lower() != ch:
-                return False
+        if value is None:
             continue
-        return False
-    return True
+        _length(errs, (*path, key), value, lo, hi)
+        if isinstance(value, str):
+            total = max(total, len(value))
+    return total
 
 
-def _command(errs: FormErrors, cmd: dict[str, Any], path: Path) -> None:
+def _command(errs: FormErrors, cmd: dict[str, Any], path: Path = ()) -> None:
+    """One application command payload (as sent by discord.py's tree.sync)."""
     ctype = cmd.get("type", 1)
     if ctype not in (1, 2, 3, 4):
         errs.add((*path, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4}.")
@@ -68,16 +137,30 @@ def _command(errs: FormErrors, cmd: dict[str, Any], path: Path) -> None:
     if ctype == 1:
         if not valid_command_name(name):
             errs.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-        _length(errs, (*path, "description"), cmd.get("description"), 1, 100)
-        _options(errs, cmd.get("options") or [], (*path, "options"), depth=0)
+        desc = cmd.get("description")
+        _length(errs, (*path, "description"), desc, 1, 100)
     else:
         _length(errs, (*path, "name"), name, 1, 32)
+        if cmd.get("description") not in (None, ""):
+            errs.add(
+                (*path, "description"),
+                "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION",
+                "Context menu commands cannot have description",
+            )
         if cmd.get("options"):
             errs.add(
                 (*path, "options"),
                 "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
                 "Context menu commands cannot have options",
             )
+    _check_localizations(errs, (*path, "name_localizations"), cmd.get("name_localizations"), 1, 32)
+    _check_localizations(
+        errs,
+        (*path, "description_localizations"),
+        cmd.get("description_localizations"),
+        1 if ctype == 1 else 0,
+        100,
+    )
     perms = cmd.get("default_member_permissions")
     if perms is not None:
         try:
@@ -91,9 +174,17 @@ def _command(errs: FormErrors, cmd: dict[str, Any], path: Path) -> None:
     contexts = cmd.get("contexts")
     if contexts is not None and (not isinstance(contexts, list) or any(c not in (0, 1, 2) for c in contexts)):
         errs.add((*path, "contexts"), "BASE_TYPE_CHOICES", "Value must be one of {0, 1, 2}.")
+    itypes = cmd.get("integration_types")
+    if itypes is not None and (not isinstance(itypes, list) or any(c not in (0, 1) for c in itypes)):
+        errs.add((*path, "integration_types"), "BASE_TYPE_CHOICES", "Value must be one of {0, 1}.")
+    if ctype == 1:
+        total = [len(name or "") + len(cmd.get("description") or "")]
+        _validate_options(cmd.get("options") or [], errs, (*path, "options"), depth=0, total=total)
+        if total[0] > 4000:
+            errs.add(path, "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (4000)")
 
 
-def _options(errs: FormErrors, options: Any, path: Path, *, depth: int) -> None:
+def _validate_options(options: Any, errs: FormErrors, path: Path, *, depth: int, total: list[int]) -> None:
     if not isinstance(options, list):
         errs.add(path, "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType")
         return
@@ -108,7 +199,7 @@ def _options(errs: FormErrors, options: Any, path: Path, *, depth: int) -> None:
             errs.add(p, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
             continue
         otype = opt.get("type")
-        if otype not in range(1, 12):
+        if otype not in OPTION_TYPES:
             errs.add(
                 (*p, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}."
             )
@@ -122,14 +213,59 @@ def _options(errs: FormErrors, options: Any, path: Path, *, depth: int) -> None:
             )
         names.add(name or "")
         _length(errs, (*p, "description"), opt.get("description"), 1, 100)
+        _check_localizations(errs, (*p, "name_localizations"), opt.get("name_localizations"), 1, 32)
+        _check_localizations(
+            errs, (*p, "description_localizations"), opt.get("description_localizations"), 1, 100
+        )
+        total[0] += len(name or "") + len(opt.get("description") or "")
         kinds.add("sub" if otype in (1, 2) else "value")
         if otype in (1, 2):
-            if depth >= (1 if otype == 2 else 2):
+            if opt.get("required"):
                 errs.add(
-                    (*p, "type"), "APPLICATION_COMMAND_SUBCOMMAND_NESTED", "Subcommands nested too deeply"
+                    (*p, "required"),
+                    "APPLICATION_COMMAND_OPTION_REQUIRED_INVALID_TYPE",
+                    "Subcommands and subcommand groups cannot be required",
                 )
-            _options(errs, opt.get("options") or [], (*p, "options"), depth=depth + 1)
+            if otype == 2:
+                if depth != 0:
+                    errs.add(
+                        (*p, "type"),
+                        "APPLICATION_COMMAND_SUBCOMMAND_GROUP_NESTED",
+                        "Subcommand groups can only be at the top level",
+                    )
+                subs = opt.get("options") or []
+                if not subs:
+                    errs.add((*p, "options"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+                for j, sub in enumerate(subs):
+                    if isinstance(sub, dict) and sub.get("type") != 1:
+                        errs.add(
+                            (*p, "options", j, "type"),
+                            "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+                            "Subcommand groups can only contain subcommands",
+                        )
+                _validate_options(subs, errs, (*p, "options"), depth=depth + 1, total=total)
+            else:
+                if depth > 1:
+                    errs.add(
+                        (*p, "type"), "APPLICATION_COMMAND_SUBCOMMAND_NESTED", "Subcommands nested too deeply"
+                    )
+                subs = opt.get("options") or []
+                for j, sub in enumerate(subs):
+                    if isinstance(sub, dict) and sub.get("type") in (1, 2):
+                        errs.add(
+                            (*p, "options", j, "type"),
+                            "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+                            "Subcommands cannot contain subcommands",
+                        )
+                _validate_options(
+                    [s for s in subs if not (isinstance(s, dict) and s.get("type") in (1, 2))],
+                    errs,
+                    (*p, "options"),
+                    depth=depth + 1,
+                    total=total,
+                )
             continue
+        # value options
         if opt.get("required"):
             if seen_optional:
                 errs.add(
@@ -148,6 +284,7 @@ def _options(errs: FormErrors, options: Any, path: Path, *, depth: int) -> None:
                     "Choices are only allowed for STRING, INTEGER and NUMBER options",
                 )
             if not isinstance(choices, list):
+                errs.add((*p, "choices"), "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType")
                 choices = []
             if len(choices) > 25:
                 errs.add((*p, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
@@ -159,21 +296,64 @@ def _options(errs: FormErrors, options: Any, path: Path, *, depth: int) -> None:
                 )
             for k, ch in enumerate(choices):
                 cp = (*p, "choices", k)
-                _length(errs, (*cp, "name"), (ch or {}).get("name"), 1, 100)
-                value = (ch or {}).get("value")
-                if otype == 3:
-                    _length(errs, (*cp, "value"), value, 1, 100)
-                elif (
-                    not isinstance(value, (int, float))
-                    or isinstance(value, bool)
-                    or (otype == 4 and not isinstance(value, int))
-                ):
-                    errs.add((*cp, "value"), "NUMBER_TYPE_COERCE", f'Value "{value}" is not a valid number.')
+                if not isinstance(ch, dict):
+                    errs.add(cp, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+                    continue
+                _length(errs, (*cp, "name"), ch.get("name"), 1, 100)
+                _check_localizations(errs, (*cp, "name_localizations"), ch.get("name_localizations"), 1, 100)
+                _check_choice_value(errs, (*cp, "value"), otype, ch.get("value"))
+                total[0] += len(str(ch.get("name") or "")) + len(str(ch.get("value") or ""))
         if opt.get("autocomplete") and otype not in (3, 4, 10):
             errs.add(
                 (*p, "autocomplete"),
                 "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_TYPE_INVALID",
                 "Autocomplete is only allowed for STRING, INTEGER and NUMBER options",
+            )
+        for key in ("min_value", "max_value"):
+            if key in opt and opt[key] is not None:
+                if otype not in (4, 10):
+                    errs.add(
+                        (*p, key),
+                        "APPLICATION_COMMAND_OPTION_MIN_MAX_TYPE_INVALID",
+                        f"{key} is only allowed for INTEGER and NUMBER options",
+                    )
+                elif (
+                    not isinstance(opt[key], (int, float))
+                    or isinstance(opt[key], bool)
+                    or abs(opt[key]) > MAX_SAFE_NUMBER
+                ):
+                    errs.add(
+                        (*p, key),
+                        "NUMBER_TYPE_MAX",
+                        f"Value must be between {-MAX_SAFE_NUMBER} and {MAX_SAFE_NUMBER}.",
+                    )
+        if opt.get("min_value") is not None and opt.get("max_value") is not None:
+            try:
+                if opt["min_value"] > opt["max_value"]:
+                    errs.add(
+                        (*p, "min_value"),
+                        "APPLICATION_COMMAND_OPTION_MIN_GREATER_THAN_MAX",
+                        "min_value must be less than or equal to max_value",
+                    )
+            except TypeError:
+                pass
+        for key in ("min_length", "max_length"):
+            if key in opt and opt[key] is not None:
+                if otype != 3:
+                    errs.add(
+                        (*p, key),
+                        "APPLICATION_COMMAND_OPTION_LENGTH_TYPE_INVALID",
+                        f"{key} is only allowed for STRING options",
+                    )
+                elif (
+                    not isinstance(opt[key], int) or not (0 if key == "min_length" else 1) <= opt[key] <= 6000
+                ):
+                    errs.add((*p, key), "NUMBER_TYPE_MAX", "Value must be between 0 and 6000.")
+        if opt.get("channel_types") is not None and otype != 7:
+            errs.add(
+                (*p, "channel_types"),
+                "APPLICATION_COMMAND_OPTION_CHANNEL_TYPES_INVALID",
+                "channel_types is only allowed for CHANNEL options",
             )
     if kinds == {"sub", "value"}:
         errs.add(
@@ -183,8 +363,23 @@ def _options(errs: FormErrors, options: Any, path: Path, *, depth: int) -> None:
         )
 
 
+def _check_choice_value(errs: FormErrors, path: Path, otype: int, value: Any) -> None:
+    if otype == 3:
+        _length(errs, path, value, 1, 100)
+    elif otype == 4:
+        if not isinstance(value, int) or isinstance(value, bool):
+            errs.add(path, "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+        elif abs(value) > MAX_SAFE_NUMBER:
+            errs.add(
+                path, "NUMBER_TYPE_MAX", f"Value must be between {-MAX_SAFE_NUMBER} and {MAX_SAFE_NUMBER}."
+            )
+    elif otype == 10 and (not isinstance(value, (int, float)) or isinstance(value, bool)):
+        errs.add(path, "NUMBER_TYPE_COERCE", f'Value "{value}" is not a valid number.')
+
+
 def validate_commands(commands: Any) -> None:
     """A bulk-overwrite body (``PUT .../commands``)."""
+    errs = FormErrors()
     if not isinstance(commands, list):
         raise APIError(
             400,
@@ -196,44 +391,71 @@ def validate_commands(commands: Any) -> None:
                 ]
             },
         )
-    errs = FormErrors()
-    seen: dict[tuple[int, Any], int] = {}
+    counts = {1: 0, 2: 0, 3: 0, 4: 0}
+    seen: dict[tuple[Any, Any], int] = {}
     for i, cmd in enumerate(commands):
         if not isinstance(cmd, dict):
             errs.add((i,), "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
             continue
         _command(errs, cmd, (i,))
-        key = (cmd.get("type", 1), cmd.get("name"))
+        t = cmd.get("type", 1)
+        counts[t] = counts.get(t, 0) + 1
+        key = (t, cmd.get("name"))
         if key in seen:
             errs.add(
                 (i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique"
             )
         seen[key] = i
     errs.raise_if_any()
-    if sum(1 for c in commands if c.get("type", 1) == 1) > 100:
+    if counts.get(1, 0) > 100:
         raise APIError(400, 30032, "Maximum number of application commands reached (100)")
+    if counts.get(2, 0) > 15 or counts.get(3, 0) > 15:
+        raise APIError(400, 30032, "Maximum number of context menu commands reached (15)")
 
 
 def validate_command(cmd: Any) -> None:
     errs = FormErrors()
     if not isinstance(cmd, dict):
-        errs.add((), "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
-    else:
-        _command(errs, cmd, ())
+        raise APIError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "_errors": [
+                    {"code": "DICT_TYPE_CONVERT", "message": "Only dictionaries may be used in a DictType"}
+                ]
+            },
+        )
+    _command(errs, cmd, ())
     errs.raise_if_any()
 
 
-# ---------------------------------------------------------------------------------------------------
-# messages
-# ---------------------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------
+# Messages
+# ---------------------------------------------------------------------------
+
+_URL_SCHEMES = ("http://", "https://", "attachment://")
 
 
-def _url(errs: FormErrors, path: Path, url: Any, *, attachment_ok: bool = True) -> None:
+def _check_url(errs: FormErrors, path: Path, url: Any, allow_attachment: bool = True) -> None:
     if url is None:
         return
-    schemes = ("http://", "https://", "attachment://") if attachment_ok else ("http://", "https://")
-    if not isinstance(url, str) or not url.startswith(schemes):
+    if not isinstance(url, str):
         errs.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+        return
+    schemes = _URL_SCHEMES if allow_attachment else _URL_SCHEMES[:2]
+    if not url.startswith(schemes):
+        scheme = url.split(":", 1)[0] if ":" in url else ""
+        if scheme:
+            errs.add(
+                path,
+                "URL_TYPE_INVALID_SCHEME",
+                f"Scheme \"{scheme}\" is not supported. Scheme must be one of ('http', 'https').",
+            )
+        else:
+            errs.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+    elif len(url) > 2048:
+        errs.add(path, "BASE_TYPE_MAX_LENGTH", "Must be 2048 or fewer in length.")
 
 
 def validate_embeds(errs: FormErrors, embeds: Any, path: Path = ("embeds",)) -> None:
@@ -255,7 +477,7 @@ def validate_embeds(errs: FormErrors, embeds: Any, path: Path = ("embeds",)) -> 
             if v is not None:
                 _length(errs, (*p, key), v, 0, limit, required=False)
                 total += len(v) if isinstance(v, str) else 0
-        _url(errs, (*p, "url"), e.get("url"), attachment_ok=False)
+        _check_url(errs, (*p, "url"), e.get("url"), allow_attachment=False)
         color = e.get("color")
         if color is not None and (not isinstance(color, int) or not 0 <= color <= 0xFFFFFF):
             errs.add((*p, "color"), "NUMBER_TYPE_MAX", "int value should be <= 16777215 and >= 0.")
@@ -264,40 +486,104 @@ def validate_embeds(errs: FormErrors, embeds: Any, path: Path = ("embeds",)) -> 
             errs.add((*p, "fields"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
         for j, f in enumerate(fields):
             fp = (*p, "fields", j)
-            for key, limit in (("name", 256), ("value", 1024)):
-                v = (f or {}).get(key)
-                if v is None or v == "":
-                    errs.add((*fp, key), "BASE_TYPE_REQUIRED", "This field is required")
-                else:
-                    _length(errs, (*fp, key), v, 0, limit, required=False)
-                    total += len(v) if isinstance(v, str) else 0
+            if not isinstance(f, dict):
+                errs.add(fp, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+                continue
+            name, value = f.get("name"), f.get("value")
+            if name is None or name == "":
+                errs.add((*fp, "name"), "BASE_TYPE_REQUIRED", "This field is required")
+            else:
+                _length(errs, (*fp, "name"), name, 0, 256, required=False)
+                total += len(name) if isinstance(name, str) else 0
+            if value is None or value == "":
+                errs.add((*fp, "value"), "BASE_TYPE_REQUIRED", "This field is required")
+            else:
+                _length(errs, (*fp, "value"), value, 0, 1024, required=False)
+                total += len(value) if isinstance(value, str) else 0
         footer = e.get("footer")
         if isinstance(footer, dict):
             _length(errs, (*p, "footer", "text"), footer.get("text"), 1, 2048)
             total += len(footer.get("text") or "")
-            _url(errs, (*p, "footer", "icon_url"), footer.get("icon_url"))
+            _check_url(errs, (*p, "footer", "icon_url"), footer.get("icon_url"))
         author = e.get("author")
         if isinstance(author, dict):
             _length(errs, (*p, "author", "name"), author.get("name"), 1, 256)
             total += len(author.get("name") or "")
-            _url(errs, (*p, "author", "icon_url"), author.get("icon_url"))
+            _check_url(errs, (*p, "author", "url"), author.get("url"), allow_attachment=False)
+            _check_url(errs, (*p, "author", "icon_url"), author.get("icon_url"))
         for key in ("image", "thumbnail"):
             v = e.get(key)
             if isinstance(v, dict):
                 if not v.get("url"):
                     errs.add((*p, key, "url"), "BASE_TYPE_REQUIRED", "This field is required")
-                _url(errs, (*p, key, "url"), v.get("url"))
+                _check_url(errs, (*p, key, "url"), v.get("url"))
     if total > EMBED_TOTAL_MAX:
         errs.add(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}")
 
 
-class _Ctx:
-    def __init__(self, modal: bool = False):
+LEGACY_TOP = {1}
+V2_TOP = {1, 9, 10, 12, 13, 14, 17}
+
+
+class _ComponentCtx:
+    def __init__(self, v2: bool, modal: bool = False):
+        self.v2 = v2
         self.modal = modal
         self.custom_ids: set[str] = set()
+        self.count = 0
+        self.text_total = 0
+        self.ids: set[int] = set()
 
 
-def _custom_id(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> None:
+def validate_components(
+    errs: FormErrors, components: Any, *, v2: bool = False, path: Path = ("components",)
+) -> None:
+    """Validate message components (legacy action rows, or components v2 when the flag is set)."""
+    if components is None:
+        return
+    if not isinstance(components, list):
+        errs.add(path, "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType")
+        return
+    ctx = _ComponentCtx(v2)
+    if not v2 and len(components) > 5:
+        errs.add(path, "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+    for i, comp in enumerate(components):
+        p = (*path, i)
+        if not isinstance(comp, dict):
+            errs.add(p, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        allowed = V2_TOP if v2 else LEGACY_TOP
+        if comp.get("type") not in allowed:
+            if not v2 and comp.get("type") in V2_TOP:
+                errs.add(
+                    p,
+                    "COMPONENT_V2_FLAG_REQUIRED",
+                    "This component type requires the IS_COMPONENTS_V2 message flag",
+                )
+            else:
+                errs.add(
+                    (*p, "type"),
+                    "UNION_TYPE_CHOICES",
+                    f'Value of field "type" must be one of ({", ".join(str(t) for t in sorted(allowed))}).',
+                )
+            continue
+        _validate_component(comp, errs, p, ctx)
+    if v2:
+        if ctx.count > 40:
+            errs.add(
+                path,
+                "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED",
+                "The total number of components exceeds the maximum (40)",
+            )
+        if ctx.text_total > 4000:
+            errs.add(
+                path,
+                "COMPONENT_MAX_TOTAL_TEXT_DISPLAY_LENGTH_EXCEEDED",
+                "The total length of text displays exceeds the maximum (4000)",
+            )
+
+
+def _check_custom_id(comp: dict[str, Any], errs: FormErrors, p: Path, ctx: _ComponentCtx) -> None:
     cid = comp.get("custom_id")
     if cid is None:
         errs.add((*p, "custom_id"), "BASE_TYPE_REQUIRED", "This field is required")
@@ -313,97 +599,168 @@ def _custom_id(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> No
         ctx.custom_ids.add(cid)
 
 
-def _select(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> None:
-    _custom_id(errs, comp, p, ctx)
-    if comp.get("placeholder") is not None:
-        _length(errs, (*p, "placeholder"), comp.get("placeholder"), 0, 150, required=False)
-    lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
-    if not isinstance(lo, int) or not 0 <= lo <= 25:
-        errs.add((*p, "min_values"), "NUMBER_TYPE_MAX", "int value should be <= 25 and >= 0.")
-    if not isinstance(hi, int) or not 1 <= hi <= 25:
-        errs.add((*p, "max_values"), "NUMBER_TYPE_MAX", "int value should be <= 25 and >= 1.")
-    if comp.get("type") != 3:
+def _check_emoji(comp: dict[str, Any], errs: FormErrors, p: Path) -> None:
+    emoji = comp.get("emoji")
+    if emoji is None:
         return
-    options = comp.get("options")
-    if not isinstance(options, list) or not 1 <= len(options) <= 25:
-        errs.add((*p, "options"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
-        options = options if isinstance(options, list) else []
-    values: set[Any] = set()
-    for k, o in enumerate(options):
-        op = (*p, "options", k)
-        _length(errs, (*op, "label"), (o or {}).get("label"), 1, 100)
-        _length(errs, (*op, "value"), (o or {}).get("value"), 1, 100)
-        if (o or {}).get("description") is not None:
-            _length(errs, (*op, "description"), o.get("description"), 0, 100, required=False)
-        if (o or {}).get("value") in values:
-            errs.add(
-                (*op, "value"),
-                "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                "Select component option values cannot be duplicated",
-            )
-        values.add((o or {}).get("value"))
-    if isinstance(hi, int) and options and hi > len(options):
-        errs.add(
-            (*p, "max_values"),
-            "SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS",
-            "max_values must be less than or equal to the number of options",
-        )
+    if not isinstance(emoji, dict) or not (emoji.get("id") or emoji.get("name")):
+        errs.add((*p, "emoji"), "COMPONENT_INVALID_EMOJI", "Invalid emoji")
 
 
-def _component(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> None:
+def _validate_component(
+    comp: dict[str, Any], errs: FormErrors, p: Path, ctx: _ComponentCtx, parent: int | None = None
+) -> None:
+    ctx.count += 1
     t = comp.get("type")
-    if t == 1:
+    cid = comp.get("id")
+    if cid is not None:
+        if not isinstance(cid, int) or not 0 <= cid < 2**31:
+            errs.add((*p, "id"), "NUMBER_TYPE_MAX", "Value must be a 32-bit integer")
+        elif cid in ctx.ids:
+            errs.add((*p, "id"), "COMPONENT_ID_DUPLICATED", "Component id cannot be duplicated")
+        else:
+            ctx.ids.add(cid)
+    if t == 1:  # action row
         children = comp.get("components") or []
-        if not 1 <= len(children) <= 5:
+        if not children:
+            errs.add((*p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+            return
+        if len(children) > 5:
             errs.add((*p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
         width = 0
         for j, child in enumerate(children):
             cp = (*p, "components", j)
-            ct = (child or {}).get("type")
-            allowed = (3, 4, 5, 6, 7, 8) if ctx.modal else (2, 3, 5, 6, 7, 8)
-            if ct not in allowed:
+            if not isinstance(child, dict):
+                errs.add(cp, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+                continue
+            ct = child.get("type")
+            if ctx.modal:
+                if ct not in (3, 4, 5, 6, 7, 8):
+                    errs.add(
+                        (*cp, "type"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (4,).'
+                    )
+                    continue
+            elif ct not in (2, 3, 5, 6, 7, 8):
                 errs.add(
-                    (*cp, "type"), "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {allowed}.'
+                    (*cp, "type"),
+                    "UNION_TYPE_CHOICES",
+                    'Value of field "type" must be one of (2, 3, 5, 6, 7, 8).',
                 )
                 continue
             width += 1 if ct == 2 else 5
-            _component(errs, child, cp, ctx)
+            _validate_component(child, errs, cp, ctx, parent=1)
         if width > 5:
             errs.add(
                 (*p, "components"),
                 "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
                 "The specified component exceeds the maximum width",
             )
-    elif t == 2:
+    elif t == 2:  # button
         style = comp.get("style")
         if style not in (1, 2, 3, 4, 5, 6):
             errs.add((*p, "style"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
-        if comp.get("label") is not None:
-            _length(errs, (*p, "label"), comp.get("label"), 0, 80, required=False)
+        label = comp.get("label")
+        if label is not None:
+            _length(errs, (*p, "label"), label, 0, 80, required=False)
+        _check_emoji(comp, errs, p)
         if style == 5:
             if not comp.get("url"):
                 errs.add((*p, "url"), "BUTTON_COMPONENT_URL_REQUIRED", "A URL is required for link buttons")
-            _url(errs, (*p, "url"), comp.get("url"), attachment_ok=False)
+            else:
+                _check_url(errs, (*p, "url"), comp.get("url"), allow_attachment=False)
             if comp.get("custom_id") is not None:
                 errs.add(
                     (*p, "custom_id"),
                     "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
-                    "Link buttons cannot have a custom_id",
+                    "A custom id is not allowed for link buttons",
                 )
-        elif style in (1, 2, 3, 4):
-            _custom_id(errs, comp, p, ctx)
-        if style != 6 and not comp.get("label") and not comp.get("emoji"):
-            errs.add(p, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or emoji is required")
-    elif t in (3, 5, 6, 7, 8):
-        _select(errs, comp, p, ctx)
-    elif t == 4:
+        elif style == 6:
+            if not comp.get("sku_id"):
+                errs.add((*p, "sku_id"), "BASE_TYPE_REQUIRED", "This field is required")
+        else:
+            _check_custom_id(comp, errs, p, ctx)
+            if comp.get("url") is not None:
+                errs.add(
+                    (*p, "url"), "BUTTON_COMPONENT_URL_NOT_ALLOWED", "A URL is only allowed for link buttons"
+                )
+        if style in (1, 2, 3, 4, 5) and not label and not comp.get("emoji"):
+            errs.add(p, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or an emoji is required")
+    elif t in (3, 5, 6, 7, 8):  # selects
+        _check_custom_id(comp, errs, p, ctx)
+        placeholder = comp.get("placeholder")
+        if placeholder is not None:
+            _length(errs, (*p, "placeholder"), placeholder, 0, 150, required=False)
+        min_v = comp.get("min_values", 1)
+        max_v = comp.get("max_values", 1)
+        if not isinstance(min_v, int) or not 0 <= min_v <= 25:
+            errs.add((*p, "min_values"), "NUMBER_TYPE_MAX", "int value should be <= 25 and >= 0.")
+        if not isinstance(max_v, int) or not 1 <= max_v <= 25:
+            errs.add((*p, "max_values"), "NUMBER_TYPE_MAX", "int value should be <= 25 and >= 1.")
+        if isinstance(min_v, int) and isinstance(max_v, int) and min_v > max_v:
+            errs.add(
+                (*p, "min_values"),
+                "SELECT_COMPONENT_MIN_VALUES_GREATER_THAN_MAX",
+                "min_values must be less than or equal to max_values",
+            )
+        if t == 3:
+            options = comp.get("options")
+            if not isinstance(options, list) or not 1 <= len(options) <= 25:
+                errs.add((*p, "options"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+                options = options if isinstance(options, list) else []
+            values: set[Any] = set()
+            defaults = 0
+            for k, o in enumerate(options):
+                op = (*p, "options", k)
+                if not isinstance(o, dict):
+                    errs.add(op, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+                    continue
+                _length(errs, (*op, "label"), o.get("label"), 1, 100)
+                _length(errs, (*op, "value"), o.get("value"), 1, 100)
+                if o.get("description") is not None:
+                    _length(errs, (*op, "description"), o.get("description"), 0, 100, required=False)
+                _check_emoji(o, errs, op)
+                if o.get("value") in values:
+                    errs.add(
+                        (*op, "value"),
+                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                        "Select component option values cannot be duplicated",
+                    )
+                values.add(o.get("value"))
+                defaults += 1 if o.get("default") else 0
+            if isinstance(max_v, int) and options and max_v > len(options):
+                errs.add(
+                    (*p, "max_values"),
+                    "SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS",
+                    "max_values must be less than or equal to the number of options",
+                )
+            if isinstance(max_v, int) and defaults > max_v:
+                errs.add(
+                    (*p, "options"),
+                    "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES",
+                    "The number of default options exceeds max_values",
+                )
+        else:
+            if comp.get("options"):
+                errs.add(
+                    (*p, "options"),
+                    "SELECT_COMPONENT_OPTIONS_NOT_ALLOWED",
+                    "Options are only allowed for string selects",
+                )
+            dv = comp.get("default_values") or []
+            if isinstance(max_v, int) and len(dv) > max_v:
+                errs.add(
+                    (*p, "default_values"),
+                    "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES",
+                    "The number of default values exceeds max_values",
+                )
+    elif t == 4:  # text input (modals only)
         if not ctx.modal:
             errs.add((*p, "type"), "UNION_TYPE_CHOICES", "Text inputs are only allowed in modals")
             return
-        _custom_id(errs, comp, p, ctx)
+        _check_custom_id(comp, errs, p, ctx)
         if comp.get("style") not in (1, 2):
             errs.add((*p, "style"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
-        if comp.get("label") is not None:
+        if parent != 18:
             _length(errs, (*p, "label"), comp.get("label"), 1, 45)
         for key, lo, hi in (("min_length", 0, 4000), ("max_length", 1, 4000)):
             v = comp.get(key)
@@ -413,40 +770,92 @@ def _component(errs: FormErrors, comp: dict[str, Any], p: Path, ctx: _Ctx) -> No
             _length(errs, (*p, "placeholder"), comp.get("placeholder"), 0, 100, required=False)
         if comp.get("value") is not None:
             _length(errs, (*p, "value"), comp.get("value"), 0, 4000, required=False)
-    elif t in (9, 17):  # section / container (components v2)
-        for j, child in enumerate(comp.get("components") or []):
-            _component(errs, child or {}, (*p, "components", j), ctx)
-        if isinstance(comp.get("accessory"), dict):
-            _component(errs, comp["accessory"], (*p, "accessory"), ctx)
+    elif t == 9:  # section
+        children = comp.get("components") or []
+        if not 1 <= len(children) <= 3:
+            errs.add((*p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length.")
+        for j, child in enumerate(children):
+            if not isinstance(child, dict) or child.get("type") != 10:
+                errs.add(
+                    (*p, "components", j, "type"),
+                    "UNION_TYPE_CHOICES",
+                    'Value of field "type" must be one of (10,).',
+                )
+                continue
+            _validate_component(child, errs, (*p, "components", j), ctx, parent=9)
+        acc = comp.get("accessory")
+        if not isinstance(acc, dict) or acc.get("type") not in (2, 11):
+            errs.add((*p, "accessory"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (2, 11).')
+        else:
+            _validate_component(acc, errs, (*p, "accessory"), ctx, parent=9)
+    elif t == 10:  # text display
+        content = comp.get("content")
+        if not isinstance(content, str) or not content:
+            errs.add((*p, "content"), "BASE_TYPE_REQUIRED", "This field is required")
+        else:
+            ctx.text_total += len(content)
+    elif t == 11:  # thumbnail
+        media = comp.get("media") or {}
+        _check_url(errs, (*p, "media", "url"), media.get("url"))
+        if not media.get("url"):
+            errs.add((*p, "media", "url"), "BASE_TYPE_REQUIRED", "This field is required")
+    elif t == 12:  # media gallery
+        items = comp.get("items") or []
+        if not 1 <= len(items) <= 10:
+            errs.add((*p, "items"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length.")
+        for j, it in enumerate(items):
+            media = (it or {}).get("media") or {}
+            if not media.get("url"):
+                errs.add((*p, "items", j, "media", "url"), "BASE_TYPE_REQUIRED", "This field is required")
+            else:
+                _check_url(errs, (*p, "items", j, "media", "url"), media.get("url"))
+    elif t == 13:  # file
+        f = comp.get("file") or {}
+        url = f.get("url") or ""
+        if not url.startswith("attachment://"):
+            errs.add(
+                (*p, "file", "url"),
+                "COMPONENT_FILE_URL_INVALID",
+                "File URLs must use the attachment:// scheme",
+            )
+    elif t == 14:  # separator
+        if comp.get("spacing") not in (None, 1, 2):
+            errs.add((*p, "spacing"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+    elif t == 17:  # container
+        children = comp.get("components") or []
+        if not children:
+            errs.add((*p, "components"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+        for j, child in enumerate(children):
+            if not isinstance(child, dict) or child.get("type") not in (1, 9, 10, 12, 13, 14):
+                errs.add(
+                    (*p, "components", j, "type"),
+                    "UNION_TYPE_CHOICES",
+                    'Value of field "type" must be one of (1, 9, 10, 12, 13, 14).',
+                )
+                continue
+            _validate_component(child, errs, (*p, "components", j), ctx, parent=17)
+        color = comp.get("accent_color")
+        if color is not None and (not isinstance(color, int) or not 0 <= color <= 0xFFFFFF):
+            errs.add((*p, "accent_color"), "NUMBER_TYPE_MAX", "int value should be <= 16777215 and >= 0.")
     elif t == 18:  # label (modals)
         _length(errs, (*p, "label"), comp.get("label"), 1, 45)
-        if isinstance(comp.get("component"), dict):
-            _component(errs, comp["component"], (*p, "component"), ctx)
-    elif t in (10, 11, 12, 13, 14, 19, 21, 22, 23):
-        if t in (19, 21, 22, 23):
-            _custom_id(errs, comp, p, ctx)
+        if comp.get("description") is not None:
+            _length(errs, (*p, "description"), comp.get("description"), 0, 100, required=False)
+        child = comp.get("component")
+        if not isinstance(child, dict) or child.get("type") not in (3, 4, 5, 6, 7, 8, 19, 21, 22, 23):
+            errs.add(
+                (*p, "component"), "UNION_TYPE_CHOICES", 'Value of field "type" is not allowed in a label.'
+            )
+        else:
+            _validate_component(child, errs, (*p, "component"), ctx, parent=18)
+    elif t in (19, 21, 22, 23):  # file upload, radio group, checkbox group, checkbox
+        _check_custom_id(comp, errs, p, ctx)
+        if t in (21, 22):
+            opts = comp.get("options") or []
+            if not 1 <= len(opts) <= 10:
+                errs.add((*p, "options"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length.")
     else:
         errs.add((*p, "type"), "UNION_TYPE_CHOICES", f"Unknown component type {t!r}")
-
-
-def validate_components(errs: FormErrors, components: Any, *, v2: bool = False) -> None:
-    if components is None:
-        return
-    if not isinstance(components, list):
-        errs.add(("components",), "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType")
-        return
-    if not v2 and len(components) > 5:
-        errs.add(("components",), "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
-    ctx = _Ctx()
-    for i, comp in enumerate(components):
-        p = ("components", i)
-        if not isinstance(comp, dict):
-            errs.add(p, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
-            continue
-        if not v2 and comp.get("type") != 1:
-            errs.add((*p, "type"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1,).')
-            continue
-        _component(errs, comp, p, ctx)
 
 
 def validate_allowed_mentions(errs: FormErrors, am: Any) -> None:
@@ -463,13 +872,19 @@ def validate_allowed_mentions(errs: FormErrors, am: Any) -> None:
                 "BASE_TYPE_CHOICES",
                 "Value must be one of ('roles', 'users', 'everyone').",
             )
+    if "users" in parse and am.get("users"):
+        errs.add(
+            ("allowed_mentions",),
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            'parse:["users"] and users: [ids...] are mutually exclusive.',
+        )
+    if "roles" in parse and am.get("roles"):
+        errs.add(
+            ("allowed_mentions",),
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            'parse:["roles"] and roles: [ids...] are mutually exclusive.',
+        )
     for key in ("users", "roles"):
-        if key in parse and am.get(key):
-            errs.add(
-                ("allowed_mentions",),
-                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
-                f'parse:["{key}"] and {key}: [ids...] are mutually exclusive.',
-            )
         if len(am.get(key) or []) > 100:
             errs.add(("allowed_mentions", key), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
 
@@ -477,7 +892,8 @@ def validate_allowed_mentions(errs: FormErrors, am: Any) -> None:
 def validate_message(
     payload: dict[str, Any], *, n_files: int, creating: bool, keeps_attachments: bool = False
 ) -> None:
-    """A create (``creating``) or edit body. Empty messages: 50006."""
+    """A create (``creating``) or edit body (content, embeds, components, flags, mentions, files).
+    Empty messages: 50006 (``keeps_attachments``: an edit keeps uploaded files)."""
     errs = FormErrors()
     content = payload.get("content")
     if content is not None:
@@ -487,8 +903,19 @@ def validate_message(
             errs.add(("content",), "BASE_TYPE_MAX_LENGTH", f"Must be {CONTENT_MAX} or fewer in length.")
     validate_embeds(errs, payload.get("embeds"))
     flags = payload.get("flags") or 0
-    v2 = bool(isinstance(flags, int) and flags & (1 << 15))
+    if not isinstance(flags, int):
+        errs.add(("flags",), "NUMBER_TYPE_COERCE", f'Value "{flags}" is not int.')
+        flags = 0
+    v2 = bool(flags & (1 << 15))
     validate_components(errs, payload.get("components"), v2=v2)
+    if v2:
+        for key in ("content", "embeds", "poll", "sticker_ids"):
+            if payload.get(key):
+                errs.add(
+                    (key,),
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"The '{key}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+                )
     validate_allowed_mentions(errs, payload.get("allowed_mentions"))
     attachments = payload.get("attachments")
     if isinstance(attachments, list) and len(attachments) > FILES_MAX:
@@ -516,34 +943,42 @@ def validate_message(
 def validate_modal(data: Any) -> None:
     errs = FormErrors()
     if not isinstance(data, dict):
-        data = {}
+        raise APIError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "data": {
+                    "_errors": [
+                        {
+                            "code": "DICT_TYPE_CONVERT",
+                            "message": "Only dictionaries may be used in a DictType",
+                        }
+                    ]
+                }
+            },
+        )
     _length(errs, ("data", "title"), data.get("title"), 1, 45)
     _length(errs, ("data", "custom_id"), data.get("custom_id"), 1, 100)
     comps = data.get("components")
     if not isinstance(comps, list) or not 1 <= len(comps) <= 5:
         errs.add(("data", "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
         comps = comps if isinstance(comps, list) else []
-    ctx = _Ctx(modal=True)
+    ctx = _ComponentCtx(v2=False, modal=True)
     for i, comp in enumerate(comps):
         p = ("data", "components", i)
-        t = (comp or {}).get("type")
-        if t not in (1, 10, 18):
+        if not isinstance(comp, dict) or comp.get("type") not in (1, 10, 18):
             errs.add((*p, "type"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1, 10, 18).')
             continue
-        if t == 1:
-            children = comp.get("components") or []
-            if len(children) != 1:
-                errs.add((*p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 1 in length.")
-            for j, child in enumerate(children):
-                if (child or {}).get("type") == 4:
-                    _length(errs, (*p, "components", j, "label"), child.get("label"), 1, 45)
-        _component(errs, comp, p, ctx)
+        if comp.get("type") == 1 and len(comp.get("components") or []) != 1:
+            errs.add((*p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 1 in length.")
+        _validate_component(comp, errs, p, ctx)
     errs.raise_if_any()
 
 
 def validate_choices(data: Any) -> None:
     errs = FormErrors()
-    choices = (data or {}).get("choices") if isinstance(data, dict) else None
+    choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list):
         errs.add(("data", "choices"), "BASE_TYPE_REQUIRED", "This field is required")
         errs.raise_if_any()
@@ -552,8 +987,11 @@ def validate_choices(data: Any) -> None:
         errs.add(("data", "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
     for i, ch in enumerate(choices):
         p = ("data", "choices", i)
-        _length(errs, (*p, "name"), (ch or {}).get("name"), 1, 100)
-        v = (ch or {}).get("value")
+        if not isinstance(ch, dict):
+            errs.add(p, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        _length(errs, (*p, "name"), ch.get("name"), 1, 100)
+        v = ch.get("value")
         if isinstance(v, str):
             _length(errs, (*p, "value"), v, 1, 100)
         elif not isinstance(v, (int, float)) or isinstance(v, bool):

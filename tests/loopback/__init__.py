@@ -21,12 +21,29 @@ itself through it. The full driver API is described in ``README.md`` beside this
 Guilds are routed to the gateway session whose shard owns them, ``(guild_id >> 22) % shard_count``;
 DMs go to shard 0. ``fd.ratelimits`` simulates 429s. ``BotProcess.kill()`` is a kill -9.
 """
+
 from __future__ import annotations
 
 __all__ = [
-    "FakeDiscord", "SimUser", "Guild", "Channel", "Message", "Attachment", "Role", "Member", "User",
-    "Interaction", "ModalView", "BotProcess", "errors", "WaitTimeout", "UserActionError",
-    "InteractionFailed", "BotExited", "CommandNotFound", "APIError",
+    "APIError",
+    "Attachment",
+    "BotExited",
+    "BotProcess",
+    "Channel",
+    "CommandNotFound",
+    "FakeDiscord",
+    "Guild",
+    "Interaction",
+    "InteractionFailed",
+    "Member",
+    "Message",
+    "ModalView",
+    "Role",
+    "SimUser",
+    "User",
+    "UserActionError",
+    "WaitTimeout",
+    "errors",
 ]
 
 __version__ = "0.1.0"
@@ -35,23 +52,37 @@ __version__ = "0.1.0"
 def __getattr__(name):  # lazy, so ``python -m fakecord.launch`` imports nothing heavy
     if name in ("FakeDiscord",):
         from .core import FakeDiscord
+
         return FakeDiscord
     if name == "SimUser":
         from .simuser import SimUser
+
         return SimUser
     if name in ("Guild", "Channel", "Message", "Attachment", "Role", "Member", "User"):
         from . import models
+
         return getattr(models, name)
     if name in ("Interaction", "ModalView"):
         from . import interactions
+
         return getattr(interactions, name)
     if name == "BotProcess":
         from .process import BotProcess
+
         return BotProcess
-    if name in ("WaitTimeout", "UserActionError", "InteractionFailed", "BotExited", "CommandNotFound", "APIError"):
+    if name in (
+        "WaitTimeout",
+        "UserActionError",
+        "InteractionFailed",
+        "BotExited",
+        "CommandNotFound",
+        "APIError",
+    ):
         from . import errors
+
         return getattr(errors, name)
     if name == "errors":
         from . import errors
+
         return errors
     raise AttributeError(name)

@@ -1,4 +1,5 @@
 """Fixtures for the loopback server's own tests: a fake Discord and a small world."""
+
 from __future__ import annotations
 
 import pytest

@@ -17,15 +17,15 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from aiohttp import web
 
-from . import perms as P
+from tests.discord_double import perms as P
 from .errors import APIError, CommandNotFound, WaitTimeout, unknown
 from .gateway import GatewayHub, Intents, Session
-from .interactions import Interaction, InteractionType, ModalView
+from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
 from .models import (Attachment, BotUser, Channel, ChannelType, Guild, Member, Message, MessageFlags, Role, User,
-                     emoji_display, emoji_key, walk_components)
+                     emoji_display, emoji_key, overwrites_from_payload, walk_components)
 from .ratelimit import RateLimiter
 from .snowflake import make_bot_token, now_iso
-from .validation import resolve_mentions, validate_choices, validate_message_payload, validate_modal
+from tests.discord_double.validation import resolve_mentions, validate_choices, validate_message, validate_modal
 
 log = logging.getLogger("fakecord")
 
@@ -344,7 +344,7 @@ class FakeDiscord:
         position = len([c for c in guild.channels.values() if not c.is_thread])
         ch = Channel(self, type, guild=guild, name=name, parent=parent, topic=topic, position=position)
         if overwrites:
-            ch.permission_overwrites = [dict(o) for o in overwrites]
+            ch.overwrites = overwrites_from_payload(overwrites)
         guild.channels[ch.id] = ch
         self.channels[ch.id] = ch
         if dispatch:
@@ -388,17 +388,16 @@ class FakeDiscord:
 
     def _member_role(self, guild: Guild, user: User, role: Role, *, add: bool) -> None:
         member = guild.members[user.id]
-        if add and role.id not in member.roles:
-            member.roles.append(role.id)
-        elif not add and role.id in member.roles:
-            member.roles.remove(role.id)
+        if add and role.id not in member.role_ids:
+            member.role_ids.append(role.id)
+        elif not add and role.id in member.role_ids:
+            member.role_ids.remove(role.id)
         self._member_update(guild, member)
 
     def _set_overwrite(self, channel: Channel, target: Union[Role, User, Guild], allow: int, deny: int) -> None:
         tid = target.id
         kind = 1 if isinstance(target, User) else 0
-        channel.permission_overwrites = [o for o in channel.permission_overwrites if int(o["id"]) != tid]
-        channel.permission_overwrites.append({"id": str(tid), "type": kind, "allow": str(allow), "deny": str(deny)})
+        channel.overwrites[tid] = (allow, deny, kind)
         if channel.guild:
             self.hub.dispatch("CHANNEL_UPDATE", channel.payload(), guild_id=channel.guild.id, intent=Intents.GUILDS)
         self._changed()
@@ -410,6 +409,16 @@ class FakeDiscord:
         self.hub.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()},
                           guild_id=guild.id, intent=Intents.GUILDS)
         self._changed()
+
+    def new_attachment(self, channel: Channel, filename: str, data: bytes, **kw: Any) -> Attachment:
+        att = Attachment(self, channel.id, filename, data, **kw)
+        self.attachments[att.id] = att
+        return att
+
+    def user(self, user_id: int) -> Optional[User]:
+        if user_id == self.bot_user.id:
+            return self.bot_user
+        return self.users.get(user_id)
 
     def dm_channel_for(self, user: User) -> Channel:
         """The DM channel between ``user`` and the bot (created on first use)."""
@@ -495,7 +504,7 @@ class FakeDiscord:
                 strip = not session.has(Intents.MESSAGE_CONTENT)
             else:
                 strip = "message_content" not in self.privileged_intents
-        return msg.payload(strip_content=strip, viewer_id=self.bot_user.id)
+        return msg.payload(strip_content=strip)
 
     def _dispatch_message(self, event: str, msg: Message) -> None:
         if msg.ephemeral_to is not None:
@@ -578,18 +587,20 @@ class FakeDiscord:
         g = msg.channel.guild
         if g is not None:
             known_users = list(g.members)
+            roles = {r.id: r.mentionable for r in g.roles.values() if r.id != g.id}
+            author = g.members.get(msg.author.id)
+            can_everyone = author is not None and author.has("mention_everyone", msg.channel)
         else:
             known_users = [self.bot_user.id] + ([msg.channel.recipient.id] if msg.channel.recipient else [])
-        known_roles = list(g.roles) if g else []
+            roles, can_everyone = {}, False
         reply_author = None
         if msg.reference:
             ref = self.messages.get(int(msg.reference.get("message_id", 0)))
-            if ref is not None and msg.type == 19:
+            if ref is not None and msg.type == 19 and ref.author.id != msg.author.id:
                 reply_author = ref.author.id
-        users, roles, everyone = resolve_mentions(msg.content, allowed, known_users=known_users,
-                                                  known_roles=known_roles, reply_author=reply_author,
-                                                  default_replied_user=True)
-        msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, roles, everyone
+        users, role_ids, everyone = resolve_mentions(msg.content, allowed, known_users=known_users, roles=roles,
+                                                     can_mention_everyone=can_everyone, reply_author=reply_author)
+        msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, role_ids, everyone
         msg.allowed_mentions = allowed
 
     def post_message(self, channel: Channel, author: User, *, content: Optional[str] = None,
@@ -702,7 +713,7 @@ class FakeDiscord:
     # ------------------------------------------------------------------
     def add_reaction(self, msg: Message, user: User, emoji: Dict[str, Any]) -> bool:
         key = emoji_key(emoji)
-        entry = msg.reactions.setdefault(key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)})
+        entry = msg._reactions.setdefault(key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)})
         if user.id in entry["users"]:
             return False
         entry["users"].append(user.id)
@@ -724,12 +735,12 @@ class FakeDiscord:
 
     def remove_reaction(self, msg: Message, user_id: int, emoji: Dict[str, Any]) -> bool:
         key = emoji_key(emoji)
-        entry = msg.reactions.get(key)
+        entry = msg._reactions.get(key)
         if not entry or user_id not in entry["users"]:
             return False
         entry["users"].remove(user_id)
         if not entry["users"]:
-            del msg.reactions[key]
+            del msg._reactions[key]
         self._changed()
         msg.updated_seq = self._seq
         g = msg.channel.guild
@@ -751,10 +762,10 @@ class FakeDiscord:
             base["guild_id"] = str(g.id)
         intent = Intents.GUILD_MESSAGE_REACTIONS if g else Intents.DIRECT_MESSAGE_REACTIONS
         if emoji is None:
-            msg.reactions.clear()
+            msg._reactions.clear()
             self.hub.dispatch("MESSAGE_REACTION_REMOVE_ALL", base, guild_id=g.id if g else None, intent=intent)
         else:
-            entry = msg.reactions.pop(emoji_key(emoji), None)
+            entry = msg._reactions.pop(emoji_key(emoji), None)
             if entry:
                 data = dict(base, emoji={k: v for k, v in entry["emoji"].items() if k in ("id", "name")})
                 self.hub.dispatch("MESSAGE_REACTION_REMOVE_EMOJI", data, guild_id=g.id if g else None, intent=intent)
@@ -903,13 +914,7 @@ class FakeDiscord:
         cb = body.get("type")
         data = body.get("data") or {}
         itype = inter.type
-        allowed = {
-            InteractionType.PING: {1},
-            InteractionType.APPLICATION_COMMAND: {4, 5, 9, 10, 12},
-            InteractionType.MESSAGE_COMPONENT: {4, 5, 6, 7, 9, 10, 12},
-            InteractionType.AUTOCOMPLETE: {8},
-            InteractionType.MODAL_SUBMIT: {4, 5, 6, 7, 10},
-        }.get(itype, set())
+        allowed = ALLOWED_CALLBACKS.get(itype, set())
         if cb in (6, 7) and itype == InteractionType.MODAL_SUBMIT and inter.component_message is None:
             allowed = allowed - {6, 7}
         if cb not in allowed:
@@ -919,7 +924,7 @@ class FakeDiscord:
                 "message": f"Interaction response type {cb} is not valid for this interaction"}]}})
         msg: Optional[Message] = None
         if cb == 4:
-            validate_message_payload(data, n_files=len(files), creating=True)
+            validate_message(data, n_files=len(files), creating=True)
             self._check_file_sizes(files)
             ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
             msg = self.post_message(inter.channel, self.bot_user, content=data.get("content"),
@@ -944,7 +949,7 @@ class FakeDiscord:
             target = inter.component_message
             if target is None:
                 raise unknown("message")
-            validate_message_payload(data, n_files=len(files), creating=False)
+            validate_message(data, n_files=len(files), creating=False)
             self._check_file_sizes(files)
             msg = self.edit_message(target, data, files)
             inter.response_ephemeral = target.ephemeral

@@ -1,4 +1,5 @@
 """Helpers for driving the real ``python -m bot`` through the loopback Discord (tests and benches)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -23,8 +24,9 @@ def parlor_env(database: str, *guild_ids: int, **extra: str) -> dict[str, str]:
     return env
 
 
-async def start_parlor(fd: Any, database: str, *guild_ids: int, name: str = "bot", env: dict | None = None,
-                       **kwargs: Any) -> Any:
+async def start_parlor(
+    fd: Any, database: str, *guild_ids: int, name: str = "bot", env: dict | None = None, **kwargs: Any
+) -> Any:
     """Start ``python -m bot`` from the repository root against ``fd`` and wait until it is ready."""
     full = parlor_env(database, *guild_ids)
     full.update(env or {})
@@ -42,9 +44,14 @@ async def start_pylon(fd: Any, chan: Any, alice: Any, bob: Any) -> tuple[Any, An
     def find_board():
         for c in [*chan.guild.threads, chan]:
             for m in reversed(c.messages):
-                if is_board(m) and alice.global_name in m.text and bob.global_name in m.text and not m.deleted:
-                    if c.is_thread and c.parent is chan or c is chan:
-                        return (c, m)
+                if (
+                    is_board(m)
+                    and alice.global_name in m.text
+                    and bob.global_name in m.text
+                    and not m.deleted
+                    and ((c.is_thread and c.parent is chan) or c is chan)
+                ):
+                    return (c, m)
         return None
 
     return await fd.wait_until(find_board, timeout=10, describe=lambda: "no Pylon board appeared")
@@ -75,8 +82,9 @@ def some_program(hand: list[str], length: int = 5) -> list[str]:
     return out
 
 
-async def eof_round_one_by_dm(fd: Any, chan: Any, alice: Any, bob: Any,
-                             builders: list[Any] | None = None) -> tuple[Any, list[Any]]:
+async def eof_round_one_by_dm(
+    fd: Any, chan: Any, alice: Any, bob: Any, builders: list[Any] | None = None
+) -> tuple[Any, list[Any]]:
     """Two players open and start an EOF match (blind draw: the deal needs no clicks), then write their
     programs with ``/eof move`` in their DMs. Returns (the match thread, the two DM interactions); the
     program builders the bot sent by DM are appended to ``builders``."""

@@ -18,6 +18,7 @@ above (tracebacks from event handlers, views, app commands...). Nothing of the b
 ``--fast-ready`` lowers ``guild_ready_timeout`` from 2 s to 0.1 s unless the bot passes its own, and drops
 discord.py's 5 s pause before each IDENTIFY after the first (several shards in one process).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,7 +38,7 @@ class _Notifier:
     def __init__(self, url: str, tag: str):
         self.url = url
         self.tag = tag
-        self.q: "queue.Queue" = queue.Queue()
+        self.q: queue.Queue = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="fakecord-notify", daemon=True)
         self.thread.start()
         atexit.register(self.flush)
@@ -51,8 +52,12 @@ class _Notifier:
         while True:
             data = self.q.get()
             try:
-                req = urllib.request.Request(self.url, data=json.dumps(data, default=str).encode(),
-                                             headers={"Content-Type": "application/json"}, method="POST")
+                req = urllib.request.Request(
+                    self.url,
+                    data=json.dumps(data, default=str).encode(),
+                    headers={"Content-Type": "application/json"},
+                    method="POST",
+                )
                 opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
                 opener.open(req, timeout=3).close()
             except Exception:
@@ -133,8 +138,9 @@ def install(api: str, tag: str = "", *, fast_ready: bool = False, notify: bool =
                 text = record.getMessage()
                 if record.exc_info:
                     text += "\n" + "".join(traceback.format_exception(*record.exc_info))
-                notifier.send({"event": "log", "level": record.levelname, "logger": record.name,
-                               "message": text})
+                notifier.send(
+                    {"event": "log", "level": record.levelname, "logger": record.name, "message": text}
+                )
             except Exception:
                 pass
         return orig_call_handlers(self, record)
@@ -145,8 +151,14 @@ def install(api: str, tag: str = "", *, fast_ready: bool = False, notify: bool =
 
     def excepthook(tp, value, tb):
         if not issubclass(tp, (KeyboardInterrupt, SystemExit)):
-            notifier.send({"event": "log", "level": "CRITICAL", "logger": "uncaught",
-                           "message": "".join(traceback.format_exception(tp, value, tb))})
+            notifier.send(
+                {
+                    "event": "log",
+                    "level": "CRITICAL",
+                    "logger": "uncaught",
+                    "message": "".join(traceback.format_exception(tp, value, tb)),
+                }
+            )
             notifier.flush()
         orig_excepthook(tp, value, tb)
 
@@ -157,11 +169,13 @@ def main(argv=None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--" in argv:
         i = argv.index("--")
-        own, target = argv[:i], argv[i + 1:]
+        own, target = argv[:i], argv[i + 1 :]
     else:
         own, target = argv, []
     parser = argparse.ArgumentParser(prog="python -m parlor_loopback.launch")
-    parser.add_argument("--api", required=True, help="base URL of the fake server, e.g. http://127.0.0.1:8123")
+    parser.add_argument(
+        "--api", required=True, help="base URL of the fake server, e.g. http://127.0.0.1:8123"
+    )
     parser.add_argument("--tag", default=os.environ.get("FAKECORD_TAG", ""))
     parser.add_argument("--fast-ready", action="store_true")
     parser.add_argument("--no-notify", action="store_true")

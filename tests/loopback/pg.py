@@ -3,6 +3,7 @@
 
 No PostgreSQL: a failure with CI=true, otherwise a skip that says why.
 """
+
 from __future__ import annotations
 
 import pytest

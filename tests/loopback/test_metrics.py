@@ -1,5 +1,6 @@
 """PARLOR_METRICS_PORT: the real ``python -m bot`` serves Prometheus metrics; a scrape sees the moves,
 their latency, the active matches, Discord's 429s and the shards of the process."""
+
 from __future__ import annotations
 
 import socket
@@ -36,9 +37,13 @@ async def test_metrics_endpoint_counts_moves_latency_matches_and_429s(tmp_path):
         guild.add_member(alice)
         guild.add_member(bob)
         port = free_port()
-        await start_parlor(fd, f"sqlite:///{tmp_path}/p.sqlite3", guild.id,
-                           env={"PARLOR_METRICS_PORT": str(port), "PARLOR_SHARD_COUNT": "1"})
-        thread, board = await start_pylon(fd, chan, alice, bob)
+        await start_parlor(
+            fd,
+            f"sqlite:///{tmp_path}/p.sqlite3",
+            guild.id,
+            env={"PARLOR_METRICS_PORT": str(port), "PARLOR_SHARD_COUNT": "1"},
+        )
+        thread, _board = await start_pylon(fd, chan, alice, bob)
         before = await scrape(port)
         assert before[("parlor_active_matches", ())] == 1
         assert before[("parlor_shard_info", (("shard", "0"), ("shard_count", "1")))] == 1

@@ -1,4 +1,5 @@
 """The real ``python -m bot`` through the loopback Discord: a match, a kill -9, the board still works."""
+
 from __future__ import annotations
 
 from tests.loopback import FakeDiscord
@@ -14,7 +15,7 @@ async def test_real_process_plays_survives_kill_9(tmp_path):
         guild.add_member(bob)
         db = f"sqlite:///{tmp_path}/p.sqlite3"
         await start_parlor(fd, db, guild.id)
-        thread, board = await start_pylon(fd, chan, alice, bob)
+        thread, _board = await start_pylon(fd, chan, alice, bob)
         r = await alice.slash(thread, "pylon move", notation="S a1")
         new_board = await r.message()
         assert is_board(new_board) and "S a1" in new_board.text

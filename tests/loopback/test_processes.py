@@ -4,6 +4,7 @@
 - a turn deadline fires once, across a kill and with two processes whose schedulers both see it;
 - PostgreSQL x2: an EOF program written in DMs (shard 0's process) advances a match on shard 1's process.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -51,8 +52,15 @@ async def seed_due_match(url: str, guild, chan, a, b, lead: float) -> int:
     await store.open()
     try:
         svc = MatchService(store, clock=lambda: time.time() - 30 + lead)
-        m = await svc.create("pylon", guild_id=guild.id, channel_id=chan.id, host=Player(a.id, a.global_name),
-                             opponent=Player(b.id, b.global_name), options={}, turn_limit=30)
+        m = await svc.create(
+            "pylon",
+            guild_id=guild.id,
+            channel_id=chan.id,
+            host=Player(a.id, a.global_name),
+            opponent=Player(b.id, b.global_name),
+            options={},
+            turn_limit=30,
+        )
         await svc.accept(m.id, b.id)
         return m.id
     finally:
@@ -60,7 +68,7 @@ async def seed_due_match(url: str, guild, chan, a, b, lead: float) -> int:
 
 
 async def match_status(url: str, mid: int) -> str:
-    (status,), = await sql_rows(url, "SELECT status FROM matches WHERE id = ?", (mid,))
+    ((status,),) = await sql_rows(url, "SELECT status FROM matches WHERE id = ?", (mid,))
     return status
 
 
@@ -97,15 +105,22 @@ async def test_dm_on_shard_0_advances_match_on_shard_1_in_another_process(tmp_pa
             alice, bob = fd.create_user("alice"), fd.create_user("bob")
             guild.add_member(alice)
             guild.add_member(bob)
-            p0 = await start_parlor(fd, url, name="shard0", env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "0"})
-            p1 = await start_parlor(fd, url, name="shard1", env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "1"})
+            p0 = await start_parlor(
+                fd, url, name="shard0", env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "0"}
+            )
+            p1 = await start_parlor(
+                fd, url, name="shard1", env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "1"}
+            )
             builders: list = []
             thread, dms = await eof_round_one_by_dm(fd, chan, alice, bob, builders)
             assert [r.delivered_to for r in dms] == [[p0.tag], [p0.tag]]  # DMs: shard 0's process
             # the builders were sent by shard 1's process (the Start click); shard 0's closed them
             for dm in builders:
-                await fd.wait_until(lambda dm=dm: dm.edit_count > 0 and "Submit" not in dm.button_labels(),
-                                    timeout=10, describe=lambda: "a DM builder was not closed")
+                await fd.wait_until(
+                    lambda dm=dm: dm.edit_count > 0 and "Submit" not in dm.button_labels(),
+                    timeout=10,
+                    describe=lambda: "a DM builder was not closed",
+                )
             log = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution", timeout=15)
             assert log.attachments and log.attachments[0].is_gif
             # the guild's own interactions go to shard 1's process, which sees the round played by shard 0's
@@ -142,10 +157,15 @@ async def test_owed_computer_move_is_made_after_the_process_died(tmp_path):
         await store.open()
         try:
             svc = MatchService(store)
-            m = await svc.create("pylon", guild_id=guild.id, channel_id=chan.id,
-                                 host=Player(alice.id, alice.global_name),
-                                 opponent=Player(fd.bot_user.id, "Parlor (easy)", "easy"), options={},
-                                 turn_limit=None)
+            m = await svc.create(
+                "pylon",
+                guild_id=guild.id,
+                channel_id=chan.id,
+                host=Player(alice.id, alice.global_name),
+                opponent=Player(fd.bot_user.id, "Parlor (easy)", "easy"),
+                options={},
+                turn_limit=None,
+            )
             if m.ai_to_act() is None:  # alice opens: she moves, the computer's reply is owed
                 seat = m.seat_of(alice.id)
                 move = m.rules.format(m.rules.legal_moves(m.state, seat)[0], m.state)
@@ -175,8 +195,9 @@ async def test_deadline_set_elsewhere_is_served_within_seconds_postgresql(tmp_pa
             a, b = fd.create_user("alice"), fd.create_user("bob")
             guild.add_member(a)
             guild.add_member(b)
-            await start_parlor(fd, url, guild.id, name="shard0",
-                               env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "0"})
+            await start_parlor(
+                fd, url, guild.id, name="shard0", env={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "0"}
+            )
             await asyncio.sleep(0.5)  # its scheduler has looked and found nothing
             await seed_due_match(url, guild, chan, a, b, lead=1.0)  # "the other process", gone already
             t = time.monotonic()

@@ -1,4 +1,5 @@
 """The fake server on its own (no bot process): validation, errors, gateway protocol, interactions."""
+
 from __future__ import annotations
 
 import asyncio
@@ -56,23 +57,50 @@ async def test_command_validation(fd, raw):
     opts = [{"name": f"o{i}", "description": "d", "type": 3} for i in range(26)]
     status, body, _ = await raw.call("PUT", url, json=[cmd(options=opts)])
     assert err_codes(body, 0, "options") == ["BASE_TYPE_MAX_LENGTH"]
-    opts = [{"name": "a", "description": "d", "type": 3}, {"name": "b", "description": "d", "type": 3, "required": True}]
+    opts = [
+        {"name": "a", "description": "d", "type": 3},
+        {"name": "b", "description": "d", "type": 3, "required": True},
+    ]
     status, body, _ = await raw.call("PUT", url, json=[cmd(options=opts)])
-    assert err_codes(body, 0, "options", 1, "required") == ["APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID_ORDER"]
-    opts = [{"name": "a", "description": "d", "type": 3, "autocomplete": True,
-             "choices": [{"name": "x", "value": "x"}]}]
+    assert err_codes(body, 0, "options", 1, "required") == [
+        "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID_ORDER"
+    ]
+    opts = [
+        {
+            "name": "a",
+            "description": "d",
+            "type": 3,
+            "autocomplete": True,
+            "choices": [{"name": "x", "value": "x"}],
+        }
+    ]
     status, body, _ = await raw.call("PUT", url, json=[cmd(options=opts)])
-    assert err_codes(body, 0, "options", 0, "autocomplete") == ["APPLICATION_COMMAND_OPTION_CHOICES_AUTOCOMPLETE"]
+    assert err_codes(body, 0, "options", 0, "autocomplete") == [
+        "APPLICATION_COMMAND_OPTION_CHOICES_AUTOCOMPLETE"
+    ]
     status, body, _ = await raw.call("PUT", url, json=[cmd(), cmd()])
     assert err_codes(body, 1, "name") == ["APPLICATION_COMMANDS_DUPLICATE_NAME"]
     status, body, _ = await raw.call("PUT", url, json=[{"name": "Menu Item", "type": 2, "description": "no"}])
     assert err_codes(body, 0, "description") == ["APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION"]
-    nested = [{"name": "g", "description": "d", "type": 2, "options": [
-        {"name": "s", "description": "d", "type": 1, "options": [{"name": "v", "description": "d", "type": 4,
-                                                                  "min_value": 5, "max_value": 1}]}]}]
+    nested = [
+        {
+            "name": "g",
+            "description": "d",
+            "type": 2,
+            "options": [
+                {
+                    "name": "s",
+                    "description": "d",
+                    "type": 1,
+                    "options": [{"name": "v", "description": "d", "type": 4, "min_value": 5, "max_value": 1}],
+                }
+            ],
+        }
+    ]
     status, body, _ = await raw.call("PUT", url, json=[cmd(options=nested)])
     assert err_codes(body, 0, "options", 0, "options", 0, "options", 0, "min_value") == [
-        "APPLICATION_COMMAND_OPTION_MIN_GREATER_THAN_MAX"]
+        "APPLICATION_COMMAND_OPTION_MIN_GREATER_THAN_MAX"
+    ]
     assert fd.registered_commands() == []
 
     # valid: ids are kept across overwrites, versions change only with content
@@ -130,20 +158,43 @@ async def test_message_limits(fd, raw):
     rows = [{"type": 1, "components": [button(i)]} for i in range(6)]
     status, body, _ = await post({"content": "x", "components": rows})
     assert err_codes(body, "components") == ["BASE_TYPE_MAX_LENGTH"]
-    status, body, _ = await post({"content": "x", "components": [{"type": 1, "components": [button(1), button(1)]}]})
-    assert err_codes(body, "components", 0, "components", 1, "custom_id") == ["COMPONENT_CUSTOM_ID_DUPLICATED"]
-    status, body, _ = await post({"content": "x", "components": [
-        {"type": 1, "components": [dict(button(1), custom_id="c" * 101)]}]})
+    status, body, _ = await post(
+        {"content": "x", "components": [{"type": 1, "components": [button(1), button(1)]}]}
+    )
+    assert err_codes(body, "components", 0, "components", 1, "custom_id") == [
+        "COMPONENT_CUSTOM_ID_DUPLICATED"
+    ]
+    status, body, _ = await post(
+        {"content": "x", "components": [{"type": 1, "components": [dict(button(1), custom_id="c" * 101)]}]}
+    )
     assert err_codes(body, "components", 0, "components", 0, "custom_id") == ["BASE_TYPE_BAD_LENGTH"]
-    select = {"type": 3, "custom_id": "s", "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(26)]}
+    select = {
+        "type": 3,
+        "custom_id": "s",
+        "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(26)],
+    }
     status, body, _ = await post({"content": "x", "components": [{"type": 1, "components": [select]}]})
     assert err_codes(body, "components", 0, "components", 0, "options") == ["BASE_TYPE_BAD_LENGTH"]
-    status, body, _ = await post({"content": "x", "components": [{"type": 1, "components": [
-        button(1), {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]}]}]})
+    status, body, _ = await post(
+        {
+            "content": "x",
+            "components": [
+                {
+                    "type": 1,
+                    "components": [
+                        button(1),
+                        {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]},
+                    ],
+                }
+            ],
+        }
+    )
     assert err_codes(body, "components", 0, "components") == ["COMPONENT_LAYOUT_WIDTH_EXCEEDED"]
     status, body, _ = await post({"content": "x", "components": [{"type": 10, "content": "v2 only"}]})
     assert err_codes(body, "components", 0) == ["COMPONENT_V2_FLAG_REQUIRED"]
-    status, body, _ = await post({"content": "x", "flags": 1 << 15, "components": [{"type": 10, "content": "hi"}]})
+    status, body, _ = await post(
+        {"content": "x", "flags": 1 << 15, "components": [{"type": 10, "content": "hi"}]}
+    )
     assert err_codes(body, "content") == ["MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"]
     status, body, _ = await post({"flags": 1 << 15, "components": [{"type": 10, "content": "hi"}]})
     assert status == 200 and body["flags"] == 1 << 15
@@ -152,10 +203,18 @@ async def test_message_limits(fd, raw):
     # multipart upload: bytes kept, metadata from payload_json, size limit -> 413
     fd.attachment_size_limit = 1000
     form = aiohttp.FormData(quote_fields=False)
-    form.add_field("payload_json", json.dumps({"content": "file", "attachments": [
-        {"id": 0, "filename": "a.png", "description": "alt text"}]}))
-    form.add_field("files[0]", b"\x89PNG\r\n\x1a\n" + b"\x00" * 8 + (3).to_bytes(4, "big") + (2).to_bytes(4, "big"),
-                   filename="a.png", content_type="application/octet-stream")
+    form.add_field(
+        "payload_json",
+        json.dumps(
+            {"content": "file", "attachments": [{"id": 0, "filename": "a.png", "description": "alt text"}]}
+        ),
+    )
+    form.add_field(
+        "files[0]",
+        b"\x89PNG\r\n\x1a\n" + b"\x00" * 8 + (3).to_bytes(4, "big") + (2).to_bytes(4, "big"),
+        filename="a.png",
+        content_type="application/octet-stream",
+    )
     status, body, _ = await raw.call("POST", url, data=form)
     assert status == 200 and body["attachments"][0]["content_type"] == "image/png"
     att = chan.last_message.attachments[0]
@@ -193,9 +252,15 @@ async def test_permissions_are_enforced(fd, raw):
 async def test_rate_limit_simulation_and_unimplemented(fd, raw):
     fd.ratelimits.inject("GET /users/@me", count=1, retry_after=0.25)
     status, body, headers = await raw.call("GET", "/users/@me")
-    assert status == 429 and body == {"message": "You are being rate limited.", "retry_after": 0.25,
-                                      "global": False, "code": 0}
-    assert headers["Via"] and headers["X-RateLimit-Remaining"] == "0" and headers["X-RateLimit-Scope"] == "user"
+    assert status == 429 and body == {
+        "message": "You are being rate limited.",
+        "retry_after": 0.25,
+        "global": False,
+        "code": 0,
+    }
+    assert (
+        headers["Via"] and headers["X-RateLimit-Remaining"] == "0" and headers["X-RateLimit-Scope"] == "user"
+    )
     status, _, _ = await raw.call("GET", "/users/@me")
     assert status == 200
     fd.ratelimits.bucket("GET /users/@me", limit=2, per=5)
@@ -261,13 +326,16 @@ async def test_gateway_protocol(fd):
         assert (await gw.recv())["op"] == 10
         await gw.ws.send_json({"op": 1, "d": None})
         assert (await gw.recv())["op"] == 11
-        await gw.ws.send_json({"op": 2, "d": {"token": fd.token, "intents": (1 << 0) | (1 << 9),
-                                              "properties": {}}})
+        await gw.ws.send_json(
+            {"op": 2, "d": {"token": fd.token, "intents": (1 << 0) | (1 << 9), "properties": {}}}
+        )
         ready = await gw.until("READY")
         assert ready["s"] == 1 and ready["d"]["guilds"] == [{"id": str(g.id), "unavailable": True}]
         gc = await gw.until("GUILD_CREATE")
         assert [c["name"] for c in gc["d"]["channels"]] == ["games"]
-        assert [m["user"]["id"] for m in gc["d"]["members"]] == [str(fd.bot_user.id)]  # no GUILD_MEMBERS intent
+        assert [m["user"]["id"] for m in gc["d"]["members"]] == [
+            str(fd.bot_user.id)
+        ]  # no GUILD_MEMBERS intent
         await gw.ws.send_json({"op": 8, "d": {"guild_id": str(g.id), "query": "", "limit": 0, "nonce": "n1"}})
         chunk = await gw.until("GUILD_MEMBERS_CHUNK")
         assert chunk["d"]["nonce"] == "n1" and len(chunk["d"]["members"]) == 2
@@ -282,7 +350,9 @@ async def test_gateway_protocol(fd):
         await gw.recv()
         await gw.ws.send_json({"op": 6, "d": {"token": fd.token, "session_id": session_id, "seq": seq}})
         replayed = await gw.recv()
-        assert replayed["t"] == "MESSAGE_CREATE" and replayed["d"]["content"] == ""  # no MESSAGE_CONTENT intent
+        assert (
+            replayed["t"] == "MESSAGE_CREATE" and replayed["d"]["content"] == ""
+        )  # no MESSAGE_CONTENT intent
         assert replayed["s"] == seq + 1
         assert (await gw.recv())["t"] == "RESUMED"
         await gw.ws.close()
@@ -294,8 +364,15 @@ async def test_interaction_callback_rules(fd):
     chan = g.create_text_channel("games")
     alice = fd.create_user("alice")
     g.add_member(alice)
-    fd.global_commands[1] = {"id": "1", "application_id": str(fd.application_id), "version": "1", "type": 1,
-                             "name": "ping", "description": "p", "options": []}
+    fd.global_commands[1] = {
+        "id": "1",
+        "application_id": str(fd.application_id),
+        "version": "1",
+        "type": 1,
+        "name": "ping",
+        "description": "p",
+        "options": [],
+    }
     async with aiohttp.ClientSession() as s:
         gw = await connect(fd, s)
         await gw.recv()
@@ -324,7 +401,9 @@ async def test_interaction_callback_rules(fd):
         hook = f"{fd.api_url}/api/v10/webhooks/{fd.application_id}/{d['token']}?wait=true"
         async with s.post(hook, json={"content": "follow"}) as r:
             assert r.status == 200
-        async with s.post(f"{fd.api_url}/api/v10/webhooks/{fd.application_id}/bogus", json={"content": "x"}) as r:
+        async with s.post(
+            f"{fd.api_url}/api/v10/webhooks/{fd.application_id}/bogus", json={"content": "x"}
+        ) as r:
             assert (r.status, (await r.json())["code"]) == (404, 10015)
         assert [m.content for m in inter.messages] == ["pong", "follow"]
         await gw.ws.close()
@@ -343,7 +422,7 @@ async def test_driver_refuses_impossible_actions(fd):
         await alice.say(secret, "hi")
     with pytest.raises(UserActionError, match="someone else's DM"):
         await alice.say(stranger.dm_channel(), "hi")
-    msg = await alice.say(chan, "hello <@%d>" % alice.id)
+    msg = await alice.say(chan, f"hello <@{alice.id}>")
     assert msg.mentions == [alice]
     with pytest.raises(UserActionError, match="no button"):
         await alice.click(msg, "Nope")

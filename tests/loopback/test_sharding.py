@@ -1,4 +1,5 @@
 """Sharding: guilds are routed to the session whose shard owns them ((guild_id >> 22) % count)."""
+
 from __future__ import annotations
 
 from pathlib import Path

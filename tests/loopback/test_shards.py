@@ -1,5 +1,6 @@
 """Sharded Parlor through the loopback Discord: guilds reach the process of their shard
 ((guild_id >> 22) % shard_count), DMs reach shard 0, and a DM advances a match on another shard."""
+
 from __future__ import annotations
 
 from tests.loopback import FakeDiscord
