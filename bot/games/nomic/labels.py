@@ -77,25 +77,27 @@ def crosses(seg: tuple[float, float, float, float], rect: Rect) -> bool:
     return True
 
 
-def candidates(near: Rect, w: float, h: float, gap: float, step: float) -> Iterator[tuple[Rect, int]]:
-    """Boxes of size ``w`` x ``h`` around ``near`` in order of preference, each with its ring (0 =
-    beside it). A shorter text at the same candidate gets a box inside the longer one's."""
+SPOTS = 8
+"""Candidates per ring: right, left, above, below, above right, above left, below right, below left."""
+
+
+def spot(near: Rect, w: float, h: float, gap: float, step: float, k: int) -> tuple[Rect, int]:
+    """The ``k``-th candidate box of size ``w`` x ``h`` around ``near`` (in order of preference), with its
+    ring (0 = beside it). A shorter text at the same candidate gets a box inside the longer one's."""
     left, top, right, bottom = near
-    cx, cy = (left + right) / 2, (top + bottom) / 2
-    for ring in range(RINGS):
-        d = gap + ring * step
-        spots = (
-            (right + d, cy - h / 2),            # right
-            (left - d - w, cy - h / 2),         # left
-            (cx - w / 2, top - d - h),          # above
-            (cx - w / 2, bottom + d),           # below
-            (right + d, top - d - h),           # above right
-            (left - d - w, top - d - h),        # above left
-            (right + d, bottom + d),            # below right
-            (left - d - w, bottom + d),         # below left
-        )
-        for x, y in spots:
-            yield (x, y, x + w, y + h), ring
+    ring, side = divmod(k, SPOTS)
+    d = gap + ring * step
+    x = (right + d, left - d - w, (left + right - w) / 2, (left + right - w) / 2,
+         right + d, left - d - w, right + d, left - d - w)[side]
+    y = ((top + bottom - h) / 2, (top + bottom - h) / 2, top - d - h, bottom + d,
+         top - d - h, top - d - h, bottom + d, bottom + d)[side]
+    return (x, y, x + w, y + h), ring
+
+
+def candidates(near: Rect, w: float, h: float, gap: float, step: float) -> Iterator[tuple[Rect, int]]:
+    """Every candidate box around ``near``, in order of preference (see :func:`spot`)."""
+    for k in range(RINGS * SPOTS):
+        yield spot(near, w, h, gap, step, k)
 
 
 def _leader(near: Rect, rect: Rect) -> tuple[float, float, float, float]:
@@ -120,6 +122,13 @@ def layout_labels(wanted: Sequence[Wanted], markers: Sequence[Rect], bounds: Rec
     ``step`` is how much further out each ring of candidates lies (a space's width). Labels that fit
     nowhere are left out of the answer.
     """
+    sizes: dict[str, tuple[float, float]] = {}
+
+    def size(text: str) -> tuple[float, float]:  # the searches below measure the same texts again and again
+        if text not in sizes:
+            sizes[text] = measure(text)
+        return sizes[text]
+
     taken: list[Rect] = list(markers)
     leaders: list[tuple[float, float, float, float]] = []
     out: list[Placed] = []
@@ -136,21 +145,20 @@ def layout_labels(wanted: Sequence[Wanted], markers: Sequence[Rect], bounds: Rec
 
     for want in wanted:
         found: tuple[str, Rect, int] | None = None
-        w, h = measure(want.text)
+        w, h = size(want.text)
         for rect, ring in candidates(want.near, w, h, gap, step):
             if free(want.near, rect, ring):
                 found = (want.text, rect, ring)
                 break
         if found is None:  # the longest shortened text that fits anywhere (first candidate on ties)
             best = 0
-            for k, _ in enumerate(candidates(want.near, 0, 0, gap, step)):
+            for k in range(RINGS * SPOTS):
                 lo, hi = best + 1, len(want.text) - 1  # lengths worth trying at this candidate
                 while lo <= hi:
                     n = (lo + hi) // 2
                     text = shortened(want.text, n)
-                    tw, th = measure(text)
-                    rect, ring = next(r for i, r in enumerate(candidates(want.near, tw, th, gap, step))
-                                      if i == k)
+                    tw, th = size(text)
+                    rect, ring = spot(want.near, tw, th, gap, step, k)
                     if free(want.near, rect, ring):
                         best, found, lo = n, (text, rect, ring), n + 1
                     else:

@@ -6,7 +6,9 @@ pictogram and its name on a band along the bottom of the space (tokens stand
 above the band, so they never hide what a space provides), the origin marked,
 the last path as an amber line from its start to its landing space, and each
 player's token (with a white halo and a dark ring: it reads on every space's
-colour) with their name. The picture has one size for a whole match: the map
+colour) with their name beside it, placed where it covers no other name, token,
+the origin or the axes (:mod:`.labels`; shortened, or joined by a leader line,
+when it must). The picture has one size for a whole match: the map
 is fitted into a fixed square whatever part of the world it shows (only more
 than six players or a world wider than 51 spaces make it larger). A header
 says whose turn and phase it is; a legend lists the resources and every
