@@ -88,3 +88,23 @@ async def test_after_the_game_ends_no_message_asks_for_a_vote(world):
     assert "Proposal 201 rejected" in msg.text and "the game ended" in msg.text
     assert "Proposal 201 was rejected; its vote is closed" in fallback[0].content
     w.dd.assert_clean()
+
+
+async def test_a_vote_reminder_asks_to_vote_on_the_proposal_and_closes_with_the_vote(world):
+    w = world
+    await w.carol.slash(w.chan, "notify", mode="dm")
+    thread, _board, mid = await start_game(w, turn_limit=3600)
+    await walk(w, thread, mid)
+    msg = await propose(w, thread, mid, action="enact", text="Be kind.")
+    await w.expire(60 * 49)  # 11 of 60 minutes left: the reminder (at 20%)
+    link = f"/{thread.id}/{msg.id}"
+    ping = [m for m in thread.public_messages if "reminder" in m.content]
+    assert len(ping) == 1 and "vote on proposal 201" in ping[0].content and link in ping[0].content
+    assert {u.id for u in ping[0].notified} == {w.alice.id, w.bob.id}
+    dm = [m for m in w.carol.dm_channel().public_messages if "Reminder" in m.text]
+    assert len(dm) == 1 and "vote on proposal 201" in dm[0].text and link in dm[0].text
+    await vote_all(w, mid, msg, "\u274c")
+    assert "Proposal 201 rejected" in msg.text
+    assert "Proposal 201 was rejected; its vote is closed" in ping[0].content
+    assert not any(asks_to_vote(m) for m in [*thread.public_messages, *w.carol.dm_channel().public_messages])
+    w.dd.assert_clean()
