@@ -7,7 +7,7 @@ bot does: the live tally on the proposal edited after each vote that does not de
 the last voter has voted, the proposal message edited with the result and the next turn's board
 posted. The bench counts the bot's requests to Discord from the proposal to the new board, without
 the reaction routes (the bot's own ✅/❌ and removals of outsiders' reactions); the budget is
-3 + (players - 1) tally edits. On every third trip the players react all at once (a burst; tally
+6 + (players - 1) tally edits. On every third trip the players react all at once (a burst; tally
 edits that would overlap are coalesced by the cog, but the double delivers the reactions one after
 the other, so a burst costs the same here).
 
@@ -30,8 +30,11 @@ from bot.config import Config
 from bot.storage.sqlite import SqliteStore
 from tests.discord_double import DiscordDouble
 
-BASE_BUDGET = 3
-"""The proposal, the decided message's edit, the next board; plus one tally edit per undecided vote."""
+BASE_BUDGET = 6
+"""The proposal, the board that opens its vote (pinging the voters, linking to the proposal) and the
+retired board before it, the decided message's edit, the next board and the retired vote board; plus
+one tally edit per undecided vote (issue 27: it was 3, which left out the retired boards and the vote's
+notice, and the board said "propose" during the vote)."""
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
 

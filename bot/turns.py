@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import discord
@@ -56,6 +57,20 @@ def newly_to_act(match: Match, result: Result | None) -> list[int]:
     return [s for s in sorted(now - before)
             if s != result.actor and not match.seats[s].is_ai and s not in result.notified
             and not present(result, s)]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What a turn notice asks for when it is not a move on the board (a Nomic vote): ``action`` in
+    words ("vote on proposal 201") and the message to act on, linked as ``label``."""
+
+    action: str
+    url: str
+    label: str = "go to it"
+
+
+Sent = tuple[int, int]
+"""A notice sent: (channel id, message id), for a game that edits it once it is out of date."""
 
 
 def mentions_of(user_ids: list[int]) -> discord.AllowedMentions:
@@ -115,28 +130,40 @@ class Turns:
         return thread, dm
 
     @staticmethod
-    def ping_text(match: Match, seats: list[int], title: str, *, reminder: str = "") -> str:
+    def ping_text(match: Match, seats: list[int], title: str, *, reminder: str = "",
+                  notice: Notice | None = None) -> str:
         who = " ".join(f"<@{match.seats[s].user_id}>" for s in seats)
+        if notice is not None:
+            head = (f"⏰ reminder: {notice.action} in {title} #{match.id}, {reminder}" if reminder
+                    else notice.action)
+            return f"{who} {head}: [{notice.label}]({notice.url})"
         if reminder:
             return f"{who} ⏰ reminder: your move in {title} #{match.id}, {reminder}."
         return f"{who} your turn."
 
     async def dm(self, match: Match, seat: int, title: str, *, reminder: str = "",
-                 last: str = "", picture: tuple[bytes, str] | None = None) -> bool:
-        """DM one player that it is their move: the move that began it (``last``, e.g. "Last: Bob: `c3-c4`"),
-        the board's picture (``picture``: its bytes and file name) and a link to the board; False if their
-        DMs are closed."""
+                 notice: Notice | None = None, sent: list[Sent] | None = None, last: str = "",
+                 picture: tuple[bytes, str] | None = None) -> bool:
+        """DM one player that it is their move, with a link to the board (or what ``notice`` asks for,
+        with its link), the move that began it (``last``, e.g. "Last: Bob: `c3-c4`") and the board's picture
+        (``picture``: its bytes and file name); False if their DMs are closed. The message is added to
+        ``sent``."""
         rec = match.seats[seat]
         names = " vs ".join(shown(s.name) for s in match.seats)
-        head = f"⏰ Reminder: your move, {reminder}" if reminder else "Your move"
-        text = f"{head} in **{title} #{match.id}** ({names}): [go to the board]({board_url(match)})"
+        what = notice.action if notice is not None else "your move"
+        head = f"⏰ Reminder: {what}, {reminder}" if reminder else what[:1].upper() + what[1:]
+        link = (f"[{notice.label}]({notice.url})" if notice is not None
+                else f"[go to the board]({board_url(match)})")
+        text = f"{head} in **{title} #{match.id}** ({names}): {link}"
         if last and not reminder:
             text += f"\n{last}"
         files = [discord.File(io.BytesIO(picture[0]), picture[1])] if picture and not reminder else []
         try:
             channel_id = await self.dm_channel_of(rec.user_id)
             dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await dm.send(text[:2000], files=files, allowed_mentions=discord.AllowedMentions.none())
+            msg = await dm.send(text[:2000], files=files, allowed_mentions=discord.AllowedMentions.none())
+            if sent is not None:
+                sent.append((channel_id, msg.id))
             return True
         except discord.Forbidden:
             return False
@@ -145,20 +172,26 @@ class Turns:
             return False
 
     async def deliver(self, match: Match, thread_seats: list[int], dm_seats: list[int], title: str,
-                      place: discord.abc.Messageable | None, *, reminder: str = "", last: str = "",
-                      picture: tuple[bytes, str] | None = None) -> None:
+                      place: discord.abc.Messageable | None, *, reminder: str = "",
+                      notice: Notice | None = None, last: str = "",
+                      picture: tuple[bytes, str] | None = None) -> list[Sent]:
         """Send DMs (with ``last`` and ``picture``: see :meth:`dm`), then one thread message pinging the
-        thread seats and anyone whose DMs are closed."""
+        thread seats and anyone whose DMs are closed; ``notice`` says what they are asked to do when it is not a
+        move on the board. Returns what was sent."""
+        sent: list[Sent] = []
         fallback = [s for s in dm_seats
-                    if not await self.dm(match, s, title, reminder=reminder, last=last, picture=picture)]
+                    if not await self.dm(match, s, title, reminder=reminder, notice=notice, sent=sent,
+                                         last=last, picture=picture)]
         ping = sorted(set(thread_seats) | set(fallback))
         if not ping or place is None:
-            return
+            return sent
         users = [match.seats[s].user_id for s in ping]
-        text = self.ping_text(match, ping, title, reminder=reminder)
-        if not reminder:
+        text = self.ping_text(match, ping, title, reminder=reminder, notice=notice)
+        if not reminder and notice is None:
             text += f" [Board]({board_url(match)})" if match.rec.message_id else ""
         try:
-            await place.send(text[:2000], allowed_mentions=mentions_of(users))
+            msg = await place.send(text[:2000], allowed_mentions=mentions_of(users))
+            sent.append((msg.channel.id, msg.id))
         except discord.HTTPException:
             log.warning("turn ping in match %s failed", match.id, exc_info=True)
+        return sent

@@ -109,19 +109,21 @@ class ReactionVotes:
 
     async def post_vote(
         self, match_id: int, message: discord.abc.Snowflake, channel_id: int, ref: Any
-    ) -> None:
-        """Store ``message`` as ``match_id``'s vote ``ref`` and add the bot's ✅ and ❌ to it.
+    ) -> dict[str, Any]:
+        """Store ``message`` as ``match_id``'s vote ``ref`` and add the bot's ✅ and ❌ to it; returns what
+        was stored (``match.rec.ui["vote"]``, for a match object the caller holds).
 
         Call it inside :meth:`posting` together with sending the message.
         """
-        await self.bot.service.set_ui(match_id, {UI_KEY: {"message": message.id, "channel": channel_id,
-                                                          "ref": ref}})
+        info = {"message": message.id, "channel": channel_id, "ref": ref}
+        await self.bot.service.set_ui(match_id, {UI_KEY: info})
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message.id)
         for emoji in (YES, NO):
             try:
                 await partial.add_reaction(emoji)
             except discord.HTTPException as exc:
                 log.info("could not add %s to vote message %s: %s", emoji, message.id, exc)
+        return info
 
     async def find(self, channel_id: int, message_id: int) -> tuple[Match, Any] | None:
         """The active match whose vote message this is, with the vote's ``ref``."""

@@ -157,10 +157,7 @@ class GameCog(LobbyCog):
         kwargs = await self.board_kwargs(match, result)
         thread_seats, _ = await self.pending_pings(match, result)
         users = [match.seats[s].user_id for s in thread_seats]
-        content = self.join_content(
-            self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,
-            kwargs.pop("content", None),
-        )
+        content = self.turn_content(match, thread_seats, kwargs.pop("content", None))
         try:
             cb = await interaction.response.send_message(content=content, **kwargs,
                                                          allowed_mentions=mentions_of(users))

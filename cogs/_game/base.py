@@ -201,3 +201,11 @@ class GameBase(commands.GroupCog):
     def join_content(*parts: str | None) -> str | None:
         text = "\n".join(p for p in parts if p)
         return text[:2000] or None
+
+    def turn_content(self, match: Match, seats: list[int], content: str | None) -> str | None:
+        """A new board's text: the turn ping for ``seats`` and the game's own line (``content``), each
+        player addressed once -- a player the game's line already mentions is not told "your turn" again
+        (it said "<@a> your turn.\n<@a>, your turn.")."""
+        rest = [s for s in seats if f"<@{match.seats[s].user_id}>" not in (content or "")]
+        ping = self.turns.ping_text(match, rest, self.spec.title) if rest else None
+        return self.join_content(ping, content)

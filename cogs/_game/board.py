@@ -341,10 +341,7 @@ class BoardCog(GameBase):
         kwargs = prepared if prepared is not None else await self.board_kwargs(match, result)
         thread_seats = pings if pings is not None else (await self.pending_pings(match, result))[0]
         users = [match.seats[s].user_id for s in thread_seats]
-        content = self.join_content(
-            self.turns.ping_text(match, thread_seats, self.spec.title) if users else None,
-            kwargs.pop("content", None),
-        )
+        content = self.turn_content(match, thread_seats, kwargs.pop("content", None))
         old = match.rec.message_id
         try:
             msg = await place.send(content=content, **kwargs, allowed_mentions=mentions_of(users))

@@ -9,6 +9,7 @@ import discord
 
 from bot.errors import NotAPlayer
 from bot.matches.service import Match, Result
+from bot.turns import Notice, Sent
 from cogs import _views as v
 
 if TYPE_CHECKING:
@@ -82,12 +83,23 @@ class PrivateCog(BoardCog):
             return
         result.notified.update(thread_seats + dm_seats)
         place = await self.place_of(match) if thread_seats or dm_seats else None
+        notice = self.turn_notice(match)
         last, picture = "", None
-        if dm_seats:  # the DM says what the opponent played and shows the board, as the thread would
+        if dm_seats and notice is None:  # the DM says what the opponent played and shows the board
             last = self.last_move_text(match, result)
             picture = self.shown_picture(match)
-        await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place, last=last,
-                                 picture=picture)
+        sent = await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place, notice=notice,
+                                        last=last, picture=picture)
+        await self.notices_sent(match, notice, sent)
+
+    def turn_notice(self, match: Match) -> Notice | None:
+        """What the players to act are asked to do when it is not a move on the board (a Nomic vote, on
+        its proposal); ``None``: "your turn", with a link to the board."""
+        return None
+
+    async def notices_sent(self, match: Match, notice: Notice | None, sent: list[Sent]) -> None:
+        """The turn notices (DMs, thread pings) just sent: a game whose notices go out of date before the
+        next board (a vote closing) keeps them to edit."""
 
     async def remind(self, match: Match) -> None:
         """The scheduler's reminder: the players to move, each as they chose (once per turn)."""
@@ -99,4 +111,7 @@ class PrivateCog(BoardCog):
             f"the turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else "the turn ends soon"
         )
         place = await self.place_of(match)
-        await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place, reminder=when)
+        notice = self.turn_notice(match)
+        sent = await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place, reminder=when,
+                                        notice=notice)
+        await self.notices_sent(match, notice, sent)

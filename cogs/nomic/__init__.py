@@ -28,8 +28,12 @@ How a game runs on Discord:
   one). A vote can be changed (the other emoji; the old reaction is removed)
   or withdrawn (remove the reaction: the ``unvote`` move) until every voter
   has voted; then it is decided, the message edited, and the next turn's
-  board follows: three requests plus one tally edit per undecided vote for
-  the round trip, besides the reactions. The turn limit rejects an open vote.
+  board follows. While the vote is open the board says so and links to the
+  proposal; its text asks the voters to vote on it (a new board pinging those
+  who take thread pings; DMs for the others), and DMs or thread pings asking
+  for a vote are edited once it is decided or the game ends. Six requests
+  plus one tally edit per undecided vote for the round trip, besides the
+  reactions. The turn limit rejects an open vote.
 * **Judgment**: ``/nomic judge question:`` (any player), ``/nomic ruling
   text:`` (the Judge only); the ruling is a rule at once. Meanwhile every
   other move is answered "play waits for the Judge".

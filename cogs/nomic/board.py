@@ -25,7 +25,7 @@ from cogs._game import (
     draw_off_loop_if_long,
     picture_file,
 )
-from cogs._votes import NO, YES
+from cogs._votes import NO, YES, vote_location
 from cogs.nomic.base import NomicBase
 from cogs.nomic.common import (
     ARROWS,
@@ -75,13 +75,38 @@ class NomicBoard(NomicBase):
         return {"content": self.board_content(match), "embed": self.board_embed(match, result, plan=plan),
                 "file": file, "view": v.view_of(*items)}
 
+    def proposal_url(self, match: Match) -> str | None:
+        """The link to the open vote's proposal message (the one players react on)."""
+        loc = vote_location(match)
+        if loc is None:
+            return None
+        return f"https://discord.com/channels/{match.rec.guild_id or '@me'}/{loc[0]}/{loc[1]}"
+
+    def open_vote(self, match: Match) -> tuple[int, str] | None:
+        """(number, link) of the proposal being voted on now, when votes are what the game waits for."""
+        if match.status != Status.RUNNING or match.state is None:
+            return None
+        view = match.view(None)
+        p = view.proposal
+        url = self.proposal_url(match)
+        if view.phase != "vote" or view.question is not None or p is None or url is None:
+            return None
+        loc = vote_location(match)
+        return (p.number, url) if loc is not None and loc[2] == p.number else None
+
     def board_content(self, match: Match) -> str | None:
-        """Pings the one player the game waits for (only new boards ping)."""
+        """Names who the game waits for (only new boards ping, and only the players whose turn began): the
+        player to move, the Judge, or the voters still to vote, with a link to the proposal."""
         if match.status != Status.RUNNING or match.state is None:
             return None
         view = match.view(None)
         if view.question is not None:
             return f"<@{view.players[view.question.judge].user_id}>, you are the Judge."
+        vote = self.open_vote(match)
+        if vote is not None and view.proposal is not None:
+            who = " ".join(f"<@{view.players[s].user_id}>" for s in view.proposal.waiting)
+            return (f"\U0001f5f3\ufe0f {who} vote on proposal {vote[0]}: react {YES} or {NO} on "
+                    f"[the proposal]({vote[1]}).")
         if view.phase in ("move", "propose") and view.current is not None:
             return f"<@{view.players[view.current].user_id}>, your turn."
         return None
@@ -126,9 +151,11 @@ class NomicBoard(NomicBase):
             )
         if view.phase == "vote" and view.proposal is not None:
             p = view.proposal
+            vote = self.open_vote(match)
+            link = f"[proposal {p.number}]({vote[1]})" if vote is not None else f"proposal {p.number}"
             return (
-                f"\U0001f5f3\ufe0f Vote on proposal {p.number}: react {YES} or {NO} on it; the live tally is "
-                f"on the proposal. It is decided when all {len(p.voters)} voters have voted.{deadline}"
+                f"\U0001f5f3\ufe0f **A vote is open** on {link}: react {YES} or {NO} on it; the live tally "
+                f"is on the proposal. It is decided when all {len(p.voters)} voters have voted.{deadline}"
             )
         return f"{who} is playing.{deadline}"
 

@@ -22,6 +22,10 @@ from cogs.nomic.common import (
     nomic_view,
 )
 
+NOTICES = "vote_notices"
+"""``match.rec.ui["vote_notices"]``: ``[channel id, message id, proposal number]`` of each vote notice sent
+(DMs, thread pings), edited once that vote is closed."""
+
 
 class NomicMovement(NomicBoard):
     """Presenting changes: a new board or an edited one, the vote message, timeouts, the result."""
@@ -49,6 +53,10 @@ class NomicMovement(NomicBoard):
         await self.post_board(place, match, result)  # the old board is retired by post_board
 
     async def update_vote_message(self, match: Match, events: Sequence[Event]) -> None:
+        """The decided proposal's message shows the result; the notices that asked for its votes close."""
+        decided = {int(e.data["number"]): "adopted" if e.kind == "adopt" else "rejected"
+                   for e in events if e.kind in ("adopt", "reject")}
+        await self.close_vote_notices(match, decided)
         loc = vote_location(match)
         if loc is None:
             return
@@ -62,6 +70,29 @@ class NomicMovement(NomicBoard):
             )
         except discord.HTTPException:
             log.info("could not update the vote message %s of match %s", message_id, match.id, exc_info=True)
+
+    @staticmethod
+    def vote_notices(match: Match) -> list[list[int]]:
+        stored = match.rec.ui.get(NOTICES)
+        return [list(map(int, n)) for n in stored if len(n) == 3] if isinstance(stored, list) else []
+
+    async def close_vote_notices(self, match: Match, decided: dict[int, str]) -> None:
+        """Once a vote is decided (adopted, rejected, or the game ended), the notices that asked for it are
+        edited to say so: no message still asks for a vote that is closed (one edit per notice)."""
+        notices = self.vote_notices(match)
+        done = [n for n in notices if n[2] in decided]
+        if not done:
+            return
+        for channel_id, message_id, number in done:
+            text = f"\U0001f5f3\ufe0f Proposal {number} was {decided[number]}; its vote is closed."
+            try:
+                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
+                    content=text, allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException:
+                log.info("could not close the vote notice %s of match %s", message_id, match.id)
+        rest = [n for n in notices if n not in done]
+        match.rec.ui[NOTICES] = rest
+        await self.service.set_ui(match.id, {NOTICES: rest})
 
     async def present_timeout(self, result: Result) -> None:
         match = result.match

@@ -14,14 +14,15 @@ from bot.games.nomic.moves import (
 )
 from bot.matches.service import Match
 from bot.storage import Status
+from bot.turns import Notice, Sent
 from cogs._game import (
     NO_MENTIONS,
 )
-from cogs._votes import NO, YES, vote_location
+from cogs._votes import NO, UI_KEY, YES, vote_location
 from cogs.nomic.common import (
     log,
 )
-from cogs.nomic.movement import NomicMovement
+from cogs.nomic.movement import NOTICES, NomicMovement
 
 
 class NomicVotes(NomicMovement):
@@ -39,10 +40,27 @@ class NomicVotes(NomicMovement):
             cb = await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
             message = cb.resource
             if isinstance(message, discord.InteractionMessage):
-                await self.votes.post_vote(
+                result.match.rec.ui[UI_KEY] = await self.votes.post_vote(
                     match.id, message, interaction.channel_id or message.channel.id, number
                 )
+        # the board shows the open vote; a new one when it asks voters who take thread pings to vote
+        # (its text links to the proposal), the same one edited otherwise; DMs follow (after_result)
+        await self.refresh_board(result.match, result)
         await self.after_result(result.match, result)
+
+    def turn_notice(self, match: Match) -> Notice | None:
+        """Voters are asked to vote on the proposal, with a link to it (not "your turn" and the board)."""
+        vote = self.open_vote(match)
+        return Notice(f"vote on proposal {vote[0]}", vote[1], "the proposal") if vote else None
+
+    async def notices_sent(self, match: Match, notice: Notice | None, sent: list[Sent]) -> None:
+        """Vote notices (DMs, thread pings for closed DMs, reminders) are kept to be closed with the vote."""
+        vote = self.open_vote(match)
+        if notice is None or vote is None or not sent:
+            return
+        kept = [*self.vote_notices(match), *([ch, msg, vote[0]] for ch, msg in sent)]
+        match.rec.ui[NOTICES] = kept
+        await self.service.set_ui(match.id, {NOTICES: kept})
 
     def votes_cast(self, match: Match, ref: Any) -> dict[int, bool]:
         """For :mod:`cogs._votes`: the counted votes on the open proposal ``ref`` by user id."""

@@ -130,9 +130,10 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     await w.alice.react(msg, YES)
     await w.dd.settle()
     calls = non_reaction_calls(w.dd, mark)
-    # the proposal, one tally edit per vote but the deciding one, the decision's edit, the next board; and
-    # issue 12's one ping to the voters when the vote opens and the previous board retired ("moved on")
-    assert len(calls) <= 3 + 2 + 2, [c.route for c in calls]
+    # the proposal, one tally edit per vote but the deciding one, the decision's edit, the next board and
+    # the vote's board retired; and (issue 27) the board that opens the vote, pinging the voters and linking
+    # to the proposal, with the board before it retired ("moved on")
+    assert len(calls) <= 3 + 3 + 2, [c.route for c in calls]
     assert "Proposal 201 adopted" in msg.text and "3 yes, 0 no" in msg.text
     # the change takes effect at the next turn: bob rolls the d8
     m = await match(w, mid)

@@ -6,7 +6,9 @@ pictogram and its name on a band along the bottom of the space (tokens stand
 above the band, so they never hide what a space provides), the origin marked,
 the last path as an amber line from its start to its landing space, and each
 player's token (with a white halo and a dark ring: it reads on every space's
-colour) with their name. The picture has one size for a whole match: the map
+colour) with their name beside it, placed where it covers no other name, token,
+the origin or the axes (:mod:`.labels`; shortened, or joined by a leader line,
+when it must). The picture has one size for a whole match: the map
 is fitted into a fixed square whatever part of the world it shows (only more
 than six players or a world wider than 51 spaces make it larger). A header
 says whose turn and phase it is; a legend lists the resources and every
@@ -23,6 +25,7 @@ from functools import partial
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.base import Event, Seat
+from bot.games.nomic.labels import Placed, Rect, Wanted, layout_labels
 from bot.games.nomic.moves import Point
 from bot.games.nomic.view import NomicView
 from bot.render import (
@@ -218,6 +221,97 @@ def geometry(view: NomicView) -> Geometry:
     return Geometry(x0, x1, y0, y1, cell, left, top, width, height, HEADER + box_h + AXIS + PAD // 2)
 
 
+LABEL_STROKE = 3   # the card-coloured outline around a name, so it reads over any space
+LABEL_GAP = 3      # pixels between a space and its name
+
+
+def label_font(cell: int) -> ImageFont.FreeTypeFont:
+    """The font of the names beside the tokens."""
+    return font(max(13, min(18, cell // 2)), bold=True)
+
+
+def _measure(fnt: ImageFont.FreeTypeFont, text: str) -> tuple[float, float]:
+    """The box of a name as drawn (its outline included); one height for every text of the font."""
+    left, _, right, _ = fnt.getbbox(text, anchor="lm", stroke_width=LABEL_STROKE)
+    ascent, descent = fnt.getmetrics()
+    return right - left, ascent + descent + 2 * LABEL_STROKE
+
+
+def _ink_offset(fnt: ImageFont.FreeTypeFont, text: str) -> tuple[float, float]:
+    left, top, _, _ = fnt.getbbox(text, anchor="lm", stroke_width=LABEL_STROKE)
+    return left, top
+
+
+Spot = tuple[Seat, float, float, float]
+"""A token: seat, centre x, centre y, radius."""
+
+
+def token_spots(view: NomicView, g: Geometry) -> dict[Point, list[Spot]]:
+    """Where each token on the map is drawn, by space: players sharing a space sit side by side."""
+    revealed = {p for p, _ in view.revealed}
+    by_space: dict[Point, list[int]] = {}
+    for pl in view.players:
+        if pl.pos is not None and pl.status == "active":
+            by_space.setdefault(pl.pos, []).append(pl.seat)
+    out: dict[Point, list[Spot]] = {}
+    for pos, seats in by_space.items():
+        k = len(seats)
+        per_row = 1 if k == 1 else 2 if k <= 4 else 3
+        a_left, a_top, a_right, a_bottom = g.token_area(pos, pos in revealed)
+        area_w, area_h = a_right - a_left, a_bottom - a_top
+        size = min(area_w, area_h) / per_row
+        rows_used = min(per_row, -(-k // per_row))
+        rad = max(4.0, size * 0.38 - 2)
+        x_off = (area_w - per_row * size) / 2
+        y_off = (area_h - rows_used * size) / 2
+        out[pos] = [(seat, a_left + x_off + (n % per_row + 0.5) * size,
+                     a_top + y_off + (n // per_row % per_row + 0.5) * size, rad)
+                    for n, seat in enumerate(seats)]
+    return out
+
+
+def markers(g: Geometry, spots: Mapping[Point, Sequence[Spot]]) -> list[Rect]:
+    """The boxes no name may cover: every token (with its halo), the origin, the axes' numbers, "N"."""
+    out: list[Rect] = []
+    for seats in spots.values():
+        for _, cx, cy, rad in seats:
+            r = rad + (2 if rad >= 6 else 1)
+            out.append((cx - r, cy - r, cx + r + 1, cy + r + 1))
+    out.append(g.box((0, 0)))
+    map_w, map_h = g.cols * g.cell, g.rows * g.cell
+    mx, my = g.left, g.top
+    out.append((mx - 16, my + map_h + 1, mx + map_w + 16, my + map_h + AXIS))   # x axis numbers
+    out.append((mx - AXIS - 16, my - 12, mx - 1, my + map_h + 12))             # y axis numbers
+    out.append((mx + map_w - 34, my - 24, mx + map_w, my - 2))                  # "N ↑"
+    return out
+
+
+def label_bounds(g: Geometry) -> Rect:
+    """Names stay between the header and the legend, off the picture's edges."""
+    return 4, HEADER, g.width - 4, g.legend_top - 2
+
+
+def _wanted(spots: Mapping[Point, Sequence[Spot]], shown: Sequence[str], g: Geometry) -> list[Wanted]:
+    return [Wanted(pos, ", ".join(shown[s] for s, _, _, _ in seats), g.box(pos))
+            for pos, seats in spots.items()]
+
+
+def _shown(view: NomicView, names: Sequence[str | None] | None) -> list[str]:
+    return [names[i] if names is not None and i < len(names) and names[i] else p.name  # type: ignore[misc]
+            for i, p in enumerate(view.players)]
+
+
+def label_layout(view: NomicView,
+                 names: Sequence[str | None] | None = None) -> tuple[list[Placed], list[Rect]]:
+    """The names' boxes as :func:`render` draws them, and the markers they keep clear of (for tests)."""
+    g = geometry(view)
+    spots = token_spots(view, g)
+    fnt = label_font(g.cell)
+    placed = layout_labels(_wanted(spots, _shown(view, names), g), markers(g, spots), label_bounds(g),
+                           partial(_measure, fnt), gap=LABEL_GAP, step=g.cell)
+    return placed, markers(g, spots)
+
+
 def _x_axis(d: ImageDraw.ImageDraw, x0: int, x1: int, cell: int, step: int, mx: int, top: int) -> None:
     axis_font = font(14)
     for x in range(x0, x1 + 1):
@@ -251,8 +345,7 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     move's) outline the space just landed on; ``clocks`` (remaining
     milliseconds per seat) are shown in the legend.
     """
-    shown = [names[i] if names is not None and i < len(names) and names[i] else p.name
-             for i, p in enumerate(view.players)]
+    shown = _shown(view, names)
     g = geometry(view)
     x0, x1, y0, y1, cell = g.x0, g.x1, g.y0, g.y1, g.cell
     cols, rows = g.cols, g.rows
@@ -320,38 +413,25 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
             text = long if d.textlength(long, font=lf) <= cell - 6 else short
             text_center(d, (left + cell / 2, bottom - band / 2 - 1), text, lf, INK)
 
-    # Tokens: players sharing a space sit side by side in it.
-    by_space: dict[Point, list[int]] = {}
-    for pl in on_map:
-        if pl.pos is not None and pl.status == "active":
-            by_space.setdefault(pl.pos, []).append(pl.seat)
-    name_font = font(max(13, min(18, cell // 2)), bold=True)
-    for pos, seats in by_space.items():
-        k = len(seats)
-        per_row = 1 if k == 1 else 2 if k <= 4 else 3
-        a_left, a_top, a_right, a_bottom = g.token_area(pos, pos in resource_at)
-        area_w, area_h = a_right - a_left, a_bottom - a_top
-        size = min(area_w, area_h) / per_row
-        rows_used = min(per_row, -(-k // per_row))
-        rad = max(4.0, size * 0.38 - 2)
-        x_off = (area_w - per_row * size) / 2
-        y_off = (area_h - rows_used * size) / 2
-        left, top, _, _ = box(pos)
-        for n, seat in enumerate(seats):
-            cx = a_left + x_off + (n % per_row + 0.5) * size
-            cy = a_top + y_off + (n // per_row % per_row + 0.5) * size
+    # Tokens: players sharing a space sit side by side in it; their names beside it, clear of each other.
+    name_font = label_font(cell)
+    spots = token_spots(view, g)
+    for seats in spots.values():
+        for seat, cx, cy, rad in seats:
             halo = 2 if rad >= 6 else 1
             d.ellipse((cx - rad - halo, cy - rad - halo, cx + rad + halo, cy + rad + halo), fill=INK)
             d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=token_colour(seat), outline=INK_DARK,
                       width=2 if rad >= 6 else 1)
             if rad >= 9:
                 text_center(d, (cx, cy), shown[seat][:1].upper(), font(int(rad * 1.1), bold=True), INK_DARK)
-        label = ", ".join(shown[s] for s in seats)
-        if left + cell + 3 + d.textlength(label, font=name_font) <= width - 4:
-            spot, anchor = (left + cell + 3, top + cell / 2), "lm"
-        else:  # no room on the right: put the name on the left of the space
-            spot, anchor = (left - 3, top + cell / 2), "rm"
-        d.text(spot, label, font=name_font, fill=INK, anchor=anchor, stroke_width=3, stroke_fill=CARD)
+    for lab in layout_labels(_wanted(spots, shown, g), markers(g, spots), label_bounds(g),
+                             partial(_measure, name_font), gap=LABEL_GAP, step=cell):
+        if lab.leader is not None:
+            d.line(lab.leader, fill=CARD, width=4)
+            d.line(lab.leader, fill=INK, width=2)
+        dx, _ = _ink_offset(name_font, lab.text)
+        d.text((lab.rect[0] - dx, (lab.rect[1] + lab.rect[3]) / 2), lab.text, font=name_font, fill=INK,
+               anchor="lm", stroke_width=LABEL_STROKE, stroke_fill=CARD)
 
     # Legend: resources (the same on every board: kept), then players (colour, name, where, clock).
     ly = g.legend_top
