@@ -32,13 +32,19 @@ PRESENT_WITHIN = 60.0
 within the same result (the computer answering them) is shown by editing the board, with no ping."""
 
 
-def present(result: Result, seat: int) -> bool:
-    """Whether ``seat`` made one of ``result``'s moves less than :data:`PRESENT_WITHIN` seconds before its
-    last move: they are looking at the board (the computer answered them), so telling them is noise."""
-    if not result.moves:
+def present(match: Match, result: Result, seat: int) -> bool:
+    """Whether the turn comes back to ``seat`` from the computer answering them: ``result``'s moves are
+    theirs, then only the computer's (or chance), the last less than :data:`PRESENT_WITHIN` seconds after
+    their own. They are looking at the board, so telling them is noise."""
+    own = [i for i, mv in enumerate(result.moves) if mv.seat == seat]
+    if not own:
         return False
-    last = result.moves[-1].created_at
-    return any(mv.seat == seat and last - mv.created_at < PRESENT_WITHIN for mv in result.moves)
+    after = result.moves[own[-1] + 1:]
+    people = [mv for mv in after if 0 <= mv.seat < len(match.seats) and not match.seats[mv.seat].is_ai]
+    computer = [mv for mv in after if 0 <= mv.seat < len(match.seats) and match.seats[mv.seat].is_ai]
+    if people or not computer:
+        return False
+    return after[-1].created_at - result.moves[own[-1]].created_at < PRESENT_WITHIN
 
 
 def newly_to_act(match: Match, result: Result | None) -> list[int]:
@@ -56,7 +62,7 @@ def newly_to_act(match: Match, result: Result | None) -> list[int]:
         return []
     return [s for s in sorted(now - before)
             if s != result.actor and not match.seats[s].is_ai and s not in result.notified
-            and not present(result, s)]
+            and not present(match, result, s)]
 
 
 @dataclass(frozen=True)
@@ -175,9 +181,9 @@ class Turns:
                       place: discord.abc.Messageable | None, *, reminder: str = "",
                       notice: Notice | None = None, last: str = "",
                       picture: tuple[bytes, str] | None = None) -> list[Sent]:
-        """Send DMs (with ``last`` and ``picture``: see :meth:`dm`), then one thread message pinging the
-        thread seats and anyone whose DMs are closed; ``notice`` says what they are asked to do when it is not a
-        move on the board. Returns what was sent."""
+        """Send DMs (with ``last`` and ``picture``: see :meth:`dm`), then one thread message pinging
+        the thread seats and anyone whose DMs are closed; ``notice`` says what they are asked to do when
+        it is not a move on the board. Returns what was sent."""
         sent: list[Sent] = []
         fallback = [s for s in dm_seats
                     if not await self.dm(match, s, title, reminder=reminder, notice=notice, sent=sent,
