@@ -152,11 +152,14 @@ def test_installed_parlor_answers_from_an_empty_folder(installed):
     assert installed.run("python", "-m", "bot", "--version").stdout == f"parlor {VERSION}\n"
     where = json.loads(installed.run("python", "-c", (
         "import json, sys, bot, cogs, parlor_assets, bot.render as r; "
-        "print(json.dumps([bot.__file__, cogs.__file__, parlor_assets.__file__, str(r.FONTS), sys.path]))"
+        "print(json.dumps([bot.__file__, cogs.__file__, parlor_assets.__file__, str(r.FONTS), sys.path, "
+        "[getattr(f, '__module__', '') or str(f) for f in sys.meta_path]]))"
     )).stdout)
-    *files, path = where
+    *files, path, finders = where
     assert all(Path(f).is_relative_to(installed.site) for f in files), files
-    assert not any(p and Path(p).resolve().is_relative_to(ROOT) for p in path), path
+    # nothing could import from the source tree: not its folder on sys.path, not an editable-install finder
+    assert not any(p and Path(p).resolve() == ROOT for p in path), path
+    assert not any("editable" in f for f in finders), finders
     assert installed.run("parlor", "bogus", check=False).returncode == 2
 
 
