@@ -161,6 +161,9 @@ def test_installed_parlor_answers_from_an_empty_folder(installed):
     assert not any(p and Path(p).resolve() == ROOT for p in path), path
     assert not any("editable" in f for f in finders), finders
     assert installed.run("parlor", "bogus", check=False).returncode == 2
+    no_token = installed.run("parlor", check=False)  # one line saying what to set, no traceback
+    assert no_token.returncode == 2 and no_token.stderr.startswith("parlor: DISCORD_TOKEN is not set.")
+    assert len(no_token.stderr.splitlines()) == 1
 
 
 @pytest.mark.slow
