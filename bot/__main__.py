@@ -1,7 +1,9 @@
-"""``python -m bot``: read the config, open storage, run the bot.
+"""``parlor`` (the installed command; ``python -m bot`` is the same): read the config, open storage, run the
+bot.
 
-Also ``python -m bot migrate`` (apply the schema migrations to ``PARLOR_DATABASE`` and exit) and
-``python -m bot copy-db SOURCE TARGET`` (copy a whole SQLite database into an empty PostgreSQL one).
+Also ``parlor migrate`` (apply the schema migrations to ``PARLOR_DATABASE`` and exit), ``parlor copy-db SOURCE
+TARGET`` (copy a whole SQLite database into an empty PostgreSQL one), ``parlor health`` (ask a running bot's
+``/healthz`` on ``PARLOR_METRICS_PORT``: exit 0 when healthy) and ``parlor --version``.
 A database that cannot be used stops the bot before it connects to Discord, with one line and exit 2.
 """
 
@@ -11,11 +13,16 @@ import asyncio
 import logging
 import os
 import sys
+from typing import Any
+
+log = logging.getLogger("bot")
 
 USAGE = (
-    "usage: python -m bot                     run the bot\n"
-    "       python -m bot migrate             apply database migrations to PARLOR_DATABASE and exit\n"
-    "       python -m bot copy-db SOURCE TARGET   copy a SQLite database into an empty PostgreSQL one"
+    "usage: parlor                       run the bot (python -m bot is the same)\n"
+    "       parlor migrate [DATABASE]    apply database migrations to PARLOR_DATABASE and exit\n"
+    "       parlor copy-db SOURCE TARGET copy a SQLite database into an empty PostgreSQL one\n"
+    "       parlor health                exit 0 if the bot here answers /healthz (PARLOR_METRICS_PORT)\n"
+    "       parlor --version             print the version"
 )
 
 
@@ -63,15 +70,65 @@ def _tool(args: list[str]) -> int:
     return 2
 
 
+def _health() -> int:
+    """``parlor health``: 0 when the bot on this machine answers ``/healthz`` with 200 (the HEALTHCHECK)."""
+    import urllib.error
+    import urllib.request
+
+    from bot.config import ConfigError, load_dotenv_file, parse_port
+
+    load_dotenv_file()
+    try:
+        port = parse_port(os.environ.get("PARLOR_METRICS_PORT"))
+    except ConfigError as exc:
+        print(f"parlor: {exc}", file=sys.stderr)
+        return 2
+    if port is None:
+        print("parlor: PARLOR_METRICS_PORT is not set: the health endpoint is served there.", file=sys.stderr)
+        return 2
+    url = f"http://127.0.0.1:{port}/healthz"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(url, timeout=5) as r:
+            body, healthy = r.read().decode(), True
+    except urllib.error.HTTPError as exc:
+        body, healthy = exc.read().decode(errors="replace"), False
+    except OSError as exc:
+        body, healthy = f"no answer from {url} ({exc})", False
+    print(f"parlor: {'healthy' if healthy else 'unhealthy'}: {body}")
+    return 0 if healthy else 1
+
+
+def _watch_health(bot: Any, store: Any) -> None:
+    """``/healthz`` asks the bot's gateway connections and a one-row database read, on the bot's loop."""
+    from bot import metrics
+
+    def loop() -> asyncio.AbstractEventLoop | None:
+        current = getattr(bot, "loop", None)  # discord.py's placeholder until the bot runs
+        return current if isinstance(current, asyncio.AbstractEventLoop) else None
+
+    metrics.watch_health(metrics.Health(lambda: metrics.gateway_connected(bot), store.next_deadline, loop))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("--version", "-V"):
+        from bot.config import parlor_version
+
+        print(f"parlor {parlor_version()}")
+        return 0
+    if args and args[0] in ("--help", "-h", "help"):
+        print(USAGE)
+        return 0
     if args and args[0] in ("migrate", "copy-db"):
         return _tool(args)
+    if args == ["health"]:
+        return _health()
     if args:
         print(USAGE, file=sys.stderr)
         return 2
 
-    from bot.config import ConfigError, from_env, load_dotenv_file
+    from bot.config import ConfigError, from_env, load_dotenv_file, parlor_version
 
     load_dotenv_file()
     try:
@@ -80,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"parlor: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    import discord
+
+    log.info("Parlor %s starting (Python %s, discord.py %s)", parlor_version(), sys.version.split()[0],
+             discord.__version__)
 
     from bot.app import create_bot
     from bot.storage import StorageError, open_store
@@ -104,14 +165,14 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 2
     bot = create_bot(config, store, freeze_heap=True)
+    if config.metrics_port is not None:
+        _watch_health(bot, store)
     try:
         bot.run(config.token, log_handler=None)
     except StorageError as exc:  # e.g. another process took the database between the check and the start
         print(f"parlor: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # discord.LoginFailure, PrivilegedIntentsRequired...
-        import discord
-
         if isinstance(exc, discord.LoginFailure):
             print(
                 "parlor: Discord rejected DISCORD_TOKEN (improper token). Reset it on the application's Bot "

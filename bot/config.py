@@ -63,6 +63,20 @@ class Config:
             return None
 
 
+DISTRIBUTION = "parlor"
+
+
+def parlor_version() -> str:
+    """The installed distribution's version: ``version`` in pyproject.toml, the one place it is written
+    (``parlor --version``, the first log line). ``0+unknown`` when the code runs without being installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def load_dotenv_file(path: Path = Path(".env")) -> None:
     """Read ``.env`` (KEY=value lines) into the environment without overriding it."""
     if not path.is_file():

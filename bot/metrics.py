@@ -15,22 +15,30 @@
     parlor_shard_info{shard, shard_count}        the shards this process runs (1 per shard)
 
 The counters are always kept (a few dict lookups per event); ``serve`` exposes them with
-prometheus-client's own HTTP server (a daemon thread). Prometheus adds ``instance`` per scrape target,
-so two processes are told apart by their endpoints.
+prometheus-client's WSGI app on a small threaded HTTP server (a daemon thread). Prometheus adds ``instance``
+per scrape target, so two processes are told apart by their endpoints.
+
+The same port answers ``/healthz`` (the Docker ``HEALTHCHECK``, ``parlor health``): 200 when every gateway
+connection of the process is open and the database answered a one-row read within 2 s, else 503; the JSON
+body says which part failed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import logging
+import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
+from typing import Any, cast
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import aiohttp
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, make_wsgi_app
 from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.exposition import ThreadingWSGIServer
 from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
@@ -132,11 +140,96 @@ def trace_config() -> aiohttp.TraceConfig:
     return trace
 
 
+HEALTH_PATH = "/healthz"
+
+
+class Health:
+    """What ``/healthz`` asks, from the HTTP thread: ``connected()`` (the gateway) and ``ping()`` (a cheap
+    database read), both run on the bot's event loop (``loop()``, ``None`` until the bot runs), at most
+    ``timeout`` s: a loop too busy to answer is unhealthy too."""
+
+    def __init__(self, connected: Callable[[], bool], ping: Callable[[], Awaitable[Any]],
+                 loop: Callable[[], asyncio.AbstractEventLoop | None], timeout: float = 2.0) -> None:
+        self.connected = connected
+        self.ping = ping
+        self.loop = loop
+        self.timeout = timeout
+
+    def check(self) -> tuple[bool, dict[str, str]]:
+        loop = self.loop()
+        if loop is None or not loop.is_running():
+            return False, {"gateway": "not started", "database": "not checked"}
+
+        async def probe() -> dict[str, str]:
+            out = {"gateway": "connected" if self.connected() else "disconnected"}
+            try:
+                await self.ping()
+                out["database"] = "ok"
+            except Exception as exc:
+                out["database"] = f"error: {type(exc).__name__}: {exc}"[:200]
+            return out
+
+        fut = asyncio.run_coroutine_threadsafe(probe(), loop)
+        try:
+            status = fut.result(self.timeout)
+        except concurrent.futures.TimeoutError:
+            fut.cancel()
+            status = {"gateway": "not checked", "database": f"no answer within {self.timeout:g}s"}
+        except Exception as exc:  # the loop stopped meanwhile
+            status = {"gateway": "not checked", "database": f"not checked ({type(exc).__name__})"}
+        return status == {"gateway": "connected", "database": "ok"}, status
+
+
+_health: Health | None = None
+
+
+def watch_health(health: Health | None) -> None:
+    """Answer ``/healthz`` with ``health`` (``None``: 503 "not started")."""
+    global _health
+    _health = health
+
+
+def gateway_connected(client: Any) -> bool:
+    """READY was received and every gateway connection the client runs (one per shard) is open now."""
+    if client.is_closed() or not client.is_ready():
+        return False
+    shards = getattr(client, "shards", None)
+    if isinstance(shards, dict):
+        return bool(shards) and not any(info.is_closed() for info in shards.values())
+    ws = client.ws
+    return ws is not None and bool(ws.open)
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def _app(registry: CollectorRegistry) -> Callable[..., Iterable[bytes]]:
+    metrics_app = make_wsgi_app(registry)
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") != HEALTH_PATH:
+            return cast("Iterable[bytes]", metrics_app(environ, start_response))
+        if _health is None:
+            ok, status = False, {"gateway": "not started", "database": "not checked"}
+        else:
+            ok, status = _health.check()
+        body = json.dumps({"healthy": ok, **status}).encode()
+        start_response("200 OK" if ok else "503 Service Unavailable",
+                       [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        return [body]
+
+    return app
+
+
 def serve(port: int, addr: str = "0.0.0.0", registry: CollectorRegistry = REGISTRY) -> int:
-    """Start the endpoint (``/metrics``) in a daemon thread; returns the port (``0`` picks a free one)."""
-    server, _thread = start_http_server(port, addr=addr, registry=registry)
+    """Start the endpoint (``/metrics``, and ``/healthz``) in a daemon thread; returns the port (``0`` picks a
+    free one)."""
+    server = make_server(addr, port, _app(registry), ThreadingWSGIServer, handler_class=_QuietHandler)
+    threading.Thread(target=server.serve_forever, name="parlor-metrics", daemon=True).start()
     bound = server.server_port
-    log.info("metrics on http://%s:%d/metrics", addr, bound)
+    log.info("metrics on http://%s:%d/metrics, health on %s", addr, bound, HEALTH_PATH)
     return bound
 
 

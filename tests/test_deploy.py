@@ -29,7 +29,7 @@ def test_compose_runs_postgres_and_two_shard_processes():
     doc = yaml.safe_load((REPO / "compose.yaml").read_text())
     services = doc["services"]
     assert services["postgres"]["image"].startswith("postgres:")
-    assert services["migrate"]["command"] == ["python", "-m", "bot", "migrate"]
+    assert services["migrate"]["command"] == ["parlor", "migrate"]  # the image's console script
     shards = []
     for name in ("shard-0", "shard-1"):
         svc = services[name]
@@ -55,9 +55,35 @@ def test_compose_needs_a_token():
         raise AssertionError("an empty DISCORD_TOKEN was accepted")
 
 
-def test_dockerfile_installs_and_runs_the_bot():
+def dockerfile_stages() -> list[list[str]]:
+    """The Dockerfile's instructions (continuation lines joined, comments dropped), per ``FROM`` stage."""
     text = (REPO / "Dockerfile").read_text()
-    assert text.startswith("#") and "FROM python:3.11-slim" in text
-    assert "RUN pip install ." in text and 'CMD ["python", "-m", "bot"]' in text
+    stages: list[list[str]] = []
+    for line in re.sub(r"\\\n\s*", " ", text).splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("FROM "):
+            stages.append([])
+        stages[-1].append(line)
+    return stages
+
+
+def test_dockerfile_builds_the_wheel_and_runs_only_the_installed_package():
+    assert (REPO / "Dockerfile").read_text().startswith("#")
+    build, runtime = dockerfile_stages()
+    assert build[0] == "FROM python:3.11-slim AS build" and runtime[0] == "FROM python:3.11-slim"
+    assert any(i.startswith("RUN pip wheel --no-deps --wheel-dir /wheels .") for i in build)
     for folder in ("bot", "cogs", "assets"):
-        assert f"COPY {folder} ./{folder}" in text and (REPO / folder).is_dir()
+        assert f"COPY {folder} ./{folder}" in build and (REPO / folder).is_dir()
+    # the runtime stage gets the installed environment only: no source tree, runs as a non-root user
+    copies = [i for i in runtime if i.startswith(("COPY", "ADD"))]
+    assert copies == ["COPY --from=build /opt/parlor /opt/parlor"]
+    users = [i for i in runtime if i.startswith("USER ")]
+    assert users == ["USER parlor"]
+    assert 'CMD ["parlor"]' in runtime
+    (check,) = [i for i in runtime if i.startswith("HEALTHCHECK ")]
+    assert check.endswith('CMD ["parlor", "health"]')
+    env = next(i for i in runtime if i.startswith("ENV "))
+    assert "PARLOR_METRICS_PORT=9108" in env and "PATH=/opt/parlor/bin:$PATH" in env
+    assert 'VOLUME ["/app/data"]' in runtime  # where the README's docker run mounts the SQLite volume

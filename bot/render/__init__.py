@@ -19,15 +19,18 @@ import logging
 import threading
 from collections import OrderedDict
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, cast
 
 from PIL import ImageDraw, ImageFont
 
 log = logging.getLogger(__name__)
 
-ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
-FONTS = ASSETS / "fonts"
+ASSETS_PACKAGE = "parlor_assets"
+"""The repository's ``assets/``, installed as a package (pyproject.toml's ``package-dir``)."""
+FONTS: Traversable = resources.files(ASSETS_PACKAGE) / "fonts"
+"""The vendored DejaVu fonts and their licence: package data, wherever the package is installed."""
 
 # One palette readable on Discord's dark (#313338) and light (#ffffff) themes:
 # every picture is drawn on its own opaque card, so it never depends on the
@@ -121,7 +124,8 @@ def _mask_pixels(mask_and_offset: Any) -> int:
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The vendored DejaVu Sans at ``size`` pixels (cached, with its rendered texts: :class:`CachedFont`)."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return CachedFont(str(FONTS / name), size)
+    with (FONTS / name).open("rb") as f:  # FreeType keeps the bytes: any importlib.resources location works
+        return CachedFont(f, size)
 
 
 def text_center(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,

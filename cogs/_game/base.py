@@ -6,7 +6,7 @@ import asyncio
 import dataclasses
 import io
 import logging
-from pathlib import Path
+from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -69,9 +69,10 @@ def human_seconds(seconds: float) -> str:
 
 
 def rules_text(game_key: str) -> str:
-    path = Path(GAMES[game_key].module.__file__ or "").parent / "rules_text.md"  # next to the engine
+    module = GAMES[game_key].module  # rules_text.md is package data next to the engine
+    package = module.__name__ if hasattr(module, "__path__") else module.__package__ or ""
     try:
-        return path.read_text(encoding="utf-8")
+        return (resources.files(package) / "rules_text.md").read_text(encoding="utf-8")
     except OSError:
         return "The rules text is missing."
 
