@@ -272,9 +272,10 @@ async def test_against_the_perfect_computer(world):
     await w.alice.click(board, "a1")
     await w.dd.settle()
     latest = live_board(thread)
-    # the computer answered at once: b2 is its only move that does not lose, and alice is pinged again
-    assert "Parlor (perfect): `b2`" in latest.text and [u.id for u in latest.mentions] == [w.alice.id]
-    assert "Moved on" in board.text
+    # the computer answered at once: b2 is its only move that does not lose; alice, who just moved, sees it
+    # on the board she clicked, edited in place, and is not pinged again (issue 27)
+    assert latest.id == board.id
+    assert "Parlor (perfect): `b2`" in latest.text and latest.mentions == []
     w.dd.assert_clean()
 
 
