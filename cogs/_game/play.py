@@ -6,7 +6,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -124,7 +124,7 @@ class PlayCog(PrivateCog):
             task = asyncio.ensure_future(self.service.ai_move(match_id))
             done, _ = await asyncio.wait({task}, timeout=max(0.0, end - time.monotonic()))
             if not done:
-                follow = asyncio.create_task(self._ai_follow(match_id, task, result.moves))
+                follow = asyncio.create_task(self._ai_follow(match_id, task, result))
                 self._ai_tasks.add(follow)
                 follow.add_done_callback(self._ai_tasks.discard)
                 break
@@ -136,22 +136,11 @@ class PlayCog(PrivateCog):
                 break
             if reply is None:
                 break
-            result = Result(
-                reply.match,
-                events=reply.events,
-                moves=result.moves + reply.moves,
-                actor=reply.actor,
-                before=reply.before,
-                started=result.started,
-                finished=reply.finished,
-                ratings=reply.ratings,
-                message=reply.message,
-                notified=set(result.notified),
-            )
+            result = result.then(reply)  # every move stays shown: the human's, then each of the computer's
         return result
 
     async def _ai_follow(self, match_id: int, task: asyncio.Future[Result | None],
-                         earlier: list[Any] | None = None) -> None:
+                         earlier: Result | None = None) -> None:
         try:
             result = await task
         except Exception:
@@ -161,7 +150,7 @@ class PlayCog(PrivateCog):
             self._ai_running.discard(match_id)
         if result is None:
             return
-        result.moves = list(earlier or []) + result.moves  # "Last:" names the human's move too
+        result = earlier.then(result) if earlier is not None else result  # the human's move is shown too
         try:
             await self.refresh_board(result.match, result)
             await self.after_result(result.match, result)
