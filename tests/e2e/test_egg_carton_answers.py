@@ -167,3 +167,20 @@ async def test_a_repick_is_animated_and_its_sowing_encoded_ahead_is_used(world, 
     gif = board.attachments[0].bytes
     # the sowing of her pick was taken as encoded ahead (all but its last frame, held shorter here)
     assert any(gif.startswith(data[:last_at]) and last_at > 1000 for data, last_at in ready.values())
+
+
+async def test_a_computer_slower_than_the_click_still_shows_the_players_pick(world, monkeypatch):
+    """When the computer takes longer than the click may wait, its board comes below: that board too plays
+    the player's pick first, then the computer's."""
+    play = importlib.import_module("cogs._game.play")
+    package = importlib.import_module("bot.games.egg_carton")
+    monkeypatch.setattr(play, "AI_AT_ONCE", 0.0)  # the click never waits for the computer
+    monkeypatch.setattr(package, "choose", lambda state, seat, rng, level:
+                        package.RULES.legal_moves(state, seat)[0])
+    w = world
+    clicked = await start(w)
+    match, board, before = await pick(w, clicked, "B")
+    assert board is not clicked and "the computer is answering" in clicked.text
+    plies = await plies_of_answer(w, match, before)
+    assert [p[3].notation for p in plies] == ["B", "J"]  # her pick, then the computer's one pick
+    check_answer(match, board, plies)
