@@ -10,7 +10,8 @@ each move), and as in a running bot (slot pictures warmed by the start-up's six
 seeded games, then moves of other games, with the first frame encoded ahead
 while the player thinks); and as the bot does now, every pick's sowing encoded
 ahead while the player thinks (the pick then only takes it), with what that
-costs per position.
+costs per position. Against the computer an answer plays the player's pick and then each of the computer's
+picks (``picks_gif``): timed with the player's pick encoded ahead (the computer's appended) and from nothing.
 """
 
 import pathlib
@@ -22,7 +23,7 @@ import random
 import statistics
 import time
 
-from bot.games.egg_carton import RULES, prepare_sowing, render, sowing_gif, sowings_ahead
+from bot.games.egg_carton import RULES, picks_gif, prepare_sowing, render, sowing_gif, sowings_ahead
 from bot.games.samples import sample_plays
 from bot.render import png_bytes
 
@@ -120,6 +121,35 @@ def main() -> None:
             ahead_ms.append((t1 - t0) * 1e3)
             state = RULES.apply(state, seat, move)[0]
 
+    # against the computer (seat 1): the answer to a pick that ends the player's turn plays that pick and
+    # every pick of the computer's turn; the player's pick was encoded ahead while they thought
+    answer_ms, answer_cold_ms, answer_picks = [], [], []
+    for g, game in enumerate(sample_games(30, seed=55)):
+        state = RULES.initial({}, 2)
+        for i, (before, events, after, move) in enumerate(game):
+            seat = before.to_move
+            run = [(before, events, after)]
+            for b, e, a, _m in game[i + 1:]:
+                if b.to_move != 1:
+                    break
+                run.append((b, e, a))
+            if seat == 0 and after.to_move == 1 and len(run) > 1:
+                picks = [(ev, RULES.view(st, None)) for st, ev in
+                         (RULES.apply(state, seat, RULES.parse(letter, state, seat))
+                          for letter, count in before.side(seat) if count)]
+                t0 = time.perf_counter()
+                picks_gif(run, names=[f"r{g}", "Parlor"])  # names of their own: nothing ready
+                answer_cold_ms.append((time.perf_counter() - t0) * 1e3)
+                who = [f"q{2 * g}", f"q{2 * g + 1}"]
+                prepare_sowing(before, names=who)
+                for _ in sowings_ahead(before, picks, names=who):
+                    pass
+                t0 = time.perf_counter()
+                picks_gif(run, names=who)
+                answer_ms.append((time.perf_counter() - t0) * 1e3)
+                answer_picks.append(len(run))
+            state = RULES.apply(state, seat, move)[0]
+
     def one(move: tuple) -> tuple[float, float, int, int]:
         before, events, after = move
         forget()
@@ -153,6 +183,12 @@ def main() -> None:
         f"pick p50={statistics.median(taken):.2f} ms p99={pct(taken, 0.99):.2f} ms; encoding ahead "
         f"(while the player thinks, a frame at a time) p50={statistics.median(ahead_ms):.0f} ms "
         f"p99={pct(ahead_ms, 0.99):.0f} ms per position"
+    )
+    print(
+        f"eggcarton GIF answer against the computer ({len(answer_ms)} answers of 30 games, "
+        f"{statistics.median(answer_picks):.0f}-{max(answer_picks)} picks): the player's pick encoded ahead "
+        f"p50={statistics.median(answer_ms):.1f} ms p99={pct(answer_ms, 0.99):.1f} ms; not encoded ahead "
+        f"p50={statistics.median(answer_cold_ms):.1f} ms p99={pct(answer_cold_ms, 0.99):.1f} ms"
     )
     print(
         f"eggcarton GIF from nothing kept, over {len(gif_ms)} sampled moves: "

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games.egg_carton import prepare_sowing, ready_sowing, sowing_gif, sowings_ahead
+from bot.games.egg_carton import picks_gif, prepare_sowing, ready_sowing, sowing_gif, sowings_ahead
 from bot.games.samples import sample_plays
 from bot.matches.service import Match, Result
 from bot.names import shown
@@ -120,10 +120,13 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             log.exception("encoding the sowings of match %s ahead failed", match_id)
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
-        """The pick's sowing as encoded ahead when it is ready (no worker thread needed), else drawn."""
+        """The pick's sowing as encoded ahead when it is ready (no worker thread needed), else drawn. Picks
+        in a row (the computer's after the player's) are put together in a worker thread, the first one's
+        sowing taken as encoded ahead if it was (:func:`picks_gif`)."""
         self.stop_ahead(match.id)  # the position they were for is gone
         if result is not None and self._animated(match, result):
-            data = ready_sowing(*self._sowing(match, result), **self._sowing_options(match))
+            picks = self._sowings(match, result)
+            data = ready_sowing(*picks[0], **self._sowing_options(match)) if len(picks) == 1 else None
             if data is not None:
                 return picture_file(data, "sowing.gif")
         return await super().picture(match, result)
@@ -154,15 +157,17 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         return (
             match.options.get("speed", "normal") != "off"
             and result is not None
-            and result.before is not None
-            and any(e.kind in ("sow", "drop", "pickup", "off") for e in result.events)
+            and any(ply.before is not None and _sows(ply.events) for ply in result.steps())
             and self.game.animate is not None
         )
 
     @staticmethod
-    def _sowing(match: Match, result: Result) -> tuple[Any, Any, Any]:
-        """(view before, events, view after) of the move's sowing."""
-        return match.rules.view(result.before, None), result.events, match.view(None)
+    def _sowings(match: Match, result: Result) -> list[tuple[Any, Any, Any]]:
+        """(view before, events, view after) of each pick the answer shows, in order: the player's, then
+        each of the computer's picks that came with it (``Result.then``)."""
+        plies = [ply for ply in result.steps() if ply.before is not None]
+        views = [match.rules.view(ply.before, None) for ply in plies] + [match.view(None)]
+        return [(views[i], ply.events, views[i + 1]) for i, ply in enumerate(plies) if _sows(ply.events)]
 
     def _sowing_options(self, match: Match) -> dict[str, Any]:
         return {"names": match.names(), "speed": match.options.get("speed", "normal"),
@@ -175,8 +180,8 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         names = match.names()
         clocks = match.clocks_ms(self.service.clock())
         if result is not None and self._animated(match, result):
-            # the sowing, played once and ending on the new position
-            return sowing_gif(*self._sowing(match, result), **self._sowing_options(match))
+            # every sowing of the answer in order, played once and ending on the new position
+            return picks_gif(self._sowings(match, result), **self._sowing_options(match))
         view, events = match.view(None), result.events if result else ()
         return board_png(lambda: self.game.render(view, names=names, events=events, clocks=clocks),
                          self.game_key)
@@ -194,6 +199,10 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             lines.append("Clocks: " + " · ".join(f"{shown(s.name)} {ms // 60000}:{ms // 1000 % 60:02d}"
                                                  for s, ms in zip(match.seats, clocks, strict=True)))
         return lines
+
+
+def _sows(events: Any) -> bool:
+    return any(e.kind in ("drop", "off") for e in events)
 
 
 async def setup(bot: Any) -> None:

@@ -137,9 +137,22 @@ class Match:
         return remaining
 
 
+@dataclass(frozen=True)
+class Ply:
+    """One action of an answer that shows several (a player's move and the computer's replies)."""
+
+    actor: Seat | None
+    before: Any  # engine state before it (None: not a move, e.g. the start)
+    events: list[Event]
+
+
 @dataclass
 class Result:
-    """What an action did, for the cogs to present."""
+    """What an action did, for the cogs to present.
+
+    ``events``, ``actor`` and ``before`` are those of the last action (whose turn began, what a still
+    board highlights); an answer that shows several actions (:meth:`then`) keeps every one in ``plies``,
+    in order, for pictures that play them all (:meth:`steps`)."""
 
     match: Match
     events: list[Event] = field(default_factory=list)
@@ -151,7 +164,21 @@ class Result:
     ratings: list[RatingChange] = field(default_factory=list)
     message: str = ""  # a one-line summary ("alice resigned")
     notified: set[int] = field(default_factory=set)  # seats already told it is their turn (by the cogs)
+    plies: list[Ply] = field(default_factory=list)  # every action shown, when several (see steps)
 
     @property
     def ai_next(self) -> bool:
         return self.match.ai_to_act() is not None
+
+    def steps(self) -> list[Ply]:
+        """Every action this result shows, in order: the ones combined by :meth:`then`, else this one."""
+        return list(self.plies) or [Ply(self.actor, self.before, list(self.events))]
+
+    def then(self, reply: Result) -> Result:
+        """This result and ``reply`` (the next action, e.g. the computer's answer) as one answer: the
+        match, last action and outcome of ``reply``; the moves and :meth:`steps` of both, in order; the
+        start and the seats already told of this one."""
+        return Result(reply.match, events=reply.events, moves=self.moves + reply.moves, actor=reply.actor,
+                      before=reply.before, started=self.started, finished=reply.finished,
+                      ratings=reply.ratings, message=reply.message, notified=set(self.notified),
+                      plies=self.steps() + reply.steps())

@@ -119,7 +119,7 @@ class PlayCog(PrivateCog):
             done, _ = await asyncio.wait({task}, timeout=max(0.0, end - time.monotonic()))
             if not done:
                 shown = self._answered.setdefault(match_id, asyncio.Event())
-                follow = asyncio.create_task(self._ai_follow(match_id, task, result.moves, shown))
+                follow = asyncio.create_task(self._ai_follow(match_id, task, result, shown))
                 self._ai_tasks.add(follow)
                 follow.add_done_callback(self._ai_tasks.discard)
                 break
@@ -131,24 +131,15 @@ class PlayCog(PrivateCog):
                 break
             if reply is None:
                 break
-            result = Result(
-                reply.match,
-                events=reply.events,
-                moves=result.moves + reply.moves,
-                actor=reply.actor,
-                before=reply.before,
-                started=result.started,
-                finished=reply.finished,
-                ratings=reply.ratings,
-                message=reply.message,
-                notified=set(result.notified),
-            )
+            result = result.then(reply)  # every move stays shown: the human's, then each of the computer's
         return result
 
     async def _ai_follow(self, match_id: int, task: asyncio.Future[Result | None],
-                         earlier: list[Any] | None = None, shown: asyncio.Event | None = None) -> None:
-        """Present a computer move that took longer than :data:`AI_AT_ONCE`, once the human's move it
-        answers has been shown (``shown``: the board it edits must not be overwritten by that answer)."""
+                         earlier: Result | None = None, shown: asyncio.Event | None = None) -> None:
+        """Present a computer move that took longer than :data:`AI_AT_ONCE` (and the computer's further
+        moves of the same turn, in the same answer), once the human's move it answers (``earlier``) has been
+        shown (``shown``: the board it edits must not be overwritten by that answer). The board names the
+        human's move too, but plays only the computer's: the human's was shown already."""
         try:
             result = await task
         except Exception:
@@ -161,7 +152,17 @@ class PlayCog(PrivateCog):
                 await asyncio.wait_for(shown.wait(), ANSWER_WITHIN * 3)
         if result is None:
             return
-        result.moves = list(earlier or []) + result.moves  # "Last:" names the human's move too
+        while result.ai_next and not result.finished:  # a repick: the rest of the computer's turn goes too
+            try:
+                more = await self.service.ai_move(match_id)
+            except Exception:
+                log.exception("computer move in match %s failed", match_id)
+                break
+            if more is None:
+                break
+            result = result.then(more)
+        if earlier is not None:  # "Last:" names the human's move (and no ping for who just moved)
+            result.moves = earlier.moves + result.moves
         try:
             await self.refresh_board(result.match, result)
             await self.after_result(result.match, result)

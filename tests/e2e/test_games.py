@@ -196,7 +196,8 @@ async def test_egg_carton_sowings_are_encoded_while_the_player_thinks(world, mon
     await mover.click(board, picks[-1].label)
     await w.dd.settle()
     (att,) = [m.attachments[0] for m in thread.public_messages
-              if m.attachments and m.attachments[0].is_gif and m.attachments[0].bytes in ready.values()]
+              if m.attachments and m.attachments[0].is_gif
+              and m.attachments[0].bytes in {gif for gif, _last_frame in ready.values()}]
     assert position[0] not in drawn  # the pick's sowing was not encoded again (only the next player's)
     assert position not in r._READY.items  # the other picks' sowings are dropped
     gif = att.image()

@@ -5,6 +5,7 @@ import pytest
 
 from bot.errors import LobbyError, MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import IllegalMove, InvalidNotation
+from bot.matches.match import Ply
 from bot.matches.service import MatchService, Player
 from bot.storage import Status
 from bot.storage.postgres import PostgresStore
@@ -177,6 +178,31 @@ async def test_against_the_bot_starts_at_once_and_is_unrated(env):
     r = await svc.ai_move(m.id)
     assert r is not None and r.actor == 1
     assert len(await svc.history(m.id)) == 2
+
+
+async def test_a_move_and_the_computers_replies_combined_keep_every_ply_in_order(env):
+    """Result.then (the human's move and the computer's answer sent as one): every ply's state before and
+    events stay, in order, for pictures that play them all; events/before/actor are the last ply's."""
+    svc, _, _ = env
+    m = await svc.create("eggcarton", guild_id=9, channel_id=10, host=ALICE,
+                         opponent=Player(99, "Parlor (novice)", "novice"), options={"first": "challenger"},
+                         turn_limit=60)
+    mine = await svc.play(m.id, ALICE.user_id, "E")  # relays, then ends in an empty slot: the turn ends
+    assert mine.steps() == [Ply(0, mine.before, mine.events)]
+    combined, replies = mine, []
+    while combined.ai_next:
+        reply = await svc.ai_move(m.id)
+        assert reply is not None
+        replies.append(reply)
+        combined = combined.then(reply)
+    assert replies
+    assert [p.actor for p in combined.steps()] == [0] + [1] * len(replies)
+    assert [p.before for p in combined.steps()] == [mine.before] + [r.before for r in replies]
+    assert [p.events for p in combined.steps()] == [mine.events] + [r.events for r in replies]
+    assert combined.moves == mine.moves + [mv for r in replies for mv in r.moves]
+    last = replies[-1]
+    assert (combined.events, combined.before, combined.actor, combined.match) == (
+        last.events, last.before, last.actor, last.match)
 
 
 async def test_restart_continues_from_the_database(env):

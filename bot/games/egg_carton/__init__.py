@@ -7,7 +7,14 @@ The platform uses ``RULES`` (the engine), ``render`` (a board picture),
 from bot.games.egg_carton.ai import choose
 from bot.games.egg_carton.render import render
 from bot.games.egg_carton.rules import RULES, EggCartonRules, EggCartonState, EggCartonView, Pick
-from bot.games.egg_carton.sowing import animate, prepare_sowing, ready_sowing, sowing_gif, sowings_ahead
+from bot.games.egg_carton.sowing import (
+    animate,
+    picks_gif,
+    prepare_sowing,
+    ready_sowing,
+    sowing_gif,
+    sowings_ahead,
+)
 
 __all__ = ["RULES", "EggCartonRules", "EggCartonState", "EggCartonView", "Pick", "animate", "choose",
-           "prepare_sowing", "ready_sowing", "render", "sowing_gif", "sowings_ahead"]
+           "picks_gif", "prepare_sowing", "ready_sowing", "render", "sowing_gif", "sowings_ahead"]

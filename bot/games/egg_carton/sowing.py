@@ -3,7 +3,8 @@
 :func:`animate` gives the frames (pictures) of a sowing as :mod:`bot.games.egg_carton.render` draws them;
 :func:`sowing_gif` writes the same frames as GIF bytes without drawing them whole: each slot, end zone and
 strip is drawn once per look and kept, and each frame is written as the box where it differs from the one
-before (kept too, by change). :func:`sowings_ahead` encodes every pick's sowing while the player thinks, and
+before (kept too, by change). :func:`picks_gif` plays several picks in a row (a player's and the
+computer's answer) in one GIF. :func:`sowings_ahead` encodes every pick's sowing while the player thinks, and
 :func:`prepare_sowing` the first frame, the same for all of them.
 """
 
@@ -74,13 +75,52 @@ def sowing_gif(view_before: EggCartonView, events: Sequence[Event], view_after: 
     pictures = _pictures(view_before, events, view_after, speed)
     ready = _take_ready(pictures, names, clock_list, loop)
     if ready is not None:
-        return ready
-    steps = _encode(pictures, names, clock_list, loop)
+        return ready[0]
+    return _run(_encode(pictures, names, clock_list, loop))
+
+
+Played = tuple[EggCartonView, Sequence[Event], EggCartonView]
+"""One pick's sowing: (the view before the pick, its events, the view after it)."""
+
+PAUSE_STEPS = 4
+"""Between picks played in one GIF (:func:`picks_gif`), the new position is held this many animation steps
+(0.9 s at normal speed) before the next pick's sowing starts."""
+
+
+def picks_gif(picks: Sequence[Played], *, names: Sequence[str] | None = None, speed: str = "normal",
+              clocks: Clocks = None, loop: int | None = None) -> bytes:
+    """Several picks in a row (a player's pick, then each of the computer's) as one GIF: each pick's sowing
+    as :func:`sowing_gif` shows it, in order, every one but the last ending on its new position held
+    :data:`PAUSE_STEPS` steps. The first frame is the board before the first pick, the last one the position
+    after the last pick. The first pick's sowing, if encoded ahead (:func:`sowings_ahead`), is taken as it
+    is, up to its last frame, and the rest appended.
+
+    Raises:
+        ValueError: no picks, or ``speed`` is not slow, normal or fast.
+    """
+    if not picks:
+        raise ValueError("No pick to animate.")
+    if len(picks) == 1:
+        return sowing_gif(*picks[0], names=names, speed=speed, clocks=clocks, loop=loop)
+    clock_list = _clock_list(clocks)
+    sowings = [_pictures(before, events, after, speed) for before, events, after in picks]
+    pause = SPEEDS[speed] * PAUSE_STEPS
+    pictures = [picture for sowing in sowings[:-1] for picture in [*sowing[:-1], (sowing[-1][0], pause)]]
+    pictures += sowings[-1]
+    ready = _take_ready(sowings[0], names, clock_list, loop)
+    if ready is None:
+        return _run(_encode(pictures, names, clock_list, loop))
+    gif, last_at = ready  # the first sowing as encoded ahead, but for its last frame (shown longer there)
+    return _run(_encode(pictures, names, clock_list, loop, resume=(len(sowings[0]) - 1, gif[:last_at])))
+
+
+def _run(steps: Generator[None, None, tuple[bytes, int]]) -> bytes:
+    """The GIF that :func:`_encode`'s ``steps`` make, made at once."""
     while True:
         try:
             next(steps)
         except StopIteration as done:
-            gif: bytes = done.value
+            gif: bytes = done.value[0]
             return gif
 
 
@@ -92,7 +132,7 @@ def sowings_ahead(view_before: EggCartonView, picks: Sequence[tuple[Sequence[Eve
     work in between; what is encoded is kept (:data:`READY_BYTES`) once every pick is done."""
     if speed not in SPEEDS:
         return
-    ready: dict[Hashable, bytes] = {}
+    ready: dict[Hashable, tuple[bytes, int]] = {}
     position: Hashable = None
     for events, view_after in picks:
         pictures = _pictures(view_before, events, view_after, speed)
@@ -108,13 +148,16 @@ def ready_sowing(view_before: EggCartonView, events: Sequence[Event], view_after
                  loop: int | None = None) -> bytes | None:
     """:func:`sowing_gif` of these arguments if it was encoded ahead (:func:`sowings_ahead`), else None.
     Taken, with the other picks' sowings of that position: the pick is made."""
-    return _take_ready(_pictures(view_before, events, view_after, speed), names, _clock_list(clocks), loop)
+    ready = _take_ready(_pictures(view_before, events, view_after, speed), names, _clock_list(clocks), loop)
+    return None if ready is None else ready[0]
 
 
 def _take_ready(pictures: Sequence[tuple[_Frame, int]], names: Sequence[str] | None,
-                clocks: Sequence[int | None] | None, loop: int | None) -> bytes | None:
+                clocks: Sequence[int | None] | None, loop: int | None) -> tuple[bytes, int] | None:
+    """The sowing's GIF encoded ahead and where its last frame starts in it, if it was; the position's
+    other sowings go (the pick is made)."""
     position, pick = _ready_keys(pictures, names, clocks, loop)
-    ready: dict[Hashable, bytes] | None = _READY.get(position)
+    ready: dict[Hashable, tuple[bytes, int]] | None = _READY.get(position)
     if ready is None or pick not in ready:
         return None
     _READY.drop(position)
@@ -131,17 +174,29 @@ def _ready_keys(pictures: Sequence[tuple[_Frame, int]], names: Sequence[str] | N
 
 
 def _encode(pictures: Sequence[tuple[_Frame, int]], names: Sequence[str] | None,
-            clocks: Sequence[int | None] | None, loop: int | None) -> Generator[None, None, bytes]:
-    """The GIF of ``pictures``, yielding after each frame."""
+            clocks: Sequence[int | None] | None, loop: int | None,
+            resume: tuple[int, bytes] | None = None) -> Generator[None, None, tuple[bytes, int]]:
+    """The GIF of ``pictures`` and where its last frame starts in it, yielding after each frame.
+
+    ``resume``: (n, the GIF's bytes up to ``pictures[n]``, already encoded): only the rest is encoded."""
     sowing = _Sowing(names, clocks)
-    frame, ms = pictures[0]
-    sowing.show(frame)
-    out = [*gif_header(sowing.canvas, ms, loop), *sowing.whole(ms)]
-    for frame, ms in pictures[1:]:
+    if resume is None:
+        start = 1
+        frame, ms = pictures[0]
+        sowing.show(frame)
+        out = [*gif_header(sowing.canvas, ms, loop), *sowing.whole(ms)]
+    else:
+        start, head = resume
+        sowing.show(pictures[start - 1][0])  # the canvas as the GIF shows it so far
+        out = [head]
+    size = last_at = sum(len(chunk) for chunk in out)
+    for frame, ms in pictures[start:]:
         yield
-        out += sowing.frame_data(frame, ms)
+        data = sowing.frame_data(frame, ms)
+        out += data
+        last_at, size = size, size + sum(len(chunk) for chunk in data)
     out.append(GIF_END)
-    return b"".join(out)
+    return b"".join(out), last_at
 
 
 def prepare_sowing(view_before: EggCartonView, *, names: Sequence[str] | None = None, speed: str = "normal",
@@ -175,7 +230,7 @@ def _encoded_bytes(chunks: Sequence[bytes]) -> int:
 
 _FRAME_DATA = Kept(FRAME_BYTES, _encoded_bytes)
 _AHEAD = Kept(AHEAD_BYTES, _encoded_bytes)
-_READY = Kept(READY_BYTES, lambda picks: sum(len(data) + 200 for data in picks.values()))
+_READY = Kept(READY_BYTES, lambda picks: sum(len(gif) + 200 for gif, _ in picks.values()))
 _STRIPS = {14: (1, STRIP_TOP), 15: (0, STRIP_BOTTOM)}      # the two strips, as items 14 and 15
 ITEMS = range(16)
 
