@@ -100,8 +100,8 @@ def difference(a, b, box=None):
 
 
 def check_answer(match, board, plies, gif=None):
-    """The answer's GIF (``gif``: its bytes, else the board's): the frames of each pick's sowing, in order,
-    once each; it starts on the board before the first of ``plies`` and ends on the position after the last."""
+    """The answer's GIF (``gif``: its bytes, else the board's): the frames of each pick's sowing, in
+    order, once each; it starts on the board before the first of ``plies`` and ends after the last."""
     from bot.games.egg_carton import animate, render
     from bot.games.egg_carton.render import _tile
 
