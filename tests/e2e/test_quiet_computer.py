@@ -133,3 +133,43 @@ async def test_the_start_header_shows_the_result_and_is_edited_where_it_lives(wo
     assert f"/{thread.id}/" in invite.text  # a link to the final board
     assert invite.buttons() == []
     w.dd.assert_clean()
+
+
+@pytest.mark.parametrize("game", ["pylon", "fireandice", "eggcarton"])
+async def test_a_click_is_acknowledged_before_a_slow_computer_has_thought(world, monkeypatch, game):
+    """Acknowledge first, think after: a computer that needs a second and a half (hard Pylon needed up to
+    1.1 s) does not hold the click's answer up, at any level of any game."""
+    import time
+
+    from bot.games import GAMES
+
+    package = GAMES[game].module
+    real = package.choose
+
+    def slow(state, seat, rng, level):
+        time.sleep(1.5)
+        return real(state, seat, rng, level)
+
+    monkeypatch.setattr(package, "choose", slow)
+    w = world
+    first = {"side": "fire"} if game == "fireandice" else {"first": "challenger"}
+    await w.alice.slash(w.chan, f"{game} new", opponent=w.bot_member, level=LEVELS[game][0], **first,
+                        **OPTIONS[game])
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    rng = random.Random(1)
+    before = board.text
+    for _ in range(4):  # a multi-step picker's first clicks answer at once anyway; the move is the last
+        r = await one_step(w, board, rng)
+        assert r.latency is not None and r.latency < 0.6, (r, r.latency)
+        if "thinking" in board.text:
+            break
+    assert "thinking" in board.text and board.text != before  # her move is shown while the computer thinks
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        if "thinking" not in board.text:
+            break
+    await w.dd.settle()
+    assert "thinking" not in board.text and "Parlor" in board.text.split("To move")[0]
+    w.dd.assert_clean()
