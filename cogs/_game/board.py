@@ -478,14 +478,15 @@ class BoardCog(GameBase):
         return " · ".join(parts)
 
     async def refresh_invite(self, match: Match) -> None:
-        """Edit the match's challenge or lobby message to show its state now (skipped if it is gone)."""
-        place = await self.place_of(match)
-        if place is None or not match.rec.message_id:
-            return
+        """Edit the match's challenge or lobby message to show its state now (skipped if it is gone). It
+        lives in the channel the match was started from, never in a match thread."""
+        if not match.rec.message_id or match.rec.thread_id is not None or match.status in (
+                Status.RUNNING, Status.FINISHED):
+            return  # started: its message is a board now (the header shows the result: show_result_on_header)
         embed, view = self.invite_message(match)
+        channel = self.bot.get_partial_messageable(match.rec.channel_id, guild_id=match.rec.guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await place.get_partial_message(match.rec.message_id).edit(  # type: ignore[attr-defined]
-                embed=embed, view=view, content=None)
+            await channel.get_partial_message(match.rec.message_id).edit(embed=embed, view=view, content=None)
 
     def invite_message(self, match: Match) -> tuple[discord.Embed, discord.ui.View]:
         """The challenge (Accept/Decline/Cancel) or lobby (Join/Leave/Start/Cancel) message."""
