@@ -88,7 +88,7 @@ TABLES = (
 """Tables copied by ``copy-db`` (in foreign-key order); tables added by later migrations are found by name."""
 
 
-class SqlStore(MatchSql, SettingsSql, TournamentSql, ChoreSql):
+class SqlStore(MatchSql, SettingsSql, ChoreSql, TournamentSql):
     """The :class:`bot.storage.Store` methods over :class:`Conn`; backends add connections.
 
     Tournament tables (migration 004): :class:`bot.storage.tournaments.TournamentSql`, same pattern."""

@@ -48,6 +48,7 @@ class ChoreSql(SqlBase):
                 "INSERT INTO discord_chores (match_id, kind, channel_id, message_id, payload, attempts, "
                 "next_at, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
                 match_id, kind, channel_id, message_id, dumps(payload), next_at, time.time())
+            assert row is not None  # RETURNING always gives the new row
             return int(row[0])
 
     async def due_chores(self, now: float, limit: int = 50) -> list[Chore]:
