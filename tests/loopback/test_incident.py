@@ -41,7 +41,8 @@ async def test_the_thread_converges_to_one_live_board_after_an_incident(tmp_path
         await start_parlor(fd, f"sqlite:///{path}", guild.id)
         thread, _board = await start_pylon(fd, chan, alice, bob)
         await fd.settle()
-        fd.ratelimits.outage("/channels/{channel_id}/messages", status=status, seconds=12.0)
+        for route in ("POST /channels/{channel_id}/messages", "PATCH /channels/{channel_id}/messages/"):
+            fd.ratelimits.outage(route, status=status, seconds=12.0)
         players = [alice, bob]
         for i, notation in enumerate(MOVES):
             r = await players[i % 2].slash(thread, "pylon move", notation=notation)
