@@ -23,6 +23,7 @@ import discord
 from discord.ext import commands
 
 from bot import metrics
+from bot.chores import Chores
 from bot.components import NOT_OURS, VERSION_FREE, BadComponent, ComponentId, MatchComponent, component_ids
 from bot.config import Config
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
@@ -123,6 +124,9 @@ class ParlorBot(commands.Bot):
             on_archive=self.archive_thread,
             check=self.place_still_there,
         )
+        self.chores = Chores(self, clock=self.service.clock)  # Discord requests left by an incident
+        self.chores.poke = self.scheduler.poke
+        self.scheduler.sources.append(self.chores)
         self.game_cogs: dict[str, GameFrontend] = {}
         self.turns = Turns(self)  # turn notices, shared by every game cog
         self.extensions_to_load = extensions

@@ -10,6 +10,9 @@
                                                  (429 included)
     parlor_discord_rate_limited_total{scope}     429s from Discord (``scope``: bucket, global or shared)
     parlor_discord_http_failures_total           requests that got no answer (connection errors, timeouts)
+    parlor_discord_retries_total{kind}           Discord requests the bot made on its own (retire, ping,
+                                                 result) that failed with 5xx or no answer, retried later
+    parlor_discord_chores_pending                those still waiting for Discord (stored, across restarts)
     parlor_scheduler_lag_seconds                 how late the deadline scheduler woke after the earliest
                                                  deadline
     parlor_shard_info{shard, shard_count}        the shards this process runs (1 per shard)
@@ -81,12 +84,24 @@ SCHEDULER_LAG = Histogram(
     "How late the deadline scheduler woke after the earliest deadline",
     buckets=LAG_BUCKETS,
 )
+RETRIES = Counter("parlor_discord_retries",
+                  "Discord requests made by the bot on its own that failed (5xx, no answer) and are retried",
+                  ["kind"])
+CHORES_PENDING = Gauge("parlor_discord_chores_pending", "Failed Discord requests waiting to be retried")
 SHARD_INFO = Gauge("parlor_shard_info", "The shards this process runs", ["shard", "shard_count"])
 
 
 def move_played(game: str, seconds: float) -> None:
     MOVES.labels(game).inc()
     MOVE_SECONDS.labels(game).observe(seconds)
+
+
+def discord_retry(kind: str) -> None:
+    RETRIES.labels(kind).inc()
+
+
+def chores_pending(count: int) -> None:
+    CHORES_PENDING.set(count)
 
 
 def scheduler_lag(seconds: float) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import discord
 
+from bot.chores import FAILURES, message_payload, transient
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.storage import NotifyMode, Status, Store
@@ -198,6 +199,12 @@ class Turns:
         try:
             msg = await place.send(text[:2000], allowed_mentions=mentions_of(users))
             sent.append((msg.channel.id, msg.id))
-        except discord.HTTPException:
-            log.warning("turn ping in match %s failed", match.id, exc_info=True)
+        except FAILURES as exc:
+            chores = getattr(self.bot, "chores", None)
+            if not transient(exc) or chores is None or not hasattr(place, "id"):
+                log.warning("turn ping in match %s failed", match.id, exc_info=True)
+                return sent
+            # a Discord incident: the ping goes out late, once (a stored chore, retried until Discord answers)
+            payload = message_payload(content=text[:2000], allowed_mentions=mentions_of(users))
+            await chores.later(match.id, "ping", place.id, None, payload, exc)
         return sent

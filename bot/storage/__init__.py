@@ -36,7 +36,7 @@ Adding a Store method (the pattern; one method serves both backends)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.storage.records import (
     ACTIVE,
@@ -57,6 +57,7 @@ from bot.storage.records import (
 )
 
 if TYPE_CHECKING:
+    from bot.storage.sql_chores import Chore
     from bot.storage.tournaments import EntrantRecord, PairingRecord, TournamentChange, TournamentRecord
 
 __all__ = [
@@ -132,6 +133,16 @@ class Store(Protocol):
     async def next_claim_expiry(self, kind: str) -> float | None: ...
 
     poll_interval: float
+
+    # -- Discord chores left by an incident (migration 006; bot/storage/sql_chores.py, bot/chores.py) --
+    async def add_chore(self, match_id: int, kind: str, channel_id: int, message_id: int | None,
+                        payload: dict[str, Any], next_at: float) -> int: ...
+    async def due_chores(self, now: float, limit: int = 50) -> list[Chore]: ...
+    async def claim_chore(self, chore: Chore, until: float) -> bool: ...
+    async def delay_chore(self, chore_id: int, next_at: float) -> None: ...
+    async def finish_chore(self, chore_id: int) -> None: ...
+    async def next_chore(self) -> float | None: ...
+    async def pending_chores(self) -> int: ...
 
     async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, RatingRow]: ...
     async def top_ratings(self, guild_id: int, game: str, limit: int = 10) -> list[RatingRow]: ...

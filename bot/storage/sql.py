@@ -25,6 +25,7 @@ import time
 from contextlib import AbstractAsyncContextManager
 
 from bot.storage.records import SchemaTooNew
+from bot.storage.sql_chores import ChoreSql
 from bot.storage.sql_matches import MATCH_COLUMNS, MatchSql, _match_values, _row_to_match
 from bot.storage.sql_ratings import RATING_COLUMNS, RatingSql, _rating
 from bot.storage.sql_settings import SettingsSql
@@ -87,7 +88,7 @@ TABLES = (
 """Tables copied by ``copy-db`` (in foreign-key order); tables added by later migrations are found by name."""
 
 
-class SqlStore(MatchSql, SettingsSql, TournamentSql):
+class SqlStore(MatchSql, SettingsSql, ChoreSql, TournamentSql):
     """The :class:`bot.storage.Store` methods over :class:`Conn`; backends add connections.
 
     Tournament tables (migration 004): :class:`bot.storage.tournaments.TournamentSql`, same pattern."""

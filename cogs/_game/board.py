@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.chores import FAILURES, message_payload, transient
 from bot.games.base import CHANCE, GameError
 from bot.games.samples import sample_positions
 from bot.matches.service import Match, Result
@@ -376,8 +377,13 @@ class BoardCog(GameBase):
             await place.get_partial_message(message_id).edit(embed=self.retired_embed(match, url), view=None,
                                                              content=None)
             self._retired.add(message_id)
-        except discord.HTTPException:
-            log.info("could not retire board %s of match %s", message_id, match.id)
+        except FAILURES as exc:
+            if not transient(exc):
+                log.info("could not retire board %s of match %s", message_id, match.id)
+                return
+            # a Discord incident: retried from the store until it answers (unless it is live again by then)
+            payload = message_payload(embed=self.retired_embed(match, url), view=None, content=None)
+            await self.bot.chores.later(match.id, "retire", place.id, message_id, payload, exc)
 
     async def edit_board(self, interaction: discord.Interaction, match: Match, state: str) -> None:
         """Show a different step of a multi-step picker (no move; no new picture)."""
@@ -420,7 +426,14 @@ class BoardCog(GameBase):
             embed.add_field(name="Ratings", value="\n".join([*lines, f"*{RATING_NOTE}*"])[:1024])
         elif not match.rec.rated or any(s.is_ai for s in match.seats):
             embed.set_footer(text="Unrated match.")
-        await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
+        view = self.rematch_view(match)
+        try:
+            await place.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        except FAILURES as exc:
+            if not transient(exc):
+                raise
+            payload = message_payload(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+            await self.bot.chores.later(match.id, "result", match.rec.place_id, None, payload, exc)
         await self.show_result_on_header(match)
 
     async def show_result_on_header(self, match: Match) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.chores import FAILURES
 from bot.matches.service import Match, Result
 from bot.storage import Status
 
@@ -25,6 +26,9 @@ AI_AT_ONCE = 0.25
 computer that needs longer does not hold the answer up: the player's own move is shown at once (the
 board says the computer is thinking) and the computer's move edits that board when it is ready."""
 
+
+STRAY_LOOKBACK = 50
+"""Messages of a thread read at start-up for live boards the store lost track of (:meth:`retire_strays`)."""
 
 ANSWER_WITHIN = 2.0
 """Seconds a click waits for its new board to be posted before it is answered anyway (Discord allows 3)."""
@@ -225,6 +229,7 @@ class PlayCog(PrivateCog):
         start-up everyone to act is pinged, as the notice of the lost reply may never have gone out.
         """
         log.info("bringing the board of match %s up to date (version %s)", match.id, match.version)
+        await self.retire_strays(match)
         if match.status == Status.RUNNING:
             if result is None:
                 last = [mv for mv in (await self.service.history(match.id))[-1:] if mv.seat >= 0]
@@ -236,6 +241,22 @@ class PlayCog(PrivateCog):
             await self.refresh_board(match, None)
             await self.announce_result(match, Result(match, finished=True))
         await self.bot.store.set_board_version(match.id, match.version)
+
+    async def retire_strays(self, match: Match) -> None:
+        """Boards of the match still live that the store no longer knows (the process died between posting a
+        new board and retiring the one before it) are retired: one read of the thread's latest messages."""
+        place = await self.place_of(match)
+        me = self.bot.user
+        if place is None or me is None or not hasattr(place, "history"):
+            return
+        tag = f"Match #{match.id} ·"
+        try:
+            async for msg in place.history(limit=STRAY_LOOKBACK):
+                if (msg.author.id == me.id and msg.components and msg.id != match.rec.message_id
+                        and any(tag in (e.footer.text or "") for e in msg.embeds)):
+                    await self.retire(place, match, msg.id, self.jump_url(match))
+        except FAILURES as exc:
+            log.info("could not look for stray boards of match %s: %s", match.id, exc)
 
     async def recover_later(self, match_id: int, result: Result | None = None) -> None:
         """After a failed reply: bring the board of the match up to date (errors only logged)."""
