@@ -94,6 +94,9 @@ def _fire_and_ice_action(cog: LearnCog, match: Match, action: str, values: list[
     return "ui", ""
 
 
+STEP_PICTURES: dict[tuple[str, int, str], bytes] = {}
+"""The pictures of lesson steps as drawn (a few dozen, a few KB each: bounded by the lessons' size)."""
+
 PICKERS = {"pylon": _pylon_action, "fireandice": _fire_and_ice_action}
 """A board's own picker clicks (not moves yet), read the way the game's ``on_action`` reads them."""
 
@@ -188,8 +191,14 @@ class LearnCog(BoardCog):
         view = discord.ui.View(timeout=None)
         for item in self.lesson_items(match, step, ui):
             view.add_item(item)
-        return {"embed": embed, "file": picture_file(self.lesson_picture(match, ui), "lesson.png"),
-                "view": view}
+        if state is None:  # a step's own position never changes: its pictures are drawn once per process
+            key = (self.game_key, step, ui)
+            data = STEP_PICTURES.get(key)
+            if data is None:
+                data = STEP_PICTURES[key] = self.lesson_picture(match, ui)
+        else:
+            data = self.lesson_picture(match, ui)
+        return {"embed": embed, "file": picture_file(data, "lesson.png"), "view": view}
 
     def done_message(self, lesson: Lesson, step: int, verdict: Verdict) -> dict[str, Any]:
         """A right move: the position after it, what it showed, and Next (or the way to a real game)."""
