@@ -15,8 +15,9 @@ SQL is written with ``?`` placeholders; :meth:`Dialect.sql` turns them into
 ``RETURNING``, qualified column names in upserts (``counters.value``).
 The methods live in one part per job, mixed into :class:`SqlStore`: :mod:`bot.storage.sqlbase`
 (``Conn``, dialects, migrations files), :mod:`bot.storage.sql_matches`, :mod:`bot.storage.sql_ratings`,
-:mod:`bot.storage.sql_timers` (deadlines, reminders, archives, claims), :mod:`bot.storage.sql_settings`
-and :mod:`bot.storage.tournaments`; the migrations run from here.
+:mod:`bot.storage.sql_timers` (deadlines, reminders, archives, claims), :mod:`bot.storage.sql_settings`,
+:mod:`bot.storage.sql_lessons` (lesson progress) and :mod:`bot.storage.tournaments`; the migrations run
+from here.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from contextlib import AbstractAsyncContextManager
 
 from bot.storage.records import SchemaTooNew
 from bot.storage.sql_chores import ChoreSql
+from bot.storage.sql_lessons import LessonSql
 from bot.storage.sql_matches import MATCH_COLUMNS, MatchSql, _match_values, _row_to_match
 from bot.storage.sql_ratings import RATING_COLUMNS, RatingSql, _rating
 from bot.storage.sql_settings import SettingsSql
@@ -57,6 +59,7 @@ __all__ = [
     "TABLES",
     "Conn",
     "Dialect",
+    "LessonSql",
     "MatchSql",
     "RatingSql",
     "SettingsSql",
@@ -88,7 +91,7 @@ TABLES = (
 """Tables copied by ``copy-db`` (in foreign-key order); tables added by later migrations are found by name."""
 
 
-class SqlStore(MatchSql, SettingsSql, ChoreSql, TournamentSql):
+class SqlStore(MatchSql, SettingsSql, ChoreSql, LessonSql, TournamentSql):
     """The :class:`bot.storage.Store` methods over :class:`Conn`; backends add connections.
 
     Tournament tables (migration 004): :class:`bot.storage.tournaments.TournamentSql`, same pattern."""

@@ -44,6 +44,7 @@ from cogs._game.base import (
     rules_text,
 )
 from cogs._game.board import draw_off_loop_if_long
+from cogs._game.learn import LearnCog
 from cogs._game.lobby import LobbyCog
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ __all__ = [
 ]
 
 
-class GameCog(LobbyCog):
+class GameCog(LobbyCog, LearnCog):
     """Shared subcommands and presentation for one game: playing (components, text moves, the computer)
     and the
     subcommands; the parts below it are in this package (base, board, private, play, lobby)."""

@@ -1,0 +1,85 @@
+"""The lesson shapes and the one pure checker (the package docstring says how lessons work)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games import GAMES
+from bot.games.base import CHANCE, Chance, Event, GameError
+
+Accepts = Callable[[Any, Any, str], bool]
+"""``accepts(before, after, notation)``: whether the learner's legal move did what the step teaches."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One lesson step: a position, what it says, what it asks and how it helps.
+
+    ``solution`` is a move the caption asks for (tests play it; :func:`check` does not look at it);
+    ``wrong`` a try that is not what the step asks (tests play it to see the hint). ``after`` says,
+    once the step is done, what the move showed (the taught rule in one sentence)."""
+
+    caption: str
+    hint: str
+    setup: Callable[[], Any]
+    accepts: Accepts
+    solution: str
+    wrong: str
+    after: str = ""
+    seat: int = 0
+    chances: Sequence[str] = ()
+    """Chance outcomes (notation) played, in order, right after the learner's move (a Nomic reveal)."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    game: str
+    steps: tuple[Step, ...]
+    finish: str
+    """The last button: "Play the computer now" or "Start a lobby"."""
+    names: tuple[str, ...] = ("You", "Parlor")
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to one try: ``ok`` moves the lesson on; otherwise ``message`` says why and hints."""
+
+    ok: bool
+    message: str
+    after: Any = None
+    events: list[Event] = field(default_factory=list)
+    notation: str = ""
+
+
+def position(lesson: Lesson, index: int) -> Any:
+    """The engine state of step ``index`` (built afresh: set-ups are pure and cheap)."""
+    return lesson.steps[index].setup()
+
+
+def check(lesson: Lesson, index: int, text: str) -> Verdict:
+    """The learner's try ``text`` (the game's notation) at step ``index``.
+
+    Illegal or unreadable: the engine's reason plus the hint. Legal but not what the step teaches: the
+    hint. Right: ``ok`` with the position after it (chance outcomes of the step played) and its events.
+    """
+    step = lesson.steps[index]
+    rules = GAMES[lesson.game].rules
+    before = step.setup()
+    try:
+        move = rules.parse(text, before, step.seat)
+        notation = rules.format(move, before)
+        after, events = rules.apply(before, step.seat, move)
+        for outcome in step.chances:
+            if isinstance(rules.to_act(after), Chance):
+                after, more = rules.apply(after, CHANCE, rules.parse(outcome, after, CHANCE))
+                events = [*events, *more]
+    except GameError as exc:
+        return Verdict(False, f"Not quite: {str(exc).rstrip('.')}. {step.hint}")
+    if not step.accepts(before, after, notation):
+        return Verdict(False, f"`{notation}` is legal, but not what this step asks. {step.hint}")
+    return Verdict(True, step.after, after, events, notation)

@@ -1,0 +1,279 @@
+"""``/<game> learn``: a private lesson on the real board pictures, with the board's own buttons.
+
+Each step (``bot/lessons``) is an engine position. Its message is the game's picture of it and the very
+components a match board offers there (:meth:`GameCog.components` on a stand-in match), their custom ids
+rewritten from ``p:<match>:<version>:<action>`` to ``lesson:<game>:<step>:<action>`` so that clicks come
+back here instead of to a match. A click that only opens a picker (Pylon's size, Fire and Ice's piece)
+redraws the step with the picker open, like on a board; a click that makes a move goes to the lesson's
+checker: right moves on (the position after it, then **Next**), wrong shows the hint on the same step.
+Every click is answered by editing the one private message: one request per click. Progress (the step
+reached) is stored per user and game, so ``/<game> learn`` resumes there, also after a restart. Lessons
+never create matches (until the last button starts a real one) and never touch ratings.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import StaleBoard
+from bot.games.pylon.notation import SIZE_LETTERS
+from bot.lessons import Lesson, Verdict, check, lesson_of, position
+from bot.matches.service import Match
+from bot.render import board_png
+from bot.replies import reply_error
+from bot.storage import MatchRecord, SeatRecord, Status
+from cogs._game.base import COLOUR_INFO, COLOUR_OK, NO_MENTIONS, picture_file
+from cogs._game.board import BoardCog
+
+if TYPE_CHECKING:
+    from bot.app import ParlorBot
+
+LESSON_RE = re.compile(r"lesson:(?P<game>[a-z]{1,20}):(?P<step>[0-9]{1,2}):(?P<act>\S{1,80})")
+LESSON_USER = 1  # the stand-in match's seat ids: no Discord user
+CLICKS, PER_SECONDS = 15, 10.0
+"""Per user: at most this many lesson actions in that many seconds (then a short private refusal); a
+person reading the captions clicks about once every two seconds."""
+
+
+class LessonComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.compile(r"lesson:.*")):
+    """Every lesson button and select, on any lesson message however old (they survive restarts)."""
+
+    def __init__(self, item: discord.ui.Item[Any], cid: str) -> None:
+        super().__init__(item)
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LessonComponent:
+        return cls(item, match.string)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.components import offered_values
+
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        try:
+            m = LESSON_RE.fullmatch(self.cid)
+            cog = interaction.client.game_cogs.get(m["game"]) if m else None  # type: ignore[attr-defined]
+            if m is None or not isinstance(cog, LearnCog):
+                raise StaleBoard("That lesson button does nothing any more: run the game's `learn` again.")
+            values = offered_values(interaction, self.cid, data.get("values"))
+            await cog.on_lesson(interaction, int(m["step"]), m["act"], values)
+        except Exception as exc:
+            await reply_error(interaction, exc)
+
+
+def lesson_id(game: str, step: int, action: str) -> str:
+    return f"lesson:{game}:{step}:{action}"
+
+
+def _pylon_action(cog: LearnCog, match: Match, action: str, values: list[str]) -> tuple[str, str]:
+    place = re.fullmatch(r"pl([123])\.\d{1,2}", action)
+    if re.fullmatch(r"z[123]", action):
+        return "ui", action
+    if place and values:
+        return "move", f"{SIZE_LETTERS[int(place[1])]} {values[0]}"
+    if action.startswith("src") and values:
+        return "ui", f"src{values[0]}"
+    if action == "agree?":
+        return "move", "agree"
+    return "ui", ""
+
+
+def _fire_and_ice_action(cog: LearnCog, match: Match, action: str, values: list[str]) -> tuple[str, str]:
+    if action.startswith("src") and values:
+        return "ui", f"src{values[0]}"
+    if action == "dst" and values:
+        warns = getattr(cog, "confirm_text", None)
+        return ("ui", f"cf{values[0]}") if warns and warns(match, values[0]) else ("move", values[0])
+    return "ui", ""
+
+
+STEP_PICTURES: dict[tuple[str, int, str], bytes] = {}
+"""The pictures of lesson steps as drawn (a few dozen, a few KB each: bounded by the lessons' size)."""
+
+PICKERS = {"pylon": _pylon_action, "fireandice": _fire_and_ice_action}
+"""A board's own picker clicks (not moves yet), read the way the game's ``on_action`` reads them."""
+
+
+class LearnCog(BoardCog):
+    """``/<game> learn`` and its components (mixed into :class:`cogs._game.GameCog`)."""
+
+    _lesson_clicks: dict[int, deque[float]] | None = None
+    lesson_rate: tuple[int, float] = (CLICKS, PER_SECONDS)
+
+    def __init__(self, bot: ParlorBot) -> None:
+        super().__init__(bot)
+        if LessonComponent not in getattr(bot, "_component_templates", {}):  # one registration for all games
+            bot.add_dynamic_items(LessonComponent)
+
+    @app_commands.command(name="learn", description="A short private lesson: play your first moves, step by "
+                                                    "step")
+    async def learn(self, interaction: discord.Interaction) -> None:
+        lesson = self.lesson()
+        self.check_rate(interaction.user.id)
+        found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)
+        step = 0 if found is None or found[1] or found[0] >= len(lesson) else found[0]
+        note = "Welcome back: here is where you left off." if found and not found[1] and step else None
+        if found is None or found[1]:
+            await self.bot.store.save_lesson_step(interaction.user.id, self.game_key, 0)
+        await interaction.response.send_message(**self.step_message(lesson, step, note=note), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+    def lesson(self) -> Lesson:
+        lesson = lesson_of(self.game_key)
+        if lesson is None:
+            raise StaleBoard(f"{self.spec.title} has no lesson yet: `/{self.game_key} rules` explains it.")
+        return lesson
+
+    def check_rate(self, user_id: int) -> None:
+        """At most :data:`CLICKS` lesson actions per :data:`PER_SECONDS` per user (``lesson_rate``)."""
+        if self._lesson_clicks is None:
+            self._lesson_clicks = {}
+        now = time.monotonic()
+        clicks = self._lesson_clicks.setdefault(user_id, deque())
+        most, seconds = self.lesson_rate
+        while clicks and now - clicks[0] > seconds:
+            clicks.popleft()
+        if len(clicks) >= most:
+            raise StaleBoard("Slow down a little: try again in a few seconds.")
+        clicks.append(now)
+        if len(self._lesson_clicks) > 4096:
+            self._lesson_clicks.pop(next(iter(self._lesson_clicks)))
+
+    # ------------------------------------------------------------------ the message of a step
+
+    def stand_in(self, lesson: Lesson, state: Any) -> Match:
+        """A match that exists only in memory, at ``state``: what the board's components and pictures
+        are drawn from (never stored, never rated)."""
+        seats = [SeatRecord(i, LESSON_USER + i, name, ai_level=None if i == 0 else "lesson")
+                 for i, name in enumerate(lesson.names)]
+        rec = MatchRecord(id=1, game=self.game_key, guild_id=None, channel_id=0, thread_id=None,
+                          message_id=None,
+                          status=Status.RUNNING, options={}, state=None, version=1, seed="lesson", host_id=0,
+                          rated=False, turn_limit=0, deadline=None, clocks=None, outcome=None, ui={},
+                          created_at=0.0, updated_at=0.0, finished_at=None, seats=seats)
+        match = Match(rec)
+        match.state = state
+        return match
+
+    def lesson_items(self, match: Match, step: int, ui: str) -> list[discord.ui.Item[Any]]:
+        """The board's own components at this position, their ids pointing at the lesson step."""
+        from bot.components import parse_custom_id
+
+        items: list[discord.ui.Item[Any]] = getattr(self, "components", lambda m, u: [])(match, ui)
+        for item in items:
+            cid = getattr(item, "custom_id", None)
+            if cid:
+                item.custom_id = lesson_id(self.game_key, step, parse_custom_id(cid).action)  # type: ignore[attr-defined]
+        return items
+
+    def lesson_picture(self, match: Match, ui: str) -> bytes:
+        if ui.startswith("src") and hasattr(self, "render_selected"):
+            return bytes(self.render_selected(match, ui[3:]))
+        view = match.view(None)
+        return board_png(lambda: self.game.render(view, names=match.names()), self.game_key)
+
+    def step_message(self, lesson: Lesson, step: int, *, ui: str = "", note: str | None = None,
+                     state: Any = None) -> dict[str, Any]:
+        """The message of ``step``: caption (and a note: the hint after a wrong try), picture, components."""
+        match = self.stand_in(lesson, position(lesson, step) if state is None else state)
+        text = lesson.steps[step].caption
+        embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
+                              description=(f"{note}\n\n{text}" if note else text)[:4000], colour=COLOUR_INFO)
+        embed.set_image(url="attachment://lesson.png")
+        embed.set_footer(text=f"Only you see this lesson. /{self.game_key} learn resumes it any time.")
+        view = discord.ui.View(timeout=None)
+        for item in self.lesson_items(match, step, ui):
+            view.add_item(item)
+        if state is None:  # a step's own position never changes: its pictures are drawn once per process
+            key = (self.game_key, step, ui)
+            data = STEP_PICTURES.get(key)
+            if data is None:
+                data = STEP_PICTURES[key] = self.lesson_picture(match, ui)
+        else:
+            data = self.lesson_picture(match, ui)
+        return {"embed": embed, "file": picture_file(data, "lesson.png"), "view": view}
+
+    def done_message(self, lesson: Lesson, step: int, verdict: Verdict) -> dict[str, Any]:
+        """A right move: the position after it, what it showed, and Next (or the way to a real game)."""
+        match = self.stand_in(lesson, verdict.after)
+        last = step + 1 >= len(lesson)
+        text = f"✅ `{verdict.notation}`: {lesson.steps[step].after}"
+        if last:
+            text += f"\n\n**Lesson complete.** You know enough for your first {self.spec.title} game."
+        embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
+                              description=text[:4000], colour=COLOUR_OK)
+        embed.set_image(url="attachment://lesson.png")
+        view = discord.ui.View(timeout=None)
+        if last:
+            view.add_item(discord.ui.Button(label=lesson.finish, style=discord.ButtonStyle.success,
+                                            custom_id=lesson_id(self.game_key, step + 1, "finish")))
+        else:
+            view.add_item(discord.ui.Button(label="Next step", style=discord.ButtonStyle.primary, emoji="▶️",
+                                            custom_id=lesson_id(self.game_key, step + 1, "show")))
+        return {"embed": embed, "attachments": [picture_file(self.lesson_picture(match, ""), "lesson.png")],
+                "view": view}
+
+    # ------------------------------------------------------------------ clicks
+
+    async def on_lesson(self, interaction: discord.Interaction, step: int, action: str,
+                        values: list[str]) -> None:
+        lesson = self.lesson()
+        self.check_rate(interaction.user.id)
+        found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)
+        reached = 0 if found is None else len(lesson) if found[1] else found[0]
+        if action == "finish" and reached >= len(lesson):
+            await self.finish_lesson(interaction, lesson)
+            return
+        if found is None or step != min(reached, len(lesson) - 1) or reached >= len(lesson):
+            raise StaleBoard(
+                f"This lesson message is out of date: `/{self.game_key} learn` shows where you are.")
+        if action == "show":
+            await self.edit_step(interaction, lesson, step)
+            return
+        match = self.stand_in(lesson, position(lesson, step))
+        kind, what = self.read_action(match, action, values)
+        if kind == "ui":
+            await self.edit_step(interaction, lesson, step, ui=what)
+            return
+        verdict = check(lesson, step, what)
+        if not verdict.ok:
+            await self.edit_step(interaction, lesson, step, note=f"❌ {verdict.message}")
+            return
+        done = step + 1 >= len(lesson)
+        await self.bot.store.save_lesson_step(interaction.user.id, self.game_key, step + 1, done)
+        kwargs = self.done_message(lesson, step, verdict)
+        await interaction.response.edit_message(**kwargs)
+
+    def read_action(self, match: Match, action: str, values: list[str]) -> tuple[str, str]:
+        """("move", notation) for a click that plays, ("ui", picker state) for one that opens a picker."""
+        if action.startswith("m:"):
+            return "move", action[2:]
+        if action.startswith("cf:"):
+            return "move", action[3:]
+        if action == "mv" and values:
+            return "move", values[0]
+        picker = PICKERS.get(self.game_key)
+        return picker(self, match, action, values) if picker else ("ui", "")
+
+    async def edit_step(self, interaction: discord.Interaction, lesson: Lesson, step: int, *, ui: str = "",
+                        note: str | None = None) -> None:
+        kwargs = self.step_message(lesson, step, ui=ui, note=note)
+        kwargs["attachments"] = [kwargs.pop("file")]
+        await interaction.response.edit_message(**kwargs)
+
+    async def finish_lesson(self, interaction: discord.Interaction, lesson: Lesson) -> None:
+        """The last button: a real match against the computer (or a lobby), as ``/<game> new`` starts it."""
+        new = getattr(self, "new", None)
+        if new is None:
+            raise StaleBoard(f"Use `/{self.game_key} new` to start a match.")
+        if self.spec.ai_levels and self.bot.user is not None:
+            await new.callback(self, interaction, opponent=self.bot.user)
+        else:
+            await new.callback(self, interaction)
