@@ -139,9 +139,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     import discord
 
-    log.info("Parlor %s starting (Python %s, discord.py %s)", parlor_version(), sys.version.split()[0],
-             discord.__version__)
-
     from bot.app import create_bot
     from bot.storage import StorageError, open_store
 
@@ -149,8 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_check_store(config.database))
         store = open_store(config.database)
     except (StorageError, ValueError) as exc:
-        print(f"parlor: {exc}", file=sys.stderr)
+        print(f"parlor: {exc}", file=sys.stderr)  # one line, and nothing before it
         return 2
+    log.info("Parlor %s starting (Python %s, discord.py %s)", parlor_version(), sys.version.split()[0],
+             discord.__version__)
     if config.metrics_port is not None:
         from bot import metrics
 
