@@ -377,6 +377,16 @@ class ParlorBot(commands.Bot):
         except discord.HTTPException as exc:
             log.info("could not archive the thread of match %s: %s", match_id, exc)
 
+    async def bring_up_to_date(self, match_id: int) -> None:
+        """A ``board`` chore (bot/chores.py): present the match's board as it is now, if it is still behind
+        its match; raises what Discord answered, so the chore is tried again."""
+        if match_id not in await self.store.stale_boards():
+            return
+        match = await self.service.get(match_id)
+        cog = self.game_cogs.get(match.rec.game)
+        if cog is not None:
+            await cog.recover(match)
+
     async def recover_boards(self) -> None:
         """At start-up: boards behind their match (the reply never went out) are brought up to date."""
         await self.wait_until_ready()

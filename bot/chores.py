@@ -1,6 +1,7 @@
-"""Discord chores: what the bot sends on its own (retiring an earlier board, a turn ping, a result post) that
-failed during a Discord incident (5xx, or no answer), stored and retried with jittered backoff until Discord
-answers -- across restarts, and once: the stored row goes when it is done.
+"""Discord chores: what the bot sends on its own (retiring an earlier board, a turn ping, a result post, a
+board brought up to date after a computer move or a timeout) that failed during a Discord incident (5xx,
+or no answer), stored and retried with jittered backoff until Discord answers -- across restarts, and
+once: the stored row goes when it is done.
 
 Interaction replies are not retried here (their token is short-lived; a failed one is recovered by
 re-posting the board). A board still waiting to be retired is checked again before each try: if it became
@@ -88,6 +89,9 @@ class ChoresHost(Protocol):
     @property
     def http(self) -> HTTPClient: ...
 
+    async def bring_up_to_date(self, match_id: int) -> None:
+        """Present the match's board as it is now (a ``board`` chore); raises what Discord answered."""
+
 
 class Chores:
     """The stored chores of one bot, served by the scheduler (a ``DeadlineSource``)."""
@@ -135,7 +139,9 @@ class Chores:
                 return
         params = MultipartParameters(payload=chore.payload, multipart=None, files=None)
         try:
-            if chore.message_id is not None:
+            if chore.kind == "board":  # never brought up to date (a computer move, a timeout)
+                await self.bot.bring_up_to_date(chore.match_id)
+            elif chore.message_id is not None:
                 await self.bot.http.edit_message(chore.channel_id, chore.message_id, params=params)
             else:
                 await self.bot.http.send_message(chore.channel_id, params=params)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.chores import FAILURES
+from bot.chores import FAILURES, transient
 from bot.matches.service import Match, Result
 from bot.storage import Status
 
@@ -170,8 +170,8 @@ class PlayCog(PrivateCog):
         try:
             await self.refresh_board(result.match, result)
             await self.after_result(result.match, result)
-        except Exception:
-            log.exception("presenting the computer's move in match %s failed", match_id)
+        except Exception as exc:
+            await self.present_later(match_id, exc)
 
     async def after_result(self, match: Match, result: Result) -> None:
         """Result message at the end, private follow-ups, and the computer's reply."""
@@ -210,8 +210,19 @@ class PlayCog(PrivateCog):
             result.moves = list(earlier or []) + result.moves
             await self.refresh_board(result.match, result)
             await self.after_result(result.match, result)
-        except Exception:
-            log.exception("computer move in match %s failed", match_id)
+        except Exception as exc:
+            await self.present_later(match_id, exc)
+
+    async def present_later(self, match_id: int, exc: Exception) -> None:
+        """A move is stored but its board could not be shown: during a Discord incident (5xx, no answer) the
+        board is brought up to date later, with backoff (bot/chores.py); anything else is logged."""
+        if transient(exc):
+            try:
+                await self.bot.chores.later(match_id, "board", 0, None, {}, exc)
+            except Exception:
+                log.exception("could not remember the board of match %s to bring up to date", match_id)
+        else:
+            log.error("presenting a move in match %s failed", match_id, exc_info=exc)
 
     async def present_timeout(self, result: Result) -> None:
         """The scheduler's expiry of a challenge, lobby, turn or clock."""
@@ -219,8 +230,11 @@ class PlayCog(PrivateCog):
         if match.status == Status.EXPIRED:
             await self.refresh_invite(match)
             return
-        await self.refresh_board(match, result)
-        await self.after_result(match, result)
+        try:
+            await self.refresh_board(match, result)
+            await self.after_result(match, result)
+        except Exception as exc:
+            await self.present_later(match.id, exc)
 
     async def recover(self, match: Match, result: Result | None = None) -> None:
         """Bring the live board up to date after a move whose presentation never reached Discord.
@@ -267,5 +281,5 @@ class PlayCog(PrivateCog):
             else:
                 result = None
             await self.recover(match, result)
-        except Exception:
-            log.exception("bringing the board of match %s up to date failed", match_id)
+        except Exception as exc:
+            await self.present_later(match_id, exc)

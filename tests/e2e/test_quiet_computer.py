@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+import discord
 import pytest
 
 from tests.e2e.test_platform import is_board
@@ -172,4 +173,50 @@ async def test_a_click_is_acknowledged_before_a_slow_computer_has_thought(world,
             break
     await w.dd.settle()
     assert "thinking" not in board.text and "Parlor" in board.text.split("To move")[0]
+    w.dd.assert_clean()
+
+
+async def test_a_computer_move_whose_board_discord_failed_is_shown_once_discord_answers(world, monkeypatch):
+    """Issue 28: the computer's answer is stored, but Discord answers 503 when its board is edited: the board
+    is remembered and brought up to date by the retries (bot/chores.py), not left behind until a restart."""
+    import cogs._game.play
+
+    class Down:
+        status = 503
+        reason = "Service Unavailable"
+
+    monkeypatch.setattr(cogs._game.play, "AI_AT_ONCE", 0.0)
+    w = world
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bot_member, level="easy", first="challenger")
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    cog = w.bot.game_cogs["pylon"]
+    real = cog.refresh_board
+    fails = {"n": 0}
+
+    async def failing(match, result):
+        fails["n"] += 1
+        raise discord.DiscordServerError(Down(), "Discord is down")
+
+    monkeypatch.setattr(cog, "refresh_board", failing)
+    rng = random.Random(3)
+    for _ in range(4):
+        await one_step(w, board, rng)
+        if "thinking" in board.text:
+            break
+    await w.dd.settle()
+    for _ in range(100):
+        if fails["n"]:
+            break
+        await asyncio.sleep(0.05)
+    await w.dd.settle()
+    assert fails["n"] == 1 and "thinking" in board.text  # the computer moved, its board did not go out
+    assert await w.bot.store.pending_chores() == 1
+    monkeypatch.setattr(cog, "refresh_board", real)
+    await w.expire(10)  # the retry's time comes
+    match = (await w.bot.service.find_here(thread.id))[0]
+    latest = next(m for m in thread.public_messages if m.id == match.rec.message_id)
+    assert "thinking" not in latest.text and "Parlor (easy): `" in latest.text
+    assert await w.bot.store.pending_chores() == 0
     w.dd.assert_clean()
