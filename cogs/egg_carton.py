@@ -24,7 +24,6 @@ from bot.render import board_png
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
-from cogs._game.base import picture_file
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +124,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
         if result is not None and self._animated(match, result):
             data = ready_sowing(*self._sowing(match, result), **self._sowing_options(match))
             if data is not None:
-                return picture_file(data, "sowing.gif")
+                return self.described(match, result, data, "sowing.gif")
         return await super().picture(match, result)
 
     WARM_GAMES = 6
