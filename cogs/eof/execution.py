@@ -9,7 +9,6 @@ import discord
 
 from bot.errors import NotYourTurn, StaleBoard
 from bot.games.base import Event, GameError
-from bot.games.describing import fit_body
 from bot.games.eof.notation import SKIP, Program
 from bot.games.eof.pieces import (
     Piece,
@@ -21,6 +20,7 @@ from bot.games.eof.rules import EofState, Phase
 from bot.games.eof.scoring import Configuration
 from bot.matches.service import Match, Result
 from bot.render import gif_bytes
+from bot.render.describing import fit_body
 from bot.storage import Status
 from cogs._game import COLOUR_INFO, NO_MENTIONS, picture_file
 from cogs.eof.common import (

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.base import Event
-from bot.games.describing import Legal, clip_lines, fit_body, legal_lines, named, seat_names
 from bot.games.egg_carton.notation import side_name
 from bot.games.egg_carton.rules import PLAYER_NAMES, EggCartonView
+from bot.render.describing import Legal, clip_lines, fit_body, legal_lines, named, seat_names
 
 SOWN_LIMIT = 560
 """Characters of the last pick's sowing in the alt text before its middle relays are only counted."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.base import Event
-from bot.games.describing import ALT_LIMIT, Legal, clip_lines, fit_body, last_words, legal_lines, plural
 from bot.games.eof.drawing import label, seat_name
 from bot.games.eof.pieces import COLOUR_NAMES, iter_kinds
 from bot.games.eof.render import alt_text as picture_alt
 from bot.games.eof.views import EofView
+from bot.render.describing import ALT_LIMIT, Legal, clip_lines, fit_body, last_words, legal_lines, plural
 
 QUIET = frozenset({"execute", "step", "score"})
 """Event kinds the execution log tells (the alt text says the round was executed, not each step)."""

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.base import Event
-from bot.games.describing import Legal, clip_lines, fit_body, legal_lines, seat_names
 from bot.games.fire_and_ice.board import Move
 from bot.games.fire_and_ice.geometry import EMPTY, ISLANDS, LINES, N_POSITIONS, SIDE_NAMES
 from bot.games.fire_and_ice.notation import point_name
 from bot.games.fire_and_ice.view import FireIceView
+from bot.render.describing import Legal, clip_lines, fit_body, legal_lines, seat_names
 
 
 def _who(names: Sequence[str], seat: int) -> str:

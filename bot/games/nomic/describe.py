@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.base import Event
-from bot.games.describing import Legal, clip_lines, fit_body, last_words, legal_lines, plural
 from bot.games.nomic.moves import DIRECTIONS, Point
 from bot.games.nomic.render import _header
 from bot.games.nomic.view import NomicView
+from bot.render.describing import Legal, clip_lines, fit_body, last_words, legal_lines, plural
 
 WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 

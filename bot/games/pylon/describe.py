@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.games.base import Event
-from bot.games.describing import Legal, clip_lines, fit_body, legal_lines, named, plural, seat_names
 from bot.games.pylon.notation import COLUMNS, ROWS, SIZE_WORDS, SQUARE_NAMES
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
+from bot.render.describing import Legal, clip_lines, fit_body, legal_lines, named, plural, seat_names
 
 SIDES = ("Red", "Blue")
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-from bot.games.base import Event
+from typing import Any
 
 ALT_LIMIT = 1024
 """Discord's limit for an attachment's description."""
@@ -52,7 +51,7 @@ def named(text: str, sides: Sequence[str], names: Sequence[str] | None) -> str:
     return re.sub(pattern, lambda m: swap[m.group(1)], text)
 
 
-def last_words(events: Sequence[Event], sides: Sequence[str], names: Sequence[str] | None,
+def last_words(events: Sequence[Any], sides: Sequence[str], names: Sequence[str] | None,
                kinds: Sequence[str] | None = None, limit: int = 4) -> str:
     """The public events' texts with names ("Alice places a large pyramid on c3."), the last ``limit``."""
     texts = [e.text.strip() for e in events
