@@ -23,6 +23,8 @@ TEXT_LIMIT = 1800
 """A text board fits a message's content (2,000) with a line of its own above it."""
 LIST_LIMIT = 40
 """Legal moves listed one by one up to this many; more are counted."""
+LIST_CHARS = 700
+"""A list of legal moves longer than this (Nomic's sample proposals) is counted instead."""
 
 Legal = Sequence[str] | int
 """The legal moves of the player the text board is for: their notation, or only how many there are."""
@@ -109,9 +111,10 @@ def legal_lines(legal: Legal, who: str = "") -> list[str]:
         return [f"Legal moves{whose}: {legal}."] if legal else []
     if not legal:
         return []
-    if len(legal) > LIST_LIMIT:
+    listed = f"Legal moves{whose} ({len(legal)}): {', '.join(legal)}."
+    if len(legal) > LIST_LIMIT or len(listed) > LIST_CHARS:
         return [f"Legal moves{whose}: {len(legal)}."]
-    return [f"Legal moves{whose} ({len(legal)}): {', '.join(legal)}."]
+    return [listed]
 
 
 def clip_lines(lines: Sequence[str], limit: int = TEXT_LIMIT) -> str:
