@@ -41,6 +41,15 @@ def seat_names(names: Sequence[str] | None, sides: Sequence[str]) -> list[str]:
     return out
 
 
+def with_side(name: str, side: str) -> str:
+    """``Alice (Red)``; a name with its own parentheses takes the side inside them: ``Parlor (easy, Red)``."""
+    if name == side:
+        return side
+    if name.endswith(")") and "(" in name:
+        return f"{name[:-1]}, {side})"
+    return f"{name} ({side})"
+
+
 def named(text: str, sides: Sequence[str], names: Sequence[str] | None) -> str:
     """``text`` (an engine's words, "Red places ...") with the seats' names ("Alice places ...")."""
     if not names:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from bot.games.base import Event
 from bot.games.egg_carton.notation import side_name
 from bot.games.egg_carton.rules import PLAYER_NAMES, EggCartonView
-from bot.render.describing import Legal, clip_lines, fit_body, legal_lines, named, seat_names
+from bot.render.describing import Legal, clip_lines, fit_body, legal_lines, named, seat_names, with_side
 
 SOWN_LIMIT = 560
 """Characters of the last pick's sowing in the alt text before its middle relays are only counted."""
@@ -16,8 +16,7 @@ ZONE_WORDS = {"right": "the right end zone", "left": "the left end zone"}
 
 
 def _who(names: Sequence[str], seat: int) -> str:
-    side = PLAYER_NAMES[seat]
-    return f"{names[seat]} ({side})" if names[seat] != side else side
+    return with_side(names[seat], PLAYER_NAMES[seat])
 
 
 def _head(view: EggCartonView, names: Sequence[str]) -> str:

@@ -10,11 +10,11 @@ from bot.games.fire_and_ice.board import Move
 from bot.games.fire_and_ice.geometry import EMPTY, ISLANDS, LINES, N_POSITIONS, SIDE_NAMES
 from bot.games.fire_and_ice.notation import point_name
 from bot.games.fire_and_ice.view import FireIceView
-from bot.render.describing import Legal, clip_lines, fit_body, legal_lines, seat_names
+from bot.render.describing import Legal, clip_lines, fit_body, legal_lines, seat_names, with_side
 
 
 def _who(names: Sequence[str], seat: int) -> str:
-    return f"{names[seat]} ({SIDE_NAMES[seat]})" if names[seat] != SIDE_NAMES[seat] else SIDE_NAMES[seat]
+    return with_side(names[seat], SIDE_NAMES[seat])
 
 
 def _head(view: FireIceView, names: Sequence[str]) -> str:

@@ -12,13 +12,22 @@ from collections.abc import Mapping, Sequence
 from bot.games.base import Event
 from bot.games.pylon.notation import COLUMNS, ROWS, SIZE_WORDS, SQUARE_NAMES
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
-from bot.render.describing import Legal, clip_lines, fit_body, legal_lines, named, plural, seat_names
+from bot.render.describing import (
+    Legal,
+    clip_lines,
+    fit_body,
+    legal_lines,
+    named,
+    plural,
+    seat_names,
+    with_side,
+)
 
 SIDES = ("Red", "Blue")
 
 
 def _who(names: Sequence[str], seat: int) -> str:
-    return f"{names[seat]} ({SIDES[seat]})" if names[seat] != SIDES[seat] else SIDES[seat]
+    return with_side(names[seat], SIDES[seat])
 
 
 def _stack(st: Stack) -> str:
