@@ -150,25 +150,29 @@ class Turns:
 
     async def dm(self, match: Match, seat: int, title: str, *, reminder: str = "",
                  notice: Notice | None = None, sent: list[Sent] | None = None, last: str = "",
-                 picture: tuple[bytes, str] | None = None) -> bool:
+                 picture: tuple[bytes, str] | tuple[bytes, str, str] | None = None, text: str = "") -> bool:
         """DM one player that it is their move, with a link to the board (or what ``notice`` asks for,
         with its link), the move that began it (``last``, e.g. "Last: Bob: `c3-c4`") and the board's picture
-        (``picture``: its bytes and file name); False if their DMs are closed. The message is added to
-        ``sent``."""
+        (``picture``: its bytes, file name and alt text) and ``text`` (the board as text, for a player who
+        chose text boards); False if their DMs are closed. The message is added to ``sent``."""
         rec = match.seats[seat]
         names = " vs ".join(shown(s.name) for s in match.seats)
         what = notice.action if notice is not None else "your move"
         head = f"⏰ Reminder: {what}, {reminder}" if reminder else what[:1].upper() + what[1:]
         link = (f"[{notice.label}]({notice.url})" if notice is not None
                 else f"[go to the board]({board_url(match)})")
-        text = f"{head} in **{title} #{match.id}** ({names}): {link}"
+        body = f"{head} in **{title} #{match.id}** ({names}): {link}"
         if last and not reminder:
-            text += f"\n{last}"
-        files = [discord.File(io.BytesIO(picture[0]), picture[1])] if picture and not reminder else []
+            body += f"\n{last}"
+        if text and not reminder:
+            body += "\n" + text[: max(0, 1999 - len(body))]
+        alt = picture[2] if picture is not None and len(picture) > 2 else None
+        files = ([discord.File(io.BytesIO(picture[0]), picture[1], description=alt or None)]
+                 if picture and not reminder else [])
         try:
             channel_id = await self.dm_channel_of(rec.user_id)
             dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            msg = await dm.send(text[:2000], files=files, allowed_mentions=discord.AllowedMentions.none())
+            msg = await dm.send(body[:2000], files=files, allowed_mentions=discord.AllowedMentions.none())
             if sent is not None:
                 sent.append((channel_id, msg.id))
             return True
@@ -181,14 +185,17 @@ class Turns:
     async def deliver(self, match: Match, thread_seats: list[int], dm_seats: list[int], title: str,
                       place: discord.abc.Messageable | None, *, reminder: str = "",
                       notice: Notice | None = None, last: str = "",
-                      picture: tuple[bytes, str] | None = None) -> list[Sent]:
+                      picture: tuple[bytes, str] | tuple[bytes, str, str] | None = None,
+                      texts: dict[int, tuple[str, str]] | None = None) -> list[Sent]:
         """Send DMs (with ``last`` and ``picture``: see :meth:`dm`), then one thread message pinging
         the thread seats and anyone whose DMs are closed; ``notice`` says what they are asked to do when
-        it is not a move on the board. Returns what was sent."""
+        it is not a move on the board; ``texts``: per seat that chose text boards, the move in words (instead
+        of ``last``) and the board as text. Returns what was sent."""
         sent: list[Sent] = []
         fallback = [s for s in dm_seats
                     if not await self.dm(match, s, title, reminder=reminder, notice=notice, sent=sent,
-                                         last=last, picture=picture)]
+                                         last=(texts or {}).get(s, (last, ""))[0], picture=picture,
+                                         text=(texts or {}).get(s, ("", ""))[1])]
         ping = sorted(set(thread_seats) | set(fallback))
         if not ping or place is None:
             return sent

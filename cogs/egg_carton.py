@@ -24,7 +24,6 @@ from bot.render import board_png
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
-from cogs._game.base import picture_file
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +127,7 @@ class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Cart
             picks = self._sowings(match, result)
             data = ready_sowing(*picks[0], **self._sowing_options(match)) if len(picks) == 1 else None
             if data is not None:
-                return picture_file(data, "sowing.gif")
+                return self.described(match, result, data, "sowing.gif")
         return await super().picture(match, result)
 
     WARM_GAMES = 6

@@ -141,11 +141,16 @@ class FireAndIce(
             await super().edit_board(interaction, match, state)
             return
         name = self.picture_name(match, None)
-        file = picture_file(await draw_off_loop_if_long(name, self.render_selected, match, state[3:] or None),
-                            name)
+        selected = state[3:] or None
+        alt = self.alt_text(match, None)
+        if selected:
+            to = ", ".join(match.view(None).destinations(selected))
+            alt = f"Chosen: the piece on {selected}, which can move to {to}. {alt}"
+        data = await draw_off_loop_if_long(name, self.render_selected, match, selected)
+        file = picture_file(data, name, alt)
         embed = (interaction.message.embeds[0].copy() if interaction.message and interaction.message.embeds
                  else self.board_embed(match, None))
-        embed.set_image(url=f"attachment://{file.filename}")
+        embed.set_image(url=None)  # the picture is the attachment itself: its alt text is read
         await interaction.response.edit_message(embed=embed, view=v.view_of(*self.components(match, state)),
                                                 attachments=[file])
 

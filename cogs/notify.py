@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.storage import NotifyMode
+from cogs._game.describe import text_boards_of
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -23,6 +24,15 @@ MODES = [
     app_commands.Choice(name="a direct message with a link to the match", value=NotifyMode.DM.value),
     app_commands.Choice(name="nothing", value=NotifyMode.OFF.value),
 ]
+BOARDS = [
+    app_commands.Choice(name="pictures (default)", value="picture"),
+    app_commands.Choice(name="pictures and the position as text", value="text"),
+]
+BOARDS_SAY = {
+    False: "Boards come as pictures (each with a description for screen readers).",
+    True: "Every board you are sent (the board you are to move on, your turn DM) also gives the position "
+          "as text, and the turn notice says your opponent's move in words.",
+}
 SAYS = {
     NotifyMode.THREAD: "a ping in the match thread (only you are mentioned)",
     NotifyMode.DM: "a direct message linking to the match (if your DMs are closed, a ping in the thread)",
@@ -35,18 +45,31 @@ class Notify(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="notify", description="How you are told it is your turn in this server")
-    @app_commands.describe(mode="thread: a ping in the match thread · dm: a direct message · off: nothing")
-    @app_commands.choices(mode=MODES)
+    @app_commands.describe(mode="thread: a ping in the match thread · dm: a direct message · off: nothing",
+                           boards="text: every board you are sent also gives the position as text")
+    @app_commands.choices(mode=MODES, boards=BOARDS)
     @app_commands.guild_only()
     async def notify(
-        self, interaction: discord.Interaction, mode: app_commands.Choice[str] | None = None
+        self, interaction: discord.Interaction, mode: app_commands.Choice[str] | None = None,
+        boards: app_commands.Choice[str] | None = None,
     ) -> None:
         guild_id = interaction.guild_id or 0
+        said = ""
+        if boards is not None:
+            on = boards.value == "text"
+            await self.bot.store.set_text_boards(guild_id, interaction.user.id, on)
+            text_boards_of(self.bot).changed(guild_id, interaction.user.id, on)
+            said = BOARDS_SAY[on]
+            if mode is None:
+                await interaction.response.send_message(said, ephemeral=True)
+                return
         if mode is None:
             current = (await self.bot.store.notify_modes(guild_id, [interaction.user.id])).get(
                 interaction.user.id, NotifyMode.THREAD)
+            texts = interaction.user.id in await text_boards_of(self.bot).users(guild_id)
             await interaction.response.send_message(
-                f"When it is your turn here you get {SAYS[current]}. Change it with `/notify mode:`.",
+                f"When it is your turn here you get {SAYS[current]}. Change it with `/notify mode:`.\n"
+                f"{BOARDS_SAY[texts]} Change it with `/notify boards:`.",
                 ephemeral=True,
             )
             return
@@ -70,7 +93,8 @@ class Notify(commands.Cog):
                 note = " Your DMs are closed right now, so you get the thread ping until you open them."
         await self.bot.store.set_notify_mode(guild_id, interaction.user.id, chosen, channel_id)
         await interaction.response.send_message(
-            f"From now on, when it is your turn here you get {SAYS[chosen]}.{note}", ephemeral=True)
+            f"From now on, when it is your turn here you get {SAYS[chosen]}.{note}"
+            + (f"\n{said}" if said else ""), ephemeral=True)
 
 
 async def setup(bot: ParlorBot) -> None:

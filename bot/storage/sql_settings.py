@@ -67,6 +67,28 @@ class SettingsSql(SqlBase):
                 time.time(),
             )
 
+    async def text_board_users(self, guild_id: int) -> list[int]:
+        """The members of this server who chose text boards (``/notify boards:text``)."""
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT user_id FROM notify_prefs WHERE guild_id = ? AND text_boards = 1", guild_id)
+        return [int(r[0]) for r in rows]
+
+    async def set_text_boards(self, guild_id: int, user_id: int, on: bool) -> None:
+        """Turn text boards on or off for a member here (their notify mode stays as it was)."""
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO notify_prefs (guild_id, user_id, mode, dm_channel_id, updated_at, text_boards) "
+                "VALUES (?, ?, ?, NULL, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET text_boards = excluded.text_boards, "
+                "updated_at = excluded.updated_at",
+                guild_id,
+                user_id,
+                NotifyMode.THREAD.value,
+                time.time(),
+                int(on),
+            )
+
     async def dm_channel(self, user_id: int) -> int | None:
         """The member's DM channel with the bot, if one was recorded (opening one costs a request)."""
         async with self._read() as db:

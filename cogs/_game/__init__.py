@@ -44,6 +44,7 @@ from cogs._game.base import (
     rules_text,
 )
 from cogs._game.board import draw_off_loop_if_long
+from cogs._game.describe import text_for
 from cogs._game.learn import LearnCog
 from cogs._game.lobby import LobbyCog
 
@@ -223,8 +224,9 @@ class GameCog(LobbyCog, LearnCog):
         name="board", description="Show the board of the match here (or of the last one that ended)"
     )
     @app_commands.describe(public="Post it for everyone (a running match's board moves down here) instead of "
-                                  "only for you")
-    async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
+                                  "only for you",
+                           text="Also give the position as text (for screen readers, or if you prefer text)")
+    async def board(self, interaction: discord.Interaction, public: bool = False, text: bool = False) -> None:
         try:
             match = await self.match_here(interaction)
         except NoMatchHere:
@@ -235,6 +237,8 @@ class GameCog(LobbyCog, LearnCog):
         if public and match.status == Status.RUNNING:  # a re-post: the new live board, the old one retired
             old = match.rec.message_id
             kwargs = await self.board_kwargs(match, None)
+            if text:
+                kwargs["content"] = text_for(self.game_key, match, match.seat_of(interaction.user.id))
             cb = await interaction.response.send_message(**kwargs, allowed_mentions=NO_MENTIONS)
             if isinstance(cb.resource, discord.InteractionMessage):
                 await self.service.set_place(match.id, message_id=cb.resource.id)
@@ -245,6 +249,9 @@ class GameCog(LobbyCog, LearnCog):
         kwargs = await self.board_kwargs(match, None)
         kwargs.pop("view")
         kwargs.pop("content", None)
+        if text:  # the caller's own view when only they see it (their hand in EOF), else the channel's
+            seat = match.seat_of(interaction.user.id)
+            kwargs["content"] = text_for(self.game_key, match, seat, private=not public and seat is not None)
         await interaction.response.send_message(**kwargs, ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="resign", description="Resign the match here (asks to confirm)")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import importlib
 import io
 import logging
 from importlib import resources
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -132,9 +134,32 @@ def seat_text(name: str, side: str) -> str:
     return f"{name} ({side})"
 
 
-def picture_file(data: bytes, filename: str) -> discord.File:
-    """Encoded picture bytes as an attachment."""
-    return discord.File(fp=io.BytesIO(data), filename=filename)
+ALT_LIMIT = 1024
+"""Discord's limit for an attachment's description (what a screen reader announces for the picture)."""
+
+
+def picture_file(data: bytes, filename: str, description: str | None = None) -> discord.File:
+    """Encoded picture bytes as an attachment, with its alt text (``description``, cut to 1,024)."""
+    alt = description.strip()[:ALT_LIMIT] if description else None
+    return discord.File(fp=io.BytesIO(data), filename=filename, description=alt or None)
+
+
+_DESCRIBERS: dict[str, ModuleType | None] = {}
+
+
+def describer(game_key: str) -> ModuleType | None:
+    """The game's ``describe`` module beside its renderer (``alt_text``, ``text_board``), or ``None``
+    for a game without one (a generic alt text is used)."""
+    if game_key not in _DESCRIBERS:
+        module = GAMES[game_key].module
+        package = module.__name__ if hasattr(module, "__path__") else module.__package__ or ""
+        try:
+            _DESCRIBERS[game_key] = importlib.import_module(f"{package}.describe")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.describe":
+                raise
+            _DESCRIBERS[game_key] = None
+    return _DESCRIBERS[game_key]
 
 
 class GameBase(commands.GroupCog):

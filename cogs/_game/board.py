@@ -38,6 +38,7 @@ from cogs._game.base import (
     picture_file,
     result_band,
 )
+from cogs._game.describe import describe_board, text_boards_of, text_for
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,8 @@ class BoardCog(GameBase):
         seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} · {seats}"[:256], description="\n".join(lines)[:4000],
                               colour=colour)
-        embed.set_image(url=f"attachment://{self.picture_name(match, result)}")
+        # no embed image: Discord reads an attachment's description (alt text) only for a picture shown as
+        # the attachment itself, never for one an embed shows, so the board is the message's attachment
         if match.status == Status.RUNNING:
             embed.set_footer(text=f"Match #{match.id} · move {self.moves_played(match)} · "
                                   f"/{self.game_key} move to type a move")
@@ -179,25 +181,39 @@ class BoardCog(GameBase):
             data = self.taken_ahead(match, result) if name.endswith(".png") else None
         if data is None:
             data = await draw_off_loop_if_long(name, self._picture_bytes, match, result, name)
-        self._keep_shown(match, data, name)
-        return picture_file(data, name)
+        return self.described(match, result, data, name)
 
-    _shown: dict[int, tuple[int, bytes, str]] | None = None
+    def described(self, match: Match, result: Result | None, data: bytes, name: str) -> discord.File:
+        """The board's picture as an attachment with its alt text (:meth:`alt_text`), kept for the DM turn
+        notice that may follow it."""
+        alt = self.alt_text(match, result)
+        self._keep_shown(match, data, name, alt)
+        return picture_file(data, name, alt)
+
+    def alt_text(self, match: Match, result: Result | None) -> str:
+        """The picture's description for screen readers, from the view it is drawn from: the game's
+        ``describe.alt_text`` (the platform adds how a resigned or timed-out match ended, and the last
+        move from the log where the game's words have none); at most 1,024 characters."""
+        return describe_board(self.game_key, match, result, self.result_words(match)
+                              if self.ended_by_platform(match) else "")
+
+    _shown: dict[int, tuple[int, bytes, str, str]] | None = None
     SHOWN_KEPT = 256
     """Matches whose last board picture is kept (for the turn notice by DM that follows it)."""
 
-    def _keep_shown(self, match: Match, data: bytes, name: str) -> None:
+    def _keep_shown(self, match: Match, data: bytes, name: str, alt: str = "") -> None:
         if self._shown is None:
             self._shown = {}
         self._shown.pop(match.id, None)
-        self._shown[match.id] = (match.version, data, name)
+        self._shown[match.id] = (match.version, data, name, alt)
         while len(self._shown) > self.SHOWN_KEPT:
             del self._shown[next(iter(self._shown))]
 
-    def shown_picture(self, match: Match) -> tuple[bytes, str] | None:
-        """The picture of the board just drawn for this position of the match (bytes, file name), if any."""
+    def shown_picture(self, match: Match) -> tuple[bytes, str, str] | None:
+        """The picture of the board just drawn for this position of the match (bytes, file name, alt text),
+        if any."""
         kept = (self._shown or {}).get(match.id)
-        return (kept[1], kept[2]) if kept is not None and kept[0] == match.version else None
+        return (kept[1], kept[2], kept[3]) if kept is not None and kept[0] == match.version else None
 
     # -- boards drawn while the player chooses ------------------------------------------------------------
     _drawn_ahead: Kept | None = None
@@ -323,7 +339,21 @@ class BoardCog(GameBase):
             # spectators join the thread from the board (skipped when the board's rows are full)
             with contextlib.suppress(ValueError):
                 view.add_item(v.button(match.id, None, "watch", label="Watch", emoji="👀", row=4))
-        return {"embed": self.board_embed(match, result), "file": file, "view": view}
+        parts: dict[str, Any] = {"embed": self.board_embed(match, result), "file": file, "view": view}
+        text = await self.text_for_players(match, result)
+        if text:
+            parts["content"] = text
+        return parts
+
+    async def text_for_players(self, match: Match, result: Result | None) -> str:
+        """The board as text in the board message itself (no extra request) when a player to move on it
+        chose text boards (``/notify boards:text``): built for the first of them, from the channel's view."""
+        to_act = [s for s in sorted(match.to_act()) if not match.seats[s].is_ai]
+        if not to_act or match.rec.guild_id is None:
+            return ""
+        users = await text_boards_of(self.bot).users(match.rec.guild_id)
+        chosen = [s for s in to_act if match.seats[s].user_id in users]
+        return text_for(self.game_key, match, chosen[0], result=result) if chosen else ""
 
     async def post_board(self, place: discord.abc.Messageable | None, match: Match, result: Result | None, *,
                          retire: bool = True, prepared: dict[str, Any] | None = None,

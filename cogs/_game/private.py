@@ -18,6 +18,7 @@ from cogs._game.base import (
     NO_MENTIONS,
 )
 from cogs._game.board import BoardCog
+from cogs._game.describe import describe_board, last_in_words, text_boards_of, text_for
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +86,26 @@ class PrivateCog(BoardCog):
         place = await self.place_of(match) if thread_seats or dm_seats else None
         notice = self.turn_notice(match)
         last, picture = "", None
+        texts: dict[int, tuple[str, str]] = {}
         if dm_seats and notice is None:  # the DM says what the opponent played and shows the board
             last = self.last_move_text(match, result)
             picture = self.shown_picture(match)
+            texts = await self.dm_texts(match, result, dm_seats, picture[2] if picture else "")
         sent = await self.turns.deliver(match, thread_seats, dm_seats, self.spec.title, place, notice=notice,
-                                        last=last, picture=picture)
+                                        last=last, picture=picture, texts=texts)
         await self.notices_sent(match, notice, sent)
+
+    async def dm_texts(self, match: Match, result: Result, seats: list[int],
+                       alt: str) -> dict[int, tuple[str, str]]:
+        """For the DM seats who chose text boards: the opponent's move in words and the board as text (their
+        own view: the DM is theirs alone)."""
+        users = await text_boards_of(self.bot).users(match.rec.guild_id)
+        chosen = [s for s in seats if match.seats[s].user_id in users]
+        if not chosen:
+            return {}
+        words = last_in_words(alt or describe_board(self.game_key, match, result))
+        words = discord.utils.escape_markdown(words)
+        return {s: (words, text_for(self.game_key, match, s, private=True)) for s in chosen}
 
     def turn_notice(self, match: Match) -> Notice | None:
         """What the players to act are asked to do when it is not a move on the board (a Nomic vote, on

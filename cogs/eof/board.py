@@ -16,7 +16,7 @@ from bot.games.eof.pieces import (
     SIZE_LETTERS,
     size_totals,
 )
-from bot.games.eof.render import alt_text, deal_progress
+from bot.games.eof.render import deal_progress
 from bot.games.eof.rules import HAND, EofState, Phase
 from bot.games.eof.state import result_sentence
 from bot.matches.service import Match, Result
@@ -124,12 +124,7 @@ class EofBoard(EofLobby):
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
         """The board picture with its alt text, built from the view it is drawn from."""
-        file = await super().picture(match, result)
-        alt = alt_text(match.view(None), match.names(), result.events if result is not None else ())
-        if self.ended_by_platform(match):
-            alt = f"{self.result_words(match)} {alt}"
-        file.description = alt[:1024]
-        return file
+        return await super().picture(match, result)  # described by bot/games/eof/describe.py
 
     def moves_played(self, match: Match) -> int:
         """Programs played (:meth:`EofState.programs_played`): the move log's draws are not moves."""

@@ -68,7 +68,6 @@ class EofBuilder(EofBoard):
             embed = discord.Embed(title=f"Round {s.round}: program submitted",
                                   description=self._submitted_text(match, seat, prog), colour=colour)
             file = await self._hand_file(match, seat, ())
-            embed.set_image(url=f"attachment://{file.filename}")
             return {"content": "", "embed": embed, "file": file, "view": discord.ui.View(timeout=None)}
         draft = tuple(draft)
         self._check_draft(s, seat, draft)
@@ -191,7 +190,6 @@ class EofBuilder(EofBoard):
         embed = discord.Embed(title=f"Round {s.round}: your program", description="\n".join(lines)[:4096],
                               colour=colour)
         file = await self._hand_file(match, seat, draft)
-        embed.set_image(url=f"attachment://{file.filename}")
         return {"content": "", "embed": embed, "file": file, "view": v.view_of(*items)}
 
     @staticmethod
@@ -220,7 +218,10 @@ class EofBuilder(EofBoard):
             )
 
         data = await asyncio.to_thread(work)
-        return picture_file(data, "hand.png")
+        # the hand is this player's alone: this picture goes only to their DM or an ephemeral answer
+        hand = " ".join(str(p) for p in view.hand or ()) or "empty"
+        prog = f" Program so far: {' '.join(str(i) for i in draft)}." if draft else ""
+        return picture_file(data, "hand.png", f"Your EOF hand, round {view.round}: {hand}.{prog}")
 
     async def _edit_private(
         self, interaction: discord.Interaction, match: Match, payload: dict[str, Any]

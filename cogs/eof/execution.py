@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import discord
 
@@ -19,6 +20,7 @@ from bot.games.eof.rules import EofState, Phase
 from bot.games.eof.scoring import Configuration
 from bot.matches.service import Match, Result
 from bot.render import gif_bytes
+from bot.render.describing import fit_body
 from bot.storage import Status
 from cogs._game import COLOUR_INFO, NO_MENTIONS, picture_file
 from cogs.eof.common import (
@@ -201,9 +203,8 @@ class EofExecution(EofPrivate):
             embed = discord.Embed(title=title if i == 0 else f"{title}, part {i + 1}", description=chunk,
                                   colour=COLOUR_INFO)
             if gif is not None and i == len(chunks) - 1:
-                embed.set_image(url="attachment://execution.gif")
-                file = picture_file(gif, "execution.gif")
-                file.description = self.execution_alt(match, rnd, len(steps))
+                file = picture_file(gif, "execution.gif")  # shown as itself: its alt text is read
+                file.description = self.execution_alt(match, rnd, len(steps), steps)
                 await place.send(embed=embed, file=file, allowed_mentions=NO_MENTIONS)
             else:
                 await place.send(embed=embed, allowed_mentions=NO_MENTIONS)
@@ -211,13 +212,23 @@ class EofExecution(EofPrivate):
             await place.send(embed=self.score_embed(match, e), allowed_mentions=NO_MENTIONS)
         await self.post_board(place, match, result)  # the new board; the old one is retired by it
 
-    def execution_alt(self, match: Match, rnd: int, steps: int) -> str:
-        """The execution GIF's alt text: what it shows, and the result it stops on."""
+    def execution_alt(self, match: Match, rnd: int, steps: int, events: Sequence[Event] = ()) -> str:
+        """The execution GIF's alt text: what it shows (each instruction and what it did, in order, as many
+        as fit), and the result it stops on."""
         view = match.view(None)
-        end = (f"stopping on the final result: {winners_text(view, match.names())}" if view.finished
+        names = match.names()
+        end = (f"stopping on the final result: {winners_text(view, names)}" if view.finished
                else f"stopping on the round {rnd} scores")
         plural = "s" if steps != 1 else ""
-        return f"EOF round {rnd} execution, {steps} instruction{plural} one frame each, {end}."[:1024]
+        said = []
+        for e in events:
+            d = e.data
+            seat = int(d.get("seat", -1))
+            who = names[seat] if 0 <= seat < len(names) else "?"
+            what = f"crash, {d.get('crash')}" if d.get("crash") else str(d.get("result", ""))
+            said.append(f"{int(d.get('index', 0)) + 1} {who} {d.get('instruction')}: {what}")
+        return fit_body(f"EOF round {rnd} execution, {steps} instruction{plural} one frame each, {end}.",
+                        "; ".join(said) + "." if said else "")
 
     async def _execution_gif(self, match: Match, result: Result) -> bytes | None:
         animate = self.game.animate

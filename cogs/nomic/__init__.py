@@ -304,9 +304,8 @@ class Nomic(
         embed = discord.Embed(title=f"Nomic World \u00b7 the map (match #{match.id})",
                               description=_cut("\n".join(where) + f"\nRevealed spaces: {found}", 4000),
                               colour=COLOUR_INFO)
-        embed.set_image(url=f"attachment://{PICTURE}")
-        await interaction.response.send_message(embed=embed, file=picture_file(data, PICTURE),
-                                                ephemeral=True)
+        await interaction.response.send_message(embed=embed, ephemeral=True,
+                                                file=picture_file(data, PICTURE, self.alt_text(match, None)))
 
     @app_commands.command(
         name="resign", description="Leave the game here (the others play on; asks to confirm)"

@@ -23,7 +23,6 @@ from cogs._game import (
     COLOUR_INFO,
     COLOUR_OK,
     draw_off_loop_if_long,
-    picture_file,
 )
 from cogs._votes import NO, YES, vote_location
 from cogs.nomic.base import NomicBase
@@ -69,11 +68,13 @@ class NomicBoard(NomicBase):
         if picture is not None and not plan:  # the board without a planned path, already being drawn
             file = await picture
         else:
-            file = picture_file(await draw_off_loop_if_long(PICTURE, self.render_plan, match, result, plan),
-                                PICTURE)
+            file = self.described(match, result,
+                                  await draw_off_loop_if_long(PICTURE, self.render_plan, match, result, plan),
+                                  PICTURE)
         items = self.components(match, state) if match.status == Status.RUNNING else []
-        return {"content": self.board_content(match), "embed": self.board_embed(match, result, plan=plan),
-                "file": file, "view": v.view_of(*items)}
+        text = await self.text_for_players(match, result)
+        return {"content": self.join_content(self.board_content(match), text),
+                "embed": self.board_embed(match, result, plan=plan), "file": file, "view": v.view_of(*items)}
 
     def proposal_url(self, match: Match) -> str | None:
         """The link to the open vote's proposal message (the one players react on)."""
@@ -199,7 +200,7 @@ class NomicBoard(NomicBase):
             title = "Nomic World \u00b7 game over" if match.status == Status.FINISHED else "Nomic World"
         colour = COLOUR_END if match.status == Status.FINISHED else COLOUR_OK
         embed = discord.Embed(title=title, description=_cut("\n".join(lines), 4000), colour=colour)
-        embed.set_image(url=f"attachment://{PICTURE}")
+        # no embed image: the picture is the message's attachment, whose alt text Discord reads
         if match.status == Status.RUNNING:
             embed.set_footer(
                 text=f"Match #{match.id} \u00b7 /nomic rules: the rulebook \u00b7 /nomic propose, "

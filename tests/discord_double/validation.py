@@ -920,6 +920,10 @@ def validate_message(
     attachments = payload.get("attachments")
     if isinstance(attachments, list) and len(attachments) > FILES_MAX:
         errs.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {FILES_MAX} or fewer in length.")
+    for i, att in enumerate(attachments if isinstance(attachments, list) else []):
+        desc = att.get("description") if isinstance(att, dict) else None
+        if desc is not None:  # the alt text a screen reader announces: 1,024 characters at most
+            _length(errs, ("attachments", i, "description"), desc, 0, 1024, required=False)
     if n_files > FILES_MAX:
         errs.add(("files",), "BASE_TYPE_MAX_LENGTH", f"Must be {FILES_MAX} or fewer in length.")
     nonce = payload.get("nonce")

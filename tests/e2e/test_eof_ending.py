@@ -111,8 +111,10 @@ async def test_four_way_tie_says_draw_once_everywhere(dd, tmp_path):
     everyone = f"Draw: {LONG}, bob, carol and dave tie with 0"
     assert final.attachments[0].description.startswith(f"EOF, final: {everyone}.")
     assert "The file is empty." in final.attachments[0].description
-    assert log_msg.attachments[0].description == (
+    assert log_msg.attachments[0].description.startswith(
         f"EOF round 4 execution, 4 instructions one frame each, stopping on the final result: {everyone}.")
+    # what happens in the animation, instruction by instruction (issue 31)
+    assert all(f"1 {who} R" in log_msg.attachments[0].description for who in ("bob", "carol", "dave"))
 
     # the execution GIF plays once and stops on the result
     gif = log_msg.attachments[0].image()

@@ -25,7 +25,7 @@ def disc_colour(board, point):
     from bot.games.fire_and_ice.notation import parse_point
     from bot.games.fire_and_ice.render import DISC_R, point_xy
 
-    img = board.embed.image().image().convert("RGB")
+    img = board.attachments[0].image().convert("RGB")
     x, y = point_xy(parse_point(point))
     return img.getpixel((x, y - DISC_R + 5))
 

@@ -113,7 +113,7 @@ async def test_challenge_accept_and_a_button_move(world):
     new = thread.last_message
     assert is_board(new) and "alice: `b2`" in new.text and [u.id for u in new.mentions] == [w.bob.id]
     assert new.button("X").disabled and not new.button("a1").disabled
-    img = new.embed.image().image().convert("RGB")  # the picture the board shows: an X on b2
+    img = new.attachments[0].image().convert("RGB")  # the picture the board shows: an X on b2
     assert img.getpixel(centre(4)) == PLAYER_COLOURS[0] and img.getpixel(centre(0)) == CARD
     # with pings off, a button move is one request: the board edited in place
     await w.alice.slash(w.chan, "notify", mode="off")
