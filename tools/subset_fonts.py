@@ -1,4 +1,4 @@
-"""Make the fallback fonts shipped in this folder (a developer's tool: needs ``fonttools``; not run by the bot).
+"""Make the fallback fonts shipped in assets/fonts/ (a developer's tool, needs ``fonttools``; not the bot's).
 
 Sources (OFL 1.1, see LICENSE-Noto.txt), fetched from the package registries:
 
@@ -19,21 +19,22 @@ Python's codecs list them:
 * KS X 1001 Hangul (2,350 syllables),
 * Big5 level 1 (5,401 most used traditional hanzi),
 
-10,048 characters together; a character outside them (a rare hanzi, an unusual Hangul syllable) is drawn as the
-placeholder (``bot.render.fonts.PLACEHOLDER``), never as an empty box.
+10,048 characters together; a character outside them (a rare hanzi, an unusual Hangul syllable) is drawn as
+the placeholder (``bot.render.fonts.PLACEHOLDER``), never as an empty box.
 
-Run: ``python assets/fonts/subset_fonts.py <folder with the unpacked .deb and npm files>``.
+Run: ``python tools/subset_fonts.py <folder with the unpacked .deb and npm files>``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1] / "assets" / "fonts"
 SCRIPTS = ("Arabic", "Devanagari", "Bengali", "Tamil", "Thai")
 CJK_FACE = 2  # in NotoSansCJK-*.ttc: 0 JP, 1 KR, 2 SC, 3 TC, 4 HK
 
@@ -42,10 +43,8 @@ def _decoded(codec: str, rows: range, cells: list[int]) -> set[str]:
     out = set()
     for r in rows:
         for c in cells:
-            try:
+            with contextlib.suppress(UnicodeDecodeError):
                 out.add(bytes([r, c]).decode(codec))
-            except UnicodeDecodeError:
-                pass
     return out
 
 
@@ -88,7 +87,8 @@ def main(src: Path) -> None:
     noto = next(src.rglob("NotoSansArabic-Regular.ttf")).parent
     for script in SCRIPTS:
         for weight in ("Regular", "Bold"):
-            _cut(TTFont(noto / f"NotoSans{script}-{weight}.ttf"), HERE / f"NotoSans{script}-{weight}.ttf", None)
+            name = f"NotoSans{script}-{weight}.ttf"
+            _cut(TTFont(noto / name), HERE / name, None)
     cjk = sorted(ord(c) for c in cjk_characters())
     ttc = next(src.rglob("NotoSansCJK-Regular.ttc"))
     _cut(TTCollection(ttc).fonts[CJK_FACE], HERE / "NotoSansCJKsc-Regular-subset.otf", cjk)
