@@ -143,7 +143,8 @@ def test_the_wheel_holds_the_code_and_everything_read_at_run_time(installed):
                    "parlor_assets/fonts/DejaVuSans.ttf", "parlor_assets/fonts/LICENSE-DejaVu.txt",
                    "parlor_assets/fonts/LICENSE-Noto.txt",
                    "parlor_assets/fonts/NotoSansCJKsc-Regular-subset.otf",  # the fallbacks (bot.render.fonts)
-                   "parlor_assets/fonts/NotoEmoji-Regular.ttf", "parlor_assets/fonts/NotoSansArabic-Regular.ttf",
+                   "parlor_assets/fonts/NotoEmoji-Regular.ttf",
+                   "parlor_assets/fonts/NotoSansArabic-Regular.ttf",
                    "parlor_assets/fonts/NotoSansDevanagari-Bold.ttf"):
         assert needed in names
     entry_points = zipfile.ZipFile(installed.wheel).read(info + "entry_points.txt").decode()
