@@ -10,27 +10,25 @@ drawn straight onto it (:mod:`bot.render.canvas`: renderers take their canvas
 from :func:`start`).
 
 Text is most of a board's drawing time; :class:`CachedFont` keeps the glyph
-masks of the texts a font drew, so redrawn labels are bitmap copies.
+masks of the texts a font drew, so redrawn labels are bitmap copies. It draws
+any script and emoji through the fallback chain of :mod:`bot.render.fonts`.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections import OrderedDict
 from functools import lru_cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from typing import Any, cast
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.render import fonts as _fonts
+from bot.render.fonts import ASSETS_PACKAGE, FONTS  # noqa: F401  (where the fonts are, for callers)
 
 log = logging.getLogger(__name__)
-
-ASSETS_PACKAGE = "parlor_assets"
-"""The repository's ``assets/``, installed as a package (pyproject.toml's ``package-dir``)."""
-FONTS: Traversable = resources.files(ASSETS_PACKAGE) / "fonts"
-"""The vendored DejaVu fonts and their licence: package data, wherever the package is installed."""
 
 # One palette readable on Discord's dark (#313338) and light (#ffffff) themes:
 # every picture is drawn on its own opaque card, so it never depends on the
@@ -69,6 +67,18 @@ class CachedFont(ImageFont.FreeTypeFont):
         self._lengths: dict[tuple[Any, ...], Any] = {}  # lengths and boxes of texts
         self._lock = threading.Lock()
 
+    fallback = False
+    """Set by :func:`font`: texts DejaVu cannot draw whole go through the fallback chain."""
+    bold = False
+
+    def _runs(self, text: Any) -> list[tuple[ImageFont.FreeTypeFont, str]] | None:
+        if not self.fallback or not isinstance(text, str):
+            return None
+        runs = _fonts.plan(text, self.bold)
+        if runs is None:
+            return None
+        return [(_face(name, self.size), part) for name, part in runs]
+
     def getmask2(self, text: Any, mode: str = "", direction: Any = None, features: Any = None,
                  language: Any = None, stroke_width: float = 0, anchor: Any = None, ink: int = 0,
                  start: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -80,8 +90,12 @@ class CachedFont(ImageFont.FreeTypeFont):
             if hit is not None:
                 self._masks.move_to_end(key)
                 return hit
-        out = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
-                               *args, **kwargs)
+        runs = self._runs(text) if mode != "RGBA" else None
+        if runs is None:
+            out = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink,
+                                   start, *args, **kwargs)
+        else:
+            out = self._composite(runs, mode, features, language, stroke_width, anchor, ink, start, kwargs)
         with self._lock:
             if key not in self._masks:
                 self._masks[key] = out
@@ -97,7 +111,14 @@ class CachedFont(ImageFont.FreeTypeFont):
                anchor)
         hit = self._lengths.get(key)
         if hit is None:
-            hit = super().getbbox(text, mode, direction, features, language, stroke_width, anchor)
+            runs = self._runs(text)
+            if runs is None:
+                hit = super().getbbox(text, mode, direction, features, language, stroke_width, anchor)
+            else:
+                left, top, right, bottom, ax, ay = self._layout(runs, mode, features, language, stroke_width,
+                                                                anchor)
+                hit = (math.floor(left - ax), math.floor(top - ay), math.ceil(right - ax),
+                       math.ceil(bottom - ay))
             if len(self._lengths) > self.MAX_LENGTHS:
                 self._lengths.clear()
             self._lengths[key] = hit
@@ -108,11 +129,62 @@ class CachedFont(ImageFont.FreeTypeFont):
         key = (text, mode, direction, tuple(features) if features else None, language)
         hit = self._lengths.get(key)
         if hit is None:
-            hit = super().getlength(text, mode, direction, features, language)
+            runs = self._runs(text)
+            if runs is None:
+                hit = super().getlength(text, mode, direction, features, language)
+            else:
+                hit = sum(f.getlength(part, mode, None, features, language) for f, part in runs)
             if len(self._lengths) > self.MAX_LENGTHS:
                 self._lengths.clear()
             self._lengths[key] = hit
         return hit
+
+    def _layout(self, runs: list[tuple[ImageFont.FreeTypeFont, str]], mode: str, features: Any,
+                language: Any, stroke_width: float,
+                anchor: Any) -> tuple[float, float, float, float, float, float]:
+        """The runs' box on a common baseline from the pen's start (left, top, right, bottom) and the
+        anchor's point there (x, y): horizontal anchors by the runs' advance, vertical ones by DejaVu's
+        ascender and descender, as Pillow places a one-font text."""
+        x = 0.0
+        box = [math.inf, math.inf, -math.inf, -math.inf]
+        for f, part in runs:
+            left, top, right, bottom = f.getbbox(part, mode, None, features, language, stroke_width, "ls")
+            box = [min(box[0], x + left), min(box[1], top), max(box[2], x + right), max(box[3], bottom)]
+            x += f.getlength(part, mode, None, features, language)
+        anchor = anchor or "la"
+        ascent, descent = self.getmetrics()
+        ax = {"l": 0.0, "m": x / 2, "r": x}.get(anchor[0], 0.0)
+        ay = {"a": -ascent, "s": 0.0, "d": descent, "m": (descent - ascent) / 2, "t": box[1],
+              "b": box[3]}.get(anchor[1], -ascent)
+        return box[0], box[1], box[2], box[3], ax, ay
+
+    def _composite(self, runs: list[tuple[ImageFont.FreeTypeFont, str]], mode: str, features: Any,
+                   language: Any, stroke_width: float, anchor: Any, ink: int, start: Any,
+                   kwargs: dict[str, Any]) -> tuple[Any, tuple[int, int]]:
+        """The runs' masks side by side on one baseline, as one mask and its offset (``getmask2``'s)."""
+        sx, sy = start if start else (0.0, 0.0)
+        *_, ax, ay = self._layout(runs, mode, features, language, stroke_width, anchor)
+        y0 = sy - ay
+        iy = math.floor(y0)
+        pen = sx - ax
+        placed = []
+        for f, part in runs:
+            ix = math.floor(pen)
+            core, (ox, oy) = f.getmask2(part, mode, None, features, language, stroke_width, "ls", ink,
+                                        (pen - ix, y0 - iy), **kwargs)
+            placed.append((core, ix + ox, iy + oy))
+            pen += f.getlength(part, mode, None, features, language)
+        left = min(x for _, x, _ in placed)
+        top = min(y for _, _, y in placed)
+        right = max(x + c.size[0] for c, x, _ in placed)
+        bottom = max(y + c.size[1] for c, _, y in placed)
+        out = Image.new("L", (max(0, right - left), max(0, bottom - top)))
+        for core, x, y in placed:
+            w, h = core.size
+            if w and h:
+                box = (x - left, y - top, x - left + w, y - top + h)
+                out.im.paste(out.im.crop(box).chop_lighter(core), box)
+        return out.im, (left, top)
 
 
 def _mask_pixels(mask_and_offset: Any) -> int:
@@ -122,10 +194,20 @@ def _mask_pixels(mask_and_offset: Any) -> int:
 
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The vendored DejaVu Sans at ``size`` pixels (cached, with its rendered texts: :class:`CachedFont`)."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    """The vendored DejaVu Sans at ``size`` pixels (cached, with its rendered texts: :class:`CachedFont`),
+    drawing what DejaVu lacks with the fallback chain (:mod:`bot.render.fonts`)."""
+    fnt = _face(_fonts.PRIMARY[bold], size, fallback=True)
+    fnt.bold = bold
+    return fnt
+
+
+@lru_cache(maxsize=256)
+def _face(name: str, size: float, fallback: bool = False) -> CachedFont:
+    """One vendored font file at ``size`` pixels."""
     with (FONTS / name).open("rb") as f:  # FreeType keeps the bytes: any importlib.resources location works
-        return CachedFont(f, size)
+        fnt = CachedFont(f, size)
+    fnt.fallback = fallback
+    return fnt
 
 
 def text_center(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,

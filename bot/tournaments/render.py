@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.render import font
+from bot.render.text import shorten
 from bot.tournaments.model import Format, format_points
 from bot.tournaments.standings import Row
 
@@ -48,12 +49,8 @@ def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
 
 
 def fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
-    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
-    if d.textlength(text, font=fnt) <= width:
-        return text
-    while text and d.textlength(text + "…", font=fnt) > width:
-        text = text[:-1]
-    return text + "…"
+    """``text`` shortened with an ellipsis to fit ``width`` pixels (at a grapheme boundary)."""
+    return shorten(text, fnt, width)
 
 
 def render_standings(rows: Sequence[Row], names: dict[int, str], fmt: Format, *, title: str,

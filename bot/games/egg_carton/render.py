@@ -29,6 +29,7 @@ from bot.games.base import Event, Seat
 from bot.games.egg_carton.notation import SLOT_NAMES, side_name
 from bot.games.egg_carton.rules import PLAYER_NAMES, EggCartonView
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, paste, start, text_center
+from bot.render.text import clip, shorten
 
 WIDTH, HEIGHT = 840, 440
 CARTON = (196, 172, 132)        # cardboard
@@ -212,8 +213,7 @@ def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], f
     fnt = font(21, True)
     room = (x1 - 120 if timed else x1 - 14) - (x0 + 14)
     name = _name(seat, names)
-    while len(name) > 1 and fnt.getlength(name + suffix) > room:
-        name = name[:-2] + "…"
+    name = shorten(name, fnt, room - fnt.getlength(suffix))
     d.text((x0 + 14, cy), name + suffix, font=fnt, fill=INK, anchor="lm")
     if timed:
         assert clocks is not None
@@ -224,12 +224,8 @@ def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], f
 
 def _name(seat: Seat, names: Sequence[str] | None) -> str:
     if names is not None and seat < len(names) and names[seat]:
-        return _fit(str(names[seat]), 24)
+        return clip(str(names[seat]), 24)
     return PLAYER_NAMES[seat]
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def clock_text(ms: int) -> str:

@@ -21,6 +21,7 @@ from bot.games.eof.pieces import (
 )
 from bot.games.eof.views import EofView
 from bot.render import CARD_LIGHT, INK_DARK, PLAYER_COLOURS, font
+from bot.render.text import shorten
 
 RGB = tuple[int, int, int]
 
@@ -232,12 +233,7 @@ def draw_marker(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: st
 
 
 def fit_text(text: str, fnt_size: int, width: int, bold: bool = False) -> str:
-    f = font(fnt_size, bold)
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
+    return shorten(text, font(fnt_size, bold), width)
 
 
 def seat_name(view: EofView, names: Sequence[str] | None, seat: int) -> str:

@@ -39,7 +39,7 @@ from bot.games.fire_and_ice.geometry import (
 from bot.games.fire_and_ice.notation import parse_point
 from bot.games.fire_and_ice.view import FireIceView
 from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font, start
-from bot.render.text import plural
+from bot.render.text import plural, shorten
 
 WIDTH = 900
 HEIGHT = 1000
@@ -233,10 +233,7 @@ def _fit_text(text: str, sizes: Sequence[int], width: float, *, bold: bool = Tru
     for size in sizes:
         if font(size, bold=bold).getlength(text) <= width:
             return text, size
-    fnt = font(sizes[-1], bold=bold)
-    while len(text) > 1 and fnt.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…", sizes[-1]
+    return shorten(text, font(sizes[-1], bold=bold), width), sizes[-1]
 
 
 def move_line(view: FireIceView, selected: str | None = None) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bot.games.nomic.moves import Point
+from bot.render.text import graphemes
 
 Rect = tuple[float, float, float, float]
 """A box: left, top, right, bottom (right and bottom exclusive)."""
@@ -111,8 +112,10 @@ def _leader(near: Rect, rect: Rect) -> tuple[float, float, float, float]:
 
 
 def shortened(text: str, n: int) -> str:
-    """The first ``n`` characters of ``text`` and an ellipsis (the whole text when ``n`` covers it)."""
-    return text if n >= len(text) else text[:n].rstrip(" ,") + ELLIPSIS
+    """The first ``n`` graphemes of ``text`` and an ellipsis (the whole text when ``n`` covers it): cut where
+    :func:`bot.render.text.shorten` cuts, never inside an emoji sequence or a letter's accents."""
+    parts = graphemes(text)
+    return text if n >= len(parts) else "".join(parts[:n]).rstrip(" ,") + ELLIPSIS
 
 
 def layout_labels(wanted: Sequence[Wanted], markers: Sequence[Rect], bounds: Rect, measure: Measure, *,
@@ -153,7 +156,7 @@ def layout_labels(wanted: Sequence[Wanted], markers: Sequence[Rect], bounds: Rec
         if found is None:  # the longest shortened text that fits anywhere (first candidate on ties)
             best = 0
             for k in range(RINGS * SPOTS):
-                lo, hi = best + 1, len(want.text) - 1  # lengths worth trying at this candidate
+                lo, hi = best + 1, len(graphemes(want.text)) - 1  # lengths worth trying at this candidate
                 while lo <= hi:
                     n = (lo + hi) // 2
                     text = shortened(want.text, n)

@@ -41,6 +41,7 @@ from bot.render import (
     start,
     text_center,
 )
+from bot.render.text import clip, graphemes, shorten
 
 UNKNOWN = (64, 68, 75)
 """Fill of a space whose resource is still unknown."""
@@ -100,7 +101,7 @@ def _header(view: NomicView, names: Sequence[str]) -> tuple[str, str]:
     title = f"Nomic World \u00b7 round {view.round}, turn {view.turn}"
     if view.question is not None:
         q = view.question.question
-        q = q if len(q) <= 40 else q[:39] + "\u2026"
+        q = clip(q, 40)
         return title, f"Judgment: {names[view.question.judge]} must rule on \u201c{q}\u201d"
     phase = {
         "roll": f"{who} rolls the d{view.die}",
@@ -153,12 +154,8 @@ def _icon(d: ImageDraw.ImageDraw, res: str, cx: float, cy: float, r: float) -> N
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont, room: float) -> str:
-    """``text``, shortened with an ellipsis to fit ``room`` pixels."""
-    if d.textlength(text, font=fnt) <= room:
-        return text
-    while text and d.textlength(text + "\u2026", font=fnt) > room:
-        text = text[:-1]
-    return text + "\u2026"
+    """``text``, shortened with an ellipsis to fit ``room`` pixels (at a grapheme boundary)."""
+    return shorten(text, fnt, room)
 
 
 @dataclass(frozen=True)
@@ -423,7 +420,8 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
             d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=token_colour(seat), outline=INK_DARK,
                       width=2 if rad >= 6 else 1)
             if rad >= 9:
-                text_center(d, (cx, cy), shown[seat][:1].upper(), font(int(rad * 1.1), bold=True), INK_DARK)
+                initial = "".join(graphemes(shown[seat])[:1]).upper()
+                text_center(d, (cx, cy), initial, font(int(rad * 1.1), bold=True), INK_DARK)
     for lab in layout_labels(_wanted(spots, shown, g), markers(g, spots), label_bounds(g),
                              partial(_measure, name_font), gap=LABEL_GAP, step=cell):
         if lab.leader is not None:

@@ -26,7 +26,7 @@ from bot.games.base import Event
 from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, kept, start
-from bot.render.text import plural
+from bot.render.text import plural, shorten
 
 CELL: Final = 104
 MARGIN_X: Final = 48
@@ -179,12 +179,8 @@ def _highlight(d: ImageDraw.ImageDraw, squares: tuple[int, ...]) -> None:
 
 
 def _fit(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
-    """``text``, shortened with an ellipsis to fit ``width`` pixels."""
-    if fnt.getlength(text) <= width:
-        return text
-    while text and fnt.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
+    """``text``, shortened with an ellipsis to fit ``width`` pixels (at a grapheme boundary)."""
+    return shorten(text, fnt, width)
 
 
 def _clock_text(ms: int) -> str:
