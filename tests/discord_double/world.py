@@ -352,7 +352,7 @@ class DiscordWorld:
         by_index: dict[int, dict[str, Any]] = {}
         for m in meta or []:
             try:
-                idx = int(m.get("id"))
+                idx = int(m.get("id"))  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 continue
             if idx < 1000:  # upload indexes, not ids of existing attachments
@@ -709,8 +709,11 @@ class DiscordWorld:
         self.channels[thread.id] = thread
         self._changed()
         self._emit(
-            "THREAD_CREATE", lambda _i: F.thread_create(self, thread), guild=guild, intent=Intent.GUILDS
-        )  # type: ignore[arg-type]
+            "THREAD_CREATE",
+            lambda _i: F.thread_create(self, thread),  # type: ignore[arg-type]
+            guild=guild,
+            intent=Intent.GUILDS,
+        )
         if from_message is not None:
             from_message.thread = thread
             thread.starter_message = from_message
