@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import logging
 import time
@@ -17,24 +16,19 @@ from . import fixtures as F
 from . import perms as P
 from . import validation as V
 from .errors import APIError, InteractionFailed, UserActionError, WaitTimeout, unknown
-from .gateway import GatewayLink, Intent
-from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView, _safe
+from .gateway import GatewayLink
+from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
 from .models import (
-    Attachment,
     Channel,
-    ChannelType,
     Guild,
-    Member,
     Message,
     MessageFlags,
-    Role,
     User,
-    emoji_display,
-    emoji_key,
 )
 from .rest import RequestRecord, RestAPI
 from .simuser import SimUser
 from .snowflake import SnowflakeFactory, bot_token, interaction_token, iso
+from .world import DiscordWorld
 
 log = logging.getLogger("discord_double")
 
@@ -87,7 +81,7 @@ class _LogCapture(logging.Handler):
         (self.dd.bot_errors if record.levelno >= logging.ERROR else self.dd.bot_warnings).append(entry)
 
 
-class DiscordDouble:
+class DiscordDouble(DiscordWorld):
     """An in-process Discord for end-to-end tests of a discord.py bot. See the package docstring."""
 
     def __init__(
@@ -106,14 +100,14 @@ class DiscordDouble:
         capture_loggers: Sequence[str] = ("discord",),
     ):
         self.clock = clock
-        self.new_id = SnowflakeFactory(clock)
-        self.ack_deadline = ack_deadline
-        self.strict_ack = strict_ack
-        self.attachment_size_limit = attachment_size_limit
-        self.default_bot_permissions = (
-            P.DEFAULT_BOT if bot_permissions is None else P.to_bits(bot_permissions)
+        self._new_snowflake = SnowflakeFactory(clock)
+        self._init_world(
+            ack_deadline=ack_deadline,
+            strict_ack=strict_ack,
+            attachment_size_limit=attachment_size_limit,
+            bot_permissions=bot_permissions,
+            privileged_intents=privileged_intents,
         )
-        self.privileged_intents = set(privileged_intents)
         self.fast_ready = fast_ready
         self.latency = latency
         self.fill_deadline = fill_deadline
@@ -123,24 +117,7 @@ class DiscordDouble:
         self.application_id = self.bot_user.id
         self.owner_user = User(self, f"{bot_name.lower()}-developer", id=self.new_id())
         self.token = bot_token(self.bot_user.id)
-        self.dm_app_permissions = P.to_bits(
-            [
-                "view_channel",
-                "send_messages",
-                "embed_links",
-                "attach_files",
-                "read_message_history",
-                "add_reactions",
-                "use_external_emojis",
-            ]
-        )
 
-        self.users: dict[int, SimUser] = {}
-        self.guilds: dict[int, Guild] = {}
-        self.channels: dict[int, Channel] = {}
-        self.dm_channels: dict[int, Channel] = {}
-        self.messages: dict[int, Message] = {}
-        self.attachments: dict[int, Attachment] = {}
         self.interactions: dict[int, Interaction] = {}
         self._interactions_by_token: dict[str, Interaction] = {}
         self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
@@ -148,8 +125,6 @@ class DiscordDouble:
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
         self._open_modals: dict[int, Interaction] = {}
 
-        self.requests: list[RequestRecord] = []
-        self.unimplemented: list[str] = []
         self._violations: list[Violation] = []
         self.bot_errors: list[CapturedLog] = []
         self.bot_warnings: list[CapturedLog] = []
@@ -162,11 +137,7 @@ class DiscordDouble:
         self.link: GatewayLink | None = None
         self.connections = 0
         self.rest = RestAPI(self)
-        self._seq = 0
-        self._change_event: asyncio.Event | None = None
-        self._timers: list[asyncio.TimerHandle] = []
         self._in_flight = 0
-        self._last_activity = time.monotonic()
         self._log_handler: _LogCapture | None = None
         self._active = False
 
@@ -236,7 +207,7 @@ class DiscordDouble:
             self._emit("READY", F.ready(self, self.link.session_id))
             for g in self.guilds.values():
                 if g.bot_member is not None:
-                    self._emit("GUILD_CREATE", self._guild_create_payload(g))
+                    self._emit("GUILD_CREATE", self._guild_create_payload(g, self._bot_intents()))
             try:
                 await asyncio.wait_for(bot.wait_until_ready(), timeout)
             except TimeoutError:
@@ -276,522 +247,30 @@ class DiscordDouble:
         return self.bot is not None and not self.bot.is_closed()
 
     # ==================================================================================================
-    # world building
+    # the world's transport hooks (see world.py)
     # ==================================================================================================
-    @property
-    def application_flags(self) -> int:
-        flags = 1 << 23  # APPLICATION_COMMAND_BADGE
-        for name, bit in (("presences", 1 << 13), ("members", 1 << 15), ("message_content", 1 << 19)):
-            if name in self.privileged_intents:
-                flags |= bit
-        return flags
+    def new_id(self) -> int:
+        return self._new_snowflake()
 
     def now(self) -> str:
         return iso(self.clock())
 
-    def create_user(
-        self, username: str, *, dms_open: bool = True, global_name: str | None = None, locale: str = "en-US"
-    ) -> SimUser:
-        """A simulated human (``global_name`` defaults to ``username``)."""
-        user = SimUser(
-            self,
-            username,
-            id=self.new_id(),
-            global_name=global_name or username,
-            dms_open=dms_open,
-            locale=locale,
-        )
-        self.users[user.id] = user
-        self._changed()
-        return user
+    def _new_user(self, username: str, **kw: Any) -> SimUser:
+        return SimUser(self, username, **kw)
 
-    def user(self, user_id: int) -> User | None:
-        if user_id == self.bot_user.id:
-            return self.bot_user
-        return self.users.get(user_id)
-
-    def create_guild(
-        self, name: str = "Test Guild", *, owner: User | None = None, bot_permissions: P.PermSpec = None
-    ) -> Guild:
-        """A guild with the bot as a member (managed role with ``bot_permissions``, default: view, send,
-        threads, embed, attach, react, history, manage messages, pin). Dispatched as a guild join if the
-        bot is connected."""
-        if owner is None:
-            owner = self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        g = Guild(self, name, id=self.new_id(), owner_id=owner.id, joined_at=self.now())
-        self.guilds[g.id] = g
-        g.members[owner.id] = Member(g, owner, joined_at=self.now())
-        bits = self.default_bot_permissions if bot_permissions is None else P.to_bits(bot_permissions)
-        g.bot_role = Role(
-            g,
-            self.bot_user.username,
-            bits,
-            id=self.new_id(),
-            position=1,
-            managed=True,
-            bot_id=self.bot_user.id,
-        )
-        g.roles[g.bot_role.id] = g.bot_role
-        g.members[self.bot_user.id] = Member(g, self.bot_user, [g.bot_role.id], joined_at=self.now())
-        self._changed()
-        self._emit("GUILD_CREATE", lambda: self._guild_create_payload(g, joined=True))
-        return g
-
-    def _guild_create_payload(self, g: Guild, *, joined: bool = False) -> dict[str, Any]:
-        members = bool(self.bot is not None and self.bot._connection._intents.members)
-        data = F.guild_create(self, g, members_intent=members)
-        if joined:  # a guild join (not one announced in READY): no "unavailable" key -> on_guild_join
-            del data["unavailable"]
-        return data
-
-    def _create_guild_channel(
-        self, guild: Guild, name: str, type: int, *, parent: Channel | None = None, topic: str | None = None
-    ) -> Channel:
-        position = len([c for c in guild.channels.values() if not c.is_thread])
-        ch = Channel(
-            self,
-            type,
-            id=self.new_id(),
-            guild=guild,
-            name=name,
-            parent=parent,
-            topic=topic,
-            position=position,
-            created=self.now(),
-        )
-        guild.channels[ch.id] = ch
-        self.channels[ch.id] = ch
-        self._changed()
-        self._emit("CHANNEL_CREATE", lambda: F.channel(ch))
-        return ch
-
-    def _create_role(
-        self, guild: Guild, name: str, permissions: int, *, mentionable: bool = False, color: int = 0
-    ) -> Role:
-        r = Role(
-            guild,
-            name,
-            permissions,
-            id=self.new_id(),
-            position=len(guild.roles),
-            mentionable=mentionable,
-            color=color,
-        )
-        guild.roles[r.id] = r
-        self._changed()
-        self._emit("GUILD_ROLE_CREATE", lambda: F.role_event(r))
-        return r
-
-    def _update_role(self, r: Role, *, permissions: int | None = None) -> None:
-        if permissions is not None:
-            r.permissions = permissions
-        self._changed()
-        self._emit("GUILD_ROLE_UPDATE", lambda: F.role_event(r))
-
-    def _add_member(self, guild: Guild, user: User, role_ids: Sequence[int], nick: str | None) -> Member:
-        m = Member(guild, user, role_ids, nick, joined_at=self.now())
-        guild.members[user.id] = m
-        self._changed()
-        self._emit("GUILD_MEMBER_ADD", lambda: F.guild_member_event(m), intent=Intent.MEMBERS)
-        return m
-
-    def _remove_member(self, guild: Guild, user: User) -> None:
-        guild.members.pop(user.id, None)
-        self._changed()
-        self._emit("GUILD_MEMBER_REMOVE", lambda: F.guild_member_remove(guild, user), intent=Intent.MEMBERS)
-
-    def _member_roles(
-        self, guild: Guild, user: User, add: Sequence[int] = (), remove: Sequence[int] = ()
-    ) -> None:
-        m = guild.members[user.id]
-        m.role_ids = [r for r in m.role_ids if r not in remove] + [r for r in add if r not in m.role_ids]
-        self._changed()
-        self._emit("GUILD_MEMBER_UPDATE", lambda: F.guild_member_event(m), intent=Intent.MEMBERS)
-
-    def _set_overwrite(self, channel: Channel, target: Role | User | Guild, allow: int, deny: int) -> None:
-        if isinstance(target, (Guild, Role)):
-            key, kind = target.id, 0
-        else:
-            key, kind = target.id, 1
-        if allow or deny:
-            channel.overwrites[key] = (allow, deny, kind)
-        else:
-            channel.overwrites.pop(key, None)
-        self._changed()
-        self._emit("CHANNEL_UPDATE", lambda: F.channel(channel))
-
-    def dm_channel_for(self, user: User) -> Channel:
-        """The DM channel between ``user`` and the bot (created on first use, like Discord)."""
-        ch = self.dm_channels.get(user.id)
-        if ch is None:
-            ch = Channel(self, ChannelType.DM, id=self.new_id(), recipient=user, created=self.now())
-            self.dm_channels[user.id] = ch
-            self.channels[ch.id] = ch
-            self._changed()
-        return ch
-
-    def shares_guild_with_bot(self, user: User) -> bool:
-        return any(user.id in g.members and self.bot_user.id in g.members for g in self.guilds.values())
-
-    def bot_permissions(self, channel: Channel) -> int:
-        if channel.guild is None:
-            return self.dm_app_permissions
-        return P.compute(channel.guild, self.bot_user.id, channel)
-
-    def can_bot(self, channel: Channel, *names: str) -> bool:
-        bits = self.bot_permissions(channel)
-        return all(bits & P.bit(n) for n in names)
-
-    # ==================================================================================================
-    # messages
-    # ==================================================================================================
-    def _build_attachments(
-        self,
-        channel: Channel,
-        files: Sequence[tuple[str, bytes]],
-        meta: list[dict[str, Any]] | None,
-        *,
-        ephemeral: bool,
-    ) -> list[Attachment]:
-        by_index: dict[int, dict[str, Any]] = {}
-        for m in meta or []:
-            try:
-                idx = int(m.get("id"))
-            except (TypeError, ValueError):
-                continue
-            if idx < 1000:  # upload indexes, not ids of existing attachments
-                by_index[idx] = m
-        out = []
-        for i, (filename, data) in enumerate(files):
-            m = by_index.get(i, {})
-            att = Attachment(
-                self.new_id(),
-                channel.id,
-                m.get("filename") or filename,
-                data,
-                description=m.get("description"),
-                ephemeral=ephemeral,
-            )
-            self.attachments[att.id] = att
-            out.append(att)
-        return out
-
-    def new_attachment(self, channel: Channel, filename: str, data: bytes, **kw: Any) -> Attachment:
-        """A stored upload (served by the CDN routes)."""
-        att = Attachment(self.new_id(), channel.id, filename, data, **kw)
-        self.attachments[att.id] = att
-        return att
-
-    @staticmethod
-    def _resolve_embed_media(msg: Message) -> None:
-        by_name = {a.filename: a for a in msg.attachments}
-        for e in msg.embeds:
-            e.setdefault("type", "rich")
-            for key in ("image", "thumbnail"):
-                obj = e.get(key)
-                if isinstance(obj, dict) and str(obj.get("url", "")).startswith("attachment://"):
-                    att = by_name.get(obj["url"][len("attachment://") :])
-                    if att is None:
-                        del e[key]  # Discord drops media that points at no uploaded file
-                        continue
-                    obj.update({"url": att.url, "proxy_url": att.url, "content_type": att.content_type})
-                    if att.width is not None:
-                        obj.update({"width": att.width, "height": att.height})
-
-    def _apply_mentions(self, msg: Message, allowed: dict[str, Any] | None) -> None:
-        g = msg.channel.guild
-        if g is not None:
-            known = list(g.members)
-            roles = {r.id: r.mentionable for r in g.roles.values() if r.id != g.id}
-            can_everyone = bool(P.compute(g, msg.author.id, msg.channel) & P.bit("mention_everyone"))
-        else:
-            known = [self.bot_user.id] + ([msg.channel.recipient.id] if msg.channel.recipient else [])
-            roles, can_everyone = {}, False
-        reply_author = None
-        if msg.type == 19 and msg.reference:
-            ref = self.messages.get(int(msg.reference.get("message_id") or 0))
-            if ref is not None and ref.author.id != msg.author.id:
-                reply_author = ref.author.id
-        users, role_ids, everyone = V.resolve_mentions(
-            msg.content,
-            allowed,
-            known_users=known,
-            roles=roles,
-            can_mention_everyone=can_everyone,
-            reply_author=reply_author,
-        )
-        msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, role_ids, everyone
-        msg.allowed_mentions = copy.deepcopy(allowed)
-
-    def _create_message(
-        self,
-        channel: Channel,
-        author: User,
-        *,
-        content: str | None = None,
-        embeds: list[dict[str, Any]] | None = None,
-        components: list[dict[str, Any]] | None = None,
-        files: Sequence[tuple[str, bytes]] = (),
-        attachments_meta: list[dict[str, Any]] | None = None,
-        flags: int = 0,
-        reference: dict[str, Any] | None = None,
-        allowed_mentions: dict[str, Any] | None = None,
-        nonce: Any = None,
-        tts: bool = False,
-        ephemeral_to: int | None = None,
-        interaction: Interaction | None = None,
-        msg_type: int | None = None,
-    ) -> Message:
-        ephemeral = ephemeral_to is not None
-        keep = flags & (
-            MessageFlags.SUPPRESS_EMBEDS
-            | MessageFlags.SUPPRESS_NOTIFICATIONS
-            | MessageFlags.IS_COMPONENTS_V2
-            | MessageFlags.LOADING
-        )
-        if ephemeral:
-            keep |= MessageFlags.EPHEMERAL
-        msg = Message(
-            self,
-            channel,
-            author,
-            id=self.new_id(),
-            timestamp=self.now(),
-            content=content or "",
-            embeds=copy.deepcopy(embeds or []),
-            components=copy.deepcopy(components or []),
-            attachments=self._build_attachments(channel, files, attachments_meta, ephemeral=ephemeral),
-            flags=keep,
-            tts=tts,
-            ephemeral_to=ephemeral_to,
-        )
-        msg.nonce = nonce
-        if reference and reference.get("message_id"):
-            msg.reference = {
-                "type": reference.get("type", 0),
-                "message_id": str(reference["message_id"]),
-                "channel_id": str(reference.get("channel_id") or channel.id),
-            }
-            if channel.guild is not None:
-                msg.reference["guild_id"] = str(channel.guild.id)
-        if msg_type is not None:
-            msg.type = msg_type
-        elif msg.reference is not None:
-            msg.type = 19
-        if interaction is not None:
-            msg.interaction = interaction
-            msg.webhook_id = self.application_id
-            msg.application_id = self.application_id
-        self._resolve_embed_media(msg)
-        self._apply_mentions(msg, allowed_mentions)
-        msg.notified_ids = list(msg.mention_ids)  # who Discord notified: decided once, when it is created
-        if channel.is_thread:
-            msg.position = channel.total_message_sent
-            channel.total_message_sent += 1
-        self.messages[msg.id] = msg
-        channel.messages.append(msg)
-        if interaction is not None:
-            msg.interaction_metadata = F.interaction_metadata(self, interaction)
-            if interaction.type == InteractionType.APPLICATION_COMMAND:
-                msg.interaction_legacy = F.interaction_legacy(interaction)
-        self._changed()
-        msg.created_seq = msg.updated_seq = self._seq
-        self._emit_message("MESSAGE_CREATE", msg)
-        return msg
-
-    def _edit_message(
-        self, msg: Message, body: dict[str, Any], files: Sequence[tuple[str, bytes]] = ()
-    ) -> Message:
-        completing = msg.loading
-        if not completing:
-            msg.edits.append(msg.snapshot())
-        if "content" in body:
-            msg.content = body["content"] or ""
-        if "embeds" in body:
-            msg.embeds = copy.deepcopy(body["embeds"] or [])
-        if "components" in body:
-            msg.components = copy.deepcopy(body["components"] or [])
-        if body.get("flags") is not None:
-            keep = msg.flags & (MessageFlags.EPHEMERAL | MessageFlags.IS_COMPONENTS_V2)
-            msg.flags = keep | (
-                body["flags"] & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.IS_COMPONENTS_V2)
-            )
-        if "attachments" in body or files:
-            meta = body.get("attachments")
-            if meta is None:
-                kept = list(msg.attachments)
-            else:
-                keep_ids = set()
-                for m in meta:
-                    with contextlib.suppress(TypeError, ValueError):
-                        keep_ids.add(int(m.get("id")))
-                kept = [a for a in msg.attachments if a.id in keep_ids]
-            msg.attachments = kept + self._build_attachments(
-                msg.channel, files, meta, ephemeral=msg.ephemeral_to is not None
-            )
-        msg.flags &= ~MessageFlags.LOADING
-        if not completing:
-            msg.edited_timestamp = self.now()
-        self._resolve_embed_media(msg)
-        if "content" in body or "allowed_mentions" in body:
-            self._apply_mentions(msg, body.get("allowed_mentions", msg.allowed_mentions))
-        self._changed()
-        msg.updated_seq = self._seq
-        self._emit_message("MESSAGE_UPDATE", msg)
-        return msg
-
-    def _delete_message(self, msg: Message) -> None:
-        if msg.deleted:
-            return
-        msg.deleted = True
-        if msg.id in msg.channel.pins:
-            msg.channel.pins.remove(msg.id)
-        self._changed()
-        msg.updated_seq = self._seq
-        if msg.ephemeral_to is None:
-            g = msg.channel.guild
-            self._emit(
-                "MESSAGE_DELETE",
-                F.message_delete(msg),
-                intent=Intent.GUILD_MESSAGES if g else Intent.DM_MESSAGES,
-            )
+    def _bot_intents(self) -> int:
+        return int(self.bot._connection._intents.value) if self.bot is not None else 0
 
     def _message_payload_for_bot(self, msg: Message) -> dict[str, Any]:
-        """MESSAGE_CONTENT intent: other users' guild messages arrive without content unless they
-        mention the bot."""
-        strip = False
-        if (
-            msg.author.id != self.bot_user.id
-            and msg.channel.guild is not None
-            and self.bot_user.id not in msg.mention_ids
-            and self.bot is not None
-        ):
-            strip = not self.bot._connection._intents.message_content
-        return F.message(self, msg, strip_content=strip)
+        return self._message_for_bot(msg, self._bot_intents())
 
-    def _emit_message(self, event: str, msg: Message) -> None:
-        if msg.ephemeral_to is not None:
-            return  # ephemeral messages never reach the gateway
-        intent = Intent.GUILD_MESSAGES if msg.channel.guild is not None else Intent.DM_MESSAGES
-        self._emit(event, lambda: self._message_payload_for_bot(msg), intent=intent)
-
-    # -- reactions ---------------------------------------------------------------------------------------
-    def _add_reaction(self, msg: Message, user_id: int, emoji: dict[str, Any]) -> bool:
-        key = emoji_key(emoji)
-        entry = msg._reactions.setdefault(
-            key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)}
-        )
-        if user_id in entry["users"]:
-            return False
-        entry["users"].append(user_id)
-        self._changed()
-        msg.updated_seq = self._seq
-        self._emit(
-            "MESSAGE_REACTION_ADD",
-            lambda: F.reaction_event(self, msg, user_id, entry["emoji"], add=True),
-            intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS,
-        )
-        return True
-
-    def _remove_reaction(self, msg: Message, user_id: int, emoji: dict[str, Any]) -> bool:
-        key = emoji_key(emoji)
-        entry = msg._reactions.get(key)
-        if entry is None or user_id not in entry["users"]:
-            return False
-        entry["users"].remove(user_id)
-        if not entry["users"]:
-            del msg._reactions[key]
-        self._changed()
-        msg.updated_seq = self._seq
-        self._emit(
-            "MESSAGE_REACTION_REMOVE",
-            F.reaction_event(self, msg, user_id, entry["emoji"], add=False),
-            intent=Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS,
-        )
-        return True
-
-    def _clear_reactions(self, msg: Message, emoji: dict[str, Any] | None = None) -> None:
-        intent = Intent.GUILD_REACTIONS if msg.channel.guild else Intent.DM_REACTIONS
-        if emoji is None:
-            msg._reactions.clear()
-            self._emit("MESSAGE_REACTION_REMOVE_ALL", F.reaction_clear(msg), intent=intent)
-        elif msg._reactions.pop(emoji_key(emoji), None) is not None:
-            self._emit("MESSAGE_REACTION_REMOVE_EMOJI", F.reaction_clear(msg, emoji), intent=intent)
-        self._changed()
-        msg.updated_seq = self._seq
-
-    # -- threads ---------------------------------------------------------------------------------------------
-    def _create_thread(
-        self,
-        parent: Channel,
-        name: str,
-        owner: User,
-        *,
-        type: int = ChannelType.PUBLIC_THREAD,
-        from_message: Message | None = None,
-        auto_archive_duration: int = 1440,
-        invitable: bool = True,
-        rate_limit_per_user: int = 0,
-    ) -> Channel:
-        guild = parent.guild
-        assert guild is not None
-        thread = Channel(
-            self,
-            type,
-            id=from_message.id if from_message else self.new_id(),
-            guild=guild,
-            name=name,
-            parent=parent,
-            owner_id=owner.id,
-            created=self.now(),
-        )
-        thread.auto_archive_duration = auto_archive_duration
-        thread.invitable = invitable
-        thread.rate_limit_per_user = rate_limit_per_user or 0
-        thread.thread_members[owner.id] = self.now()
-        guild.channels[thread.id] = thread
-        self.channels[thread.id] = thread
-        self._changed()
-        self._emit("THREAD_CREATE", lambda: F.thread_create(self, thread))
-        if from_message is not None:
-            from_message.thread = thread
-            thread.starter_message = from_message
-            self._changed()
-            from_message.updated_seq = self._seq
-            self._emit_message("MESSAGE_UPDATE", from_message)
-        elif type == ChannelType.PUBLIC_THREAD:
-            notice = self._create_message(parent, owner, content=name, msg_type=18)
-            notice.reference = {"type": 0, "channel_id": str(thread.id), "guild_id": str(guild.id)}
-        return thread
-
-    def _update_channel(self, channel: Channel, changes: dict[str, Any]) -> None:
-        for key in (
-            "name",
-            "archived",
-            "locked",
-            "auto_archive_duration",
-            "invitable",
-            "rate_limit_per_user",
-            "topic",
-        ):
-            if changes.get(key) is not None:
-                setattr(channel, key, changes[key])
-        if "archived" in changes:
-            channel.archive_timestamp = self.now()
-        self._changed()
-        self._emit("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", lambda: F.channel(channel))
-
-    def _delete_channel(self, channel: Channel) -> None:
-        for thread in channel.threads:  # a deleted channel's threads go with it
-            thread.deleted = True
-        channel.deleted = True
-        g = channel.guild
-        self._changed()
-        if g is not None:
-            if channel.is_thread:
-                self._emit("THREAD_DELETE", F.thread_delete(channel))
-            else:
-                self._emit("CHANNEL_DELETE", F.channel(channel))
+    def _since_filter(self, since: Any) -> Callable[[Message], bool]:
+        """``since=mark``: messages created or edited after it; ``since=msg``: the same, from ``msg``'s
+        creation, without ``msg`` itself."""
+        threshold, exclude = self._since_threshold(since)
+        if threshold is None:
+            return lambda m: True
+        return lambda m: m is not exclude and (m.created_seq > threshold or m.updated_seq > threshold)
 
     # ==================================================================================================
     # interactions
@@ -979,11 +458,6 @@ class DiscordDouble:
             return 20 if inter.data.get("type", 1) == 1 else 23
         return 0
 
-    def _check_file_sizes(self, files: Sequence[tuple[str, bytes]]) -> None:
-        for _name, data in files:
-            if len(data) > self.attachment_size_limit:
-                raise APIError(413, 40005, "Request entity too large")
-
     # -- commands ------------------------------------------------------------------------------------------
     def _store_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
         store: dict[tuple[int, str], dict[str, Any]] = {}
@@ -1040,10 +514,19 @@ class DiscordDouble:
     # ==================================================================================================
     # gateway
     # ==================================================================================================
-    def _emit(self, event: str, data: Any, *, intent: int | None = None) -> asyncio.Future | None:
-        """Queue a gateway event for the connected bot (``data`` may be a callable: built at delivery)."""
+    def _emit(
+        self, event: str, data: Any, *, guild: Guild | None = None, intent: int | None = None
+    ) -> asyncio.Future | None:
+        """Queue a gateway event for the connected bot (``data`` may be ``data(intents)``, built now;
+        ``None`` drops the event)."""
         if self.link is None or not self.connected:
             return None
+        if intent is not None and not self._bot_intents() & intent:
+            return None
+        if callable(data):
+            data = data(self._bot_intents())
+            if data is None:
+                return None
         return self.link.send(event, data, intent=intent)
 
     async def _deliver(
@@ -1073,37 +556,10 @@ class DiscordDouble:
     # ==================================================================================================
     # waiting, recording
     # ==================================================================================================
-    def _changed(self) -> None:
-        self._seq += 1
-        self._last_activity = time.monotonic()
-        ev = self._change_event
-        if ev is not None:
-            self._change_event = None
-            ev.set()
-
     def mark(self) -> int:
         """A point in time for ``since=`` (wait_for, api_calls, api_summary)."""
         self._changed()
         return self._seq
-
-    async def wait_until(
-        self, check: Callable[[], Any], *, timeout: float = 5.0, describe: Callable[[], str] | None = None
-    ) -> Any:
-        """Re-evaluate ``check`` on every change of the world until it returns something truthy."""
-        deadline = time.monotonic() + timeout
-        while True:
-            result = check()
-            if result:
-                return result
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                what = describe() if describe is not None else "condition not met"
-                raise WaitTimeout(f"timed out after {timeout:g} s: {what}{self.diagnostics()}")
-            if self._change_event is None:
-                self._change_event = asyncio.Event()
-            ev = self._change_event
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ev.wait(), remaining)
 
     @staticmethod
     def _since_threshold(since: Any) -> tuple[int | None, Message | None]:
@@ -1112,42 +568,6 @@ class DiscordDouble:
         if isinstance(since, Message):
             return since.created_seq, since
         return int(since), None
-
-    async def wait_for_message(
-        self,
-        channel: Channel,
-        predicate: Callable[[Message], Any] | None = None,
-        *,
-        timeout: float = 5.0,
-        since: Any = None,
-        user: User | None = None,
-    ) -> Message:
-        pred = predicate or (lambda m: True)
-        threshold, exclude = self._since_threshold(since)
-
-        def candidates() -> list[Message]:
-            msgs = channel.visible_messages(user) if user is not None else channel.public_messages
-            out = []
-            for m in msgs:
-                if m.loading or m is exclude:
-                    continue
-                if threshold is not None and m.created_seq <= threshold and m.updated_seq <= threshold:
-                    continue
-                out.append(m)
-            return out
-
-        def check() -> Message | None:
-            for m in reversed(candidates()):
-                if _safe(pred, m):
-                    return m
-            return None
-
-        def describe() -> str:
-            msgs = candidates()
-            shown = "\n".join(f"    {m!r}" for m in msgs[-10:]) or "    (none)"
-            return f"no message in {channel!r} matched; {len(msgs)} candidate(s):\n{shown}"
-
-        return await self.wait_until(check, timeout=timeout, describe=describe)
 
     def diagnostics(self) -> str:
         parts = []
@@ -1176,16 +596,6 @@ class DiscordDouble:
             and (route is None or r.route == route or r.route.split(" ", 1)[1] == route)
             and (method is None or r.method == method)
         ]
-
-    def api_summary(self, since: Any = None) -> dict[str, int]:
-        """``{"POST /channels/{channel_id}/messages": 2, ...}`` for the requests since ``since``."""
-        out: dict[str, int] = {}
-        for r in self.api_calls(since):
-            out[r.route] = out.get(r.route, 0) + 1
-        return out
-
-    def failed_requests(self, since: Any = None) -> list[RequestRecord]:
-        return [r for r in self.api_calls(since) if r.status >= 400]
 
     def _handler_tasks(self) -> list[asyncio.Task]:
         current = asyncio.current_task()

@@ -80,6 +80,11 @@ class User:
     def name(self) -> str:
         return self.username
 
+    def payload(self) -> dict[str, Any]:
+        from . import fixtures as F
+
+        return F.user(self)
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.username} id={self.id}>"
 
@@ -113,6 +118,11 @@ class Role:
     @property
     def mention(self) -> str:
         return f"<@&{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        from . import fixtures as F
+
+        return F.role(self)
 
     def __repr__(self) -> str:
         return f"<Role {self.name} id={self.id}>"
@@ -148,6 +158,11 @@ class Member:
         bit = P.bit(permission)
         return self.permissions_in(channel) & bit == bit
 
+    def payload(self, *, include_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
+        from . import fixtures as F
+
+        return F.member(self, include_user=include_user, permissions=permissions)
+
     def __repr__(self) -> str:
         return f"<Member {self.user.username} of {self.guild.name}>"
 
@@ -172,9 +187,16 @@ class Guild:
 
     # -- building the world ------------------------------------------------------------------
     def create_text_channel(
-        self, name: str, *, category: Channel | None = None, topic: str | None = None
+        self,
+        name: str,
+        *,
+        category: Channel | None = None,
+        topic: str | None = None,
+        overwrites: list[dict[str, Any]] | None = None,
     ) -> Channel:
-        return self._dd._create_guild_channel(self, name, ChannelType.TEXT, parent=category, topic=topic)
+        return self._dd._create_guild_channel(
+            self, name, ChannelType.TEXT, parent=category, topic=topic, overwrites=overwrites
+        )
 
     def create_category(self, name: str) -> Channel:
         return self._dd._create_guild_channel(self, name, ChannelType.CATEGORY)
@@ -239,6 +261,11 @@ class Guild:
     @property
     def bot_member(self) -> Member | None:
         return self.members.get(self._dd.bot_user.id)
+
+    def base_payload(self) -> dict[str, Any]:
+        from . import fixtures as F
+
+        return F.guild_base(self)
 
     def __repr__(self) -> str:
         return f"<Guild {self.name} id={self.id}>"
@@ -369,6 +396,12 @@ class Channel:
         """Deny the bot these permissions here (a member overwrite), e.g. ``"create_public_threads"``."""
         self.set_overwrite(self._dd.bot_user, deny=list(permissions))
 
+    def payload(self, *, include_guild_id: bool = True, for_user: User | None = None) -> dict[str, Any]:
+        from . import fixtures as F
+
+        uid = for_user.id if for_user else None
+        return F.channel(self, include_guild_id=include_guild_id, for_user_id=uid)
+
     def __repr__(self) -> str:
         kind = {0: "text", 1: "dm", 4: "category", 11: "thread", 12: "private-thread"}.get(
             self.type, str(self.type)
@@ -430,6 +463,11 @@ class Attachment:
         img = Image.open(io.BytesIO(self.bytes))
         img.load()
         return img
+
+    def payload(self) -> dict[str, Any]:
+        from . import fixtures as F
+
+        return F.attachment(self)
 
     def __repr__(self) -> str:
         return f"<Attachment {self.filename} {self.content_type} {self.size}B>"
@@ -841,6 +879,19 @@ class Message:
 
     async def refresh(self) -> Message:  # symmetry with discord.py; the object is always live
         return self
+
+    def payload(
+        self, *, include_guild: bool = True, strip_content: bool = False, include_reference: bool = True
+    ) -> dict[str, Any]:
+        from . import fixtures as F
+
+        return F.message(
+            self._dd,
+            self,
+            include_guild=include_guild,
+            strip_content=strip_content,
+            include_reference=include_reference,
+        )
 
     def __repr__(self) -> str:
         text = self.text.replace("\n", " ")

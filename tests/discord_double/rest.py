@@ -19,7 +19,7 @@ from urllib.parse import unquote
 
 from . import fixtures as F
 from . import validation as V
-from .errors import APIError, cannot_dm, missing_access, missing_permissions, unknown
+from .errors import APIError, missing_access, missing_permissions, unknown
 from .models import Channel, ChannelType, Message, parse_emoji
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -401,19 +401,7 @@ class RestAPI:
 
     # -- messages --------------------------------------------------------------------------------------------
     def _check_can_send(self, ch: Channel, n_files: int) -> None:
-        dd = self.dd
-        if ch.is_dm:
-            rec = ch.recipient
-            if rec is None or not rec.dms_open or not dd.shares_guild_with_bot(rec):
-                raise cannot_dm()
-            return
-        self._need(ch, "send_messages_in_threads" if ch.is_thread else "send_messages")
-        if n_files:
-            self._need(ch, "attach_files")
-        if ch.is_thread and ch.locked and not dd.can_bot(ch, "manage_threads"):
-            raise APIError(400, 50083, "Thread is archived")
-        if ch.is_thread and ch.archived:
-            dd._update_channel(ch, {"archived": False})
+        self.dd.check_can_send(ch, n_files, self._need)
 
     def post_message(self, req: Req) -> Any:
         dd = self.dd
@@ -710,7 +698,7 @@ class RestAPI:
 
     def _thread_members_update(self, thread: Channel, user_id: int, *, added: bool) -> None:
         self.dd._changed()
-        self.dd._emit("THREAD_MEMBERS_UPDATE", F.thread_members_update(self.dd, thread, user_id, added=added))
+        self.dd._thread_members_update(thread, user_id, added=added)
 
     def join_thread(self, req: Req) -> Any:
         thread = self._thread(req)
@@ -761,11 +749,12 @@ class RestAPI:
     def create_dm(self, req: Req) -> Any:
         dd = self.dd
         try:
-            user = dd.users.get(int(req.body.get("recipient_id")))
+            user = dd.user(int(req.body.get("recipient_id")))
         except (TypeError, ValueError):
             user = None
         if user is None:
             raise APIError(400, 50033, "Invalid Recipient(s)")
+        dd.check_can_open_dm(user)
         return F.channel(dd.dm_channel_for(user))
 
     def get_user(self, req: Req) -> Any:

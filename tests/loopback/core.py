@@ -19,13 +19,13 @@ from aiohttp import web
 
 from tests.discord_double import perms as P
 from .errors import APIError, CommandNotFound, WaitTimeout, unknown
-from .gateway import GatewayHub, Intents, Session
+from .gateway import GatewayHub, Session
 from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
-from .models import (Attachment, BotUser, Channel, ChannelType, Guild, Member, Message, MessageFlags, Role, User,
-                     emoji_display, emoji_key, overwrites_from_payload, walk_components)
+from .models import (BotUser, Channel, Guild, Message, MessageFlags, Role, User)
 from .ratelimit import RateLimiter
-from .snowflake import make_bot_token, now_iso
-from tests.discord_double.validation import resolve_mentions, validate_choices, validate_message, validate_modal
+from .snowflake import make_bot_token, new_id, now_iso
+from tests.discord_double.world import DiscordWorld
+from tests.discord_double.validation import validate_choices, validate_message, validate_modal
 
 log = logging.getLogger("fakecord")
 
@@ -68,7 +68,7 @@ class Violation:
     when: float = dataclasses.field(default_factory=time.monotonic)
 
 
-class FakeDiscord:
+class FakeDiscord(DiscordWorld):
     """A fake Discord (API v10) on loopback plus the driver that plays users.
 
     Use as ``async with FakeDiscord() as fd: ...``. Options:
@@ -94,33 +94,19 @@ class FakeDiscord:
                  interaction_token_ttl: float = 15 * 60):
         self.host = host
         self.port = port
-        self.privileged_intents = set(privileged_intents)
-        self.ack_deadline = ack_deadline
-        self.strict_ack = strict_ack
-        self.attachment_size_limit = attachment_size_limit
+        self._init_world(ack_deadline=ack_deadline, strict_ack=strict_ack,
+                         attachment_size_limit=attachment_size_limit, bot_permissions=bot_permissions,
+                         privileged_intents=privileged_intents)
         self.interaction_token_ttl = interaction_token_ttl
         self.require_sharding = require_sharding
-        self.default_bot_permissions = P.DEFAULT_BOT if bot_permissions is None else P.to_bits(bot_permissions)
-        self.dm_app_permissions = P.to_bits(["view_channel", "send_messages", "embed_links", "attach_files",
-                                             "add_reactions", "read_message_history", "use_external_emojis"])
-
-        self.users: Dict[int, User] = {}
-        self.guilds: Dict[int, Guild] = {}
-        self.channels: Dict[int, Channel] = {}
-        self.messages: Dict[int, Message] = {}
-        self.attachments: Dict[int, Attachment] = {}
         self.interactions: Dict[int, Interaction] = {}
         self.interactions_by_token: Dict[str, Interaction] = {}
-        self.dm_channels: Dict[int, Channel] = {}
         self.open_modals: Dict[int, Interaction] = {}
         self.global_commands: Dict[int, Dict[str, Any]] = {}
         self.guild_commands: Dict[int, Dict[int, Dict[str, Any]]] = {}
 
-        self.requests: List[RequestRecord] = []
         self.gateway_log: List[Dict[str, Any]] = []
         self.violations: List[Violation] = []
-        self.warnings: List[str] = []
-        self.unimplemented: List[str] = []
         self.bot_events: List[Dict[str, Any]] = []
         self.bot_errors: List[Dict[str, Any]] = []  # records the bot logged at ERROR or above
         self.bot_warnings: List[Dict[str, Any]] = []  # ... and at WARNING (e.g. discord.py rate-limit notices)
@@ -130,7 +116,7 @@ class FakeDiscord:
         self.users[self.bot_user.id] = self.bot_user
         self.application_id = self.bot_user.id
         self.token = make_bot_token(self.bot_user.id)
-        self.app_owner = User(self, "app-owner")
+        self.app_owner = User(self, "app-owner", id=self.new_id())
         self.users[self.app_owner.id] = self.app_owner
 
         self.hub = GatewayHub(self)
@@ -139,8 +125,6 @@ class FakeDiscord:
         self.ratelimits = RateLimiter(self)
         self.bots: Dict[str, Any] = {}  # name -> BotProcess
 
-        self._seq = 0
-        self._event: Optional[asyncio.Event] = None
         self._inflight: Dict[str, int] = {}
         self._last_request_end: Dict[str, float] = {}
         self._runner: Optional[web.AppRunner] = None
@@ -150,7 +134,6 @@ class FakeDiscord:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self._pylib = self._tmp / "pylib"
         self._nonces: Dict[Tuple[int, str], Message] = {}
-        self._timers: List[asyncio.TimerHandle] = []
         self.api_url = ""
 
     # ------------------------------------------------------------------
@@ -167,7 +150,6 @@ class FakeDiscord:
         """Start the HTTP/gateway server on loopback."""
         from .http_api import build_app
 
-        self._event = asyncio.Event()
         app = build_app(self)
         try:
             self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
@@ -217,37 +199,9 @@ class FakeDiscord:
     # ------------------------------------------------------------------
     # change notification and waiting
     # ------------------------------------------------------------------
-    def _changed(self) -> None:
-        self._seq += 1
-        ev = self._event
-        if ev is not None:
-            self._event = asyncio.Event()
-            ev.set()
-
     def mark(self) -> int:
         """A point in time: pass as ``since=`` to only see later messages/edits/requests."""
         return self._seq
-
-    async def wait_until(self, check: Callable[[], Any], *, timeout: float = 5.0,
-                         describe: Optional[Callable[[], str]] = None) -> Any:
-        """Re-evaluate ``check`` whenever the fake server's state changes; return its first truthy value."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            result = check()
-            if result:
-                return result
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                text = describe() if describe else "condition not met"
-                raise WaitTimeout(f"timed out after {timeout:.1f}s: {text}{self._diagnostics()}")
-            if self._event is None:
-                self._event = asyncio.Event()
-            ev = self._event
-            try:
-                await asyncio.wait_for(ev.wait(), min(remaining, 0.25))
-            except asyncio.TimeoutError:
-                pass
 
     async def settle(self, quiet: float = 0.2, timeout: float = 5.0) -> None:
         """Wait until no bot request is in flight and none finished for ``quiet`` seconds
@@ -260,39 +214,9 @@ class FakeDiscord:
             if not busy and time.monotonic() - last >= quiet:
                 return
             await asyncio.sleep(0.02)
-        raise WaitTimeout(f"the bot did not go quiet within {timeout:.1f}s{self._diagnostics()}")
+        raise WaitTimeout(f"the bot did not go quiet within {timeout:.1f}s{self.diagnostics()}")
 
-    async def wait_for_message(self, channel: Channel, predicate: Optional[Callable[[Message], bool]] = None, *,
-                               timeout: float = 5.0, since: Any = None, user: Optional[User] = None,
-                               author: Optional[User] = None) -> Message:
-        pred = predicate or (lambda m: True)
-        since_seq, since_id = _since(since)
-
-        def check():
-            for m in reversed(channel.messages):
-                if not m.visible_to(user) or m.loading:
-                    continue
-                if author is not None and m.author.id != author.id:
-                    continue
-                if since_seq is not None and max(m.created_seq, m.updated_seq) <= since_seq:
-                    continue
-                if since_id is not None and m.id <= since_id:
-                    continue
-                try:
-                    if pred(m):
-                        return m
-                except (KeyError, IndexError, AttributeError, TypeError):
-                    continue
-            return None
-
-        def describe():
-            recent = channel.visible_messages(user)[-6:]
-            lines = "\n    ".join(repr(m) for m in recent) or "(none)"
-            return f"no matching message in {channel!r}; latest:\n    {lines}"
-
-        return await self.wait_until(check, timeout=timeout, describe=describe)
-
-    def _diagnostics(self) -> str:
+    def diagnostics(self) -> str:
         parts = []
         for bot in self.bots.values():
             tail = bot.log_tail(15)
@@ -308,127 +232,65 @@ class FakeDiscord:
         return "".join(parts)
 
     # ------------------------------------------------------------------
-    # world building (driver API)
+    # the world's transport hooks (the world itself: tests/discord_double/world.py)
     # ------------------------------------------------------------------
-    def create_user(self, username: str, *, dms_open: bool = True, global_name: Optional[str] = None,
-                    locale: str = "en-US") -> "SimUser":
-        """A simulated human. ``dms_open=False`` makes the bot's DMs fail with 50007."""
+    def new_id(self) -> int:
+        return new_id()
+
+    def now(self) -> str:
+        return now_iso()
+
+    @property
+    def cdn_base(self) -> str:  # type: ignore[override]
+        return self.api_url
+
+    def _new_user(self, username: str, **kw: Any) -> "SimUser":
         from .simuser import SimUser
 
-        user = SimUser(self, username, dms_open=dms_open, global_name=global_name, locale=locale)
-        self.users[user.id] = user
-        return user
+        return SimUser(self, username, **kw)
 
-    def create_guild(self, name: str = "Test Guild", *, owner: Optional[User] = None,
-                     bot_permissions: P.PermSpec = None) -> Guild:
-        """A guild the bot is a member of (GUILD_CREATE is dispatched if the bot is connected)."""
-        if owner is None:
-            owner = self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = Guild(self, name, owner)
-        self.guilds[guild.id] = guild
-        guild.members[owner.id] = Member(guild, owner)
-        perms = self.default_bot_permissions if bot_permissions is None else P.to_bits(bot_permissions)
-        bot_role = Role(guild, self.bot_user.username, perms, position=1, managed=True, bot_id=self.bot_user.id)
-        guild.roles[bot_role.id] = bot_role
-        guild.bot_role = bot_role
-        guild.members[self.bot_user.id] = Member(guild, self.bot_user, [bot_role.id])
-        for s in self.hub.live_sessions():
-            if s.handles_guild(guild.id):
-                s.dispatch("GUILD_CREATE", self._guild_create_payload(guild, s))
-        self._changed()
-        return guild
+    def _emit(self, event: str, data: Any, *, guild: Optional[Guild] = None, intent: Optional[int] = None) -> int:
+        """To every live session that should see it (sharding, intents); ``data(intents)`` is built per
+        session (None: not for that session)."""
+        transform = (lambda s, _d: data(s.intents)) if callable(data) else None
+        return self.hub.dispatch(event, None if transform else data, guild_id=guild.id if guild else None,
+                                 intent=intent, transform=transform)
 
-    def _create_guild_channel(self, guild: Guild, name: str, type: int, *, parent: Optional[Channel] = None,
-                              topic: Optional[str] = None, overwrites: Optional[List[Dict[str, Any]]] = None,
-                              dispatch: bool = True) -> Channel:
-        position = len([c for c in guild.channels.values() if not c.is_thread])
-        ch = Channel(self, type, guild=guild, name=name, parent=parent, topic=topic, position=position)
-        if overwrites:
-            ch.overwrites = overwrites_from_payload(overwrites)
-        guild.channels[ch.id] = ch
-        self.channels[ch.id] = ch
-        if dispatch:
-            self.hub.dispatch("CHANNEL_CREATE", ch.payload(), guild_id=guild.id, intent=Intents.GUILDS)
-        self._changed()
-        return ch
+    def _since_filter(self, since: Any) -> Callable[[Message], bool]:
+        """``since=fd.mark()``: messages created or edited after it; ``since=msg``: messages newer than msg."""
+        since_seq, since_id = _since(since)
+        return lambda m: ((since_seq is None or max(m.created_seq, m.updated_seq) > since_seq)
+                          and (since_id is None or m.id > since_id))
 
-    def _create_role(self, guild: Guild, name: str, permissions: int, *, color: int = 0,
-                     mentionable: bool = False) -> Role:
-        # new roles go below the bot's role, like roles made by an admin after inviting the bot
-        role = Role(guild, name, permissions, position=1, color=color, mentionable=mentionable)
-        for r in guild.roles.values():
-            if r.position >= 1 and r is not role:
-                r.position += 1
-        guild.roles[role.id] = role
-        self.hub.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()},
-                          guild_id=guild.id, intent=Intents.GUILDS)
-        self._changed()
-        return role
+    def _interaction_metadata(self, inter: Any) -> Dict[str, Any]:
+        return inter.metadata()
 
-    def _add_member(self, guild: Guild, user: User, roles: Sequence[int], nick: Optional[str]) -> Member:
-        member = Member(guild, user, roles, nick)
-        guild.members[user.id] = member
-        data = member.payload()
-        data["guild_id"] = str(guild.id)
-        self.hub.dispatch("GUILD_MEMBER_ADD", data, guild_id=guild.id, intent=Intents.GUILD_MEMBERS)
-        self._changed()
-        return member
+    def _interaction_legacy(self, inter: Any) -> Dict[str, Any]:
+        return inter.legacy()
 
-    def _remove_member(self, guild: Guild, user: User) -> None:
-        guild.members.pop(user.id, None)
-        self.hub.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id), "user": user.payload()},
-                          guild_id=guild.id, intent=Intents.GUILD_MEMBERS)
-        self._changed()
+    def _application_flags(self) -> int:
+        return self.application_flags
 
-    def _member_update(self, guild: Guild, member: Member) -> None:
-        data = member.payload()
-        data["guild_id"] = str(guild.id)
-        self.hub.dispatch("GUILD_MEMBER_UPDATE", data, guild_id=guild.id, intent=Intents.GUILD_MEMBERS)
-        self._changed()
+    # the loopback's names for the world's verbs (http_api, simuser, tests)
+    def post_message(self, channel: Channel, author: User, **kw: Any) -> Message:
+        return self._create_message(channel, author, **kw)
+
+    edit_message = DiscordWorld._edit_message
+    delete_message = DiscordWorld._delete_message
+    remove_reaction = DiscordWorld._remove_reaction
+    clear_reactions = DiscordWorld._clear_reactions
+    create_thread = DiscordWorld._create_thread
+    add_thread_member = DiscordWorld._add_thread_member
+    remove_thread_member = DiscordWorld._remove_thread_member
+    update_thread = DiscordWorld._update_channel
+    delete_channel = DiscordWorld._delete_channel
+    _dispatch_message = DiscordWorld._emit_message
+
+    def add_reaction(self, msg: Message, user: User, emoji: Dict[str, Any]) -> bool:
+        return self._add_reaction(msg, user.id, emoji)
 
     def _member_role(self, guild: Guild, user: User, role: Role, *, add: bool) -> None:
-        member = guild.members[user.id]
-        if add and role.id not in member.role_ids:
-            member.role_ids.append(role.id)
-        elif not add and role.id in member.role_ids:
-            member.role_ids.remove(role.id)
-        self._member_update(guild, member)
-
-    def _set_overwrite(self, channel: Channel, target: Union[Role, User, Guild], allow: int, deny: int) -> None:
-        tid = target.id
-        kind = 1 if isinstance(target, User) else 0
-        channel.overwrites[tid] = (allow, deny, kind)
-        if channel.guild:
-            self.hub.dispatch("CHANNEL_UPDATE", channel.payload(), guild_id=channel.guild.id, intent=Intents.GUILDS)
-        self._changed()
-
-    def _set_bot_permissions(self, guild: Guild, bits: int) -> None:
-        role = guild.bot_role
-        assert role is not None
-        role.permissions = bits
-        self.hub.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()},
-                          guild_id=guild.id, intent=Intents.GUILDS)
-        self._changed()
-
-    def new_attachment(self, channel: Channel, filename: str, data: bytes, **kw: Any) -> Attachment:
-        att = Attachment(self, channel.id, filename, data, **kw)
-        self.attachments[att.id] = att
-        return att
-
-    def user(self, user_id: int) -> Optional[User]:
-        if user_id == self.bot_user.id:
-            return self.bot_user
-        return self.users.get(user_id)
-
-    def dm_channel_for(self, user: User) -> Channel:
-        """The DM channel between ``user`` and the bot (created on first use)."""
-        ch = self.dm_channels.get(user.id)
-        if ch is None:
-            ch = Channel(self, ChannelType.DM, recipient=user)
-            self.dm_channels[user.id] = ch
-            self.channels[ch.id] = ch
-            self._changed()
-        return ch
+        self._member_roles(guild, user, add=[role.id] if add else [], remove=[] if add else [role.id])
 
     # ------------------------------------------------------------------
     # gateway payloads
@@ -456,408 +318,9 @@ class FakeDiscord:
             "_trace": ["[\"fakecord\"]"],
         }
 
-    def _application_flags(self) -> int:
-        flags = 0
-        if "presences" in self.privileged_intents:
-            flags |= 1 << 13
-        if "members" in self.privileged_intents:
-            flags |= 1 << 15
-        if "message_content" in self.privileged_intents:
-            flags |= 1 << 19
-        return flags
-
-    def _guild_create_payload(self, guild: Guild, session: Session) -> Dict[str, Any]:
-        data = guild.base_payload()
-        if session.has(Intents.GUILD_MEMBERS):
-            members = [m.payload() for m in guild.members.values()]
-        else:
-            members = [guild.members[self.bot_user.id].payload()] if self.bot_user.id in guild.members else []
-        data.update({
-            "joined_at": guild.joined_at,
-            "large": False,
-            "unavailable": False,
-            "member_count": len(guild.members),
-            "voice_states": [],
-            "members": members,
-            "channels": [c.payload(include_guild_id=False) for c in guild.channels.values()
-                         if not c.is_thread and not c.deleted],
-            "threads": [c.payload(for_user=self.bot_user) for c in guild.channels.values()
-                        if c.is_thread and not c.deleted and not c.archived],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "embedded_activities": [],
-            "activity_instances": [],
-            "lazy": True,
-            "application_command_counts": {},
-            "version": int(time.time() * 1000),
-        })
-        return data
-
     def _message_payload_for_bot(self, msg: Message, session: Optional[Session]) -> Dict[str, Any]:
         """A message as the bot receives it (message-content intent applied)."""
-        strip = False
-        if msg.author.id != self.bot_user.id and msg.channel.guild is not None \
-                and self.bot_user.id not in msg.mention_ids:
-            if session is not None:
-                strip = not session.has(Intents.MESSAGE_CONTENT)
-            else:
-                strip = "message_content" not in self.privileged_intents
-        return msg.payload(strip_content=strip)
-
-    def _dispatch_message(self, event: str, msg: Message) -> None:
-        if msg.ephemeral_to is not None:
-            return
-        g = msg.channel.guild
-        intent = Intents.GUILD_MESSAGES if g is not None else Intents.DIRECT_MESSAGES
-        self.hub.dispatch(event, msg, guild_id=g.id if g else None, intent=intent,
-                          transform=lambda s, m: self._message_payload_for_bot(m, s))
-
-    # ------------------------------------------------------------------
-    # messages
-    # ------------------------------------------------------------------
-    def _build_attachments(self, channel: Channel, files: Sequence[Tuple[str, bytes, Optional[str]]],
-                           meta: Optional[List[Dict[str, Any]]], *, ephemeral: bool = False) -> List[Attachment]:
-        """Attachments from uploaded ``files[n]`` parts, using the payload's ``attachments`` metadata."""
-        out: List[Attachment] = []
-        by_index: Dict[int, Dict[str, Any]] = {}
-        for m in meta or []:
-            try:
-                idx = int(m.get("id"))
-            except (TypeError, ValueError):
-                continue
-            if idx < 1000:
-                by_index[idx] = m
-        for i, (filename, data, _ct) in enumerate(files):
-            m = by_index.get(i, {})
-            att = Attachment(self, channel.id, m.get("filename") or filename, data,
-                             description=m.get("description"), title=m.get("title"), ephemeral=ephemeral)
-            self.attachments[att.id] = att
-            out.append(att)
-        return out
-
-    def _resolve_embed_media(self, msg: Message) -> None:
-        by_name = {a.filename: a for a in msg.attachments}
-
-        def fix(obj: Dict[str, Any], key: str, where: str) -> bool:
-            url = obj.get(key)
-            if isinstance(url, str) and url.startswith("attachment://"):
-                att = by_name.get(url[len("attachment://"):])
-                if att is None:
-                    self.warnings.append(f"message {msg.id}: {where} refers to {url} but no such file was uploaded")
-                    return False
-                obj[key] = att.url
-                obj["proxy_url"] = att.url
-                if att.width is not None:
-                    obj["width"], obj["height"] = att.width, att.height
-                obj["content_type"] = att.content_type
-            return True
-
-        for e in msg.embeds:
-            e.setdefault("type", "rich")
-            for key in ("image", "thumbnail"):
-                if isinstance(e.get(key), dict) and not fix(e[key], "url", f"embed {key}"):
-                    del e[key]
-            for key in ("footer", "author"):
-                if isinstance(e.get(key), dict):
-                    fix(e[key], "icon_url", f"embed {key} icon")
-        for comp in walk_components(msg.components):
-            media = None
-            if comp.get("type") == 11:
-                media = comp.get("media")
-            elif comp.get("type") == 13:
-                media = comp.get("file")
-            if isinstance(media, dict):
-                url = media.get("url", "")
-                att = by_name.get(url[len("attachment://"):]) if url.startswith("attachment://") else None
-                if att is not None:
-                    media.update({"proxy_url": att.url, "attachment_id": str(att.id), "content_type": att.content_type,
-                                  "width": att.width, "height": att.height})
-            if comp.get("type") == 12:
-                for item in comp.get("items") or []:
-                    m = item.get("media") or {}
-                    url = m.get("url", "")
-                    att = by_name.get(url[len("attachment://"):]) if url.startswith("attachment://") else None
-                    if att is not None:
-                        m.update({"proxy_url": att.url, "attachment_id": str(att.id),
-                                  "content_type": att.content_type, "width": att.width, "height": att.height})
-
-    def _apply_mentions(self, msg: Message, allowed: Optional[Dict[str, Any]]) -> None:
-        g = msg.channel.guild
-        if g is not None:
-            known_users = list(g.members)
-            roles = {r.id: r.mentionable for r in g.roles.values() if r.id != g.id}
-            author = g.members.get(msg.author.id)
-            can_everyone = author is not None and author.has("mention_everyone", msg.channel)
-        else:
-            known_users = [self.bot_user.id] + ([msg.channel.recipient.id] if msg.channel.recipient else [])
-            roles, can_everyone = {}, False
-        reply_author = None
-        if msg.reference:
-            ref = self.messages.get(int(msg.reference.get("message_id", 0)))
-            if ref is not None and msg.type == 19 and ref.author.id != msg.author.id:
-                reply_author = ref.author.id
-        users, role_ids, everyone = resolve_mentions(msg.content, allowed, known_users=known_users, roles=roles,
-                                                     can_mention_everyone=can_everyone, reply_author=reply_author)
-        msg.mention_ids, msg.mention_role_ids, msg.mention_everyone = users, role_ids, everyone
-        msg.allowed_mentions = allowed
-
-    def post_message(self, channel: Channel, author: User, *, content: Optional[str] = None,
-                     embeds: Optional[List[Dict[str, Any]]] = None, components: Optional[List[Dict[str, Any]]] = None,
-                     files: Sequence[Tuple[str, bytes, Optional[str]]] = (), attachments_meta=None, flags: int = 0,
-                     reference: Optional[Dict[str, Any]] = None, allowed_mentions: Optional[Dict[str, Any]] = None,
-                     nonce: Any = None, tts: bool = False, ephemeral_to: Optional[int] = None,
-                     interaction: Optional[Interaction] = None, msg_type: Optional[int] = None,
-                     poll: Optional[Dict[str, Any]] = None, sticker_ids: Sequence[str] = ()) -> Message:
-        """Create a message (no validation: REST handlers validate first) and dispatch MESSAGE_CREATE."""
-        ephemeral = ephemeral_to is not None
-        atts = self._build_attachments(channel, files, attachments_meta, ephemeral=ephemeral)
-        keep_flags = flags & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.SUPPRESS_NOTIFICATIONS |
-                              MessageFlags.IS_COMPONENTS_V2 | MessageFlags.LOADING | (1 << 13))
-        if ephemeral:
-            keep_flags |= MessageFlags.EPHEMERAL
-        msg = Message(self, channel, author, content=content or "", embeds=copy.deepcopy(embeds or []),
-                      components=copy.deepcopy(components or []), attachments=atts, flags=keep_flags, tts=tts,
-                      ephemeral_to=ephemeral_to, nonce=nonce)
-        if reference:
-            msg.reference = {"type": reference.get("type", 0), "message_id": str(reference["message_id"]),
-                             "channel_id": str(reference.get("channel_id") or channel.id)}
-            if channel.guild:
-                msg.reference["guild_id"] = str(channel.guild.id)
-        if msg_type is not None:
-            msg.type = msg_type
-        elif reference:
-            msg.type = 19
-        if interaction is not None:
-            msg.interaction = interaction
-            msg.webhook_id = self.application_id
-            msg.application_id = self.application_id
-        msg.poll = copy.deepcopy(poll) if poll else None
-        msg.sticker_ids = list(sticker_ids)
-        self._resolve_embed_media(msg)
-        self._apply_mentions(msg, allowed_mentions)
-        if channel.is_thread:
-            msg.position = channel.total_message_sent
-            channel.total_message_sent += 1
-        self.messages[msg.id] = msg
-        channel.messages.append(msg)
-        if interaction is not None:
-            msg.interaction_metadata = interaction.metadata()
-            if interaction.type == InteractionType.APPLICATION_COMMAND:
-                msg.interaction_legacy = interaction.legacy()
-        self._changed()
-        msg.created_seq = msg.updated_seq = self._seq
-        self._dispatch_message("MESSAGE_CREATE", msg)
-        return msg
-
-    def edit_message(self, msg: Message, payload: Dict[str, Any],
-                     files: Sequence[Tuple[str, bytes, Optional[str]]] = ()) -> Message:
-        """Apply an edit body (fields present are replaced) and dispatch MESSAGE_UPDATE."""
-        completing = msg.loading
-        if not completing:
-            msg.edits.append(msg.snapshot())
-        if "content" in payload:
-            msg.content = payload["content"] or ""
-        if "embeds" in payload:
-            msg.embeds = copy.deepcopy(payload["embeds"] or [])
-        if "components" in payload:
-            msg.components = copy.deepcopy(payload["components"] or [])
-        if "flags" in payload and payload["flags"] is not None:
-            keep = msg.flags & (MessageFlags.EPHEMERAL | MessageFlags.IS_COMPONENTS_V2)
-            msg.flags = keep | (payload["flags"] & (MessageFlags.SUPPRESS_EMBEDS | MessageFlags.IS_COMPONENTS_V2))
-        if "attachments" in payload or files:
-            meta = payload.get("attachments")
-            if meta is None:
-                kept = list(msg.attachments)
-            else:
-                keep_ids = set()
-                for m in meta:
-                    try:
-                        keep_ids.add(int(m.get("id")))
-                    except (TypeError, ValueError):
-                        pass
-                kept = [a for a in msg.attachments if a.id in keep_ids]
-            new = self._build_attachments(msg.channel, files, meta, ephemeral=msg.ephemeral_to is not None)
-            msg.attachments = kept + new
-        msg.flags &= ~MessageFlags.LOADING
-        if completing:
-            msg.edited_timestamp = None
-        else:
-            msg.edited_timestamp = now_iso()
-        self._resolve_embed_media(msg)
-        if "content" in payload or "allowed_mentions" in payload:
-            self._apply_mentions(msg, payload.get("allowed_mentions", msg.allowed_mentions))
-        self._changed()
-        msg.updated_seq = self._seq
-        self._dispatch_message("MESSAGE_UPDATE", msg)
-        return msg
-
-    def delete_message(self, msg: Message) -> None:
-        if msg.deleted:
-            return
-        msg.deleted = True
-        self._changed()
-        msg.updated_seq = self._seq
-        if msg.ephemeral_to is not None:
-            return
-        g = msg.channel.guild
-        data = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
-        if g:
-            data["guild_id"] = str(g.id)
-        self.hub.dispatch("MESSAGE_DELETE", data, guild_id=g.id if g else None,
-                          intent=Intents.GUILD_MESSAGES if g else Intents.DIRECT_MESSAGES)
-
-    # ------------------------------------------------------------------
-    # reactions
-    # ------------------------------------------------------------------
-    def add_reaction(self, msg: Message, user: User, emoji: Dict[str, Any]) -> bool:
-        key = emoji_key(emoji)
-        entry = msg._reactions.setdefault(key, {"emoji": dict(emoji), "users": [], "display": emoji_display(emoji)})
-        if user.id in entry["users"]:
-            return False
-        entry["users"].append(user.id)
-        self._changed()
-        msg.updated_seq = self._seq
-        g = msg.channel.guild
-        data: Dict[str, Any] = {
-            "user_id": str(user.id), "channel_id": str(msg.channel.id), "message_id": str(msg.id),
-            "emoji": {k: v for k, v in emoji.items() if k in ("id", "name", "animated")},
-            "message_author_id": str(msg.author.id), "burst": False, "burst_colors": [], "type": 0,
-        }
-        if g:
-            data["guild_id"] = str(g.id)
-            if user.id in g.members:
-                data["member"] = g.members[user.id].payload()
-        self.hub.dispatch("MESSAGE_REACTION_ADD", data, guild_id=g.id if g else None,
-                          intent=Intents.GUILD_MESSAGE_REACTIONS if g else Intents.DIRECT_MESSAGE_REACTIONS)
-        return True
-
-    def remove_reaction(self, msg: Message, user_id: int, emoji: Dict[str, Any]) -> bool:
-        key = emoji_key(emoji)
-        entry = msg._reactions.get(key)
-        if not entry or user_id not in entry["users"]:
-            return False
-        entry["users"].remove(user_id)
-        if not entry["users"]:
-            del msg._reactions[key]
-        self._changed()
-        msg.updated_seq = self._seq
-        g = msg.channel.guild
-        data: Dict[str, Any] = {
-            "user_id": str(user_id), "channel_id": str(msg.channel.id), "message_id": str(msg.id),
-            "emoji": {k: v for k, v in entry["emoji"].items() if k in ("id", "name", "animated")},
-            "burst": False, "type": 0,
-        }
-        if g:
-            data["guild_id"] = str(g.id)
-        self.hub.dispatch("MESSAGE_REACTION_REMOVE", data, guild_id=g.id if g else None,
-                          intent=Intents.GUILD_MESSAGE_REACTIONS if g else Intents.DIRECT_MESSAGE_REACTIONS)
-        return True
-
-    def clear_reactions(self, msg: Message, emoji: Optional[Dict[str, Any]] = None) -> None:
-        g = msg.channel.guild
-        base: Dict[str, Any] = {"channel_id": str(msg.channel.id), "message_id": str(msg.id)}
-        if g:
-            base["guild_id"] = str(g.id)
-        intent = Intents.GUILD_MESSAGE_REACTIONS if g else Intents.DIRECT_MESSAGE_REACTIONS
-        if emoji is None:
-            msg._reactions.clear()
-            self.hub.dispatch("MESSAGE_REACTION_REMOVE_ALL", base, guild_id=g.id if g else None, intent=intent)
-        else:
-            entry = msg._reactions.pop(emoji_key(emoji), None)
-            if entry:
-                data = dict(base, emoji={k: v for k, v in entry["emoji"].items() if k in ("id", "name")})
-                self.hub.dispatch("MESSAGE_REACTION_REMOVE_EMOJI", data, guild_id=g.id if g else None, intent=intent)
-        self._changed()
-        msg.updated_seq = self._seq
-
-    # ------------------------------------------------------------------
-    # threads
-    # ------------------------------------------------------------------
-    def create_thread(self, parent: Channel, name: str, owner: User, *, type: int = ChannelType.PUBLIC_THREAD,
-                      from_message: Optional[Message] = None, auto_archive_duration: int = 1440,
-                      invitable: bool = True, rate_limit_per_user: int = 0) -> Channel:
-        guild = parent.guild
-        assert guild is not None
-        thread = Channel(self, type, guild=guild, name=name, parent=parent, owner_id=owner.id,
-                         id=from_message.id if from_message else None)
-        thread.auto_archive_duration = auto_archive_duration
-        thread.invitable = invitable
-        thread.rate_limit_per_user = rate_limit_per_user
-        thread.thread_members[owner.id] = now_iso()
-        guild.channels[thread.id] = thread
-        self.channels[thread.id] = thread
-        data = thread.payload()
-        data["newly_created"] = True
-        if owner.id == self.bot_user.id:
-            data["member"] = {"id": str(thread.id), "user_id": str(owner.id),
-                              "join_timestamp": thread.thread_members[owner.id], "flags": 1}
-        self.hub.dispatch("THREAD_CREATE", data, guild_id=guild.id, intent=Intents.GUILDS)
-        if from_message is not None:
-            from_message.thread = thread
-            self._changed()
-            from_message.updated_seq = self._seq
-            self._dispatch_message("MESSAGE_UPDATE", from_message)
-        elif type != ChannelType.PRIVATE_THREAD:
-            sysmsg = self.post_message(parent, owner, content=name, msg_type=18,
-                                       reference={"message_id": thread.id, "channel_id": thread.id})
-            sysmsg.reference = {"type": 0, "channel_id": str(thread.id), "guild_id": str(guild.id)}
-        self._changed()
-        return thread
-
-    def add_thread_member(self, thread: Channel, user: User) -> bool:
-        if user.id in thread.thread_members:
-            return False
-        thread.thread_members[user.id] = now_iso()
-        guild = thread.guild
-        member = guild.members.get(user.id) if guild else None
-        added = {"id": str(thread.id), "user_id": str(user.id), "join_timestamp": thread.thread_members[user.id],
-                 "flags": 1 if user.id == self.bot_user.id else 0}
-        if member:
-            added["member"] = member.payload()
-        data = {"id": str(thread.id), "guild_id": str(guild.id), "member_count": len(thread.thread_members),
-                "added_members": [added], "removed_member_ids": []}
-        is_bot = user.id == self.bot_user.id
-        self.hub.dispatch("THREAD_MEMBERS_UPDATE", data, guild_id=guild.id,
-                          transform=lambda s, d: d if (s.has(Intents.GUILD_MEMBERS) or is_bot) else None)
-        self._changed()
-        return True
-
-    def remove_thread_member(self, thread: Channel, user: User) -> bool:
-        if user.id not in thread.thread_members:
-            return False
-        del thread.thread_members[user.id]
-        guild = thread.guild
-        data = {"id": str(thread.id), "guild_id": str(guild.id), "member_count": len(thread.thread_members),
-                "added_members": [], "removed_member_ids": [str(user.id)]}
-        is_bot = user.id == self.bot_user.id
-        self.hub.dispatch("THREAD_MEMBERS_UPDATE", data, guild_id=guild.id,
-                          transform=lambda s, d: d if (s.has(Intents.GUILD_MEMBERS) or is_bot) else None)
-        self._changed()
-        return True
-
-    def update_thread(self, thread: Channel, changes: Dict[str, Any]) -> None:
-        for key in ("name", "archived", "locked", "auto_archive_duration", "invitable", "rate_limit_per_user"):
-            if key in changes and changes[key] is not None:
-                setattr(thread, key, changes[key])
-        if "archived" in changes:
-            thread.archive_timestamp = now_iso()
-        data = thread.payload()
-        self.hub.dispatch("THREAD_UPDATE", data, guild_id=thread.guild.id, intent=Intents.GUILDS)
-        self._changed()
-
-    def delete_channel(self, channel: Channel) -> None:
-        channel.deleted = True
-        g = channel.guild
-        if g is not None:
-            event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
-            data = channel.payload() if not channel.is_thread else {
-                "id": str(channel.id), "guild_id": str(g.id), "parent_id": str(channel.parent.id) if channel.parent else None,
-                "type": channel.type}
-            g.channels.pop(channel.id, None)
-            self.hub.dispatch(event, data, guild_id=g.id, intent=Intents.GUILDS)
-        self._changed()
+        return self._message_for_bot(msg, session.intents if session is not None else None)
 
     # ------------------------------------------------------------------
     # interactions
@@ -891,7 +354,7 @@ class FakeDiscord:
             self._changed()
 
     def _failure_text(self, inter: Interaction) -> str:
-        return f"interaction failed: {inter!r}: {inter.failure_reason}{self._diagnostics()}"
+        return f"interaction failed: {inter!r}: {inter.failure_reason}{self.diagnostics()}"
 
     def _violation(self, kind: str, message: str, inter: Optional[Interaction] = None) -> None:
         v = Violation(kind, message, inter.id if inter else None)
@@ -981,11 +444,6 @@ class FakeDiscord:
             return 20 if inter.data.get("type", 1) == 1 else 23
         return 0
 
-    def _check_file_sizes(self, files: Sequence[Tuple[str, bytes, Optional[str]]]) -> None:
-        for _name, data, _ct in files:
-            if len(data) > self.attachment_size_limit:
-                raise APIError(413, 40005, "Request entity too large")
-
     def interaction_original(self, inter: Interaction) -> Message:
         if inter.response_type in (6, 7) and inter.component_message is not None:
             return inter.component_message
@@ -1074,16 +532,6 @@ class FakeDiscord:
                 continue
             out.append(r)
         return out
-
-    def api_summary(self, since: Any = None) -> Dict[str, int]:
-        """``{"POST /channels/{channel_id}/messages": 3, ...}``"""
-        counts: Dict[str, int] = {}
-        for r in self.api_calls(since):
-            counts[r.route] = counts.get(r.route, 0) + 1
-        return dict(sorted(counts.items()))
-
-    def failed_requests(self, since: Any = None) -> List[RequestRecord]:
-        return [r for r in self.api_calls(since) if r.status >= 400]
 
     def stuck_interactions(self, older_than: float = 3.0) -> List[Interaction]:
         """Deferred replies still "thinking" after ``older_than`` seconds (users see a spinner forever)."""

@@ -249,6 +249,27 @@ async def test_permissions_are_enforced(fd, raw):
     assert (status, body["code"], body["message"]) == (403, 50007, "Cannot send messages to this user")
 
 
+async def test_rules_shared_with_the_in_process_double(fd, raw):
+    """Rules written once in tests/discord_double/world.py hold on the loopback server too."""
+    g = fd.create_guild()
+    stranger = fd.create_user("stranger")  # shares no guild with the bot
+    status, body, _ = await raw.call("POST", "/users/@me/channels", json={"recipient_id": str(stranger.id)})
+    assert status == 200
+    status, body, _ = await raw.call("POST", f"/channels/{body['id']}/messages", json={"content": "hi"})
+    assert (status, body["code"]) == (403, 50007)
+    bot_id = str(fd.bot_user.id)
+    status, body, _ = await raw.call("POST", "/users/@me/channels", json={"recipient_id": bot_id})
+    assert (status, body["code"]) == (400, 50007)
+    chan = g.create_text_channel("games")
+    thread = fd.create_thread(chan, "locked", fd.bot_user)
+    g.set_bot_permissions(["view_channel", "send_messages", "send_messages_in_threads"])
+    fd.update_thread(thread, {"locked": True})
+    status, body, _ = await raw.call("POST", f"/channels/{thread.id}/messages", json={"content": "x"})
+    assert (status, body["code"]) == (400, 50083)
+    role = g.create_role("late", ["send_messages"])
+    assert role.position < g.bot_role.position
+
+
 async def test_rate_limit_simulation_and_unimplemented(fd, raw):
     fd.ratelimits.inject("GET /users/@me", count=1, retry_after=0.25)
     status, body, headers = await raw.call("GET", "/users/@me")
