@@ -13,6 +13,7 @@ never create matches (until the last button starts a real one) and never touch r
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections import deque
@@ -96,6 +97,12 @@ def _fire_and_ice_action(cog: LearnCog, match: Match, action: str, values: list[
 
 STEP_PICTURES: dict[tuple[str, int, str], bytes] = {}
 """The pictures of lesson steps as drawn (a few dozen, a few KB each: bounded by the lessons' size)."""
+DONE_PICTURES: dict[tuple[str, int, str], bytes] = {}
+"""The position after a right move, per (game, step, move): pure, so drawn once (at most
+:data:`MOST_DONE`; the caption's own move is drawn ahead, in a worker thread, when its step is shown)."""
+MOST_DONE = 512
+PROGRESS_CACHED = 4096
+"""Users whose lesson progress is kept in memory (write-through: the store stays the truth)."""
 
 def _eof_action(cog: LearnCog, match: Match, action: str, values: list[str]) -> tuple[str, str]:
     """The program builder: a piece chosen (``code|piece``), an orientation laid (the new draft), and
@@ -123,6 +130,7 @@ class LearnCog(BoardCog):
     """``/<game> learn`` and its components (mixed into :class:`cogs._game.GameCog`)."""
 
     _lesson_clicks: dict[int, deque[float]] | None = None
+    _progress: dict[tuple[int, str], tuple[int, bool]] | None = None
     lesson_rate: tuple[int, float] = (CLICKS, PER_SECONDS)
 
     def __init__(self, bot: ParlorBot) -> None:
@@ -135,13 +143,66 @@ class LearnCog(BoardCog):
     async def learn(self, interaction: discord.Interaction) -> None:
         lesson = self.lesson()
         self.check_rate(interaction.user.id)
-        found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)
+        found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)  # the truth, each time
         step = 0 if found is None or found[1] or found[0] >= len(lesson) else found[0]
         note = "Welcome back: here is where you left off." if found and not found[1] and step else None
         if found is None or found[1]:
-            await self.bot.store.save_lesson_step(interaction.user.id, self.game_key, 0)
+            await self.save_progress(interaction.user.id, 0, False)
+        else:
+            self.remember(interaction.user.id, found)
         await interaction.response.send_message(**self.step_message(lesson, step, note=note), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
+        self.draw_lesson_ahead(lesson, step)
+
+    # ------------------------------------------------------------------ progress and drawing ahead
+
+    def remember(self, user_id: int, found: tuple[int, bool]) -> None:
+        if self._progress is None:
+            self._progress = {}
+        self._progress[(user_id, self.game_key)] = found
+        if len(self._progress) > PROGRESS_CACHED:
+            self._progress.pop(next(iter(self._progress)))
+
+    async def progress(self, user_id: int) -> tuple[int, bool] | None:
+        """The step reached and whether the lesson is done: kept in memory after the first read, so a
+        click costs no store round trip (``learn`` reads the store every time)."""
+        found = (self._progress or {}).get((user_id, self.game_key))
+        if found is None:
+            found = await self.bot.store.lesson_step(user_id, self.game_key)
+            if found is not None:
+                self.remember(user_id, found)
+        return found
+
+    async def save_progress(self, user_id: int, step: int, done: bool) -> None:
+        self.remember(user_id, (step, done))
+        await self.bot.store.save_lesson_step(user_id, self.game_key, step, done)
+
+    def draw_lesson_ahead(self, lesson: Lesson, step: int) -> None:
+        """Draw, in a worker thread, the pictures the learner's next clicks at ``step`` need: the step's
+        own, and the position after the move its caption asks for (both pure, cached)."""
+        if step >= len(lesson) or ((self.game_key, step, "") in STEP_PICTURES
+                                   and (self.game_key, step, lesson.steps[step].solution) in DONE_PICTURES):
+            return
+
+        def work() -> None:
+            key = (self.game_key, step, "")
+            if key not in STEP_PICTURES:
+                STEP_PICTURES[key] = self.lesson_picture(self.stand_in(lesson, position(lesson, step)), "")
+            verdict = check(lesson, step, lesson.steps[step].solution)
+            if verdict.ok:
+                self.done_picture(lesson, step, verdict)
+
+        task = asyncio.get_running_loop().run_in_executor(None, work)
+        task.add_done_callback(lambda t: t.exception())  # a failed drawing is drawn again when needed
+
+    def done_picture(self, lesson: Lesson, step: int, verdict: Verdict) -> bytes:
+        key = (self.game_key, step, verdict.notation)
+        data = DONE_PICTURES.get(key)
+        if data is None:
+            data = self.lesson_picture(self.stand_in(lesson, verdict.after), "")
+            if len(DONE_PICTURES) < MOST_DONE:
+                DONE_PICTURES[key] = data
+        return data
 
     def lesson(self) -> Lesson:
         lesson = lesson_of(self.game_key)
@@ -253,7 +314,6 @@ class LearnCog(BoardCog):
 
     def done_message(self, lesson: Lesson, step: int, verdict: Verdict) -> dict[str, Any]:
         """A right move: the position after it, what it showed, and Next (or the way to a real game)."""
-        match = self.stand_in(lesson, verdict.after)
         last = step + 1 >= len(lesson)
         said = lesson.steps[step].choices
         chose = next((label for label, notation in said if notation == verdict.notation), verdict.notation)
@@ -273,8 +333,8 @@ class LearnCog(BoardCog):
         else:
             view.add_item(discord.ui.Button(label="Next step", style=discord.ButtonStyle.primary, emoji="▶️",
                                             custom_id=lesson_id(self.game_key, step + 1, "show")))
-        return {"embed": embed, "attachments": [picture_file(self.lesson_picture(match, ""), "lesson.png")],
-                "view": view}
+        picture = picture_file(self.done_picture(lesson, step, verdict), "lesson.png")
+        return {"embed": embed, "attachments": [picture], "view": view}
 
     # ------------------------------------------------------------------ clicks
 
@@ -282,7 +342,7 @@ class LearnCog(BoardCog):
                         values: list[str]) -> None:
         lesson = self.lesson()
         self.check_rate(interaction.user.id)
-        found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)
+        found = await self.progress(interaction.user.id)
         reached = 0 if found is None else len(lesson) if found[1] else found[0]
         if action == "finish" and reached >= len(lesson):
             await self.finish_lesson(interaction, lesson)
@@ -293,6 +353,7 @@ class LearnCog(BoardCog):
         action = action.rstrip("#")
         if action == "show":
             await self.edit_step(interaction, lesson, step)
+            self.draw_lesson_ahead(lesson, step)
             return
         match = self.stand_in(lesson, position(lesson, step))
         kind, what = self.read_action(match, action, values)
@@ -308,9 +369,9 @@ class LearnCog(BoardCog):
             await self.edit_step(interaction, lesson, step, note=f"❌ {verdict.message}")
             return
         done = step + 1 >= len(lesson)
-        await self.bot.store.save_lesson_step(interaction.user.id, self.game_key, step + 1, done)
-        kwargs = self.done_message(lesson, step, verdict)
-        await interaction.response.edit_message(**kwargs)
+        await self.save_progress(interaction.user.id, step + 1, done)  # stored before it is said: a restart
+        await interaction.response.edit_message(**self.done_message(lesson, step, verdict))  # keeps it
+        self.draw_lesson_ahead(lesson, step + 1)
 
     def read_action(self, match: Match, action: str, values: list[str]) -> tuple[str, str]:
         """("move", notation) for a click that plays, ("ui", picker state) for one that opens a picker."""
