@@ -176,9 +176,10 @@ async def main(rounds: int, games: tuple[str, ...], profile: bool) -> None:
               f"{pct(floor_ms[g], 99):>6.2f}  {p50 / f50:>5.2f} (budget ≤ 2.00)")
     everything = [x for g in games for x in lesson_ms[g]]
     floors = [x for g in games for x in floor_ms[g]]
-    print(f"all     {len(everything):>6}  {statistics.median(everything):>8.2f}ms {pct(everything, 99):>6.2f}  "
+    mid = statistics.median(everything)
+    print(f"all     {len(everything):>6}  {mid:>8.2f}ms {pct(everything, 99):>6.2f}  "
           f"{statistics.median(floors):>7.2f}ms {pct(floors, 99):>6.2f}  "
-          f"{statistics.median(everything) / statistics.median(floors):>5.2f}")
+          f"{mid / statistics.median(floors):>5.2f}")
     if PHASES:
         print("\nphases (p50 per call, ms; calls):")
         for key, xs in PHASES.items():
@@ -187,7 +188,6 @@ async def main(rounds: int, games: tuple[str, ...], profile: bool) -> None:
     if prof:
         st = pstats.Stats(prof)
         st.sort_stats("cumulative").print_stats(30)
-        st.print_callers("deepcopy")
 
 
 if __name__ == "__main__":
