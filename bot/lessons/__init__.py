@@ -14,11 +14,12 @@ Lessons never touch matches or ratings; progress (the step reached) is stored pe
 from __future__ import annotations
 
 from bot.games import GAMES
-from bot.lessons import egg_carton, fire_and_ice, pylon
+from bot.lessons import egg_carton, eof, fire_and_ice, nomic, pylon
 from bot.lessons.core import Accepts, Lesson, Step, Verdict, check, position
 
 LESSONS: dict[str, Lesson] = {
-    lesson.game: lesson for lesson in (pylon.LESSON, fire_and_ice.LESSON, egg_carton.LESSON)
+    lesson.game: lesson
+    for lesson in (pylon.LESSON, fire_and_ice.LESSON, egg_carton.LESSON, eof.LESSON, nomic.LESSON)
 }
 """Every lesson by game key."""
 

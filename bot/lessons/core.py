@@ -31,6 +31,9 @@ class Step:
     seat: int = 0
     chances: Sequence[str] = ()
     """Chance outcomes (notation) played, in order, right after the learner's move (a Nomic reveal)."""
+    choices: Sequence[tuple[str, str]] = ()
+    """(label, notation): the prepared moves offered for a move no board component makes (a Nomic
+    proposal from a select, a vote from buttons standing for the reactions)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ class Lesson:
     finish: str
     """The last button: "Play the computer now" or "Start a lobby"."""
     names: tuple[str, ...] = ("You", "Parlor")
+    log_events: tuple[str, ...] = ()
+    """Kinds of public events of a right try listed under it (EOF: the execution log and the scores)."""
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -57,8 +62,16 @@ class Verdict:
 
 
 def position(lesson: Lesson, index: int) -> Any:
-    """The engine state of step ``index`` (built afresh: set-ups are pure and cheap)."""
-    return lesson.steps[index].setup()
+    """The engine state of step ``index``: set-ups are pure, so each is built once per process."""
+    key = (lesson.game, index)
+    state = _POSITIONS.get(key)
+    if state is None:
+        state = _POSITIONS[key] = lesson.steps[index].setup()
+    return state
+
+
+_POSITIONS: dict[tuple[str, int], Any] = {}
+"""Built step positions (frozen engine states; a few dozen, bounded by the lessons' size)."""
 
 
 def check(lesson: Lesson, index: int, text: str) -> Verdict:
@@ -69,7 +82,7 @@ def check(lesson: Lesson, index: int, text: str) -> Verdict:
     """
     step = lesson.steps[index]
     rules = GAMES[lesson.game].rules
-    before = step.setup()
+    before = position(lesson, index)
     try:
         move = rules.parse(text, before, step.seat)
         notation = rules.format(move, before)

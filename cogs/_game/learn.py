@@ -13,6 +13,7 @@ never create matches (until the last button starts a real one) and never touch r
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections import deque
@@ -96,8 +97,32 @@ def _fire_and_ice_action(cog: LearnCog, match: Match, action: str, values: list[
 
 STEP_PICTURES: dict[tuple[str, int, str], bytes] = {}
 """The pictures of lesson steps as drawn (a few dozen, a few KB each: bounded by the lessons' size)."""
+DONE_PICTURES: dict[tuple[str, int, str], bytes] = {}
+"""The position after a right move, per (game, step, move): pure, so drawn once (at most
+:data:`MOST_DONE`; the caption's own move is drawn ahead, in a worker thread, when its step is shown)."""
+MOST_DONE = 512
+PROGRESS_CACHED = 4096
+"""Users whose lesson progress is kept in memory (write-through: the store stays the truth)."""
 
-PICKERS = {"pylon": _pylon_action, "fireandice": _fire_and_ice_action}
+def _eof_action(cog: LearnCog, match: Match, action: str, values: list[str]) -> tuple[str, str]:
+    """The program builder: a piece chosen (``code|piece``), an orientation laid (the new draft), and
+    Submit, which plays the program (a lesson skips the builder's Confirm)."""
+    m = re.fullmatch(r"(pb|pk|pc)\d{1,2}:([A-Za-z0-9.]{0,40})", action)
+    if m is None:
+        return "ui", ""
+    if m[1] == "pb":
+        return "ui", f"{m[2]}|{values[0]}" if values else m[2]
+    return "move", m[2].replace(".", " ")
+
+
+def _nomic_action(cog: LearnCog, match: Match, action: str, values: list[str]) -> tuple[str, str]:
+    if action in ("pd0", "pd1") and values:
+        return "ui", f"pa:{values[0]}"
+    return ("ui", action) if re.fullmatch(r"pa:[NESW]{0,12}", action) else ("ui", "")
+
+
+PICKERS = {"pylon": _pylon_action, "fireandice": _fire_and_ice_action, "eof": _eof_action,
+           "nomic": _nomic_action}
 """A board's own picker clicks (not moves yet), read the way the game's ``on_action`` reads them."""
 
 
@@ -105,6 +130,7 @@ class LearnCog(BoardCog):
     """``/<game> learn`` and its components (mixed into :class:`cogs._game.GameCog`)."""
 
     _lesson_clicks: dict[int, deque[float]] | None = None
+    _progress: dict[tuple[int, str], tuple[int, bool]] | None = None
     lesson_rate: tuple[int, float] = (CLICKS, PER_SECONDS)
 
     def __init__(self, bot: ParlorBot) -> None:
@@ -117,13 +143,66 @@ class LearnCog(BoardCog):
     async def learn(self, interaction: discord.Interaction) -> None:
         lesson = self.lesson()
         self.check_rate(interaction.user.id)
-        found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)
+        found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)  # the truth, each time
         step = 0 if found is None or found[1] or found[0] >= len(lesson) else found[0]
         note = "Welcome back: here is where you left off." if found and not found[1] and step else None
         if found is None or found[1]:
-            await self.bot.store.save_lesson_step(interaction.user.id, self.game_key, 0)
+            await self.save_progress(interaction.user.id, 0, False)
+        else:
+            self.remember(interaction.user.id, found)
         await interaction.response.send_message(**self.step_message(lesson, step, note=note), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
+        self.draw_lesson_ahead(lesson, step)
+
+    # ------------------------------------------------------------------ progress and drawing ahead
+
+    def remember(self, user_id: int, found: tuple[int, bool]) -> None:
+        if self._progress is None:
+            self._progress = {}
+        self._progress[(user_id, self.game_key)] = found
+        if len(self._progress) > PROGRESS_CACHED:
+            self._progress.pop(next(iter(self._progress)))
+
+    async def progress(self, user_id: int) -> tuple[int, bool] | None:
+        """The step reached and whether the lesson is done: kept in memory after the first read, so a
+        click costs no store round trip (``learn`` reads the store every time)."""
+        found = (self._progress or {}).get((user_id, self.game_key))
+        if found is None:
+            found = await self.bot.store.lesson_step(user_id, self.game_key)
+            if found is not None:
+                self.remember(user_id, found)
+        return found
+
+    async def save_progress(self, user_id: int, step: int, done: bool) -> None:
+        self.remember(user_id, (step, done))
+        await self.bot.store.save_lesson_step(user_id, self.game_key, step, done)
+
+    def draw_lesson_ahead(self, lesson: Lesson, step: int) -> None:
+        """Draw, in a worker thread, the pictures the learner's next clicks at ``step`` need: the step's
+        own, and the position after the move its caption asks for (both pure, cached)."""
+        if step >= len(lesson) or ((self.game_key, step, "") in STEP_PICTURES
+                                   and (self.game_key, step, lesson.steps[step].solution) in DONE_PICTURES):
+            return
+
+        def work() -> None:
+            key = (self.game_key, step, "")
+            if key not in STEP_PICTURES:
+                STEP_PICTURES[key] = self.lesson_picture(self.stand_in(lesson, position(lesson, step)), "")
+            verdict = check(lesson, step, lesson.steps[step].solution)
+            if verdict.ok:
+                self.done_picture(lesson, step, verdict)
+
+        task = asyncio.get_running_loop().run_in_executor(None, work)
+        task.add_done_callback(lambda t: t.exception())  # a failed drawing is drawn again when needed
+
+    def done_picture(self, lesson: Lesson, step: int, verdict: Verdict) -> bytes:
+        key = (self.game_key, step, verdict.notation)
+        data = DONE_PICTURES.get(key)
+        if data is None:
+            data = self.lesson_picture(self.stand_in(lesson, verdict.after), "")
+            if len(DONE_PICTURES) < MOST_DONE:
+                DONE_PICTURES[key] = data
+        return data
 
     def lesson(self) -> Lesson:
         lesson = lesson_of(self.game_key)
@@ -162,20 +241,51 @@ class LearnCog(BoardCog):
         match.state = state
         return match
 
-    def lesson_items(self, match: Match, step: int, ui: str) -> list[discord.ui.Item[Any]]:
-        """The board's own components at this position, their ids pointing at the lesson step."""
+    def lesson_view(self, match: Match, ui: str) -> tuple[str, list[discord.ui.Item[Any]]]:
+        """Text shown under the caption and the components of a step (the board's own; a game whose
+        lesson plays elsewhere, such as the EOF program builder, overrides this)."""
+        return "", getattr(self, "components", lambda m, u: [])(match, ui)
+
+    def lesson_items(self, match: Match, step: int, ui: str) -> tuple[str, list[discord.ui.Item[Any]]]:
+        """:meth:`lesson_view` with the components' ids pointing at the lesson step (buttons that are
+        not a match's, such as Nomic's rulebook pages, are left out)."""
         from bot.components import parse_custom_id
 
-        items: list[discord.ui.Item[Any]] = getattr(self, "components", lambda m, u: [])(match, ui)
+        text, found = self.lesson_view(match, ui)
+        items = [i for i in found if not isinstance(i, discord.ui.DynamicItem)]
+        step_choices = self.lesson().steps[step].choices
+        if step_choices and max(len(label) for label, _ in step_choices) <= 20:
+            items += [discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                        custom_id=lesson_id(self.game_key, step, f"ch{k}"))
+                      for k, (label, _) in enumerate(step_choices)]
+        elif step_choices:
+            items.append(discord.ui.Select(
+                custom_id=lesson_id(self.game_key, step, "ch"), placeholder="Choose what to propose",
+                options=[discord.SelectOption(label=label[:100], value=str(k))
+                         for k, (label, _) in enumerate(step_choices)]))
+        taken: set[str] = set()
         for item in items:
+            if str(getattr(item, "custom_id", "")).startswith("lesson:"):
+                continue
             cid = getattr(item, "custom_id", None)
             if cid:
-                item.custom_id = lesson_id(self.game_key, step, parse_custom_id(cid).action)  # type: ignore[attr-defined]
-        return items
+                new = lesson_id(self.game_key, step, parse_custom_id(cid).action)
+                while new in taken:  # a builder's select and its Undo may share an action: "#" tells apart
+                    new += "#"
+                taken.add(new)
+                item.custom_id = new  # type: ignore[attr-defined]
+        return text, items
+
+    @staticmethod
+    def picture_ui(ui: str) -> str:
+        """The part of a step's picker state its picture shows (a piece picked, a path planned)."""
+        return ui if ui.startswith(("src", "pa:")) else ""
 
     def lesson_picture(self, match: Match, ui: str) -> bytes:
         if ui.startswith("src") and hasattr(self, "render_selected"):
             return bytes(self.render_selected(match, ui[3:]))
+        if ui.startswith("pa:") and hasattr(self, "render_plan"):
+            return bytes(self.render_plan(match, None, ui[3:]))
         view = match.view(None)
         return board_png(lambda: self.game.render(view, names=match.names()), self.game_key)
 
@@ -183,28 +293,34 @@ class LearnCog(BoardCog):
                      state: Any = None) -> dict[str, Any]:
         """The message of ``step``: caption (and a note: the hint after a wrong try), picture, components."""
         match = self.stand_in(lesson, position(lesson, step) if state is None else state)
-        text = lesson.steps[step].caption
+        extra, items = self.lesson_items(match, step, ui)
+        text = lesson.steps[step].caption + (f"\n\n{extra}" if extra else "")
         embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
                               description=(f"{note}\n\n{text}" if note else text)[:4000], colour=COLOUR_INFO)
         embed.set_image(url="attachment://lesson.png")
         embed.set_footer(text=f"Only you see this lesson. /{self.game_key} learn resumes it any time.")
         view = discord.ui.View(timeout=None)
-        for item in self.lesson_items(match, step, ui):
+        for item in items:
             view.add_item(item)
+        shown = self.picture_ui(ui)
         if state is None:  # a step's own position never changes: its pictures are drawn once per process
-            key = (self.game_key, step, ui)
+            key = (self.game_key, step, shown)
             data = STEP_PICTURES.get(key)
             if data is None:
-                data = STEP_PICTURES[key] = self.lesson_picture(match, ui)
+                data = STEP_PICTURES[key] = self.lesson_picture(match, shown)
         else:
-            data = self.lesson_picture(match, ui)
+            data = self.lesson_picture(match, shown)
         return {"embed": embed, "file": picture_file(data, "lesson.png"), "view": view}
 
     def done_message(self, lesson: Lesson, step: int, verdict: Verdict) -> dict[str, Any]:
         """A right move: the position after it, what it showed, and Next (or the way to a real game)."""
-        match = self.stand_in(lesson, verdict.after)
         last = step + 1 >= len(lesson)
-        text = f"✅ `{verdict.notation}`: {lesson.steps[step].after}"
+        said = lesson.steps[step].choices
+        chose = next((label for label, notation in said if notation == verdict.notation), verdict.notation)
+        text = f"✅ `{chose}`: {lesson.steps[step].after}"
+        log = [e.text for e in verdict.events if e.kind in lesson.log_events and e.visible_to is None]
+        if log:
+            text += "\n\n" + "\n".join(f"• {line}" for line in log)
         if last:
             text += f"\n\n**Lesson complete.** You know enough for your first {self.spec.title} game."
         embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
@@ -217,8 +333,8 @@ class LearnCog(BoardCog):
         else:
             view.add_item(discord.ui.Button(label="Next step", style=discord.ButtonStyle.primary, emoji="▶️",
                                             custom_id=lesson_id(self.game_key, step + 1, "show")))
-        return {"embed": embed, "attachments": [picture_file(self.lesson_picture(match, ""), "lesson.png")],
-                "view": view}
+        picture = picture_file(self.done_picture(lesson, step, verdict), "lesson.png")
+        return {"embed": embed, "attachments": [picture], "view": view}
 
     # ------------------------------------------------------------------ clicks
 
@@ -226,7 +342,7 @@ class LearnCog(BoardCog):
                         values: list[str]) -> None:
         lesson = self.lesson()
         self.check_rate(interaction.user.id)
-        found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)
+        found = await self.progress(interaction.user.id)
         reached = 0 if found is None else len(lesson) if found[1] else found[0]
         if action == "finish" and reached >= len(lesson):
             await self.finish_lesson(interaction, lesson)
@@ -234,11 +350,17 @@ class LearnCog(BoardCog):
         if found is None or step != min(reached, len(lesson) - 1) or reached >= len(lesson):
             raise StaleBoard(
                 f"This lesson message is out of date: `/{self.game_key} learn` shows where you are.")
+        action = action.rstrip("#")
         if action == "show":
             await self.edit_step(interaction, lesson, step)
+            self.draw_lesson_ahead(lesson, step)
             return
         match = self.stand_in(lesson, position(lesson, step))
         kind, what = self.read_action(match, action, values)
+        choices = lesson.steps[step].choices
+        pick = action[2:] if action.startswith("ch") and action[2:] else values[0] if values else ""
+        if action.startswith("ch") and pick.isdigit() and int(pick) < len(choices):
+            kind, what = "move", choices[int(pick)][1]
         if kind == "ui":
             await self.edit_step(interaction, lesson, step, ui=what)
             return
@@ -247,9 +369,9 @@ class LearnCog(BoardCog):
             await self.edit_step(interaction, lesson, step, note=f"❌ {verdict.message}")
             return
         done = step + 1 >= len(lesson)
-        await self.bot.store.save_lesson_step(interaction.user.id, self.game_key, step + 1, done)
-        kwargs = self.done_message(lesson, step, verdict)
-        await interaction.response.edit_message(**kwargs)
+        await self.save_progress(interaction.user.id, step + 1, done)  # stored before it is said: a restart
+        await interaction.response.edit_message(**self.done_message(lesson, step, verdict))  # keeps it
+        self.draw_lesson_ahead(lesson, step + 1)
 
     def read_action(self, match: Match, action: str, values: list[str]) -> tuple[str, str]:
         """("move", notation) for a click that plays, ("ui", picker state) for one that opens a picker."""

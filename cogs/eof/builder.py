@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.errors import StaleBoard
+from bot.games.base import GameError
 from bot.games.eof.notation import Program
 from bot.games.eof.pieces import (
     COLOUR_NAMES,
@@ -69,6 +70,18 @@ class EofBuilder(EofBoard):
                                   description=self._submitted_text(match, seat, prog), colour=colour)
             file = await self._hand_file(match, seat, ())
             return {"content": "", "embed": embed, "file": file, "view": discord.ui.View(timeout=None)}
+        lines, items = self.builder_parts(match, seat, draft, chosen, confirm)
+        embed = discord.Embed(title=f"Round {s.round}: your program", description="\n".join(lines)[:4096],
+                              colour=colour)
+        file = await self._hand_file(match, seat, draft)
+        return {"content": "", "embed": embed, "file": file, "view": v.view_of(*items)}
+
+    def builder_parts(self, match: Match, seat: int, draft: Sequence[Instruction] = (),
+                      chosen: Piece | None = None,
+                      confirm: bool = False) -> tuple[list[str], list[discord.ui.Item[Any]]]:
+        """The builder's text lines and components while ``seat`` programs (no picture: the lessons
+        show these under the board)."""
+        s: EofState = match.state
         draft = tuple(draft)
         self._check_draft(s, seat, draft)
         need = s.required_length(seat)
@@ -187,10 +200,20 @@ class EofBuilder(EofBoard):
         lines.append(
             f"\n-# Data pool, your colour: {pool}. Type a whole program with `/eof move` if you prefer."
         )
-        embed = discord.Embed(title=f"Round {s.round}: your program", description="\n".join(lines)[:4096],
-                              colour=colour)
-        file = await self._hand_file(match, seat, draft)
-        return {"content": "", "embed": embed, "file": file, "view": v.view_of(*items)}
+        return lines, items
+
+    def lesson_view(self, match: Match, ui: str) -> tuple[str, list[discord.ui.Item[Any]]]:
+        """A lesson step: the builder of seat 0 for the draft ``ui`` (``Y1R.G2L`` or ``Y1R|G2``: a
+        piece chosen), its text without the ``/eof move`` footnote."""
+        from cogs.eof.common import decode_draft
+
+        code, _, piece = ui.partition("|")
+        try:
+            draft, chosen = decode_draft(code), Piece.parse(piece) if piece else None
+        except (GameError, ValueError):
+            raise StaleBoard("That lesson button does nothing any more.") from None
+        lines, items = self.builder_parts(match, 0, draft, chosen)
+        return "\n".join(lines[:-1]), items
 
     @staticmethod
     def _where(s: EofState, p: int) -> str:

@@ -8,7 +8,7 @@ from bot.lessons import lesson_of
 
 pytestmark = pytest.mark.e2e
 
-GAMES = ("pylon", "fireandice", "eggcarton")
+GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
 
 
 def option_select(msg, value):
@@ -39,6 +39,24 @@ async def click_move(user, msg, game, notation):
     if game == "eggcarton":
         slot = next(b.label for b in msg.buttons() if b.label.startswith(f"{notation} ·"))
         return await user.click(msg, slot)
+    if game == "eof":  # the program builder: a piece from the menu, then its orientation; then Submit
+        orient = {"U": "Up", "D": "Down", "L": "Left", "R": "Right", "S": "Standing"}
+        for ins in notation.split():
+            await user.select(msg, [ins[:2]], custom_id=option_select(msg, ins[:2]).custom_id)
+            await user.click(msg, next(b.label for b in msg.buttons() if b.label.startswith(orient[ins[2]])))
+        return await user.click(msg, "Submit")
+    if game == "nomic" and notation.startswith(("vote", "propose")):
+        step = lesson_of("nomic").steps[int(msg.embeds[0]["title"].split("step ")[1].split()[0]) - 1]
+        label = next(label for label, said in step.choices if said == notation)
+        if notation.startswith("vote"):
+            return await user.click(msg, label)
+        sel = next(s for s in msg.selects() if any(o.label == label for o in s.options))
+        return await user.select(msg, [next(o.value for o in sel.options if o.label == label)],
+                                 custom_id=sel.custom_id)
+    if game == "nomic":  # a path: one direction button a step, then Confirm
+        for d in notation:
+            await user.click(msg, {"N": "North", "E": "East", "S": "South", "W": "West"}[d])
+        return await user.click(msg, f"Confirm {notation}")
     raise AssertionError(game)
 
 
@@ -73,10 +91,16 @@ async def test_a_newcomer_clicks_what_the_captions_ask_to_the_end(world, game):
             await w.alice.click(msg, "Next step")
     assert lesson.finish in msg.button_labels()
     assert not w.chan.public_messages  # all of it private
+    if game == "eof":  # the round ran in the engine: the execution log is shown
+        assert "Red Y3R: inserted R3" in msg.embeds[0]["description"]
     await w.alice.click(msg, lesson.finish)
     await w.dd.settle()
     match = (await w.bot.service.find_for_user(w.alice.id, game=game))[0]
-    assert match.status.value == "running" and any(s.is_ai for s in match.seats)
+    if lesson.finish == "Start a lobby":  # EOF and Nomic World: a real lobby others can join
+        assert match.status.value == "lobby" and [s.user_id for s in match.seats] == [w.alice.id]
+        assert any("Join" in label for m in w.chan.public_messages for label in m.button_labels())
+    else:
+        assert match.status.value == "running" and any(s.is_ai for s in match.seats)
     w.dd.assert_clean()
 
 
