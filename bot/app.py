@@ -23,7 +23,15 @@ import discord
 from discord.ext import commands
 
 from bot import metrics
-from bot.components import NOT_OURS, VERSION_FREE, BadComponent, ComponentId, MatchComponent, component_ids
+from bot.components import (
+    ANYWHERE,
+    NOT_OURS,
+    VERSION_FREE,
+    BadComponent,
+    ComponentId,
+    MatchComponent,
+    component_ids,
+)
 from bot.config import Config
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
@@ -240,7 +248,11 @@ class ParlorBot(commands.Bot):
             cog = self.game_cogs.get(match.rec.game)
             if cog is None:
                 raise LobbyError(f"{GAMES[match.rec.game].spec.title} is not available right now.")
-            self.check_component_place(interaction, match)
+            if cid.action.startswith(ANYWHERE):  # a replay: anywhere in the match's own server
+                if interaction.guild_id is None or interaction.guild_id != match.rec.guild_id:
+                    raise MatchError("That replay belongs to another server.")
+            else:
+                self.check_component_place(interaction, match)
             if cid.version is None and not cid.action.startswith(VERSION_FREE):
                 raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
             await cog.on_component(interaction, match, cid.version, cid.action, values)
