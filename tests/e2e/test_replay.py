@@ -154,3 +154,79 @@ async def test_the_whole_game_as_one_gif(world):
         diff = ImageChops.difference(top, board)
         mean = ImageStat.Stat(diff.convert("L")).mean[0]
         assert mean < 2.0, (n, mean)
+
+
+async def test_replay_command_and_stats_list_the_matches_by_number(world):
+    w = world
+    mid, _thread, seen = await played_pylon(w)
+    choices = await w.alice.autocomplete(w.chan, "replay", "match", "")
+    assert choices[0]["value"] == mid and "Pylon" in choices[0]["name"]
+    r = await w.alice.slash(w.chan, "replay", match=mid, move=1)
+    msg = await r.message()
+    assert r.ephemeral and same_pixels(msg.attachments[0].bytes, seen[1])
+    r = await w.alice.slash(w.chan, "stats", user=w.bob)
+    stats = await r.message()
+    assert f"#{mid} Pylon · alice vs bob · bob won" in stats.text
+
+
+# -- EOF: hidden information ---------------------------------------------------------------------------------
+
+
+async def eof_program(bot, mid, user):
+    """Play a legal program for ``user`` through the match service (the replay reads the log)."""
+    from tests.e2e.eof_helpers import hand_of, some_program
+
+    m = await bot.service.get(mid)
+    seat = m.seat_of(user.id)
+    length = m.rules.view(m.state, seat).program_length
+    program = " ".join(some_program(hand_of(m.state, seat), length))
+    await bot.service.play(mid, user.id, program)
+    return program
+
+
+async def test_eof_replay_hides_hands_and_programs_until_the_end(dd, tmp_path):
+    from tests.e2e.eof_helpers import Clock, eof_world, latest_match_id, open_lobby, start
+
+    bot, chan, (alice, bob) = await eof_world(dd, tmp_path, Clock(), ("alice", "bob"))
+    lobby = await open_lobby(alice, chan, draw="blind")
+    await bob.click(lobby, "Join")
+    await start(dd, alice, lobby)
+    mid = await latest_match_id(bot)
+    await eof_program(bot, mid, alice)
+    await eof_program(bot, mid, bob)
+    secret = await eof_program(bot, mid, alice)  # round 2: alice's program is in, bob's not yet
+    await dd.settle()
+    steps = [s.notation for s in (await replay_steps(bot, mid))]
+    k = steps.index(secret)
+
+    r = await bob.slash(chan, "eof history", match=mid, move=k)
+    text = (await r.message()).text
+    assert r.ephemeral and "still on" in text and "alice: moved" in text
+    assert secret not in text and "Hidden during the game" not in text and "hand `" not in text
+    r = await bob.slash(chan, "eof history", match=mid)  # the newest position: the same
+    text = (await r.message()).text
+    assert secret not in text and "hand `" not in text
+
+    for _ in range(20):  # play on to the end
+        m = await bot.service.get(mid)
+        if m.status.value != "running":
+            break
+        for u in (alice, bob):
+            if m.seat_of(u.id) in m.to_act():
+                await eof_program(bot, mid, u)
+    assert (await bot.service.get(mid)).status.value == "finished"
+    await dd.settle()
+    r = await bob.slash(chan, "eof history", match=mid, move=k)
+    text = (await r.message()).text
+    assert f"alice: `{secret}`" in text and "Hidden during the game" in text
+    assert f"alice: program `{secret}`" in text and "bob: hand `" in text  # bob's round-2 hand, then
+    # every round's programs are in the log's replay once it is over
+    r = await bob.slash(chan, "eof history", match=mid)
+    assert "won" in (await r.message()).text or "Draw" in (await r.message()).text
+
+
+async def replay_steps(bot, mid):
+    from bot.matches.replay import positions
+
+    m = await bot.service.get(mid)
+    return positions(m, await bot.service.history(mid)).steps
