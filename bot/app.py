@@ -36,6 +36,7 @@ from bot.config import Config
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
 from bot.heap import IdleCollector
+from bot.matches.replay import ended_match
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
 from bot.names import shown
@@ -244,7 +245,9 @@ class ParlorBot(commands.Bot):
         """Every board/lobby component lands here (see bot/components.py), its id already parsed."""
 
         try:
-            match = await self.service.get(cid.match_id)
+            # a replay's click on an ended match: its record is kept (it never changes again)
+            kept = ended_match(cid.match_id) if cid.action.startswith(ANYWHERE) else None
+            match = kept if kept is not None else await self.service.get(cid.match_id)
             cog = self.game_cogs.get(match.rec.game)
             if cog is None:
                 raise LobbyError(f"{GAMES[match.rec.game].spec.title} is not available right now.")

@@ -17,14 +17,24 @@ so (:attr:`Replay.broken`); it never guesses.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import logging
+import multiprocessing
+import pickle
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import CHANCE, Event, Seat
 from bot.matches.match import Match, engine_options
-from bot.storage import MoveRecord
+from bot.render.match_gif import MatchGif, match_gif
+from bot.storage import MoveRecord, Status
+
+log = logging.getLogger(__name__)
 
 KEPT = 32
 """Replays kept in memory (least recently used out): a replay is stepped through click by click, and a
@@ -133,10 +143,92 @@ def keep(replay: Replay) -> Replay:
     return replay
 
 
+_ended: OrderedDict[int, Match] = OrderedDict()
+
+
+def ended_match(match_id: int) -> Match | None:
+    """A match that had ended when its replay was last built (kept: an ended match's record and log never
+    change again), so a replay's click needs no database read; None if not kept."""
+    found = _ended.get(match_id)
+    if found is not None:
+        _ended.move_to_end(match_id)
+    return found
+
+
 async def replay_of(service: Any, match: Match) -> Replay:
     """The replay of ``match`` (kept, or rebuilt from its log: a few ms for the longest games)."""
+    if match.status in (Status.FINISHED, Status.ABORTED):
+        _ended[match.id] = match
+        while len(_ended) > KEPT:
+            _ended.popitem(last=False)
     found = kept(match)
     if found is not None:
         return found
     moves = await service.history(match.id)
     return keep(positions(match, moves))
+
+
+# -- the whole game as one GIF, made in another process ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GifJob:
+    """What the GIF of a match is drawn from: the channel's view and the events of each step shown, the
+    names, and each frame's caption (the last: the result). Plain data, so it can go to another process."""
+
+    game: str
+    first: int
+    """The step of ``frames[0]`` (0, or later for a game longer than one GIF holds)."""
+    frames: tuple[tuple[Any, tuple[Event, ...]], ...]
+    names: tuple[str, ...] | None
+    captions: tuple[str, ...]
+
+
+def make_gif(job: GifJob) -> MatchGif:
+    """The GIF of ``job`` (:func:`bot.render.match_gif.match_gif`); ``first``/``last`` count steps."""
+    from bot.games import GAMES
+
+    render = GAMES[job.game].render
+
+    def draw(i: int) -> Any:
+        view, events = job.frames[i]
+        if job.names is None:
+            return render(view, events=events)
+        return render(view, names=job.names, events=events)
+
+    gif = match_gif(draw, lambda i: job.captions[i], len(job.frames) - 1)
+    return dataclasses.replace(gif, first=gif.first + job.first, last=gif.last + job.first)
+
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _gif_pool() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return _pool
+
+
+async def gif_off_loop(job: GifJob) -> MatchGif:
+    """:func:`make_gif` in a worker process (one, started on first use): drawing a long game takes about a
+    second of CPU, and in a thread of this process it would hold the GIL against every other match's moves
+    (bench/replay.py measures both). If the process cannot be used, a worker thread does it."""
+    global _pool
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_gif_pool(), make_gif, job)
+    except (BrokenProcessPool, OSError, pickle.PicklingError, AttributeError, TypeError):
+        log.warning("the GIF process failed; drawing the GIF in a thread", exc_info=True)
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+        return await asyncio.to_thread(make_gif, job)
+
+
+def stop_gif_process() -> None:
+    """Stop the GIF worker process (the bot is closing)."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None

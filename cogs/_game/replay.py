@@ -35,12 +35,12 @@ from discord import app_commands
 from bot.errors import MatchError
 from bot.games import GAMES, TITLES
 from bot.games.base import CHANCE
-from bot.matches.replay import Replay, Step, replay_of
+from bot.matches.replay import GifJob, Replay, Step, gif_off_loop, make_gif, replay_of, stop_gif_process
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.render import board_png
 from bot.render.kept import Kept
-from bot.render.match_gif import MatchGif, match_gif
+from bot.render.match_gif import MAX_FRAMES, MatchGif
 from bot.storage import MatchRecord, Status
 from cogs import _views as v
 from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, picture_file
@@ -52,6 +52,8 @@ GIF = "rg"
 POST = "ru:"
 ACTIONS = (STEP, JUMP, GIF, POST)
 PICTURE = "replay.png"
+STEPS_KEPT = 1 << 23
+"""Bytes of replay step pictures kept (drawn ahead of the next click, or shown lately): 8 MB."""
 GIFS_KEPT = 1 << 25
 """Bytes of whole-game GIFs kept (a second request for one, e.g. after its player posts it): 32 MB."""
 
@@ -133,6 +135,8 @@ class ReplayCog(LobbyCog):
     """Replays of this game's matches (see the module docstring)."""
 
     _gifs: Kept | None = None
+    _step_pngs: Kept | None = None
+    _ahead_tasks: set[asyncio.Task[None]] = set()  # noqa: RUF012  (only holds the tasks until they end)
 
     # -- the step message ---------------------------------------------------------------------------------
 
@@ -144,6 +148,7 @@ class ReplayCog(LobbyCog):
             raise MatchError(f"Match #{match.id} has moves 0 to {replay.last}: there is no move {n}.")
         await interaction.response.send_message(**self.step_kwargs(match, replay, n), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
+        self.draw_steps_ahead(match, replay, n)
 
     async def on_replay_action(self, interaction: discord.Interaction, match: Match, action: str,
                                values: list[str]) -> None:
@@ -168,11 +173,11 @@ class ReplayCog(LobbyCog):
             return
         await interaction.response.edit_message(embed=kwargs["embed"], view=kwargs["view"],
                                                 attachments=[kwargs["file"]])
+        self.draw_steps_ahead(match, replay, n)
 
     def step_kwargs(self, match: Match, replay: Replay, n: int) -> dict[str, Any]:
         at = self.match_at(match, replay, n)
-        step = replay.step(n)
-        data = self.replay_png(at, step)
+        data = self.step_png(match, replay, n, at)
         seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} #{match.id} · {seats}"[:256],
                               description="\n".join(self.step_lines(match, at, replay, n))[:4000],
@@ -182,6 +187,30 @@ class ReplayCog(LobbyCog):
                               "end, or pick a move below · only you see this until you post it")
         view = self.replay_view(match, replay, n)
         return {"embed": embed, "file": picture_file(data, PICTURE), "view": view}
+
+    def step_png(self, match: Match, replay: Replay, n: int, at: Match | None = None) -> bytes:
+        """The picture of step ``n``: drawn ahead (:meth:`draw_steps_ahead`) or now."""
+        if self._step_pngs is None:
+            self._step_pngs = Kept(STEPS_KEPT, len)
+        key = (match.id, match.version, n)
+        data: bytes | None = self._step_pngs.get(key)
+        if data is None:
+            data = self.replay_png(at or self.match_at(match, replay, n), replay.step(n))
+            self._step_pngs.put(key, data)
+        return data
+
+    def draw_steps_ahead(self, match: Match, replay: Replay, n: int) -> None:
+        """After answering step ``n``: draw the steps one click away (▶ then ◀) on the loop, one at a time,
+        so the next click only sends its picture (as boards are drawn ahead of a move's click)."""
+        async def ahead() -> None:
+            for k in (n + 1, n - 1):
+                await asyncio.sleep(0)  # the loop's other work goes first
+                if 0 <= k <= replay.last:
+                    self.step_png(match, replay, k)
+
+        task = asyncio.create_task(ahead())
+        self._ahead_tasks.add(task)
+        task.add_done_callback(self._ahead_tasks.discard)
 
     def step_lines(self, match: Match, at: Match, replay: Replay, n: int) -> list[str]:
         step = replay.step(n)
@@ -269,33 +298,34 @@ class ReplayCog(LobbyCog):
         view = at.view(None)  # an animated move (a sowing): its final position, still
         return board_png(lambda: self.game.render(view, names=at.names(), events=step.events), self.game_key)
 
-    def gif_board(self, at: Match, step: Step) -> Any:
-        """The RGB picture of one GIF frame (the engine's renderer, the channel's view)."""
-        render = self.game.render
-        view = at.view(None)
-        if at.status != Status.RUNNING and at.outcome is not None and self.ended_by_platform(at):
-            view = ended_view(view, at.outcome)
-        kwargs: dict[str, Any] = {"events": step.events}
-        if "names" in inspect.signature(render).parameters:
-            kwargs["names"] = at.names()
-        return render(view, **kwargs)
+    def gif_job(self, match: Match, replay: Replay) -> GifJob:
+        """What the GIF of the match is drawn from (the channel's views: nothing hidden appears)."""
+        first = max(0, replay.last - MAX_FRAMES + 1)
+        frames = []
+        for n in range(first, replay.last + 1):
+            at = self.match_at(match, replay, n)
+            view = at.view(None)
+            if n == replay.last and at.outcome is not None and self.ended_by_platform(at):
+                view = ended_view(view, at.outcome)
+            frames.append((view, tuple(replay.step(n).events)))
+        takes_names = "names" in inspect.signature(self.game.render).parameters
+        return GifJob(self.game_key, first, tuple(frames), tuple(match.names()) if takes_names else None,
+                      tuple(self.gif_caption(match, replay, n) for n in range(first, replay.last + 1)))
+
+    def gif_caption(self, match: Match, replay: Replay, n: int) -> str:
+        if n == replay.last and match.status != Status.RUNNING:
+            return self.result_words(match)[:120]
+        if n == 0:
+            return f"Start · {len(match.seats)} players"
+        step = replay.step(n)
+        who = match.seats[step.seat].name if step.seat is not None and step.seat < len(match.seats) else ""
+        secret = match.status == Status.RUNNING and self.spec.hidden_information
+        what = f" · {who}: {step.notation}" if who and not secret else (f" · {who}" if who else "")
+        return f"Move {n} of {replay.last}{what}"[:120]
 
     def whole_game(self, match: Match, replay: Replay) -> MatchGif:
-        """The GIF of the match (worker thread: about a second of drawing for a long game)."""
-        def draw(n: int) -> Any:
-            return self.gif_board(self.match_at(match, replay, n), replay.step(n))
-
-        def caption(n: int) -> str:
-            if n == replay.last and match.status != Status.RUNNING:
-                return self.result_words(match)[:120]
-            step = replay.step(n)
-            who = (match.seats[step.seat].name if step.seat is not None and step.seat < len(match.seats)
-                   else "")
-            secret = match.status == Status.RUNNING and self.spec.hidden_information
-            what = f" · {who}: {step.notation}" if who and not secret else (f" · {who}" if who else "")
-            return f"Move {n} of {replay.last}{what}"[:120] if n else f"Start · {len(match.seats)} players"
-
-        return match_gif(draw, caption, replay.last)
+        """The GIF of the match, here (tests, bench); the button makes it in the GIF process."""
+        return make_gif(self.gif_job(match, replay))
 
     async def send_gif(self, interaction: discord.Interaction, match: Match, replay: Replay) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -304,7 +334,7 @@ class ReplayCog(LobbyCog):
         key = (match.id, match.version)
         gif = self._gifs.get(key)
         if gif is None:
-            gif = await asyncio.to_thread(self.whole_game, match, replay)
+            gif = await gif_off_loop(self.gif_job(match, replay))
             self._gifs.put(key, gif)
         note = (f"The game is too long for one picture: this is its last part, from move {gif.first} to "
                 f"move {gif.last}." if gif.cut else f"All {replay.last} moves, a second each.")
@@ -312,6 +342,10 @@ class ReplayCog(LobbyCog):
                             description=f"{self.spec.title} #{match.id}, moves {gif.first} to {gif.last}")
         await interaction.followup.send(content=f"**{self.spec.title} #{match.id}** · {note}", file=file,
                                         ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    async def cog_unload(self) -> None:
+        stop_gif_process()  # (started again on the next GIF)
+        await super().cog_unload()
 
     # -- commands -----------------------------------------------------------------------------------------
 
