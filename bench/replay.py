@@ -190,17 +190,22 @@ async def main() -> None:
             invite = await chan.wait_for(lambda m: "Accept" in m.button_labels() and str(bob.id) in m.content)
             await bob.click(invite, "Accept")
             await dd.settle()
-            live = await latest(bot)
-            thread = guild.threads[-1]
+            live = [await latest(bot), guild.threads[-1]]
             rng = random.Random(5)
             by_id = {u.id: u for u in users}
 
             async def typed_moves(n: int) -> list[float]:
                 out = []
                 for _ in range(n):
-                    m = await bot.service.get(live)
-                    if m.status.value != "running":
-                        break
+                    m = await bot.service.get(live[0])
+                    if m.status.value != "running":  # over: the next moves in a new match
+                        await alice.slash(chan, "pylon new", opponent=bob)
+                        invite = await chan.wait_for(lambda m: "Accept" in m.button_labels())
+                        await bob.click(invite, "Accept")
+                        await dd.settle()
+                        live[:] = [await latest(bot), guild.threads[-1]]
+                        m = await bot.service.get(live[0])
+                    thread = live[1]
                     (seat,) = sorted(m.to_act())
                     move = rng.choice(m.rules.legal_moves(m.state, seat))
                     t = time.perf_counter()

@@ -176,11 +176,9 @@ class ReplayCog(LobbyCog):
         self.draw_steps_ahead(match, replay, n)
 
     def step_kwargs(self, match: Match, replay: Replay, n: int) -> dict[str, Any]:
-        at = self.match_at(match, replay, n)
-        data = self.step_png(match, replay, n, at)
+        data, text = self.step_drawn(match, replay, n)
         seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
-        embed = discord.Embed(title=f"{self.spec.title} #{match.id} · {seats}"[:256],
-                              description="\n".join(self.step_lines(match, at, replay, n))[:4000],
+        embed = discord.Embed(title=f"{self.spec.title} #{match.id} · {seats}"[:256], description=text,
                               colour=COLOUR_END if match.status != Status.RUNNING else COLOUR_INFO)
         embed.set_image(url=f"attachment://{PICTURE}")
         embed.set_footer(text=f"Match #{match.id} · move {n} of {replay.last} · ◀ ▶ one move, ⏮ ⏭ start and "
@@ -188,16 +186,18 @@ class ReplayCog(LobbyCog):
         view = self.replay_view(match, replay, n)
         return {"embed": embed, "file": picture_file(data, PICTURE), "view": view}
 
-    def step_png(self, match: Match, replay: Replay, n: int, at: Match | None = None) -> bytes:
-        """The picture of step ``n``: drawn ahead (:meth:`draw_steps_ahead`) or now."""
+    def step_drawn(self, match: Match, replay: Replay, n: int) -> tuple[bytes, str]:
+        """The picture and caption of step ``n``: drawn ahead (:meth:`draw_steps_ahead`) or now."""
         if self._step_pngs is None:
-            self._step_pngs = Kept(STEPS_KEPT, len)
+            self._step_pngs = Kept(STEPS_KEPT, lambda d: len(d[0]) + len(d[1]))
         key = (match.id, match.version, n)
-        data: bytes | None = self._step_pngs.get(key)
-        if data is None:
-            data = self.replay_png(at or self.match_at(match, replay, n), replay.step(n))
-            self._step_pngs.put(key, data)
-        return data
+        drawn: tuple[bytes, str] | None = self._step_pngs.get(key)
+        if drawn is None:
+            at = self.match_at(match, replay, n)
+            drawn = (self.replay_png(at, replay.step(n)),
+                     "\n".join(self.step_lines(match, at, replay, n))[:4000])
+            self._step_pngs.put(key, drawn)
+        return drawn
 
     def draw_steps_ahead(self, match: Match, replay: Replay, n: int) -> None:
         """After answering step ``n``: draw the steps one click away (▶ then ◀) on the loop, one at a time,
@@ -206,7 +206,7 @@ class ReplayCog(LobbyCog):
             for k in (n + 1, n - 1):
                 await asyncio.sleep(0)  # the loop's other work goes first
                 if 0 <= k <= replay.last:
-                    self.step_png(match, replay, k)
+                    self.step_drawn(match, replay, k)
 
         task = asyncio.create_task(ahead())
         self._ahead_tasks.add(task)

@@ -219,9 +219,15 @@ async def test_eof_replay_hides_hands_and_programs_until_the_end(dd, tmp_path):
     text = (await r.message()).text
     assert f"alice: `{secret}`" in text and "Hidden during the game" in text
     assert f"alice: program `{secret}`" in text and "bob: hand `" in text  # bob's round-2 hand, then
-    # every round's programs are in the log's replay once it is over
+    # the end: the result, and every seat's private view of that position
     r = await bob.slash(chan, "eof history", match=mid)
-    assert "won" in (await r.message()).text or "Draw" in (await r.message()).text
+    text = (await r.message()).text
+    m = await bot.service.get(mid)
+    assert cog_status(bot, m) in text and "Hidden during the game" in text and "still on" not in text
+
+
+def cog_status(bot, match):
+    return bot.game_cogs["eof"].status_line(match)
 
 
 async def replay_steps(bot, mid):
