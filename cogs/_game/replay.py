@@ -343,6 +343,12 @@ class ReplayCog(LobbyCog):
         await interaction.followup.send(content=f"**{self.spec.title} #{match.id}** · {note}", file=file,
                                         ephemeral=True, allowed_mentions=NO_MENTIONS)
 
+    def rematch_view(self, match: Match) -> discord.ui.View:
+        """The end-of-match message: Rematch, and the whole game as one GIF (made when asked: privately)."""
+        view = super().rematch_view(match)
+        view.add_item(v.button(match.id, None, GIF, emoji="🎞", label="Whole game (GIF)"))
+        return view
+
     async def cog_unload(self) -> None:
         stop_gif_process()  # (started again on the next GIF)
         await super().cog_unload()

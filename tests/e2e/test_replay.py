@@ -144,6 +144,12 @@ async def test_the_whole_game_as_one_gif(world):
     assert len(frames) == len(MOVES) + 1
     assert durations[:-1] == [1000] * len(MOVES) and durations[-1] >= 3000
     assert "loop" not in gif.info  # plays once
+    # the same from the end-of-match message, in the match's thread
+    over = next(m for m in _thread.public_messages if "match over" in m.text)
+    r = await w.bob.click(over, "Whole game (GIF)")
+    await w.dd.settle()
+    again = await r.message()
+    assert r.ephemeral and again.attachments[0].bytes == att.bytes
     # every frame is the board of its step (palette-mapped: within a few levels), the last the final board
     for n, frame in enumerate(frames):
         board = rgb(seen[n])
