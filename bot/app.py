@@ -24,11 +24,20 @@ from discord.ext import commands
 
 from bot import metrics
 from bot.chores import Chores
-from bot.components import NOT_OURS, VERSION_FREE, BadComponent, ComponentId, MatchComponent, component_ids
+from bot.components import (
+    ANYWHERE,
+    NOT_OURS,
+    VERSION_FREE,
+    BadComponent,
+    ComponentId,
+    MatchComponent,
+    component_ids,
+)
 from bot.config import Config
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
 from bot.heap import IdleCollector
+from bot.matches.replay import ended_match
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
 from bot.names import shown
@@ -240,11 +249,17 @@ class ParlorBot(commands.Bot):
         """Every board/lobby component lands here (see bot/components.py), its id already parsed."""
 
         try:
-            match = await self.service.get(cid.match_id)
+            # a replay's click on an ended match: its record is kept (it never changes again)
+            kept = ended_match(cid.match_id) if cid.action.startswith(ANYWHERE) else None
+            match = kept if kept is not None else await self.service.get(cid.match_id)
             cog = self.game_cogs.get(match.rec.game)
             if cog is None:
                 raise LobbyError(f"{GAMES[match.rec.game].spec.title} is not available right now.")
-            self.check_component_place(interaction, match)
+            if cid.action.startswith(ANYWHERE):  # a replay: anywhere in the match's own server
+                if interaction.guild_id is None or interaction.guild_id != match.rec.guild_id:
+                    raise MatchError("That replay belongs to another server.")
+            else:
+                self.check_component_place(interaction, match)
             if cid.version is None and not cid.action.startswith(VERSION_FREE):
                 raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
             await cog.on_component(interaction, match, cid.version, cid.action, values)

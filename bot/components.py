@@ -50,9 +50,17 @@ VERSION_FREE = (
     "pb",
     "pk",
     "pc",  # EOF: colours, the private program builder, answers
+    "rp:",
+    "rj",
+    "rg",
+    "ru:",  # replays (cogs/_game/replay.py): a step, the jump select, the whole-game GIF, posting a step
 )
 """The actions whose components may carry version ``-`` (they check their own situation). Any other action
 with ``-`` is refused as a stale board, so a forged ``-`` can never skip the version check of a move."""
+
+ANYWHERE = ("rp:", "rj", "rg", "ru:")
+"""The actions that work in any channel of the match's server, not only where it is played: a replay is
+looked at wherever it was asked for (never in another server)."""
 
 MAX_ID = 2**63 - 1
 """Match ids and versions are 64-bit database integers; anything larger is not one of ours."""

@@ -17,7 +17,8 @@ from bot.names import shown
 from bot.ratings import RATING_NOTE, rating_text
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
 from bot.render.text import plural
-from bot.storage import ComputerResult, RatingRow
+from bot.storage import ComputerResult, RatingRow, Status
+from cogs._game.replay import summary
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
@@ -104,6 +105,12 @@ class Leaderboard(commands.Cog):
         made, adopted = counters.get(("nomic", "proposals"), 0), counters.get(("nomic", "adopted"), 0)
         if made or adopted:
             embed.add_field(name="Nomic World", value=f"{plural(made, 'proposal')} made · {adopted} adopted")
+        played = [r for r in await store.played_in_guild(gid, user_id=target.id, limit=8)
+                  if r.status != Status.RUNNING][:5]
+        if played:  # by number: /<game> history match: replays them
+            now = self.bot.service.clock()
+            embed.add_field(name="Last matches (`/<game> history match:` replays one)", inline=False,
+                            value="\n".join(shown(summary(r, now)) for r in played)[:1024])
         if not embed.fields:  # nothing to show anyone: said to the asker alone
             await interaction.response.send_message(
                 f"{'You have' if target.id == interaction.user.id else f'{shown(target.display_name)} has'} "

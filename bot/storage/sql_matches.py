@@ -290,6 +290,20 @@ class MatchSql(RatingSql, TimerSql):
         )
         return found[0] if found else None
 
+    async def played_in_guild(self, guild_id: int, *, user_id: int | None = None, game: str | None = None,
+                              limit: int = 25) -> list[MatchRecord]:
+        """A server's matches that were played (started: running, finished or stopped), newest first;
+        with ``user_id`` only theirs (replays: ``/<game> history match:``, ``/stats``)."""
+        where = "guild_id = ? AND state IS NOT NULL AND status IN (?, ?, ?)"
+        params: list[Any] = [guild_id, Status.RUNNING.value, Status.FINISHED.value, Status.ABORTED.value]
+        if user_id is not None:
+            where += " AND id IN (SELECT match_id FROM seats WHERE user_id = ?)"
+            params.append(user_id)
+        if game is not None:
+            where += " AND game = ?"
+            params.append(game)
+        return await self._select_matches(f"{where} ORDER BY id DESC LIMIT {int(limit)}", params)
+
     async def set_board_version(self, match_id: int, version: int) -> None:
         """The live board now shows ``version`` (no version change, like :meth:`set_place`)."""
         async with self._write() as db:

@@ -28,6 +28,7 @@ from cogs import _views as v
 if TYPE_CHECKING:
     from bot.app import ParlorBot
 from cogs._game import history as history_pages
+from cogs._game import replay as replays
 from cogs._game.base import (
     COLOUR_END,
     COLOUR_INFO,
@@ -46,7 +47,7 @@ from cogs._game.base import (
 from cogs._game.board import draw_off_loop_if_long
 from cogs._game.describe import text_for
 from cogs._game.learn import LearnCog
-from cogs._game.lobby import LobbyCog
+from cogs._game.replay import ReplayCog
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ __all__ = [
 ]
 
 
-class GameCog(LobbyCog, LearnCog):
+class GameCog(ReplayCog, LearnCog):
     """Shared subcommands and presentation for one game: playing (components, text moves, the computer)
     and the
     subcommands; the parts below it are in this package (base, board, private, play, lobby)."""
@@ -90,6 +91,9 @@ class GameCog(LobbyCog, LearnCog):
             if pv is None:
                 raise StaleBoard("That button does nothing any more.")
             await self.show_private(interaction, match, int(pv[1]), pv[2])
+            return
+        if action.startswith(replays.ACTIONS):
+            await self.on_replay_action(interaction, match, action, values)
             return
         if action.startswith(history_pages.ACTION):
             await self.history_page(interaction, match, action)
@@ -278,17 +282,29 @@ class GameCog(LobbyCog, LearnCog):
         embed = discord.Embed(title=f"{self.spec.title}: rules", description=text[:4096], colour=COLOUR_INFO)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="history", description="The moves of the match here so far")
-    async def history(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="history", description="The moves of the match here, or replay any match of "
+                                                       "this server by its number")
+    @app_commands.describe(match="A match's number (shown on its boards): replay it, move by move",
+                           move="With match: the move to open the replay at (0 = the start)")
+    async def history(self, interaction: discord.Interaction, match: app_commands.Range[int, 1] | None = None,
+                      move: app_commands.Range[int, 0, 100000] | None = None) -> None:
+        if match is not None:
+            await self.replay_command(interaction, match, move)
+            return
         try:
-            match = await self.match_here(interaction)
+            found_match = await self.match_here(interaction)
         except NoMatchHere:
             found = await self.service.latest_finished(interaction.channel_id or 0, self.game_key)
-            match = found if found is not None else await self.match_here(interaction, running=False)
-        lines = await self.history_of(match)
+            found_match = found if found is not None else await self.match_here(interaction, running=False)
+        lines = await self.history_of(found_match)
         await interaction.response.send_message(
-            **history_pages.reply_kwargs(match.id, self.history_title(match), lines, COLOUR_INFO),
+            **history_pages.reply_kwargs(found_match.id, self.history_title(found_match), lines, COLOUR_INFO),
             ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @history.autocomplete("match")
+    async def history_match_autocomplete(self, interaction: discord.Interaction,
+                                         current: str) -> list[app_commands.Choice[int]]:
+        return await replays.match_choices(self.bot, interaction, current, self.game_key)
 
     async def history_page(self, interaction: discord.Interaction, match: Match, action: str) -> None:
         """◀ ▶ under a long history: that page, recomputed from the log (1 request)."""

@@ -1,0 +1,234 @@
+"""The positions of a match, rebuilt from its move log: what a replay steps through.
+
+The log is the record: every move in its canonical notation (``Rules.format``), chance outcomes as moves
+of seat :data:`~bot.games.base.CHANCE`, and the options and seats the match was set up with. A replay is
+``initial`` + ``parse`` + ``apply`` over it, exactly as the match was played -- never stored pictures and
+never the stored state (a cache of the last position).
+
+Steps: step 0 is the start (with the chance outcomes that set it up: who moves first, a deal), step ``n``
+the position after the ``n``-th move of a player, together with the chance outcomes that followed it (the
+board the players saw after that move showed them too).
+
+Engine changes: the notation is the engines' stable interface (``parse(format(m)) == m`` is tested for
+every game), so a match played under an older engine replays as long as its moves still read. When one no
+longer does (a rule or notation change), the replay stops at the last position it could rebuild and says
+so (:attr:`Replay.broken`); it never guesses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import multiprocessing
+import pickle
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.base import CHANCE, Event, Seat
+from bot.matches.match import Match, engine_options
+from bot.render.match_gif import MatchGif, match_gif
+from bot.storage import MoveRecord, Status
+
+log = logging.getLogger(__name__)
+
+KEPT = 32
+"""Replays kept in memory (least recently used out): a replay is stepped through click by click, and a
+finished match's positions never change."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One position of a replay and how it was reached."""
+
+    state: Any
+    events: tuple[Event, ...] = ()
+    moves: tuple[MoveRecord, ...] = ()
+    """The log records of this step: a player's move first, then the chance outcomes after it."""
+
+    @property
+    def seat(self) -> Seat | None:
+        """Who moved (None at the start)."""
+        first = next((mv for mv in self.moves if mv.seat != CHANCE), None)
+        return first.seat if first is not None else None
+
+    @property
+    def notation(self) -> str:
+        first = next((mv for mv in self.moves if mv.seat != CHANCE), None)
+        return first.notation if first is not None else ""
+
+    @property
+    def chance(self) -> tuple[str, ...]:
+        return tuple(mv.notation for mv in self.moves if mv.seat == CHANCE)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Every position of a match, from the start (step 0) to the last move (step ``len(self) - 1``)."""
+
+    match_id: int
+    version: int
+    steps: tuple[Step, ...]
+    broken: str | None = None
+    """Why the log could not be replayed to its end (the engine changed since): the steps stop before it."""
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @property
+    def last(self) -> int:
+        """The number of the last move (the steps are 0..last)."""
+        return len(self.steps) - 1
+
+    def step(self, n: int) -> Step:
+        """Step ``n``, clamped to the replay."""
+        return self.steps[min(max(n, 0), self.last)]
+
+
+def initial_state(match: Match) -> Any:
+    """The match's start position, set up as it was (engine options; EOF's colours from the seats)."""
+    engine_opts = engine_options(match.options)
+    setup = getattr(match.game.module, "setup_options", None)
+    seats = int(match.rec.ui.get("start_seats", len(match.seats)))
+    if setup is not None:
+        engine_opts = setup(engine_opts, match.rec.seats[:seats])
+    return match.rules.initial(engine_opts, seats)
+
+
+def positions(match: Match, moves: Sequence[MoveRecord]) -> Replay:
+    """The steps of ``match`` from its log ``moves`` (see the module docstring)."""
+    rules = match.rules
+    state = initial_state(match)
+    steps: list[Step] = []
+    events: list[Event] = []
+    records: list[MoveRecord] = []
+    broken = None
+    for mv in moves:
+        if mv.seat != CHANCE:  # a player's move: the position before it is complete
+            steps.append(Step(state, tuple(events), tuple(records)))
+            events, records = [], []
+        try:
+            move = rules.parse(mv.notation, state, mv.seat)
+            state, new = rules.apply(state, mv.seat, move)
+        except ValueError as exc:  # GameError is a ValueError: the log no longer reads on this engine
+            broken = (f"Move {max(len(steps), 1)} (`{mv.notation}`) does not replay on "
+                      f"today's rules ({exc}); the replay stops before it.")
+            break
+        events.extend(new)
+        records.append(mv)
+    if records or not steps:  # (a move that failed to replay left the last step complete already)
+        steps.append(Step(state, tuple(events), tuple(records)))
+    return Replay(match.id, match.version, tuple(steps), broken)
+
+
+_kept: OrderedDict[tuple[int, int], Replay] = OrderedDict()
+
+
+def kept(match: Match) -> Replay | None:
+    """The replay of this version of the match, if built lately."""
+    found = _kept.get((match.id, match.version))
+    if found is not None:
+        _kept.move_to_end((match.id, match.version))
+    return found
+
+
+def keep(replay: Replay) -> Replay:
+    _kept[(replay.match_id, replay.version)] = replay
+    while len(_kept) > KEPT:
+        _kept.popitem(last=False)
+    return replay
+
+
+_ended: OrderedDict[int, Match] = OrderedDict()
+
+
+def ended_match(match_id: int) -> Match | None:
+    """A match that had ended when its replay was last built (kept: an ended match's record and log never
+    change again), so a replay's click needs no database read; None if not kept."""
+    found = _ended.get(match_id)
+    if found is not None:
+        _ended.move_to_end(match_id)
+    return found
+
+
+async def replay_of(service: Any, match: Match) -> Replay:
+    """The replay of ``match`` (kept, or rebuilt from its log: a few ms for the longest games)."""
+    if match.status in (Status.FINISHED, Status.ABORTED):
+        _ended[match.id] = match
+        while len(_ended) > KEPT:
+            _ended.popitem(last=False)
+    found = kept(match)
+    if found is not None:
+        return found
+    moves = await service.history(match.id)
+    return keep(positions(match, moves))
+
+
+# -- the whole game as one GIF, made in another process ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GifJob:
+    """What the GIF of a match is drawn from: the channel's view and the events of each step shown, the
+    names, and each frame's caption (the last: the result). Plain data, so it can go to another process."""
+
+    game: str
+    first: int
+    """The step of ``frames[0]`` (0, or later for a game longer than one GIF holds)."""
+    frames: tuple[tuple[Any, tuple[Event, ...]], ...]
+    names: tuple[str, ...] | None
+    captions: tuple[str, ...]
+
+
+def make_gif(job: GifJob) -> MatchGif:
+    """The GIF of ``job`` (:func:`bot.render.match_gif.match_gif`); ``first``/``last`` count steps."""
+    from bot.games import GAMES
+
+    render = GAMES[job.game].render
+
+    def draw(i: int) -> Any:
+        view, events = job.frames[i]
+        if job.names is None:
+            return render(view, events=events)
+        return render(view, names=job.names, events=events)
+
+    gif = match_gif(draw, lambda i: job.captions[i], len(job.frames) - 1)
+    return dataclasses.replace(gif, first=gif.first + job.first, last=gif.last + job.first)
+
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _gif_pool() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return _pool
+
+
+async def gif_off_loop(job: GifJob) -> MatchGif:
+    """:func:`make_gif` in a worker process (one, started on first use): drawing a long game takes about a
+    second of CPU, and in a thread of this process it would hold the GIL against every other match's moves
+    (bench/replay.py measures both). If the process cannot be used, a worker thread does it."""
+    global _pool
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_gif_pool(), make_gif, job)
+    except (BrokenProcessPool, OSError, pickle.PicklingError, AttributeError, TypeError):
+        log.warning("the GIF process failed; drawing the GIF in a thread", exc_info=True)
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+        return await asyncio.to_thread(make_gif, job)
+
+
+def stop_gif_process() -> None:
+    """Stop the GIF worker process (the bot is closing)."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
