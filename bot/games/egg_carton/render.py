@@ -163,16 +163,17 @@ def _draw_item(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, item: in
             paste(img, sprite, (x + ox - MARBLE_R, y + oy - MARBLE_R), sprite)
         if n > DRAWN_PER_CUP:
             d.rounded_rectangle((x - 22, y - 15, x + 22, y + 15), radius=8, fill=CARD)
-            text_center(d, (x, y), str(n), font(22), INK)
+            text_center(d, (x, y), str(n), font(24), INK)
         label_y = y - CUP_R - 36 if item >= 6 else y + CUP_R + 36
         text_center(d, (x - 14, label_y), SLOT_NAMES[item], font(26, True), INK)
-        text_center(d, (x + 16, label_y), str(n), font(22), MUTED if n == 0 else INK)
+        text_center(d, (x + 16, label_y), str(n), font(24), MUTED if n == 0 else INK)
     if frame.hand and frame.hand_at == item:
         hx, hy = slot_centre(item) if item < 12 else zone_centre(item - 12)
         top = hy - CUP_R - 6
-        d.rounded_rectangle((hx - 36, top, hx + 36, top + 30), radius=12, fill=HAND, outline=ACCENT, width=3)
-        paste(img, sprite, (hx - 26, top + 15 - MARBLE_R), sprite)
-        text_center(d, (hx + 10, top + 15), f"×{frame.hand}", font(19, True), CARD)
+        d.rounded_rectangle((hx - 40, top - 1, hx + 44, top + 31), radius=12, fill=HAND, outline=ACCENT,
+                            width=3)
+        paste(img, sprite, (hx - 30, top + 15 - MARBLE_R), sprite)
+        text_center(d, (hx + 12, top + 15), f"×{frame.hand}", font(24, True), CARD)
 
 
 def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: int) -> None:
@@ -187,7 +188,7 @@ def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: in
         mx, my = x0 + 22 + (k % 3) * 24, y1 - 22 - (k // 3) * 18
         paste(img, sprite, (mx - MARBLE_R, my - MARBLE_R), sprite)
     # No count: marbles off the board never matter (a number here would read like a score).
-    text_center(d, (cx, y0 + 26), "off", font(20, True), END_ZONE_LINE)
+    text_center(d, (cx, y0 + 26), "off", font(24, True), END_ZONE_LINE)
 
 
 def _draw(frame: _Frame, names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> Image.Image:
@@ -210,7 +211,7 @@ def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], f
     cy = (y0 + y1) // 2
     timed = clocks is not None and seat < len(clocks) and clocks[seat] is not None
     suffix = f" ({side_name(seat)})" + (f"  ·  {frame.status}" if live else "")
-    fnt = font(21, True)
+    fnt = font(24, True)
     room = (x1 - 120 if timed else x1 - 14) - (x0 + 14)
     name = _name(seat, names)
     name = shorten(name, fnt, room - fnt.getlength(suffix))
@@ -219,7 +220,7 @@ def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], f
         assert clocks is not None
         ms = clocks[seat] or 0
         d.rounded_rectangle((x1 - 110, y0 + 5, x1 - 6, y1 - 5), radius=9, fill=CARD)
-        text_center(d, (x1 - 58, cy), clock_text(ms), font(22, True), ACCENT if ms <= 0 else INK)
+        text_center(d, (x1 - 58, cy), clock_text(ms), font(24, True), ACCENT if ms <= 0 else INK)
 
 
 def _name(seat: Seat, names: Sequence[str] | None) -> str:

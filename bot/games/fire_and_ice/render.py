@@ -42,8 +42,8 @@ from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font, start
 from bot.render.text import plural, shorten
 
 WIDTH = 900
-HEIGHT = 1000
-HEADER = 84
+HEIGHT = 1040
+HEADER = 124
 
 FIRE_COLOUR = (240, 98, 46)
 ICE_COLOUR = (140, 206, 246)
@@ -60,15 +60,17 @@ the dark card and islands, the orange Fire and the pale-blue Ice pieces and thei
 TARGET_FILL = (255, 255, 255)
 """A legal destination of the chosen piece: a white disc (its number in dark ink)."""
 
-DISC_R = 16
-"""Radius of a point's disc in pixels."""
-_POINT_TRI = 140.0                      # side of the triangle of points 1, 5, 7
-_OFFSET = 21.0                          # island outline beyond the outer points
+DISC_R = 19
+"""Radius of a point's disc in pixels (an Ice piece is a hexagon round the same disc, see :func:`piece`)."""
+NUMBER_FONT = 25
+"""Point numbers (and every other text): at least 11 px when the picture is shown 400 px wide."""
+_POINT_TRI = 154.0                      # side of the triangle of points 1, 5, 7
+_OFFSET = 17.0                          # island outline beyond the outer points
 _ISLAND_SIDE = _POINT_TRI + 2 * math.sqrt(3) * _OFFSET
 _ISLAND_H = _ISLAND_SIDE * math.sqrt(3) / 2
 _BIG_W = 640.0                          # distance E-G between island centres
 _BIG_H = 680.0                          # vertical distance A to E/G
-_TOP = HEADER + 14 + 2 * _ISLAND_H / 3  # y of island A's centre
+_TOP = HEADER + 8 + 2 * _ISLAND_H / 3  # y of island A's centre
 
 
 def _tint(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
@@ -77,6 +79,8 @@ def _tint(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
             round(b + (colour[2] - b) * amount))
 
 
+PIECE_INK = ((255, 255, 255), INK_DARK)
+"""Text on a Fire / Ice piece."""
 TINTS = tuple(_tint(c, 0.38) for c in SIDE_COLOURS)
 """Island fill when controlled by Fire / Ice."""
 
@@ -180,14 +184,30 @@ def _background() -> Image.Image:
         _dotted_line(draw, island_centre(a), island_centre(c), SEA_LINE)
     centre, r = _sea_circle()
     _dotted_circle(draw, centre, r, SEA_LINE)
-    label = font(24, bold=True)
+    label = font(26, bold=True)
     for k in range(N_ISLANDS):
         draw.polygon(_island_polygon(k), fill=ISLAND_FILL, outline=ISLAND_EDGE, width=2)
         _draw_island_lines(draw, k, INNER_LINE)
-        cx, cy = island_centre(k)
-        draw.text((cx, cy + _ISLAND_SIDE / (2 * math.sqrt(3)) + 17), ISLANDS[k], font=label, fill=INK,
-                  anchor="mm")
+        draw.text(_label_xy(k), ISLANDS[k], font=label, fill=INK, anchor="mm")
     return img
+
+
+def _label_xy(island: int) -> tuple[float, float]:
+    """Where an island's letter goes: under the island."""
+    cx, cy = island_centre(island)
+    return cx, cy + _ISLAND_SIDE / (2 * math.sqrt(3)) + 19
+
+
+def piece(draw: ImageDraw.ImageDraw, xy: tuple[float, float], side: int, r: float) -> None:
+    """A piece of ``side`` at ``xy``: Fire a disc of radius ``r``, Ice a hexagon whose flat sides touch that
+    disc (corners left and right), so the two sides differ by shape as well as colour."""
+    x, y = xy
+    if side == FIRE:
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=FIRE_COLOUR, outline=CARD, width=2)
+        return
+    h = r * 2 / math.sqrt(3)
+    corners = [(x + h * math.cos(math.pi * k / 3), y + h * math.sin(math.pi * k / 3)) for k in range(6)]
+    draw.polygon(corners, fill=ICE_COLOUR, outline=CARD, width=2)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, p: tuple[int, int], q: tuple[int, int]) -> None:
@@ -265,10 +285,10 @@ class HeaderLayout(NamedTuple):
 
 def header_layout(view: FireIceView, names: Sequence[str] | None,
                   clocks: Sequence[int] | None, selected: str | None = None) -> HeaderLayout:
-    """Where the header's texts go: the centre column (status) is as wide as its text, and each side's block
-    (disc, side and name, counts) gets the room left beside it; a long name first gets a smaller font, then is
-    shortened."""
-    big, small = font(24, bold=True), font(18)
+    """Where the header's texts go: each side's block (piece, side and name over its counts) gets half the
+    width; the status and the move line share a third row, centred (``centre`` is its x range). A long name
+    is shortened (never set below :data:`NUMBER_FONT`)."""
+    big, small = font(26, bold=True), font(NUMBER_FONT)
     colour: tuple[int, int, int]
     if view.is_over:
         status = "Draw" if view.is_draw or view.winner is None else f"{SIDE_NAMES[view.winner]} wins!"
@@ -278,43 +298,51 @@ def header_layout(view: FireIceView, names: Sequence[str] | None,
     else:
         status, colour = f"{SIDE_NAMES[view.to_move]} to move", SIDE_COLOURS[view.to_move]
     sub = move_line(view, selected)
-    half = max(big.getlength(status), small.getlength(sub)) / 2 + 14
+    half = (big.getlength(status) + small.getlength(STATUS_GAP + sub)) / 2
     centre = (WIDTH / 2 - half, WIDTH / 2 + half)
     sides: list[SideText] = []
     for seat in (FIRE, ICE):
-        room = (centre[0] - 8 - 52) if seat == FIRE else (WIDTH - 52 - (centre[1] + 8))
+        room = WIDTH / 2 - 8 - 52 - 6
         label = SIDE_NAMES[seat]
         if names is not None and seat < len(names) and names[seat]:
             label = f"{label} · {names[seat]}"
-        text, size = _fit_text(label, (24, 20, 17), room)
+        text, size = _fit_text(label, (26, NUMBER_FONT), room)
         counts = f"{view.on_board[seat]} on board · {view.supply[seat]} left"
         if clocks is not None and seat < len(clocks):
             counts += f" · {_clock_text(clocks[seat])}"
-        counts, _ = _fit_text(counts, (18,), room + 34, bold=False)
-        box = (8, centre[0] - 6) if seat == FIRE else (centre[1] + 6, WIDTH - 8)
+        counts, _ = _fit_text(counts, (NUMBER_FONT,), room + 34, bold=False)
+        box = (8, WIDTH / 2 - 6) if seat == FIRE else (WIDTH / 2 + 6, WIDTH - 8)
         sides.append(SideText(text, size, counts, box))
     return HeaderLayout(status, colour, sub, centre, (sides[0], sides[1]))
+
+
+STATUS_GAP = " · "
+STATUS_Y = HEADER - 22
+"""The status row (whose turn, the move line) under the two sides' blocks."""
 
 
 def _header(draw: ImageDraw.ImageDraw, view: FireIceView, names: Sequence[str] | None,
             clocks: Sequence[int] | None, selected: str | None) -> None:
     layout = header_layout(view, names, clocks, selected)
-    small = font(18)
+    small = font(NUMBER_FONT)
     for seat, (text, size, counts, box) in zip((FIRE, ICE), layout.sides, strict=True):
         x_disc = 30 if seat == FIRE else WIDTH - 30
-        y = 32
+        y = 28
         if view.to_move == seat:
-            draw.rounded_rectangle((box[0], 8, box[1], HEADER - 10), radius=10, outline=ACCENT, width=3)
-        draw.ellipse((x_disc - 13, y - 13, x_disc + 13, y + 13), fill=SIDE_COLOURS[seat])
+            draw.rounded_rectangle((box[0], 6, box[1], 88), radius=10, outline=ACCENT, width=3)
+        piece(draw, (x_disc, y), seat, 14)
         fnt = font(size, bold=True)
         if seat == FIRE:
             draw.text((x_disc + 22, y), text, font=fnt, fill=INK, anchor="lm")
-            draw.text((x_disc - 12, y + 32), counts, font=small, fill=MUTED, anchor="lm")
+            draw.text((x_disc - 12, y + 36), counts, font=small, fill=MUTED, anchor="lm")
         else:
             draw.text((x_disc - 22, y), text, font=fnt, fill=INK, anchor="rm")
-            draw.text((x_disc + 12, y + 32), counts, font=small, fill=MUTED, anchor="rm")
-    draw.text((WIDTH / 2, 30), layout.status, font=font(24, bold=True), fill=layout.colour, anchor="mm")
-    draw.text((WIDTH / 2, 62), layout.sub, font=small, fill=MUTED, anchor="mm")
+            draw.text((x_disc + 12, y + 36), counts, font=small, fill=MUTED, anchor="rm")
+    left = layout.centre[0]
+    big = font(26, bold=True)
+    draw.text((left, STATUS_Y), layout.status, font=big, fill=layout.colour, anchor="lm")
+    draw.text((left + big.getlength(layout.status), STATUS_Y), STATUS_GAP + layout.sub, font=small,
+              fill=MUTED, anchor="lm")
 
 
 def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
@@ -360,6 +388,10 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
             else:
                 pts = sorted(point_xy(k * 7 + q) for q in LINES[line])
                 draw.line([pts[0], pts[2]], fill=SIDE_COLOURS[owner], width=6)
+        # The island's letter on its controller's piece shape: control reads without the tint's colour.
+        lx, ly = _label_xy(k)
+        piece(draw, (lx, ly), owner, 18)
+        draw.text((lx, ly), ISLANDS[k], font=font(26, bold=True), fill=PIECE_INK[owner], anchor="mm")
 
     taken = {str(e.data.get("island")) for e in events
              if e.kind == "control" and e.data.get("seat") is not None}
@@ -374,7 +406,7 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
         _arrow(draw, point_xy(last.src), point_xy(last.dst))
 
     # Points and pieces.
-    num = font(15, bold=True)
+    num = font(NUMBER_FONT, bold=True)
     for p in range(N_POINTS):
         x, y = point_xy(p)
         box = (x - DISC_R, y - DISC_R, x + DISC_R, y + DISC_R)
@@ -389,9 +421,8 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
             draw.ellipse(box, fill=fill, outline=MUTED, width=2)
             draw.text((x, y), label, font=num, fill=MUTED, anchor="mm")
         else:
-            colour = SIDE_COLOURS[v]
-            draw.ellipse(box, fill=colour, outline=CARD, width=2)
-            draw.text((x, y), label, font=num, fill=(255, 255, 255) if v == FIRE else INK_DARK, anchor="mm")
+            piece(draw, (x, y), v, DISC_R)
+            draw.text((x, y), label, font=num, fill=PIECE_INK[v], anchor="mm")
 
     # Rings round the last move's points (outside the discs), or round the piece being chosen.
     if selected:

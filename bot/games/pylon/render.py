@@ -141,9 +141,9 @@ def _draw_stack(d: ImageDraw.ImageDraw, square: int, stack: Stack) -> None:
     _marker(d, cx, cy, owner, 6 if size == 1 else 7)
     if len(stack) > 1:
         _x0, y0, x1, _y1 = square_box(square)
-        bx, by, br = x1 - 22, y0 + 22, 15
+        bx, by, br = x1 - 22, y0 + 22, 16
         d.ellipse((bx - br, by - br, bx + br, by + br), fill=BADGE_FILL, outline=OUTLINE, width=2)
-        d.text((bx, by + 1), str(len(stack)), font=font(19, bold=True), fill=BADGE_INK, anchor="mm")
+        d.text((bx, by + 1), str(len(stack)), font=font(21, bold=True), fill=BADGE_INK, anchor="mm")
 
 
 def _last_move_squares(view: PylonView, events: Sequence[Event]) -> tuple[int, ...]:
