@@ -47,6 +47,7 @@ from cogs._game.board import draw_off_loop_if_long
 from cogs._game.describe import text_for
 from cogs._game.learn import LearnCog
 from cogs._game.lobby import LobbyCog
+from cogs._game.rules import RulesCog
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ __all__ = [
 ]
 
 
-class GameCog(LobbyCog, LearnCog):
+class GameCog(LobbyCog, LearnCog, RulesCog):
     """Shared subcommands and presentation for one game: playing (components, text moves, the computer)
     and the
     subcommands; the parts below it are in this package (base, board, private, play, lobby)."""
@@ -269,14 +270,6 @@ class GameCog(LobbyCog, LearnCog):
         await interaction.response.edit_message(content="You resigned.", view=None)
         await self.refresh_board(result.match, result)
         await self.after_result(result.match, result)
-
-    @app_commands.command(
-        name="rules", description="How to play, in short (with our rulings and the notation)"
-    )
-    async def rules_cmd(self, interaction: discord.Interaction) -> None:
-        text = rules_text(self.game_key)
-        embed = discord.Embed(title=f"{self.spec.title}: rules", description=text[:4096], colour=COLOUR_INFO)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="The moves of the match here so far")
     async def history(self, interaction: discord.Interaction) -> None:
