@@ -49,12 +49,27 @@ class Help(commands.Cog):
                 name=f"{spec.title} — `/{key}`", value=f"{blurb}\n{seats}{ai}", inline=False
             )
         embed.add_field(
-            name="Every game",
+            name="Every game: /<game> …",
             value=(
-                "`new` start · `move` play a move · `board` show the board · `resign` · `rules` how to "
-                "play · "
-                "`history` the moves so far\n`/matches` active matches here · `/leaderboard` · `/stats` · "
-                "`/parlor settings` (admins)"
+                "`rules` how to play: a picture, a short summary and the full rules · `learn` a private "
+                "lesson on the real board · `new` start · `move` type a move · `board` the board "
+                "(`board text:` also as text, for screen readers) · `history` the moves, or `match:` a "
+                "finished one with a replay · `resign`"
+            ),
+            inline=False,
+        )
+        embed.add_field(
+            name="Under a board",
+            value="**Watch**: follow a match you are not playing in · **Rematch**: the same players again, "
+                  "once a match has ended",
+            inline=False,
+        )
+        embed.add_field(
+            name="Everything else",
+            value=(
+                "`/matches` active matches here · `/notify` how I tell you it is your turn (and "
+                "`boards:text`) · `/tournament` Swiss and round-robin events (`new`, `standings`, "
+                "`withdraw`, `list`) · `/leaderboard` · `/stats` · `/parlor settings` (admins)"
             ),
             inline=False,
         )

@@ -140,6 +140,9 @@ def test_the_wheel_holds_the_code_and_everything_read_at_run_time(installed):
         expected |= {f"{package}/{p.relative_to(ROOT / folder).as_posix()}" for p in _files(ROOT / folder)}
     assert {n for n in names if not n.startswith(info)} == expected
     for needed in ("bot/storage/migrations/001_initial.sql", "bot/games/pylon/rules_text.md",
+                   "bot/games/pylon/summary.md", "bot/games/fire_and_ice/summary.md",  # /<game> rules
+                   "bot/games/egg_carton/summary.md", "bot/games/eof/summary.md",
+                   "bot/games/nomic/summary.md",
                    "parlor_assets/fonts/DejaVuSans.ttf", "parlor_assets/fonts/LICENSE-DejaVu.txt",
                    "parlor_assets/fonts/LICENSE-Noto.txt",
                    "parlor_assets/fonts/NotoSansCJKsc-Regular-subset.otf",  # the fallbacks (bot.render.fonts)
@@ -219,9 +222,9 @@ async def test_installed_parlor_plays_a_move_over_the_loopback_discord(installed
         picture = board.attachments[0].image().convert("RGB")
         ink = sum(n for n, colour in picture.getcolors(1 << 16) or () if min(colour) > 200)
         assert ink > 200, "the board has no text drawn in it: were the fonts found?"
-        rules = await (await bob.slash(thread, "pylon rules")).message()
-        first_line = (ROOT / "bot/games/pylon/rules_text.md").read_text().strip().splitlines()[0]
-        assert first_line.lstrip("# ")[:30] in rules.text and "missing" not in rules.text
+        rules = await (await bob.slash(thread, "pylon rules")).message()  # the diagram and the summary
+        summary = (ROOT / "bot/games/pylon/summary.md").read_text().strip()
+        assert summary[:30] in rules.text and "missing" not in rules.text
         health = installed.run(*check, PARLOR_METRICS_PORT=port)
         assert health.stdout.startswith("parlor: healthy: ") and '"database": "ok"' in health.stdout
         fd.assert_clean()

@@ -48,6 +48,7 @@ from cogs._game.board import draw_off_loop_if_long
 from cogs._game.describe import text_for
 from cogs._game.learn import LearnCog
 from cogs._game.replay import ReplayCog
+from cogs._game.rules import RulesCog
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ __all__ = [
 ]
 
 
-class GameCog(ReplayCog, LearnCog):
+class GameCog(ReplayCog, LearnCog, RulesCog):
     """Shared subcommands and presentation for one game: playing (components, text moves, the computer)
     and the
     subcommands; the parts below it are in this package (base, board, private, play, lobby)."""
@@ -273,14 +274,6 @@ class GameCog(ReplayCog, LearnCog):
         await interaction.response.edit_message(content="You resigned.", view=None)
         await self.refresh_board(result.match, result)
         await self.after_result(result.match, result)
-
-    @app_commands.command(
-        name="rules", description="How to play, in short (with our rulings and the notation)"
-    )
-    async def rules_cmd(self, interaction: discord.Interaction) -> None:
-        text = rules_text(self.game_key)
-        embed = discord.Embed(title=f"{self.spec.title}: rules", description=text[:4096], colour=COLOUR_INFO)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="The moves of the match here, or replay any match of "
                                                        "this server by its number")

@@ -268,10 +268,11 @@ class Nomic(
         match = await self.match_here(interaction)
         await self.do_ruling(interaction, match, text)
 
-    @app_commands.command(name="rules", description="The rules in effect (paged), then how to play")
+    @app_commands.command(name="rules", description="How to play: a picture, a summary, the rules in effect")
     async def rules_cmd(self, interaction: discord.Interaction) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
-        match = await self.match_or_none(interaction)
-        await self.show_rulebook(interaction, match.id if match else 0, 0, edit=False)
+        match = await self.match_or_none(interaction)  # the picture and summary; the rulebook in effect
+        full = RulebookButton(match.id if match else 0, 0, "n", label="Full rules", emoji="\U0001f4dc")
+        await self.send_rules(interaction, full)
 
     @app_commands.command(name="rule", description="One rule or proposal, with its votes and history")
     @app_commands.describe(number="The rule's number (101-115 for the Initial Set, 201 on for the rest)")

@@ -253,7 +253,8 @@ async def test_egg_carton_computer_replies(world):
 
 async def test_egg_carton_rules_hide_the_winning_chain_behind_a_spoiler(world):
     r = await world.alice.slash(world.chan, "eggcarton rules")
-    text = (await r.message()).text
+    full = await world.alice.click(await r.message(), "Full rules")  # the summary first, then the text
+    r, text = full, (await full.message()).text
     assert r.ephemeral and "first player can force a win" in text and "3 marbles" in text
     chain = "D E A B F C F D E"
     assert text.count(chain) == 1 and f"||{chain}||" in text  # the fact stays, the sequence is a spoiler

@@ -21,7 +21,8 @@ YES, NO = "\u2705", "\u274c"
 
 async def test_lobby_start_roll_and_path_by_buttons(world):
     w = world
-    r = await w.dave.slash(w.chan, "nomic rules")  # no game here yet: the Initial Set, paged
+    r = await w.dave.slash(w.chan, "nomic rules")  # no game here yet: the picture, then the Initial Set
+    r = await w.dave.click(await r.message(), "Full rules")
     page = await r.message()
     assert r.ephemeral and "15 rules in effect" in page.text and "101. The player agreement" in page.text
     await w.dave.click(page, "Next")
@@ -142,6 +143,7 @@ async def test_proposal_adopted_by_reactions_within_the_request_budget(world):
     assert new_board.mentions and new_board.mentions[0].id == w.bob.id
     assert "Proposal 201 is adopted" in new_board.text and "takes effect" in new_board.text
     r = await w.carol.slash(thread, "nomic rules")
+    r = await w.carol.click(await r.message(), "Full rules")  # the rules in effect in this match
     page = await r.message()
     assert r.ephemeral and "Die: d8 (rule 109)" in page.text and "A d8 is rolled." in page.text
     await w.carol.click(page, "Next")
