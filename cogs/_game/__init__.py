@@ -45,6 +45,7 @@ from cogs._game.base import (
 )
 from cogs._game.board import draw_off_loop_if_long
 from cogs._game.lobby import LobbyCog
+from cogs._game.records import RECORD_ACTION, RecordsCog
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ __all__ = [
 ]
 
 
-class GameCog(LobbyCog):
+class GameCog(RecordsCog, LobbyCog):
     """Shared subcommands and presentation for one game: playing (components, text moves, the computer)
     and the
     subcommands; the parts below it are in this package (base, board, private, play, lobby)."""
@@ -100,6 +101,9 @@ class GameCog(LobbyCog):
             return
         if action == "rematch":
             await self.do_rematch(interaction, match)
+            return
+        if action == RECORD_ACTION:
+            await self.send_record(interaction, match)
             return
         if action.startswith("m:"):
             await self.play_from_component(interaction, match.id, version, action[2:], loaded=match)
