@@ -181,3 +181,17 @@ def test_a_different_engine_version_is_named_in_a_refusal():
     text = pylon_text("1. P1 L c3", "2. P2 L c3", Engine="pylon/0")
     with pytest.raises(RecordError, match=r"made with engine pylon/0, this Parlor runs pylon/1\)$"):
         replay(loads(text))
+
+
+def test_every_example_in_the_docs_imports():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "record-format.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in doc.split("```\n[Format")[1:]]
+    assert len(blocks) == len(GAMES.builtin())
+    seen = set()
+    for block in blocks:
+        done = replay(loads("[Format" + block))
+        seen.add(done.record.game)
+        assert done.plies == len(done.record.moves) and done.outcome is not None
+    assert seen == set(GAMES.builtin())
