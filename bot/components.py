@@ -42,7 +42,8 @@ VERSION_FREE = (
     "resign!",
     "end!",
     "watch",
-    "rematch",  # private views, confirmations, after the match
+    "rematch",
+    "record",  # private views, confirmations, after the match
     "hp:",  # the pages of /<game> history
     "col:",
     "open",

@@ -47,6 +47,7 @@ from cogs._game.base import (
 from cogs._game.board import draw_off_loop_if_long
 from cogs._game.describe import text_for
 from cogs._game.learn import LearnCog
+from cogs._game.records import RECORD_ACTION, RecordsCog
 from cogs._game.replay import ReplayCog
 from cogs._game.rules import RulesCog
 
@@ -73,7 +74,7 @@ __all__ = [
 ]
 
 
-class GameCog(ReplayCog, LearnCog, RulesCog):
+class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
     """Shared subcommands and presentation for one game: playing (components, text moves, the computer)
     and the
     subcommands; the parts below it are in this package (base, board, private, play, lobby)."""
@@ -107,6 +108,9 @@ class GameCog(ReplayCog, LearnCog, RulesCog):
             return
         if action == "rematch":
             await self.do_rematch(interaction, match)
+            return
+        if action == RECORD_ACTION:
+            await self.send_record(interaction, match)
             return
         if action.startswith("m:"):
             await self.play_from_component(interaction, match.id, version, action[2:], loaded=match)
