@@ -49,7 +49,7 @@ async def test_a_finished_matchs_record_imports_to_the_same_final_board(world):
     thread, match = await finished_pylon(w)
     final = final_board(thread)
     over = await thread.wait_for(lambda m: "match over" in m.text)
-    assert over.button_labels() == ["Rematch", "Record"]
+    assert over.button_labels() == ["Rematch", "Whole game (GIF)", "Record"]
 
     r = await w.carol.click(over, "Record")  # anyone watching may take the record of a finished match
     reply = await r.message()
