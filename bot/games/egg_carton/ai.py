@@ -19,11 +19,20 @@ Levels (each beats the one below in ≥ 75 % of games, see
 * ``intermediate``: minimax over two whole turns, rule-A repeats included:
   its own (up to 150 sowings) and every reply (up to 300 sowings each),
   40,000 sowings in all, so it rarely leaves a short win on the table.
-* ``expert``: iterative-deepening alpha-beta over whole turns (up to 4 turns
-  past its own) with a transposition table; its own turn is searched
-  completely, the rest within 120,000 sowings and a 0.75 s time guard. It
-  always finds a win in the current turn, so it wins at once when it moves
-  first with 2–5 marbles per slot.
+* ``expert``: first, with 22 marbles or fewer on the board, the exact endgame
+  solver (``solver.py``, at most 100,000 positions): when the position is
+  won it plays a winning turn, so it never turns a won endgame into a lost
+  one (every position with 16 marbles or fewer sampled by
+  ``bench/eggcarton_exact.py`` is solved well within that budget). Otherwise
+  iterative-deepening alpha-beta over whole turns (up to 4 turns past its
+  own) with a transposition table; its own turn is searched completely, the
+  rest within 120,000 sowings. It always finds a win in the current turn, so
+  it wins at once when it moves first with 2–5 marbles per slot.
+
+Every budget counts work (sowings, solver positions), never the clock, so a
+level's choice depends only on the position and the match's random numbers.
+Time per whole turn (CPU, this machine): beginner and intermediate ≤ 0.2 s,
+expert ≤ 0.6 s including the first turn at 6 marbles per slot.
 
 The capped levels do not find that first-turn win: it takes 7–14 picks, and
 a breadth-first search meets it only after 192 sowings or more (the tests
@@ -37,7 +46,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +54,7 @@ from itertools import pairwise
 from bot.games.base import Seat
 from bot.games.egg_carton.notation import SLOTS_PER_SIDE
 from bot.games.egg_carton.rules import LEVELS, RULES, EggCartonState, Pick
+from bot.games.egg_carton.solver import winning_turn
 
 Board = tuple[int, ...]
 """14 ring cells from the mover's side: 0–5 theirs, 6 and 13 end zones (0), 7–12 the opponent's."""
@@ -59,6 +68,17 @@ Scored = tuple[int, Plan, Board]
 WIN = 100_000
 """Score of a won position (for the player to move); decreases by 1 per turn of delay."""
 
+EXPERT_SOWINGS = 120_000
+"""The expert's search budget in sowings (a sowing with 40 or more marbles on the board counts
+twice: it costs about twice as long). Fits its 1 s a turn with room on a shared machine."""
+
+SOLVE_MARBLES = 22
+"""The expert tries the exact endgame solver with this many marbles on the board or fewer."""
+
+SOLVE_BUDGET = 100_000
+"""Positions the solver may expand for one turn: every position with 16 marbles or fewer
+sampled by ``bench/eggcarton_exact.py`` needs far fewer; most with up to 22 fit too."""
+
 
 @dataclass(frozen=True)
 class Level:
@@ -69,14 +89,15 @@ class Level:
     inner_cap: int | None      # sowings per turn deeper in the tree (None: all)
     node_budget: int | None = None   # total sowings; the unfinished depth is dropped when exceeded
     deepen: bool = False       # iterative deepening up to ``depth``
-    time_guard: float = 0.15   # seconds; like the node budget, a safety net for a loaded machine
+    solve_marbles: int = 0     # exact endgame solver tried when at most this many marbles are on the board
+    solve_budget: int = 0      # positions the solver may expand before giving up (deterministic)
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
     "beginner": Level(depth=1, root_cap=150, inner_cap=10),
     "intermediate": Level(depth=1, root_cap=150, inner_cap=300, node_budget=40_000),
-    "expert": Level(depth=4, root_cap=None, inner_cap=None, node_budget=120_000, deepen=True,
-                    time_guard=0.75),
+    "expert": Level(depth=4, root_cap=None, inner_cap=None, node_budget=EXPERT_SOWINGS, deepen=True,
+                    solve_marbles=SOLVE_MARBLES, solve_budget=SOLVE_BUDGET),
 }
 
 
@@ -142,7 +163,6 @@ class Searcher:
 
     level: Level
     evaluate: Callable[[Board], int] = material
-    deadline: float | None = None
     nodes: int = 0
     budget_on: bool = False
     options_cache: dict[tuple[Board, int | None], TurnOptions] = field(default_factory=dict)
@@ -163,12 +183,16 @@ class Searcher:
         seen = {board}
         queue: deque[tuple[Board, Plan]] = deque([(board, ())])
         spent = 0
+        weight = 2 if sum(board) >= 40 else 1
+        limit = self.level.node_budget if self.budget_on else None
         win: Plan | None = None
         while queue and win is None:
             bd, plan = queue.popleft()
             if cap is not None and spent >= cap:
                 mids[bd] = plan
                 continue
+            if limit is not None and self.nodes + spent * weight > limit:
+                raise _OutOfBudget
             for c in range(6):
                 if not bd[c]:
                     continue
@@ -190,19 +214,10 @@ class Searcher:
                     rt = t[7:] + t[:7]
                     if rt not in ends:
                         ends[rt] = p
-        self.nodes += spent
-        if self.budget_on:
-            self._check_budget()
+        self.nodes += spent * weight
         out = TurnOptions(win, ends, {} if win is not None else mids)
         self.options_cache[key] = out
         return out
-
-    def _check_budget(self) -> None:
-        lv = self.level
-        if lv.node_budget is not None and self.nodes > lv.node_budget:
-            raise _OutOfBudget
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise _OutOfBudget
 
     def value(self, board: Board, depth: int, alpha: int, beta: int) -> int:
         """Score of ``board`` for the player to move, searching ``depth`` more turns."""
@@ -269,10 +284,14 @@ def plan_turn(s: EggCartonState, level: str, rng: random.Random) -> Plan:
     """
     lv = LEVEL_SETTINGS[level]
     board = to_board(s)
-    searcher = Searcher(lv, deadline=time.perf_counter() + lv.time_guard)
+    searcher = Searcher(lv)
     opts = searcher.options(board, lv.root_cap)
     if opts.win is not None:
         return opts.win
+    if sum(board) <= lv.solve_marbles:
+        won = winning_turn(bytes(board), lv.solve_budget)
+        if won is not None:
+            return won
     scored = searcher.root(board, 0)
     searcher.budget_on = True
     for depth in range(1, lv.depth + 1) if lv.deepen else (lv.depth,):
