@@ -26,13 +26,16 @@ Levels (each beats the one below in ≥ 75 % of games, see
   ``bench/eggcarton_exact.py`` is solved well within that budget). Otherwise
   iterative-deepening alpha-beta over whole turns (up to 4 turns past its
   own) with a transposition table; its own turn is searched completely, the
-  rest within 120,000 sowings. It always finds a win in the current turn, so
-  it wins at once when it moves first with 2–5 marbles per slot.
+  rest within 150,000 sowings less what the solver spent. It always finds a
+  win in the current turn, so it wins at once when it moves first with 2–5
+  marbles per slot.
 
 Every budget counts work (sowings, solver positions), never the clock, so a
 level's choice depends only on the position and the match's random numbers.
-Time per whole turn (CPU, this machine): beginner and intermediate ≤ 0.2 s,
-expert ≤ 0.6 s including the first turn at 6 marbles per slot.
+CPU time per whole turn on the project's 2-core machine (worst seen, see
+``bench/eggcarton_exact.py``): beginner 0.02 s, intermediate 0.05 s, expert
+0.4 s (0.15 s for the first turn at 6 marbles per slot), so 1 s of wall
+clock holds with the machine shared about two ways.
 
 The capped levels do not find that first-turn win: it takes 7–14 picks, and
 a breadth-first search meets it only after 192 sowings or more (the tests
@@ -54,7 +57,7 @@ from itertools import pairwise
 from bot.games.base import Seat
 from bot.games.egg_carton.notation import SLOTS_PER_SIDE
 from bot.games.egg_carton.rules import LEVELS, RULES, EggCartonState, Pick
-from bot.games.egg_carton.solver import winning_turn
+from bot.games.egg_carton.solver import Solver, winning_turn
 
 Board = tuple[int, ...]
 """14 ring cells from the mover's side: 0–5 theirs, 6 and 13 end zones (0), 7–12 the opponent's."""
@@ -68,16 +71,18 @@ Scored = tuple[int, Plan, Board]
 WIN = 100_000
 """Score of a won position (for the player to move); decreases by 1 per turn of delay."""
 
-EXPERT_SOWINGS = 120_000
-"""The expert's search budget in sowings (a sowing with 40 or more marbles on the board counts
-twice: it costs about twice as long). Fits its 1 s a turn with room on a shared machine."""
+EXPERT_WORK = 150_000
+"""The expert's budget for a turn, in sowings (one with 40 or more marbles on the board counts
+twice: it costs about twice as long) plus the positions its endgame solver expanded (each costs
+about one sowing). Worst case about 0.35 s of CPU a turn on the project's machine."""
 
 SOLVE_MARBLES = 22
 """The expert tries the exact endgame solver with this many marbles on the board or fewer."""
 
 SOLVE_BUDGET = 100_000
-"""Positions the solver may expand for one turn: every position with 16 marbles or fewer
-sampled by ``bench/eggcarton_exact.py`` needs far fewer; most with up to 22 fit too."""
+"""Positions the solver may expand for one turn (what it spends is taken from ``EXPERT_WORK``):
+every position with 16 marbles or fewer sampled by ``bench/eggcarton_exact.py`` needs far
+fewer; most with up to 22 fit too."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,7 @@ class Level:
 LEVEL_SETTINGS: dict[str, Level] = {
     "beginner": Level(depth=1, root_cap=150, inner_cap=10),
     "intermediate": Level(depth=1, root_cap=150, inner_cap=300, node_budget=40_000),
-    "expert": Level(depth=4, root_cap=None, inner_cap=None, node_budget=EXPERT_SOWINGS, deepen=True,
+    "expert": Level(depth=4, root_cap=None, inner_cap=None, node_budget=EXPERT_WORK, deepen=True,
                     solve_marbles=SOLVE_MARBLES, solve_budget=SOLVE_BUDGET),
 }
 
@@ -289,9 +294,11 @@ def plan_turn(s: EggCartonState, level: str, rng: random.Random) -> Plan:
     if opts.win is not None:
         return opts.win
     if sum(board) <= lv.solve_marbles:
-        won = winning_turn(bytes(board), lv.solve_budget)
+        solver = Solver(max_entries=lv.solve_budget + 1)
+        won = winning_turn(bytes(board), lv.solve_budget, solver)
         if won is not None:
             return won
+        searcher.nodes += solver.nodes  # lost, or out of budget: the search gets what is left
     scored = searcher.root(board, 0)
     searcher.budget_on = True
     for depth in range(1, lv.depth + 1) if lv.deepen else (lv.depth,):

@@ -39,19 +39,29 @@ class OutOfBudget(Exception):
     """The search needed more new positions than its node budget allowed."""
 
 
+_PLUS_ONE = bytes(range(1, 256)) + b"\xff"
+"""``bytes.translate`` table adding one marble to every cell of a slice (counts stay far below 255)."""
+
+
 def sow(b: bytearray, c: int) -> bool:
     """Sow cell ``c`` of ring ``b`` in place with relays; True when rule A applies (pick again).
 
-    End-zone cells are reset to 0 afterwards.
+    End-zone cells are reset to 0 afterwards. A lap that does not wrap past
+    cell 13 adds its marbles with one slice translation.
     """
     h = b[c]
     b[c] = 0
     while True:
-        for _ in range(h):
-            c += 1
-            if c == 14:
-                c = 0
-            b[c] += 1
+        end = c + h
+        if end < 14:
+            b[c + 1:end + 1] = b[c + 1:end + 1].translate(_PLUS_ONE)
+            c = end
+        else:
+            for _ in range(h):
+                c += 1
+                if c == 14:
+                    c = 0
+                b[c] += 1
         if c == 6 or c == 13:
             b[6] = b[13] = 0
             return True

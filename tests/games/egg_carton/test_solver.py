@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
 from bot.games.egg_carton import RULES, choose
+from bot.games.egg_carton import solver as solver_module
 from bot.games.egg_carton.ai import LEVEL_SETTINGS, to_board, to_pick
-from bot.games.egg_carton.rules import EggCartonState
+from bot.games.egg_carton.rules import LEVELS, EggCartonState
 from bot.games.egg_carton.solver import OutOfBudget, Solver, children, sow, winning_turn
 
 from .helpers import position
@@ -196,3 +199,12 @@ def test_expert_is_deterministic_for_a_seed():
         assert a == b
     assert LEVEL_SETTINGS["expert"].solve_marbles >= 16
     assert LEVEL_SETTINGS["beginner"].solve_marbles == LEVEL_SETTINGS["intermediate"].solve_marbles == 0
+
+
+def test_rules_text_states_each_levels_time_per_move():
+    text = (Path(solver_module.__file__).parent / "rules_text.md").read_text()
+    line = next(x for x in text.splitlines() if x.startswith("• `level`"))
+    times = line.split("Time per move:")[1]
+    for level in LEVELS:
+        assert re.search(rf"{level}[a-z ]*(instant|under [\d.]+ s)", times), level
+    assert "16 marbles" in line                        # the expert's exact range
