@@ -19,16 +19,15 @@ Levels (each beats the one below in ≥ 75 % of games, see
 * ``intermediate``: minimax over two whole turns, rule-A repeats included:
   its own (up to 150 sowings) and every reply (up to 300 sowings each),
   40,000 sowings in all, so it rarely leaves a short win on the table.
-* ``expert``: first, with 22 marbles or fewer on the board, the exact endgame
-  solver (``solver.py``, at most 100,000 positions): when the position is
-  won it plays a winning turn, so it never turns a won endgame into a lost
-  one (every position with 16 marbles or fewer sampled by
-  ``bench/eggcarton_exact.py`` is solved well within that budget). Otherwise
-  iterative-deepening alpha-beta over whole turns (up to 4 turns past its
-  own) with a transposition table; its own turn is searched completely, the
-  rest within 150,000 sowings less what the solver spent. It always finds a
-  win in the current turn, so it wins at once when it moves first with 2–5
-  marbles per slot.
+* ``expert``: first the exact endgame solver (``solver.py``): with 16
+  marbles or fewer on the board (100,000 positions at most, twice what any
+  sampled position needed) and, with a smaller budget (40,000), up to 22.
+  When the position is won it plays a winning turn, so it never turns a won
+  endgame into a lost one. Otherwise iterative-deepening alpha-beta over
+  whole turns (up to 4 turns past its own) with a transposition table; its
+  own turn is searched completely, the rest within 120,000 sowings less
+  what the solver spent. It always finds a win in the current turn, so it
+  wins at once when it moves first with 2–5 marbles per slot.
 
 Every budget counts work (sowings, solver positions), never the clock, so a
 level's choice depends only on the position and the match's random numbers.
@@ -71,18 +70,18 @@ Scored = tuple[int, Plan, Board]
 WIN = 100_000
 """Score of a won position (for the player to move); decreases by 1 per turn of delay."""
 
-EXPERT_WORK = 150_000
+EXPERT_WORK = 120_000
 """The expert's budget for a turn, in sowings (one with 40 or more marbles on the board counts
 twice: it costs about twice as long) plus the positions its endgame solver expanded (each costs
-about one sowing). Worst case about 0.35 s of CPU a turn on the project's machine."""
+about one sowing)."""
 
-SOLVE_MARBLES = 22
-"""The expert tries the exact endgame solver with this many marbles on the board or fewer."""
+EXACT_RANGE = 16
+"""With this many marbles on the board or fewer the expert plays exactly: the solver's budget
+there (100,000 positions) is twice the most any of 1,612 sampled positions needed."""
 
-SOLVE_BUDGET = 100_000
-"""Positions the solver may expand for one turn (what it spends is taken from ``EXPERT_WORK``):
-every position with 16 marbles or fewer sampled by ``bench/eggcarton_exact.py`` needs far
-fewer; most with up to 22 fit too."""
+SOLVE_BUDGETS: tuple[tuple[int, int], ...] = ((EXACT_RANGE, 100_000), (22, 40_000))
+"""(most marbles on the board, positions the solver may expand): beyond 16 marbles the solver
+gets a smaller share of the turn's work, and solves most positions up to 20 marbles in it."""
 
 
 @dataclass(frozen=True)
@@ -94,15 +93,14 @@ class Level:
     inner_cap: int | None      # sowings per turn deeper in the tree (None: all)
     node_budget: int | None = None   # total sowings; the unfinished depth is dropped when exceeded
     deepen: bool = False       # iterative deepening up to ``depth``
-    solve_marbles: int = 0     # exact endgame solver tried when at most this many marbles are on the board
-    solve_budget: int = 0      # positions the solver may expand before giving up (deterministic)
+    solve_budgets: tuple[tuple[int, int], ...] = ()  # (most marbles on the board, solver node budget)
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
     "beginner": Level(depth=1, root_cap=150, inner_cap=10),
     "intermediate": Level(depth=1, root_cap=150, inner_cap=300, node_budget=40_000),
     "expert": Level(depth=4, root_cap=None, inner_cap=None, node_budget=EXPERT_WORK, deepen=True,
-                    solve_marbles=SOLVE_MARBLES, solve_budget=SOLVE_BUDGET),
+                    solve_budgets=SOLVE_BUDGETS),
 }
 
 
@@ -293,9 +291,10 @@ def plan_turn(s: EggCartonState, level: str, rng: random.Random) -> Plan:
     opts = searcher.options(board, lv.root_cap)
     if opts.win is not None:
         return opts.win
-    if sum(board) <= lv.solve_marbles:
-        solver = Solver(max_entries=lv.solve_budget + 1)
-        won = winning_turn(bytes(board), lv.solve_budget, solver)
+    budget = next((b for most, b in lv.solve_budgets if sum(board) <= most), 0)
+    if budget:
+        solver = Solver(max_entries=budget + 1)
+        won = winning_turn(bytes(board), budget, solver)
         if won is not None:
             return won
         searcher.nodes += solver.nodes  # lost, or out of budget: the search gets what is left

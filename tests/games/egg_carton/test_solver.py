@@ -197,8 +197,8 @@ def test_expert_is_deterministic_for_a_seed():
         a = play_turn(s, "expert", random.Random(77))[1]
         b = play_turn(s, "expert", random.Random(77))[1]
         assert a == b
-    assert LEVEL_SETTINGS["expert"].solve_marbles >= 16
-    assert LEVEL_SETTINGS["beginner"].solve_marbles == LEVEL_SETTINGS["intermediate"].solve_marbles == 0
+    assert LEVEL_SETTINGS["expert"].solve_budgets[0] == (16, 100_000)
+    assert LEVEL_SETTINGS["beginner"].solve_budgets == LEVEL_SETTINGS["intermediate"].solve_budgets == ()
 
 
 def test_rules_text_states_each_levels_time_per_move():
