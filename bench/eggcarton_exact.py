@@ -1,7 +1,7 @@
 """Egg Carton levels against exact play on solved endgame positions, and time per turn.
 
 Usage: nice -n 15 .venv/bin/python bench/eggcarton_exact.py [--positions N] [--max-marbles M]
-           [--seed S] [--midgame K] [--compare [REV]]
+           [--min-marbles L] [--seed S] [--midgame K] [--levels L1,L2] [--compare [REV]] [--wall]
 
 1. Draws N turn-start positions with at most M marbles on the board (default
    300 and 16) from random games started with 2–6 marbles per slot, and solves
@@ -59,8 +59,8 @@ def old_module(rev: str) -> ModuleType:
     return mod
 
 
-def endgame_positions(n: int, max_marbles: int, seed: int) -> list[EggCartonState]:
-    """``n`` distinct turn-start positions with at most ``max_marbles`` on the board, from random games."""
+def endgame_positions(n: int, max_marbles: int, seed: int, min_marbles: int = 0) -> list[EggCartonState]:
+    """``n`` distinct turn-start positions with min..max marbles on the board (random games)."""
     rng = random.Random(seed)
     out: list[EggCartonState] = []
     seen: set[tuple[int, ...]] = set()
@@ -68,7 +68,7 @@ def endgame_positions(n: int, max_marbles: int, seed: int) -> list[EggCartonStat
         s = RULES.initial({"marbles": str(rng.randint(2, 6))}, 2)
         starts = []
         while s.winner is None:
-            if not s.again and sum(s.slots) <= max_marbles:
+            if not s.again and min_marbles <= sum(s.slots) <= max_marbles:
                 starts.append(s)
             s, _ = RULES.apply(s, s.to_move, rng.choice(RULES.legal_moves(s, s.to_move)))
         if starts:
@@ -121,6 +121,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--max-marbles", type=int, default=16)
+    ap.add_argument("--min-marbles", type=int, default=0, help="e.g. 17 to look beyond the exact range")
     ap.add_argument("--seed", type=int, default=32)
     ap.add_argument("--midgame", type=int, default=60, help="mid-game positions timed (0: skip)")
     ap.add_argument("--levels", default=",".join(LEVELS))
@@ -132,10 +133,11 @@ def main() -> None:
     levels = args.levels.split(",")
 
     t0 = time.perf_counter()
-    positions = endgame_positions(args.positions, args.max_marbles, args.seed)
+    positions = endgame_positions(args.positions, args.max_marbles, args.seed, args.min_marbles)
     solver = Solver(max_entries=50_000_000)
     won = [s for s in positions if solver.wins(bytes(to_board(s)))]
-    print(f"eggcarton exact: {len(positions)} turn-start positions with <= {args.max_marbles} marbles "
+    print(f"eggcarton exact: {len(positions)} turn-start positions with "
+          f"{args.min_marbles}..{args.max_marbles} marbles "
           f"(seed {args.seed}), {len(won)} won for the side to move; solved exactly in "
           f"{time.perf_counter() - t0:.1f} s ({len(solver.table):,} positions)")
 
