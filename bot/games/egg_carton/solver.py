@@ -22,12 +22,12 @@ Memory is bounded by ``max_entries``: a 14-byte key and its bool cost about
 80 bytes in the dict (measured with tracemalloc), so the default 400,000
 entries stay near 32 MB; when full the table is cleared (and refilled by the
 next searches). A search with a node budget adds at most one entry per node:
-the expert's 100,000 come to about 8 MB, freed after its turn.
+the expert's 100,000 come to about 8 MB, freed after its turn. The expert
+makes a fresh solver for each turn, so threads share nothing and the budget
+(counted from an empty table) gives the same answer every time.
 """
 
 from __future__ import annotations
-
-import threading
 
 Ring = bytes
 """14 cells seen from the player to pick: 0–5 theirs, 6 and 13 end zones (0), 7–12 the opponent's."""
@@ -79,6 +79,10 @@ def children(board: Ring) -> tuple[int | None, list[tuple[int, bool, Ring]]]:
     player picks in ``next``); otherwise the turn is over and ``next`` is seen
     from the opponent. A pick that would empty the opponent's side cannot
     happen (rulings.md) and is left out.
+
+    Order (the search's move ordering): rule-A picks first, then the others,
+    each from F down to A; on sampled endgames this needs about a third of
+    the positions slot order does.
     """
     agains: list[tuple[int, bool, Ring]] = []
     ends: list[tuple[int, bool, Ring]] = []
@@ -96,11 +100,6 @@ def children(board: Ring) -> tuple[int | None, list[tuple[int, bool, Ring]]]:
     return None, agains + ends
 
 
-def on_board(board: Ring) -> int:
-    """Marbles left on the board."""
-    return sum(board)
-
-
 class Solver:
     """Memoised exact search of won/lost, pick by pick.
 
@@ -113,7 +112,6 @@ class Solver:
         self.table: dict[Ring, bool] = {}
         self.nodes = 0
         self.node_budget: int | None = None
-        self.lock = threading.Lock()
 
     def wins(self, board: Ring) -> bool:
         """True when the player to pick in ``board`` can force a win."""
@@ -146,7 +144,8 @@ class Solver:
     def winning_pick(self, board: Ring) -> int | None:
         """A pick that keeps ``board`` won (one winning at once if any), or None when it is lost.
 
-        The first such pick in slot order, so the answer depends on the position only.
+        The first such pick in :func:`children`'s fixed order, so the answer depends on the
+        position only.
         """
         win, picks = children(board)
         if win is not None:
