@@ -25,8 +25,8 @@ Levels (each beats the one below in ≥ 75 % of games, see
   When the position is won it plays a winning turn, so it never turns a won
   endgame into a lost one. Otherwise iterative-deepening alpha-beta over
   whole turns (up to 4 turns past its own) with a transposition table,
-  scoring positions by :func:`spread` (occupied slots; it throws half as
-  many won endgames beyond the solver's reach as :func:`material`); its
+  scoring positions by :func:`spread` (occupied slots: beyond the solver's
+  reach it throws fewer won endgames than with :func:`material`); its
   own turn is searched completely, the rest within 120,000 sowings less
   what the solver spent. It always finds a win in the current turn, so it
   wins at once when it moves first with 2–5 marbles per slot.
@@ -34,9 +34,9 @@ Levels (each beats the one below in ≥ 75 % of games, see
 Every budget counts work (sowings, solver positions), never the clock, so a
 level's choice depends only on the position and the match's random numbers.
 CPU time per whole turn on the project's 2-core machine (worst seen, see
-``bench/eggcarton_exact.py``): beginner 0.02 s, intermediate 0.05 s, expert
-0.4 s (0.15 s for the first turn at 6 marbles per slot), so 1 s of wall
-clock holds with the machine shared about two ways.
+``bench/eggcarton_exact.py``): beginner 0.002 s, intermediate 0.035 s,
+expert 0.26 s (0.12 s for the first turn at 6 marbles per slot), so 1 s of
+wall clock holds with the machine shared about three ways.
 
 The capped levels do not find that first-turn win: it takes 7–14 picks, and
 a breadth-first search meets it only after 192 sowings or more (the tests
@@ -120,9 +120,11 @@ def spread(b: Board) -> int:
     """The expert's static score: occupied slots (own minus opponent's) weigh ten marbles, and
     marbles count against their owner.
 
-    Measured on solved positions with 23–26 marbles (``bench/eggcarton_exact.py``): the
-    expert threw 22 % of won positions with it against 43 % with :func:`material`. Many
-    occupied slots leave many picks (and relays); few marbles are closer to a cleared side.
+    Measured on 103 won positions with 23–26 marbles (``bench/eggcarton_exact.py
+    --min-marbles 23 --max-marbles 26 --compare``): the expert's turn threw 27 % of them
+    with it, the expert before it (:func:`material`) 43 %; with only the score swapped,
+    26 % against 50 % on 50 won positions with 27–30 marbles. Many occupied slots leave
+    many picks (and relays); few marbles are closer to a cleared side.
     """
     return (10 * ((b[0] > 0) + (b[1] > 0) + (b[2] > 0) + (b[3] > 0) + (b[4] > 0) + (b[5] > 0)
                   - (b[7] > 0) - (b[8] > 0) - (b[9] > 0) - (b[10] > 0) - (b[11] > 0) - (b[12] > 0))
