@@ -65,12 +65,12 @@ def _boards(key: str) -> Iterator[tuple[Any, Any]]:
         yield from sample_positions(GAMES[key].rules, SEATS[key], seed, plies=(0, 6, 25, 80))
 
 
-NOT_YET = pytest.mark.xfail(strict=True, reason="issue #31: EOF (880 px: pool, round notes, BOF/EOF "
-                             "captions at 16-20 px) and Nomic (tile bands, axes, legend at 10-18 px) "
+NOT_YET = pytest.mark.xfail(strict=True, reason="issue #31: "
+                             "Nomic (tile bands, axes, legend at 10-18 px) "
                              "need relayout")
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, marks=NOT_YET) if k in ("eof", "nomic") else k
+@pytest.mark.parametrize("key", [pytest.param(k, marks=NOT_YET) if k == "nomic" else k
                                  for k in SEATS])
 def test_every_label_is_at_least_11_px_at_400_px_wide(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = _texts(monkeypatch)
