@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from bot.games import GAMES
 from bot.games.samples import sample_positions
-from bot.render import PLAYER_COLOURS
+from bot.render import INK, INK_DARK, PLAYER_COLOURS
 from tests.render.cvd import VISIONS, delta_e, min_delta_e
 
 MIN_DELTA_E = 20.0
@@ -65,13 +65,7 @@ def _boards(key: str) -> Iterator[tuple[Any, Any]]:
         yield from sample_positions(GAMES[key].rules, SEATS[key], seed, plies=(0, 6, 25, 80))
 
 
-NOT_YET = pytest.mark.xfail(strict=True, reason="issue #31: EOF (880 px: pool, round notes, BOF/EOF "
-                             "captions at 16-20 px) and Nomic (tile bands, axes, legend at 10-18 px) "
-                             "need relayout")
-
-
-@pytest.mark.parametrize("key", [pytest.param(k, marks=NOT_YET) if k in ("eof", "nomic") else k
-                                 for k in SEATS])
+@pytest.mark.parametrize("key", list(SEATS))
 def test_every_label_is_at_least_11_px_at_400_px_wide(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = _texts(monkeypatch)
     small: set[tuple[float, str]] = set()
@@ -170,7 +164,50 @@ def test_nomic_tokens_are_haloed_and_lettered_on_tiles_of_their_own_colour() -> 
     for seats in nomic.token_spots(view, g).values():
         for _seat, cx, cy, rad in seats:
             assert img.getpixel((round(cx), round(cy - rad - 1))) in ((235, 236, 238), nomic.INK_DARK)
-            if rad >= 9:
-                h = rad / 2
-                centre = img.crop((round(cx - h), round(cy - h), round(cx + h), round(cy + h)))
-                assert nomic.INK_DARK in {c for _, c in centre.getcolors(4096) or []}
+            assert rad >= nomic.TOKEN_MIN_R  # every token is big enough for its letter
+            h = rad / 2
+            centre = img.crop((round(cx - h), round(cy - h), round(cx + h), round(cy + h)))
+            assert nomic.INK_DARK in {c for _, c in centre.getcolors(4096) or []}
+
+
+def test_nomic_resources_carry_a_code_or_a_pictogram() -> None:
+    # Resource colours collapse in greyscale (Wood and Water are close): each revealed space shows its
+    # code on a dark band (big spaces) and its pictogram (every size), so the resource reads without hue.
+    close = [(a, b) for a, b in itertools.combinations(nomic.RESOURCE_COLOURS.values(), 2)
+             if min_delta_e(a, b)[0] < MIN_DELTA_E]
+    assert close
+    assert len(set(nomic.RESOURCE_CODES.values())) == 4
+    for view, _ in _boards("nomic"):
+        if not view.revealed:
+            continue
+        img = GAMES["nomic"].render(view, names=NAMES)
+        g = nomic.geometry(view)
+        for p, res in view.revealed:
+            left, top, right, bottom = g.box(p)
+            if not (g.x0 <= p[0] <= g.x1 and g.y0 <= p[1] <= g.y1) or p == (0, 0):
+                continue
+            tile = img.crop((left + 2, top + 2, right - 2, bottom - 2))
+            colours = {c for _, c in tile.getcolors(65536) or []}
+            assert len(colours) >= 2, (p, res)  # more than the plain fill: a mark on it
+            if g.band:
+                band = img.crop((left + 3, bottom - g.band + 2, right - 3, bottom - 3))
+                assert nomic.BAND in {c for _, c in band.getcolors(65536) or []}, (p, res)
+                assert nomic.INK in {c for _, c in band.getcolors(65536) or []}, (p, res)  # its code
+
+
+def test_eof_boards_show_a_letter_beside_every_colour() -> None:
+    # In the pictures themselves: every record's label, every pool entry and every player's badge has ink.
+    eof = importlib.import_module("bot.games.eof.drawing")
+    for view, events in _boards("eof"):
+        img = GAMES["eof"].render(view, names=NAMES, events=events)
+        for r in range(len(view.file)):
+            x0, _, x1, y1 = eof.position_box(view, r + 1)
+            assert INK in {c for _, c in img.crop((x0, y1, x1, y1 + eof.NUM_H)).getcolors(65536) or []}
+        for seat in range(view.seats):
+            cy = eof.panels_top(view) + eof.PANEL_HEAD + seat * eof.player_row_height(view) + 18
+            badge = {c for _, c in img.crop((44, cy - 12, 68, cy + 12)).getcolors(65536) or []}
+            assert INK_DARK in badge and eof.PIECE_COLOURS[view.players[seat].colour] in badge
+        for c in range(4):
+            for size in (1, 2, 3):
+                cx, y = eof.pool_slot(view, c, size)
+                assert len(img.crop((cx + 14, y + 4, cx + 100, y + eof.POOL_ROW - 4)).getcolors(65536)) > 3

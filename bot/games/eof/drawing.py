@@ -125,17 +125,43 @@ def board_height(view: EofView) -> int:
     return HEADER_H + file_rows(view) * row_height(lanes(view)) + panels_height(view) + 16
 
 
+PANEL_HEAD: Final = 44
+"""The panel's heading line ("Players", "Data pool")."""
+PANEL_GAP: Final = 12
+POOL_PER_ROW: Final = 6
+POOL_SLOT: Final = 136
+POOL_ROW: Final = 40
+TEXT_FONT: Final = 25
+"""The smallest text on the board: 11 px or more when Discord shows the 880 px board 400 px wide."""
+
+
+def players_height(view: EofView) -> int:
+    """The players panel (full width, under the file)."""
+    return PANEL_HEAD + view.seats * player_row_height(view) + 6
+
+
 def panels_height(view: EofView) -> int:
-    players = 40 + view.seats * player_row_height(view)
-    return max(players, 40 + 4 * 38)
+    """The players panel, then the data pool panel under it (each as wide as the file)."""
+    return players_height(view) + PANEL_GAP + PANEL_HEAD + 2 * POOL_ROW + 8
 
 
 def player_row_height(view: EofView) -> int:
-    return 86 if view.last_round is not None else 62
+    return 102 if view.last_round is not None else 70
 
 
 def panels_top(view: EofView) -> int:
     return HEADER_H + file_rows(view) * row_height(lanes(view))
+
+
+def pool_top(view: EofView) -> int:
+    return panels_top(view) + players_height(view) + PANEL_GAP
+
+
+def pool_slot(view: EofView, colour: int, size: int) -> tuple[int, int]:
+    """The data pool entry of ``colour`` and ``size``: its pyramid's centre x and its row's top (six kinds
+    a row: R1 R2 R3 Y1 Y2 Y3, then G and B)."""
+    row, col = divmod(colour * 3 + size - 1, POOL_PER_ROW)
+    return 24 + 26 + col * POOL_SLOT, pool_top(view) + PANEL_HEAD + row * POOL_ROW
 
 
 # --- drawing primitives -------------------------------------------------------------------------------
@@ -188,7 +214,7 @@ def label(piece: Piece) -> str:
     return f"{LETTERS[piece.colour]}{piece.size}"
 
 
-def draw_badge(d: ImageDraw.ImageDraw, cx: int, cy: int, colour: int, size: int = 30) -> None:
+def draw_badge(d: ImageDraw.ImageDraw, cx: int, cy: int, colour: int, size: int = 38) -> None:
     """A player's colour as a square with its letter (R/Y/G/B): tells players apart without hue."""
     h = size // 2
     d.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=6, fill=PIECE_COLOURS[colour],
@@ -223,13 +249,16 @@ def draw_marker(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: st
     x0, _y0, x1, y1 = box
     cx = (x0 + x1) // 2
     top = y1 - 48
-    d.rounded_rectangle([x0 + 3, top, x1 - 3, y1 - 4], radius=6, fill=CARD_LIGHT)
-    if "/" in text:
+    fnt = font(TEXT_FONT)
+    if "/" in text:  # the empty file's one marker: two lines, reaching up over the record numbers' row
         a, b = text.split("/")
-        d.text((cx, top + 12), a, font=font(16, True), fill=INK_DARK, anchor="mm")
-        d.text((cx, top + 32), b, font=font(16, True), fill=INK_DARK, anchor="mm")
+        top = y1 - 64
+        d.rounded_rectangle([x0 + 1, top, x1 - 1, y1 - 4], radius=6, fill=CARD_LIGHT)
+        d.text((cx, top + 16), a, font=fnt, fill=INK_DARK, anchor="mm")
+        d.text((cx, top + 44), b, font=fnt, fill=INK_DARK, anchor="mm")
     else:
-        d.text((cx, top + 22), text, font=font(19, True), fill=INK_DARK, anchor="mm")
+        d.rounded_rectangle([x0 + 1, top, x1 - 1, y1 - 4], radius=6, fill=CARD_LIGHT)
+        d.text((cx, top + 22), text, font=fnt, fill=INK_DARK, anchor="mm")
 
 
 def fit_text(text: str, fnt_size: int, width: int, bold: bool = False) -> str:

@@ -38,13 +38,16 @@ from bot.games.eof.drawing import (
     NUM_H,
     NUMBER_FONT,
     OUTLINE,
+    PANEL_HEAD,
     PER_ROW,
     PIECE_COLOURS,
+    POOL_ROW,
     RGB,
     ROW_GAP,
     SLOT,
     SPEEDS,
     STRIP,
+    TEXT_FONT,
     TOP_H,
     WIDTH,
     CachedDraw,
@@ -62,7 +65,10 @@ from bot.games.eof.drawing import (
     panels_top,
     piece_point,
     player_row_height,
+    players_height,
     pointer_point,
+    pool_slot,
+    pool_top,
     position_box,
     positions,
     row_height,
@@ -160,9 +166,10 @@ def winners_text(view: EofView, names: Sequence[str] | None = None) -> str:
     return result_sentence(view.scores, [seat_name(view, names, t) for t in range(len(view.scores))])
 
 
-TITLE_SIZES: Final = (30, 28, 26, 24, 22)
-"""Font sizes the title may shrink to, so a finished game's result fits whole."""
-STATUS_SIZES: Final = (24, 22, 20)
+TITLE_SIZES: Final = (30, 28, 26, TEXT_FONT)
+"""Font sizes the title may shrink to, so a finished game's result fits whole (never under the 11 px
+at 400 px wide floor)."""
+STATUS_SIZES: Final = (TEXT_FONT,)
 
 
 def _fitted(texts: Sequence[str], sizes: Sequence[int], bold: bool) -> tuple[str, int]:
@@ -234,20 +241,13 @@ def render(view: EofView, *, names: Sequence[str] | None = None, events: Sequenc
 def _draw_header(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks) -> None:
     title, size = title_layout(view, names)
     d.text((24, 12 + (30 - size) // 2), title, font=font(size, True), fill=ACCENT if view.finished else INK)
-    opts = []
-    if view.locking != "none":
-        opts.append(view.locking)
-    if view.crash_penalty:
-        opts.append("crash penalty")
-    if opts:
-        d.text((WIDTH - 24, 4), " · ".join(opts), font=font(15), fill=MUTED, anchor="ra")
     if view.finished:  # the scores with the players' names, or with their colours when that is too long
         text, size = _fitted([_status(view, names, marks)[0], _status(view, None, marks)[0]], STATUS_SIZES,
                              False)
-        d.text((24, 58 + (24 - size) // 2), text, font=font(size), fill=ACCENT)
+        d.text((24, 58), text, font=font(size), fill=ACCENT)
         return
     text, colour = _status(view, names, marks)
-    d.text((24, 58), fit_text(text, 24, WIDTH - 48), font=font(24), fill=colour)
+    d.text((24, 58), fit_text(text, TEXT_FONT, WIDTH - 48), font=font(TEXT_FONT), fill=colour)
 
 
 def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
@@ -296,31 +296,32 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
             d.rounded_rectangle([cx - 14, cy - 14, cx + 31, cy + 14], radius=7,
                                 fill=CRASH if marks.crash else ACCENT)
         d.polygon([(cx, cy - 11), (cx + 9, cy + 10), (cx - 9, cy + 10)], fill=colour, outline=OUTLINE)
-        d.text((cx + 12, cy + 1), LETTERS[pl.colour], font=font(LABEL_FONT - 4, True),
+        d.text((cx + 12, cy + 1), LETTERS[pl.colour], font=font(TEXT_FONT + 1, True),
                fill=INK_DARK if lit else INK, anchor="lm")
 
 
 def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | None, marks: _Marks,
                   clocks: Sequence[int | None] | Mapping[int, int] | None) -> None:
     top = panels_top(view)
-    x0, x1 = 24, 560
-    d.rounded_rectangle([x0, top, x1, top + panels_height(view)], radius=10, fill=STRIP)
-    d.text((x0 + 14, top + 8), "Players", font=font(20, True), fill=MUTED)
-    d.text((x1 - 14, top + 8), "score", font=font(18), fill=MUTED, anchor="ra")
+    x0, x1 = 24, WIDTH - 24
+    d.rounded_rectangle([x0, top, x1, top + players_height(view)], radius=10, fill=STRIP)
+    small = font(TEXT_FONT)
+    d.text((x0 + 14, top + 8), "Players", font=font(TEXT_FONT, True), fill=MUTED)
+    d.text((x1 - 14, top + 8), "score", font=small, fill=MUTED, anchor="ra")
     rh = player_row_height(view)
     for seat, pl in enumerate(view.players):
-        y = top + 40 + seat * rh
+        y = top + PANEL_HEAD + seat * rh
         colour = PIECE_COLOURS[pl.colour]
-        draw_badge(d, x0 + 30, y + 16, pl.colour)
+        draw_badge(d, x0 + 32, y + 18, pl.colour)
         first = " ▸" if view.first == seat and view.phase not in ("first", "over") else ""
-        d.text((x0 + 54, y + 2), fit_text(seat_name(view, names, seat) + first, 24, 250, True),
-               font=font(24, True), fill=colour)
+        d.text((x0 + 62, y + 2), fit_text(seat_name(view, names, seat) + first, TEXT_FONT, 380, True),
+               font=font(TEXT_FONT, True), fill=colour)
         d.text((x1 - 14, y), str(pl.score), font=font(30, True), fill=INK, anchor="ra")
         rounds = " ".join(f"{p:+d}" for p in pl.round_scores)
         if rounds:
-            d.text((x1 - 66, y + 6), rounds, font=font(20), fill=MUTED, anchor="ra")
-        d.text((x0 + 54, y + 32), fit_text(_player_status(view, pl, clocks), 20, x1 - x0 - 70), font=font(20),
-               fill=CRASH if pl.crashed and not view.finished else INK)
+            d.text((x1 - 72, y + 4), rounds, font=small, fill=MUTED, anchor="ra")
+        d.text((x0 + 62, y + 36), fit_text(_player_status(view, pl, clocks), TEXT_FONT, x1 - x0 - 76),
+               font=small, fill=CRASH if pl.crashed and not view.finished else INK)
         if view.last_round is not None:
             lr = view.last_round
             if lr.skipped[seat]:
@@ -329,8 +330,8 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
                 cfg = "crashed"
             else:
                 cfg = ", ".join(c.describe() for c in lr.configurations[seat]) or "no configuration"
-            line = fit_text(f"Round {lr.round}: {lr.points[seat]:+d} · {cfg}", 18, x1 - x0 - 70)
-            d.text((x0 + 54, y + 58), line, font=font(18), fill=MUTED)
+            line = fit_text(f"Round {lr.round}: {lr.points[seat]:+d} · {cfg}", TEXT_FONT, x1 - x0 - 76)
+            d.text((x0 + 62, y + 68), line, font=small, fill=MUTED)
 
 
 def _clock_text(ms: int | None) -> str:
@@ -372,22 +373,33 @@ def _player_status(view: EofView, pl: PlayerView, clocks: Clocks) -> str:
 
 
 def _draw_pool(d: ImageDraw.ImageDraw, view: EofView) -> None:
-    top = panels_top(view)
-    x0, x1 = 576, WIDTH - 24
-    d.rounded_rectangle([x0, top, x1, top + panels_height(view)], radius=10, fill=STRIP)
-    d.text((x0 + 14, top + 8), f"Data pool · {sum(view.pool)}", font=font(20, True), fill=MUTED)
+    top = pool_top(view)
+    x0, x1 = 24, WIDTH - 24
+    d.rounded_rectangle([x0, top, x1, top + panels_height(view) - (top - panels_top(view))], radius=10,
+                        fill=STRIP)
+    d.text((x0 + 14, top + 8), f"Data pool · {sum(view.pool)}", font=font(TEXT_FONT, True), fill=MUTED)
+    opts = []  # the match's options, beside the pool (the header has no room at this size)
+    if view.locking != "none":
+        opts.append(view.locking)
+    if view.crash_penalty:
+        opts.append("crash penalty")
+    if opts:
+        d.text((x1 - 14, top + 8), " · ".join(opts), font=font(TEXT_FONT), fill=MUTED, anchor="ra")
     for c in range(4):
-        y = top + 40 + c * 38
         for size in (1, 2, 3):
-            cx = x0 + 22 + (size - 1) * 88
+            cx, y = pool_slot(view, c, size)
             n = view.pool[c * 3 + size - 1]
             piece = Piece(c, size)
-            draw_pyramid(d, cx, y + 30, piece, scale=0.55, dim=n == 0)
-            d.text((cx + 13, y + 18), f"{label(piece)}×{n}", font=font(18, n > 0), fill=INK if n else MUTED,
-                   anchor="lm")
+            draw_pyramid(d, cx, y + POOL_ROW - 6, piece, scale=0.55, dim=n == 0)
+            d.text((cx + 15, y + POOL_ROW // 2 - 2), f"{label(piece)}×{n}", font=font(TEXT_FONT, n > 0),
+                   fill=INK if n else MUTED, anchor="lm")
 
 
 # --- the DM hand picture -------------------------------------------------------------------------------
+
+HAND_FONT: Final = 18
+"""The hand picture's smallest text: 11 px or more when it is shown 400 px wide (it is 640 px)."""
+
 
 def render_hand(view: EofView, *, names: Sequence[str] | None = None,
                 program: Sequence[Instruction] = ()) -> Image.Image:
@@ -407,7 +419,8 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
     pieces = list(view.hand) if not view.program else [i.piece for i in view.program.instructions]
     used = list(draft) if not view.program else []
     width = 640
-    img = Image.new("RGB", (width, 330), CARD)
+    img = Image.new("RGB", (width, 360), CARD)
+    small = font(HAND_FONT)
     d = CachedDraw(img)
     colour = PIECE_COLOURS[pl.colour]
     title = fit_text(f"{seat_name(view, names, seat)} · your hand · round {view.round}", 22, width - 48, True)
@@ -422,12 +435,12 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
         if dim:
             remaining.remove(piece)
         draw_pyramid(d, cx, 124, piece, dim=dim)
-        d.text((cx, 142), label(piece), font=font(18, True), fill=MUTED if dim else INK, anchor="mm")
+        d.text((cx, 142), label(piece), font=font(HAND_FONT, True), fill=MUTED if dim else INK, anchor="mm")
     if not pieces:
-        d.text((width // 2, 103), "no pieces", font=font(18), fill=MUTED, anchor="mm")
+        d.text((width // 2, 103), "no pieces", font=small, fill=MUTED, anchor="mm")
     need = view.program_length
     heading = "Program (submitted)" if view.program else f"Program {len(draft)}/{need}"
-    d.text((24, 168), heading, font=font(18, True), fill=INK)
+    d.text((24, 168), heading, font=font(HAND_FONT, True), fill=INK)
     d.rounded_rectangle([16, 196, width - 16, 300], radius=10, fill=STRIP)
     for k in range(max(need, len(draft))):
         cx = 24 + 52 + k * 110
@@ -435,15 +448,15 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
             ins = draft[k]
             draw_instruction(d, cx, 236, ins, 44)
             ok = ins.is_valid
-            d.text((cx, 280), f"{ins}" + ("" if ok else " ✗"), font=font(16, True),
+            d.text((cx, 280), f"{ins}" + ("" if ok else " ✗"), font=font(HAND_FONT, True),
                    fill=INK if ok else CRASH, anchor="mm")
         else:
             d.rounded_rectangle([cx - 24, 212, cx + 24, 260], radius=6, outline=MUTED, width=2)
-            d.text((cx, 280), f"{k + 1}", font=font(16), fill=MUTED, anchor="mm")
+            d.text((cx, 280), f"{k + 1}", font=small, fill=MUTED, anchor="mm")
     own = [view.pool[pl.colour * 3 + s - 1] for s in (1, 2, 3)]
     pool = " ".join(f"{label(Piece(pl.colour, i + 1))}×{c}" for i, c in enumerate(own))
-    d.text((24, 308), f"Pool has {COLOUR_NAMES[pl.colour]}: {pool} (for yellow inserts and blue updates)",
-           font=font(14), fill=MUTED)
+    d.text((24, 308), f"Pool has {COLOUR_NAMES[pl.colour]}: {pool}", font=small, fill=MUTED)
+    d.text((24, 332), "(for yellow inserts and blue updates)", font=small, fill=MUTED)
     return img
 
 

@@ -2,17 +2,20 @@
 
 The map shows the spaces around everybody (with a margin), north up:
 unknown spaces in slate, revealed ones in their resource's colour with its
-pictogram and its name on a band along the bottom of the space (tokens stand
-above the band, so they never hide what a space provides), the origin marked,
+pictogram and, on spaces big enough, its two-letter code on a band along the
+bottom of the space (tokens stand above the band; the legend explains each
+code once), the origin marked,
 the last path as an amber line from its start to its landing space, and each
 player's token (with a white halo and a dark ring: it reads on every space's
-colour) with their name beside it, placed where it covers no other name, token,
+colour, and its player's initial: it is never smaller than that letter needs,
+even where it overflows a small space) with their name beside it, placed where it covers no other name, token,
 the origin or the axes (:mod:`.labels`; shortened, or joined by a leader line,
 when it must). The picture has one size for a whole match: the map
 is fitted into a fixed square whatever part of the world it shows (only more
 than six players or a world wider than 51 spaces make it larger). A header
 says whose turn and phase it is; a legend lists the resources and every
-player with their colour, position and clock. The
+player with their colour, position and clock. Every text is at least 11 px when
+the picture is shown 400 px wide (:attr:`Geometry.text`). The
 rulebook is not drawn: the cog shows it in embeds (:mod:`.rulebook`).
 """
 
@@ -60,18 +63,21 @@ TOKEN_COLOURS: tuple[tuple[int, int, int], ...] = (*PLAYER_COLOURS,
     (190, 230, 60), (255, 160, 190), (26, 188, 140), (225, 225, 225))
 """Token colours by seat (cycled after twelve players)."""
 
-MAP_SIZE = 720        # the square the map is fitted into, in pixels
+MAP_SIZE = 560        # the square the map is fitted into, in pixels
 MIN_CELL, MAX_CELL = 14, 88
 MIN_HALF_SPAN = 3     # the map always shows at least -3..3 around what it contains
-PAD = 24
-AXIS = 34             # room for the coordinate labels
-HEADER = 70
+PAD = 16
+AXIS = 40             # room for the coordinate labels
+HEADER = 78
 LEGEND_ROW = 30
-LEGEND_COLUMNS = 3
-LEGEND_PLAYER_ROWS = 2  # room for six players before the picture grows
-RESOURCE_LABELS: dict[str, tuple[str, str]] = {
-    "Wood": ("Wood", "Wd"), "Metal": ("Metal", "Mt"), "Water": ("Water", "Wa"), "Food": ("Food", "Fd")}
-"""Each resource's name on its spaces, and the short form for small spaces."""
+LEGEND_COLUMNS = 2
+LEGEND_PLAYER_ROWS = 3  # room for six players before the picture grows
+PHONE_WIDTH, MIN_TEXT_PX = 400, 11
+"""Every text is at least 11 px when Discord shows the picture 400 px wide (issue 31)."""
+BAND_MIN_CELL = 40    # smaller spaces show their resource's pictogram only (no room for its code)
+TOKEN_MIN_R = 12      # every token is big enough to carry its letter, even where it overflows its space
+RESOURCE_CODES: dict[str, str] = {"Wood": "Wd", "Metal": "Mt", "Water": "Wa", "Food": "Fd"}
+"""Each resource's code on the band of its spaces (the legend explains each code once)."""
 
 
 def token_colour(seat: Seat) -> tuple[int, int, int]:
@@ -192,9 +198,14 @@ class Geometry:
         return left + self.cell / 2, top + self.cell / 2
 
     @property
+    def text(self) -> int:
+        """The font size of every text but the title: 11 px or more at 400 px wide."""
+        return max(18, -(-MIN_TEXT_PX * self.width // PHONE_WIDTH))
+
+    @property
     def band(self) -> int:
-        """Height of the resource label along the bottom of a revealed space (0 on tiny maps)."""
-        return max(12, round(self.cell * 0.26)) if self.cell >= 22 else 0
+        """Height of the resource code along the bottom of a revealed space (0 on small spaces)."""
+        return self.text + 4 if self.cell >= BAND_MIN_CELL else 0
 
     def token_area(self, p: Point, labelled: bool) -> tuple[float, float, float, float]:
         """Where tokens stand in space ``p``: above the label band of a revealed space."""
@@ -222,9 +233,9 @@ LABEL_STROKE = 3   # the card-coloured outline around a name, so it reads over a
 LABEL_GAP = 3      # pixels between a space and its name
 
 
-def label_font(cell: int) -> ImageFont.FreeTypeFont:
+def label_font(g: Geometry) -> ImageFont.FreeTypeFont:
     """The font of the names beside the tokens."""
-    return font(max(13, min(18, cell // 2)), bold=True)
+    return font(g.text, bold=True)
 
 
 def _measure(fnt: ImageFont.FreeTypeFont, text: str) -> tuple[float, float]:
@@ -256,9 +267,9 @@ def token_spots(view: NomicView, g: Geometry) -> dict[Point, list[Spot]]:
         per_row = 1 if k == 1 else 2 if k <= 4 else 3
         a_left, a_top, a_right, a_bottom = g.token_area(pos, pos in revealed)
         area_w, area_h = a_right - a_left, a_bottom - a_top
-        size = min(area_w, area_h) / per_row
+        size = max(min(area_w, area_h) / per_row, 2 * TOKEN_MIN_R + 6)  # may overflow a small space
         rows_used = min(per_row, -(-k // per_row))
-        rad = max(4.0, size * 0.38 - 2)
+        rad = max(float(TOKEN_MIN_R), size * 0.38 - 2)
         x_off = (area_w - per_row * size) / 2
         y_off = (area_h - rows_used * size) / 2
         out[pos] = [(seat, a_left + x_off + (n % per_row + 0.5) * size,
@@ -277,9 +288,9 @@ def markers(g: Geometry, spots: Mapping[Point, Sequence[Spot]]) -> list[Rect]:
     out.append(g.box((0, 0)))
     map_w, map_h = g.cols * g.cell, g.rows * g.cell
     mx, my = g.left, g.top
-    out.append((mx - 16, my + map_h + 1, mx + map_w + 16, my + map_h + AXIS))   # x axis numbers
-    out.append((mx - AXIS - 16, my - 12, mx - 1, my + map_h + 12))             # y axis numbers
-    out.append((mx + map_w - 34, my - 24, mx + map_w, my - 2))                  # "N ↑"
+    out.append((mx - 20, my + map_h + 1, mx + map_w + 20, my + map_h + AXIS))   # x axis numbers
+    out.append((mx - AXIS - 8, my - 14, mx - 1, my + map_h + 14))              # y axis numbers
+    out.append((mx + map_w - 46, my - 26, mx + map_w, my - 2))                  # "N ↑"
     return out
 
 
@@ -288,8 +299,19 @@ def label_bounds(g: Geometry) -> Rect:
     return 4, HEADER, g.width - 4, g.legend_top - 2
 
 
+def _near(g: Geometry, pos: Point, seats: Sequence[Spot]) -> Rect:
+    """The box a name stands beside: the space, and its tokens where they overflow it (small spaces)."""
+    box = g.box(pos)
+    left, top, right, bottom = float(box[0]), float(box[1]), float(box[2]), float(box[3])
+    for _, cx, cy, rad in seats:
+        r = rad + 3
+        left, top, right, bottom = min(left, cx - r), min(top, cy - r), max(right, cx + r + 1), \
+            max(bottom, cy + r + 1)
+    return left, top, right, bottom
+
+
 def _wanted(spots: Mapping[Point, Sequence[Spot]], shown: Sequence[str], g: Geometry) -> list[Wanted]:
-    return [Wanted(pos, ", ".join(shown[s] for s, _, _, _ in seats), g.box(pos))
+    return [Wanted(pos, ", ".join(shown[s] for s, _, _, _ in seats), _near(g, pos, seats))
             for pos, seats in spots.items()]
 
 
@@ -303,35 +325,41 @@ def label_layout(view: NomicView,
     """The names' boxes as :func:`render` draws them, and the markers they keep clear of (for tests)."""
     g = geometry(view)
     spots = token_spots(view, g)
-    fnt = label_font(g.cell)
+    fnt = label_font(g)
     placed = layout_labels(_wanted(spots, _shown(view, names), g), markers(g, spots), label_bounds(g),
                            partial(_measure, fnt), gap=LABEL_GAP, step=g.cell)
     return placed, markers(g, spots)
 
 
-def _x_axis(d: ImageDraw.ImageDraw, x0: int, x1: int, cell: int, step: int, mx: int, top: int) -> None:
-    axis_font = font(14)
+def _x_axis(d: ImageDraw.ImageDraw, x0: int, x1: int, cell: int, step: int, mx: int, top: int,
+            size: int) -> None:
+    axis_font = font(size)
     for x in range(x0, x1 + 1):
         if x % step == 0:
             text_center(d, (mx + (x - x0) * cell + cell / 2, top + AXIS / 2), str(x), axis_font, MUTED)
 
 
-def _y_axis(d: ImageDraw.ImageDraw, y0: int, y1: int, cell: int, step: int, mx: int, my: int) -> None:
-    axis_font = font(14)
+def _y_axis(d: ImageDraw.ImageDraw, y0: int, y1: int, cell: int, step: int, mx: int, my: int,
+            size: int) -> None:
+    axis_font = font(size)
     for y in range(y0, y1 + 1):
         if y % step == 0:
             d.text((mx - 6, my + (y1 - y) * cell + cell / 2), str(y), font=axis_font, fill=MUTED, anchor="rm")
 
 
-def _resource_legend(d: ImageDraw.ImageDraw, ly: int) -> None:
+def _resource_legend(d: ImageDraw.ImageDraw, ly: int, size: int) -> None:
+    """Each resource once: its colour, its code (as on the spaces' bands) and its name; then unknown."""
     lx = PAD
-    small = font(16)
+    small, bold = font(size), font(size, bold=True)
     for res, colour in RESOURCE_COLOURS.items():
         d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=colour, outline=GRID)
-        d.text((lx + 24, ly + 13), res, font=small, fill=INK, anchor="lm")
-        lx += 24 + int(d.textlength(res, font=small)) + 18
+        code = RESOURCE_CODES[res]
+        d.text((lx + 23, ly + 13), code, font=bold, fill=INK, anchor="lm")
+        lx += 23 + int(d.textlength(code, font=bold)) + 5
+        d.text((lx, ly + 13), res, font=small, fill=MUTED, anchor="lm")
+        lx += int(d.textlength(res, font=small)) + 14
     d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=UNKNOWN, outline=GRID)
-    d.text((lx + 24, ly + 13), "unknown", font=small, fill=INK, anchor="lm")
+    d.text((lx + 23, ly + 13), "unknown", font=small, fill=INK, anchor="lm")
 
 
 def render(view: NomicView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
@@ -352,8 +380,10 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     img, d = start((g.width, g.height), CARD)
 
     title, sub = _header(view, shown)
-    d.text((PAD, 14), title, font=font(24, bold=True), fill=INK)
-    d.text((PAD, 44), sub, font=font(18), fill=ACCENT if view.status == "running" else MUTED)
+    tf, sf = font(max(24, g.text), bold=True), font(g.text)
+    d.text((PAD, 12), _fit(d, title, tf, width - 2 * PAD), font=tf, fill=INK)
+    d.text((PAD, 46), _fit(d, sub, sf, width - 2 * PAD - 50), font=sf,  # clear of "N ↑" under it
+           fill=ACCENT if view.status == "running" else MUTED)
 
     mx, my = g.left, g.top
     box, centre = g.box, g.centre
@@ -367,8 +397,7 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
             resource_at[p] = res
             left, top, right, bottom = box(p)
             d.rectangle((left, top, right - 1, bottom - 1), fill=RESOURCE_COLOURS[res])
-            if band:
-                _icon(d, res, left + cell / 2, top + (cell - band) / 2, (cell - band) * 0.34)
+            _icon(d, res, left + cell / 2, top + (cell - band) / 2, (cell - band) * 0.34)
     left, top, right, bottom = box((0, 0))
     d.rectangle((left, top, right - 1, bottom - 1), fill=ORIGIN_FILL)
     c = cell // 4
@@ -381,12 +410,12 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
 
     # Coordinates: every space when there is room, else every 5th (or 10th). Each axis is drawn once per
     # process for its span and cell size (kept): a map has dozens of them, the same from move to move.
-    step = 1 if cell >= 30 else (5 if cell * 5 >= 40 else 10)
-    kept(d, (mx - 16, my + map_h, mx + map_w + 16, my + map_h + AXIS), ("x axis", x0, x1, cell),
-         partial(_x_axis, d, x0, x1, cell, step, mx, my + map_h))
-    kept(d, (mx - AXIS - 16, my - 12, mx, my + map_h + 12), ("y axis", y0, y1, cell),
-         partial(_y_axis, d, y0, y1, cell, step, mx, my))
-    d.text((mx + map_w, my - 4), "N \u2191", font=font(14, bold=True), fill=MUTED, anchor="rb")
+    step = 1 if cell >= 36 else 2 if cell >= 20 else 5 if cell * 5 >= 40 else 10
+    kept(d, (mx - 20, my + map_h, mx + map_w + 20, my + map_h + AXIS), ("x axis", x0, x1, cell, g.text),
+         partial(_x_axis, d, x0, x1, cell, step, mx, my + map_h, g.text))
+    kept(d, (mx - AXIS - 8, my - 14, mx, my + map_h + 14), ("y axis", y0, y1, cell, g.text),
+         partial(_y_axis, d, y0, y1, cell, step, mx, my, g.text))
+    d.text((mx + map_w, my - 4), "N \u2191", font=font(g.text, bold=True), fill=MUTED, anchor="rb")
 
     # The last path, and the space just landed on when this move made it.
     if len(view.path) >= 2:
@@ -400,18 +429,16 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
         left, top, right, bottom = box(view.path[-1])
         d.rectangle((left, top, right - 1, bottom - 1), outline=ACCENT, width=max(3, cell // 8))
 
-    # Resource names on their bands (over the landing highlight's bottom edge, under nobody's token).
+    # Resource codes on their bands (over the landing highlight's bottom edge, under nobody's token).
     if band:
-        lf = font(max(10, band - 3), bold=True)
+        lf = font(g.text, bold=True)
         for p, res in resource_at.items():
             left, _, right, bottom = box(p)
             d.rectangle((left + 1, bottom - band, right - 2, bottom - 2), fill=BAND)
-            long, short = RESOURCE_LABELS[res]
-            text = long if d.textlength(long, font=lf) <= cell - 6 else short
-            text_center(d, (left + cell / 2, bottom - band / 2 - 1), text, lf, INK)
+            text_center(d, (left + cell / 2, bottom - band / 2 - 1), RESOURCE_CODES[res], lf, INK)
 
     # Tokens: players sharing a space sit side by side in it; their names beside it, clear of each other.
-    name_font = label_font(cell)
+    name_font = label_font(g)
     spots = token_spots(view, g)
     for seats in spots.values():
         for seat, cx, cy, rad in seats:
@@ -419,9 +446,8 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
             d.ellipse((cx - rad - halo, cy - rad - halo, cx + rad + halo, cy + rad + halo), fill=INK)
             d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=token_colour(seat), outline=INK_DARK,
                       width=2 if rad >= 6 else 1)
-            if rad >= 9:
-                initial = "".join(graphemes(shown[seat])[:1]).upper()
-                text_center(d, (cx, cy), initial, font(int(rad * 1.1), bold=True), INK_DARK)
+            initial = "".join(graphemes(shown[seat])[:1]).upper()
+            text_center(d, (cx, cy), initial, font(max(g.text, int(rad * 1.1)), bold=True), INK_DARK)
     for lab in layout_labels(_wanted(spots, shown, g), markers(g, spots), label_bounds(g),
                              partial(_measure, name_font), gap=LABEL_GAP, step=cell):
         if lab.leader is not None:
@@ -433,8 +459,9 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
 
     # Legend: resources (the same on every board: kept), then players (colour, name, where, clock).
     ly = g.legend_top
-    small = font(16)
-    kept(d, (PAD, ly, width - PAD, ly + LEGEND_ROW), ("resources", width), partial(_resource_legend, d, ly))
+    small = font(g.text)
+    kept(d, (PAD, ly, width - PAD, ly + LEGEND_ROW), ("resources", width, g.text),
+         partial(_resource_legend, d, ly, g.text))
     clock_of: Mapping[int, int] | None = (dict(enumerate(clocks)) if isinstance(clocks, Sequence)
                                           else clocks)
     col_w = (width - PAD * 2) // LEGEND_COLUMNS

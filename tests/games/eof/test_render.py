@@ -286,14 +286,19 @@ def test_every_piece_in_the_file_and_the_pool_carries_its_letter_and_size() -> N
     for seat in range(4):
         cx, cy = pointer_point(v, seat)
         assert ink_box(img, (cx + 10, cy - 14, cx + 31, cy + 14)) is not None
-    # the pool: a label beside each of the twelve kinds (text to the right of each small pyramid)
-    from bot.games.eof.drawing import panels_top as _panels_top
-    top = _panels_top(v)
+    # the pool: a label beside each of the twelve kinds (text to the right of each small pyramid), and
+    # the labels of one size differ under deuteranopia (their letters do, not just their pyramids' colour)
+    from bot.games.eof.drawing import POOL_ROW, pool_slot
+    pool = {}
     for c in range(4):
         for size in (1, 2, 3):
-            cx = 576 + 22 + (size - 1) * 88
-            y = top + 40 + c * 38
-            assert ink_box(img, (cx + 12, y + 6, cx + 80, y + 30), threshold=120) is not None, (c, size)
+            cx, y = pool_slot(v, c, size)
+            box = (cx + 14, y + 4, cx + 100, y + POOL_ROW - 4)
+            assert ink_box(img, box, threshold=120) is not None, (c, size)
+            pool[c, size] = sim.crop(box)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            assert differs(pool[a, 2], pool[b, 2]) > 0.03, (a, b)
 
 
 def test_hand_labels_every_piece() -> None:
@@ -322,11 +327,11 @@ def test_file_strip_reads_at_discords_400_px() -> None:
     bb = ink_box(img, (cx + 10, cy - 14, cx + 31, cy + 14))
     assert bb is not None and (bb[3] - bb[1]) * scale >= 8
     # each player's score in the players panel
-    from bot.games.eof.drawing import panels_top as _panels_top
-    top = _panels_top(v)
+    from bot.games.eof.drawing import PANEL_HEAD, panels_top, player_row_height
+    top = panels_top(v)
     for seat in range(4):
-        y = top + 40 + seat * 62
-        bb = ink_box(img, (500, y, 550, y + 36))
+        y = top + PANEL_HEAD + seat * player_row_height(v)
+        bb = ink_box(img, (WIDTH - 100, y, WIDTH - 30, y + 36))
         assert bb is not None and (bb[3] - bb[1]) * scale >= 9, (seat, bb)
     # the same measure on the old layout's 13 px numbers would have given under 5 px
     assert 13 * 0.73 * scale < 5
@@ -386,3 +391,27 @@ def test_every_frame_of_an_execution_gif_has_one_size() -> None:
     first = frames[0][0].convert("RGB")
     pad = first.getpixel((WIDTH // 2, first.height - 3))
     assert max(abs(a - b) for a, b in zip(pad, CARD, strict=True)) <= 6  # (the GIF palette's nearest)
+
+
+def test_every_players_colour_badge_carries_its_letter() -> None:
+    # issue 31: the players panel pairs each name with a square of its colour and the colour's letter in
+    # dark ink; under deuteranopia the four badges still differ (by the letters)
+    from bot.games.eof.drawing import PANEL_HEAD, panels_top, player_row_height
+    from bot.render import INK_DARK
+
+    s = program_state("R1", colours="red,yellow,green,blue", hands={0: "G1"})
+    v = RULES.view(s, None)
+    img = render(v)
+    sim = deuteranopia(img)
+    top = panels_top(v)
+    badges = []
+    for seat in range(4):
+        cy = top + PANEL_HEAD + seat * player_row_height(v) + 18
+        box = (24 + 32 - 12, cy - 12, 24 + 32 + 12, cy + 12)
+        crop = img.crop(box)
+        assert INK_DARK in {c for _, c in crop.getcolors(4096) or []}, seat
+        assert PIECE_COLOURS[v.players[seat].colour] in {c for _, c in crop.getcolors(4096) or []}, seat
+        badges.append(sim.crop(box))
+    for a in range(4):
+        for b in range(a + 1, 4):
+            assert differs(badges[a], badges[b]) > 0.03, (a, b)

@@ -10,12 +10,15 @@ from bot.games.base import CHANCE, Event
 from bot.games.nomic import RULES, End, render
 from bot.games.nomic.render import (
     GRID,
+    INK_DARK,
     MIN_CELL,
     ORIGIN_FILL,
     RESOURCE_COLOURS,
+    TOKEN_MIN_R,
     UNKNOWN,
     geometry,
     token_colour,
+    token_spots,
 )
 from bot.render import ACCENT, CARD
 
@@ -134,8 +137,12 @@ def test_ten_players_spread_over_forty_by_forty_fit_a_phone_sized_picture():
     assert g.cell >= MIN_CELL and g.width <= 900
     img = render(view)
     for seat, pos in enumerate(spots):
-        cx, cy = g.centre(pos)
-        assert px(img, (cx, cy)) == token_colour(seat)
+        [(_, cx, cy, rad)] = token_spots(view, g)[pos]
+        assert rad >= TOKEN_MIN_R  # big enough for its letter, though it overflows the 16 px space
+        assert px(img, (cx, cy - rad * 0.75)) == token_colour(seat)
+        assert px(img, (cx, cy)) == INK_DARK or INK_DARK in {
+            c for _, c in img.crop((int(cx - rad / 2), int(cy - rad / 2), int(cx + rad / 2),
+                                    int(cy + rad / 2))).getcolors(4096) or []}  # its letter
 
 
 def test_names_clocks_lobby_and_finished_views_render():
@@ -147,7 +154,7 @@ def test_names_clocks_lobby_and_finished_views_render():
     assert a.size == b.size and a.tobytes() != b.tobytes()
     lobby = RULES.initial({}, 2)
     lobby, _ = play(lobby, 0, "join 5 Solo")
-    assert render(RULES.view(lobby, None)).size[0] >= 640
+    assert render(RULES.view(lobby, None)).size[0] >= 600
     over, _ = RULES.apply(s, 0, End())
     assert render(RULES.view(over, None)).mode == "RGB"
 
