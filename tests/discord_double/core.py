@@ -15,7 +15,7 @@ import discord
 from . import fixtures as F
 from . import perms as P
 from . import validation as V
-from .errors import APIError, InteractionFailed, UserActionError, WaitTimeout, unknown
+from .errors import APIError, InteractionFailed, WaitTimeout, unknown
 from .gateway import GatewayLink
 from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
 from .models import (
@@ -123,7 +123,6 @@ class DiscordDouble(DiscordWorld):
         self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[tuple[int, str], dict[str, Any]]] = {}
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
-        self._open_modals: dict[int, Interaction] = {}
 
         self._violations: list[Violation] = []
         self.bot_errors: list[CapturedLog] = []
@@ -277,6 +276,14 @@ class DiscordDouble(DiscordWorld):
     # ==================================================================================================
     def _new_interaction_token(self) -> str:
         return interaction_token()
+
+    def _new_interaction(self, **kw: Any) -> Interaction:
+        return Interaction(self, **kw)
+
+    async def _send_interaction(self, inter: Interaction, timeout: float | None, check: bool) -> Interaction:
+        """SimUser's transport hook: INTERACTION_CREATE parsed by the bot, then the ack awaited."""
+        await self._dispatch_interaction(inter)
+        return await self._await_ack(inter, 5.0 if timeout is None else timeout, check)
 
     def interaction_by_token(self, token: str) -> Interaction | None:
         return self._interactions_by_token.get(token)
@@ -445,7 +452,7 @@ class DiscordDouble(DiscordWorld):
         elif cb == 9:
             V.validate_modal(data)
             inter.modal = ModalView(inter, copy.deepcopy(data))
-            self._open_modals[inter.user.id] = inter
+            self.open_modals[inter.user.id] = inter
         inter.response_type = cb
         if inter.acked_at is None:
             inter.acked_at = now
@@ -498,18 +505,10 @@ class DiscordDouble(DiscordWorld):
                 walk(c["name"], c.get("options") or [])
         return names
 
-    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> dict[str, Any]:
+    def _command_candidates(self, channel: Channel) -> list[dict[str, Any]]:
         g = channel.guild
-        candidates = []
-        if g is not None:
-            candidates.append(self.guild_commands.get(g.id, {}).get((ctype, name)))
-        candidates.append(self.global_commands.get((ctype, name)))
-        for c in candidates:
-            if c is not None:
-                return c
-        raise UserActionError(
-            f"no command {name!r} registered for {channel!r}; registered: {self.command_names(g)}"
-        )
+        local = list(self.guild_commands.get(g.id, {}).values()) if g is not None else []
+        return local + list(self.global_commands.values())
 
     # ==================================================================================================
     # gateway

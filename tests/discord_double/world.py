@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from . import fixtures as F
 from . import perms as P
 from . import validation as V
-from .errors import APIError, WaitTimeout, cannot_dm
+from .errors import APIError, CommandNotFound, WaitTimeout, cannot_dm, unknown
 from .gateway import Intent
 from .interactions import _safe
 from .models import (
@@ -102,6 +102,7 @@ class DiscordWorld:
         self._change_event: asyncio.Event | None = None
         self._last_activity = time.monotonic()
         self._timers: list[asyncio.TimerHandle] = []
+        self.open_modals: dict[int, Any] = {}  # user id -> the interaction whose modal is open for them
 
     # -- transport hooks -----------------------------------------------------------------------------------
     def new_id(self) -> int:  # pragma: no cover - supplied by the transport
@@ -331,6 +332,46 @@ class DiscordWorld:
             raise APIError(400, 50083, "Thread is archived")
         if ch.is_thread and ch.archived:
             self._update_channel(ch, {"archived": False})
+
+    def check_can_add_thread_member(
+        self, thread: Channel, user: User, need: Callable[[Channel, str], None]
+    ) -> None:
+        """``PUT /channels/{thread}/thread-members/{user}``: an archived thread refuses (400 / 50083); the
+        bot adds others if it may send in threads and they are members of the guild (else 10007)."""
+        if thread.archived:
+            raise APIError(400, 50083, "Thread is archived")
+        if user.id == self.bot_user.id:
+            need(thread, "view_channel")
+            return
+        if thread.guild is not None and user.id not in thread.guild.members:
+            raise unknown("member")
+        need(thread, "send_messages_in_threads")
+
+    # -- application commands as a user's client offers them ------------------------------------------------
+    def _command_candidates(self, channel: Channel) -> list[dict[str, Any]]:
+        """The guild's commands, then the global ones (raw Discord objects); supplied by the transport."""
+        raise NotImplementedError  # pragma: no cover
+
+    @staticmethod
+    def command_usable_in(cmd: dict[str, Any], channel: Channel) -> bool:
+        """Does the client offer ``cmd`` in ``channel``? Guild commands never in DMs; ``contexts`` (0 guild,
+        1 bot DM) and the older ``dm_permission`` decide."""
+        contexts = cmd.get("contexts")
+        if channel.guild is None:
+            if cmd.get("guild_id") or (contexts is not None and 1 not in contexts):
+                return False
+            return not (contexts is None and cmd.get("dm_permission") is False)
+        return bool(cmd.get("guild_id")) or contexts is None or 0 in contexts
+
+    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> dict[str, Any]:
+        """The command a user in ``channel`` picks by its top-level name (guild commands first)."""
+        candidates = self._command_candidates(channel)
+        for cmd in candidates:
+            if cmd["name"] == name and cmd.get("type", 1) == ctype and self.command_usable_in(cmd, channel):
+                return cmd
+        kind = "slash" if ctype == 1 else "context menu"
+        offered = sorted({c["name"] for c in candidates if c.get("type", 1) == ctype})
+        raise CommandNotFound(f"no command {name!r} ({kind}) usable in {channel!r}; registered: {offered}")
 
     def _check_file_sizes(self, files: Sequence[FileSpec]) -> None:
         for f in files:

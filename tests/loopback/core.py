@@ -17,13 +17,14 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from aiohttp import web
 
+from tests.discord_double import fixtures as F
 from tests.discord_double import perms as P
-from .errors import APIError, CommandNotFound, WaitTimeout, unknown
+from .errors import APIError, InteractionFailed, WaitTimeout, unknown
 from .gateway import GatewayHub, Session
 from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
 from .models import (BotUser, Channel, Guild, Message, MessageFlags, Role, User)
 from .ratelimit import RateLimiter
-from .snowflake import make_bot_token, new_id, now_iso
+from .snowflake import interaction_token, make_bot_token, new_id, now_iso
 from tests.discord_double.world import DiscordWorld
 from tests.discord_double.validation import validate_choices, validate_message, validate_modal
 
@@ -101,7 +102,6 @@ class FakeDiscord(DiscordWorld):
         self.require_sharding = require_sharding
         self.interactions: Dict[int, Interaction] = {}
         self.interactions_by_token: Dict[str, Interaction] = {}
-        self.open_modals: Dict[int, Interaction] = {}
         self.global_commands: Dict[int, Dict[str, Any]] = {}
         self.guild_commands: Dict[int, Dict[int, Dict[str, Any]]] = {}
 
@@ -262,12 +262,6 @@ class FakeDiscord(DiscordWorld):
         return lambda m: ((since_seq is None or max(m.created_seq, m.updated_seq) > since_seq)
                           and (since_id is None or m.id > since_id))
 
-    def _interaction_metadata(self, inter: Any) -> Dict[str, Any]:
-        return inter.metadata()
-
-    def _interaction_legacy(self, inter: Any) -> Dict[str, Any]:
-        return inter.legacy()
-
     def _application_flags(self) -> int:
         return self.application_flags
 
@@ -325,6 +319,29 @@ class FakeDiscord(DiscordWorld):
     # ------------------------------------------------------------------
     # interactions
     # ------------------------------------------------------------------
+    def _new_interaction_token(self) -> str:
+        return interaction_token()
+
+    def _new_interaction(self, **kw: Any) -> Interaction:
+        return Interaction(self, **kw)
+
+    async def _send_interaction(self, inter: Interaction, timeout: Optional[float], check: bool) -> Interaction:
+        """SimUser's transport hook: INTERACTION_CREATE to a gateway session, then the ack awaited."""
+        self.dispatch_interaction(inter)
+        try:
+            await inter.wait_ack(timeout)
+        except WaitTimeout:
+            pass
+        if check:
+            inter.raise_if_failed()
+        return inter
+
+    async def _deliver_pending(self) -> None:
+        """Events travel over the websocket; tests wait for their effects instead."""
+
+    def _interaction_failed(self, inter: Interaction) -> InteractionFailed:
+        return InteractionFailed(self._failure_text(inter))
+
     def dispatch_interaction(self, inter: Interaction) -> Interaction:
         self.interactions[inter.id] = inter
         self.interactions_by_token[inter.token] = inter
@@ -338,7 +355,8 @@ class FakeDiscord(DiscordWorld):
             self._changed()
             return inter
         session = max(target, key=lambda s: s.created)
-        session.dispatch("INTERACTION_CREATE", inter.payload())
+        inter.payload = F.interaction_create(self, inter)  # type: ignore[arg-type]
+        session.dispatch("INTERACTION_CREATE", inter.payload)
         inter.delivered_to.append(session.tag)
         inter.delivered_shard = session.shard_id
         loop = asyncio.get_running_loop()
@@ -397,7 +415,7 @@ class FakeDiscord(DiscordWorld):
                                     ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
                                     msg_type=self._response_msg_type(inter), poll=data.get("poll"))
             inter.original = msg
-            inter.response_ephemeral = ephemeral
+            inter.ephemeral = ephemeral
         elif cb == 5:
             flags = (data.get("flags") or 0) if isinstance(data, dict) else 0
             ephemeral = bool(flags & MessageFlags.EPHEMERAL)
@@ -405,9 +423,9 @@ class FakeDiscord(DiscordWorld):
                                     ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
                                     msg_type=self._response_msg_type(inter))
             inter.original = msg
-            inter.response_ephemeral = ephemeral
+            inter.ephemeral = ephemeral
         elif cb == 6:
-            inter.response_ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
+            inter.ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
         elif cb == 7:
             target = inter.component_message
             if target is None:
@@ -415,7 +433,7 @@ class FakeDiscord(DiscordWorld):
             validate_message(data, n_files=len(files), creating=False)
             self._check_file_sizes(files)
             msg = self.edit_message(target, data, files)
-            inter.response_ephemeral = target.ephemeral
+            inter.ephemeral = target.ephemeral
         elif cb == 8:
             validate_choices(data)
             inter.choices = list(data.get("choices") or [])
@@ -430,7 +448,7 @@ class FakeDiscord(DiscordWorld):
             "id": str(inter.id), "type": inter.type,
             "response_message_id": str(msg.id) if msg else None,
             "response_message_loading": cb == 5,
-            "response_message_ephemeral": inter.response_ephemeral,
+            "response_message_ephemeral": inter.ephemeral,
         }}
         if msg is not None:
             resp["resource"] = {"type": cb, "message": self._message_payload_for_bot(msg, None)}
@@ -479,32 +497,10 @@ class FakeDiscord(DiscordWorld):
                         names.append(f"{cmd['name']} {sub['name']} {leaf['name']}")
         return sorted(names)
 
-    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> Dict[str, Any]:
-        """The command a user in ``channel`` would pick by its top-level name (guild commands first)."""
+    def _command_candidates(self, channel: Channel) -> List[Dict[str, Any]]:
         guild = channel.guild
-        candidates: List[Dict[str, Any]] = []
-        if guild is not None:
-            candidates += list(self.guild_commands.get(guild.id, {}).values())
-        candidates += list(self.global_commands.values())
-        for cmd in candidates:
-            if cmd["name"] != name or cmd.get("type", 1) != ctype:
-                continue
-            if guild is None:
-                if cmd.get("guild_id"):
-                    continue
-                contexts = cmd.get("contexts")
-                if contexts is not None and 1 not in contexts:
-                    continue
-                if contexts is None and cmd.get("dm_permission") is False:
-                    continue
-            else:
-                contexts = cmd.get("contexts")
-                if not cmd.get("guild_id") and contexts is not None and 0 not in contexts:
-                    continue
-            return cmd
-        available = [c["name"] for c in candidates if c.get("type", 1) == ctype]
-        raise CommandNotFound(f"no {'slash' if ctype == 1 else 'context menu'} command {name!r} usable in "
-                              f"{channel!r}; registered: {sorted(set(available))}")
+        local = list(self.guild_commands.get(guild.id, {}).values()) if guild is not None else []
+        return local + list(self.global_commands.values())
 
     # ------------------------------------------------------------------
     # recording
