@@ -263,14 +263,6 @@ class DiscordDouble(DiscordWorld):
     def _message_payload_for_bot(self, msg: Message) -> dict[str, Any]:
         return self._message_for_bot(msg, self._bot_intents())
 
-    def _since_filter(self, since: Any) -> Callable[[Message], bool]:
-        """``since=mark``: messages created or edited after it; ``since=msg``: the same, from ``msg``'s
-        creation, without ``msg`` itself."""
-        threshold, exclude = self._since_threshold(since)
-        if threshold is None:
-            return lambda m: True
-        return lambda m: m is not exclude and (m.created_seq > threshold or m.updated_seq > threshold)
-
     # ==================================================================================================
     # interactions
     # ==================================================================================================
@@ -559,14 +551,6 @@ class DiscordDouble(DiscordWorld):
         """A point in time for ``since=`` (wait_for, api_calls, api_summary)."""
         self._changed()
         return self._seq
-
-    @staticmethod
-    def _since_threshold(since: Any) -> tuple[int | None, Message | None]:
-        if since is None:
-            return None, None
-        if isinstance(since, Message):
-            return since.created_seq, since
-        return int(since), None
 
     def diagnostics(self) -> str:
         parts = []

@@ -390,7 +390,11 @@ class SimUser(User):
             data["values"] = picked
         else:
             data["values"], data["resolved"] = selected_values(
-                self._dd, sel.type, values, msg.channel, self  # type: ignore[arg-type]
+                self._dd,
+                sel.type,
+                values,
+                msg.channel,
+                self,  # type: ignore[arg-type]
             )
         return await self._send(self._component_interaction(msg, data), timeout, check)
 

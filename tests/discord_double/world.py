@@ -117,8 +117,27 @@ class DiscordWorld:
     def diagnostics(self) -> str:
         return ""
 
-    def _since_filter(self, since: Any) -> Callable[[Message], bool]:  # pragma: no cover
-        raise NotImplementedError
+    @staticmethod
+    def _since_threshold(since: Any) -> tuple[int | None, Message | None]:
+        """``since`` (a mark, a Message, or None) -> (change number, the message if one was given)."""
+        if since is None:
+            return None, None
+        if isinstance(since, Message):
+            return since.created_seq, since
+        if isinstance(since, int):
+            return since, None
+        raise TypeError(f"since must be a mark() or a Message, not {type(since).__name__}")
+
+    def _since_filter(self, since: Any) -> Callable[[Message], bool]:
+        """The one meaning of ``since=`` in both doubles' waits: ``since=mark()`` takes messages created
+        **or edited** after the mark; ``since=msg`` only messages created after ``msg`` (an older message
+        edited later does not count -- take a mark for that)."""
+        threshold, msg = self._since_threshold(since)
+        if threshold is None:
+            return lambda m: True
+        if msg is not None:
+            return lambda m: m.created_seq > threshold
+        return lambda m: m.created_seq > threshold or m.updated_seq > threshold
 
     def _new_user(self, username: str, **kw: Any) -> Any:
         """The object for a simulated human (the transport's SimUser)."""

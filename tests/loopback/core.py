@@ -256,12 +256,6 @@ class FakeDiscord(DiscordWorld):
         return self.hub.dispatch(event, None if transform else data, guild_id=guild.id if guild else None,
                                  intent=intent, transform=transform)
 
-    def _since_filter(self, since: Any) -> Callable[[Message], bool]:
-        """``since=fd.mark()``: messages created or edited after it; ``since=msg``: messages newer than msg."""
-        since_seq, since_id = _since(since)
-        return lambda m: ((since_seq is None or max(m.created_seq, m.updated_seq) > since_seq)
-                          and (since_id is None or m.id > since_id))
-
     def _application_flags(self) -> int:
         return self.application_flags
 
@@ -515,7 +509,7 @@ class FakeDiscord(DiscordWorld):
     def api_calls(self, since: Any = None, *, route: Optional[str] = None, method: Optional[str] = None,
                   tag: Optional[str] = None) -> List[RequestRecord]:
         """Requests the bot made (after ``since=fd.mark()``), optionally filtered by route substring."""
-        since_seq, _ = _since(since)
+        since_seq, _ = self._since_threshold(since)
         out = []
         for r in self.requests:
             if since_seq is not None and r.seq <= since_seq:
@@ -639,17 +633,6 @@ class FakeDiscord(DiscordWorld):
         else:
             self.bot_events.append(data)
         self._changed()
-
-
-def _since(since: Any) -> Tuple[Optional[int], Optional[int]]:
-    """``since`` may be a mark (int), a Message (only later messages), or None."""
-    if since is None:
-        return None, None
-    if isinstance(since, Message):
-        return None, since.id
-    if isinstance(since, int):
-        return since, None
-    raise TypeError(f"since must be fd.mark() or a Message, not {type(since).__name__}")
 
 
 from .process import BotProcess  # noqa: E402  (type reference for annotations)
