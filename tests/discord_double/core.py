@@ -14,15 +14,13 @@ import discord
 
 from . import fixtures as F
 from . import perms as P
-from . import validation as V
-from .errors import APIError, InteractionFailed, WaitTimeout, unknown
+from .errors import InteractionFailed, WaitTimeout
 from .gateway import GatewayLink
-from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
+from .interactions import Interaction
 from .models import (
     Channel,
     Guild,
     Message,
-    MessageFlags,
     User,
 )
 from .rest import RequestRecord, RestAPI
@@ -361,101 +359,8 @@ class DiscordDouble(DiscordWorld):
         at: float | None = None,
     ) -> dict[str, Any]:
         now = time.monotonic() if at is None else at
-        cb = body.get("type")
-        if inter.acked:
-            self._violation("double_ack", f"{inter!r} acknowledged twice (second callback type {cb})", inter)
-            raise APIError(400, 40060, "Interaction has already been acknowledged.")
-        if inter.dispatched_at is not None and now - inter.dispatched_at > self.ack_deadline:
-            self._violation(
-                "late_ack", f"{inter!r} acknowledged after {now - inter.dispatched_at:.2f} s", inter
-            )
-            if self.strict_ack:
-                raise unknown("interaction")
-        if cb not in ALLOWED_CALLBACKS.get(inter.type, set()) or (
-            cb in (6, 7) and inter.type == InteractionType.MODAL_SUBMIT and inter.component_message is None
-        ):
-            self._violation("invalid_callback", f"{inter!r}: callback type {cb} is not valid here", inter)
-            raise APIError(
-                400,
-                50035,
-                "Invalid Form Body",
-                {
-                    "type": {
-                        "_errors": [
-                            {
-                                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
-                                "message": (
-                                    f"Interaction response type {cb} is not valid for this interaction"
-                                ),
-                            }
-                        ]
-                    }
-                },
-            )
-        data = body.get("data") or {}
-        msg: Message | None = None
-        if cb == 4:
-            V.validate_message(data, n_files=len(files), creating=True)
-            self._check_file_sizes(files)
-            ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
-            inter.ephemeral = ephemeral
-            inter.acked_at, inter.response_type = now, cb
-            msg = inter.original = self._create_message(
-                inter.channel,
-                self.bot_user,
-                content=data.get("content"),
-                embeds=data.get("embeds"),
-                components=data.get("components"),
-                files=files,
-                attachments_meta=data.get("attachments"),
-                flags=data.get("flags") or 0,
-                allowed_mentions=data.get("allowed_mentions"),
-                tts=bool(data.get("tts")),
-                ephemeral_to=inter.user.id if ephemeral else None,
-                interaction=inter,
-                msg_type=self._response_type_for(inter),
-            )
-        elif cb == 5:
-            ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
-            inter.ephemeral = ephemeral
-            inter.acked_at, inter.response_type = now, cb
-            msg = inter.original = self._create_message(
-                inter.channel,
-                self.bot_user,
-                flags=MessageFlags.LOADING,
-                ephemeral_to=inter.user.id if ephemeral else None,
-                interaction=inter,
-                msg_type=self._response_type_for(inter),
-            )
-        elif cb == 6:
-            inter.ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
-        elif cb == 7:
-            target = inter.component_message
-            if target is None or target.deleted:
-                raise unknown("message")
-            V.validate_message(data, n_files=len(files), creating=False)
-            self._check_file_sizes(files)
-            inter.ephemeral = target.ephemeral
-            inter.acked_at, inter.response_type = now, cb
-            msg = self._edit_message(target, data, files)
-        elif cb == 8:
-            V.validate_choices(data)
-            inter.choices = list(data.get("choices") or [])
-        elif cb == 9:
-            V.validate_modal(data)
-            inter.modal = ModalView(inter, copy.deepcopy(data))
-            self.open_modals[inter.user.id] = inter
-        inter.response_type = cb
-        if inter.acked_at is None:
-            inter.acked_at = now
-        self._changed()
-        return F.callback_response(self, inter, cb, msg)
-
-    @staticmethod
-    def _response_type_for(inter: Interaction) -> int:
-        if inter.type == InteractionType.APPLICATION_COMMAND:
-            return 20 if inter.data.get("type", 1) == 1 else 23
-        return 0
+        msg = self._interaction_callback(inter, body, files, now)
+        return F.callback_response(self, inter, body.get("type"), msg)  # type: ignore[arg-type]
 
     # -- commands ------------------------------------------------------------------------------------------
     def _store_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -28,7 +28,7 @@ from . import perms as P
 from . import validation as V
 from .errors import APIError, CommandNotFound, WaitTimeout, cannot_dm, unknown
 from .gateway import Intent
-from .interactions import _safe
+from .interactions import ALLOWED_CALLBACKS, InteractionType, ModalView, _safe
 from .models import (
     Attachment,
     Channel,
@@ -365,6 +365,98 @@ class DiscordWorld:
         if thread.guild is not None and user.id not in thread.guild.members:
             raise unknown("member")
         need(thread, "send_messages_in_threads")
+
+    # -- interaction callbacks (POST /interactions/{id}/{token}/callback) -----------------------------------
+    def _violation(self, kind: str, message: str, inter: Any = None) -> None:  # pragma: no cover
+        raise NotImplementedError  # the transport records it
+
+    @staticmethod
+    def _response_msg_type(inter: Any) -> int:
+        """The type of a reply message: 20 to a slash command, 23 to a context menu, else 0."""
+        if inter.type == InteractionType.APPLICATION_COMMAND:
+            return 20 if inter.data.get("type", 1) == 1 else 23
+        return 0
+
+    def _interaction_callback(
+        self, inter: Any, body: dict[str, Any], files: Sequence[FileSpec], now: float
+    ) -> Message | None:
+        """Discord's rules for the one acknowledgement of an interaction: twice is 40060, after the deadline
+        10062 (strict) and always a violation, a type not allowed for the interaction 50035; then the reply
+        (4), the deferred "thinking" reply (5), the deferred update (6), the update of the component's
+        message (7), autocomplete choices (8) or a modal (9). Returns the message it created or edited."""
+        cb = body.get("type")
+        if inter.acked:
+            self._violation("double_ack", f"{inter!r} acknowledged twice (second callback type {cb})", inter)
+            raise APIError(400, 40060, "Interaction has already been acknowledged.")
+        if inter.dispatched_at is not None and now - inter.dispatched_at > self.ack_deadline:
+            late = now - inter.dispatched_at
+            self._violation("late_ack", f"{inter!r} acknowledged after {late:.2f} s", inter)
+            if self.strict_ack:
+                raise unknown("interaction")
+        if cb not in ALLOWED_CALLBACKS.get(inter.type, set()) or (
+            cb in (6, 7) and inter.type == InteractionType.MODAL_SUBMIT and inter.component_message is None
+        ):
+            self._violation("invalid_callback", f"{inter!r}: callback type {cb} is not valid here", inter)
+            code = "INTERACTION_RESPONSE_TYPE_INVALID" if cb in (1, 4, 5, 6, 7, 8, 9) else "BASE_TYPE_CHOICES"
+            text = f"Interaction response type {cb} is not valid for this interaction"
+            errors = {"type": {"_errors": [{"code": code, "message": text}]}}
+            raise APIError(400, 50035, "Invalid Form Body", errors)
+        data = body.get("data") or {}
+        msg: Message | None = None
+        if cb in (4, 5):
+            flags = (data.get("flags") or 0) if isinstance(data, dict) else 0
+            inter.ephemeral = bool(flags & MessageFlags.EPHEMERAL)
+            common: dict[str, Any] = {
+                "ephemeral_to": inter.user.id if inter.ephemeral else None,
+                "interaction": inter,
+                "msg_type": self._response_msg_type(inter),
+            }
+            if cb == 4:
+                V.validate_message(data, n_files=len(files), creating=True)
+                self._check_file_sizes(files)
+                inter.acked_at, inter.response_type = now, cb
+                msg = inter.original = self._create_message(
+                    inter.channel,
+                    self.bot_user,
+                    content=data.get("content"),
+                    embeds=data.get("embeds"),
+                    components=data.get("components"),
+                    files=files,
+                    attachments_meta=data.get("attachments"),
+                    flags=flags,
+                    allowed_mentions=data.get("allowed_mentions"),
+                    tts=bool(data.get("tts")),
+                    poll=data.get("poll"),
+                    **common,
+                )
+            else:
+                inter.acked_at, inter.response_type = now, cb
+                msg = inter.original = self._create_message(
+                    inter.channel, self.bot_user, flags=MessageFlags.LOADING, **common
+                )
+        elif cb == 6:
+            inter.ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
+        elif cb == 7:
+            target = inter.component_message
+            if target is None or target.deleted:
+                raise unknown("message")
+            V.validate_message(data, n_files=len(files), creating=False)
+            self._check_file_sizes(files)
+            inter.ephemeral = target.ephemeral
+            inter.acked_at, inter.response_type = now, cb
+            msg = self._edit_message(target, data, files)
+        elif cb == 8:
+            V.validate_choices(data)
+            inter.choices = list(data.get("choices") or [])
+        elif cb == 9:
+            V.validate_modal(data)
+            inter.modal = ModalView(inter, copy.deepcopy(data))
+            self.open_modals[inter.user.id] = inter
+        inter.response_type = cb
+        if inter.acked_at is None:
+            inter.acked_at = now
+        self._changed()
+        return msg
 
     # -- application commands as a user's client offers them ------------------------------------------------
     def _command_candidates(self, channel: Channel) -> list[dict[str, Any]]:

@@ -349,6 +349,7 @@ class FakeDiscord(DiscordWorld):
             self._changed()
             return inter
         session = max(target, key=lambda s: s.created)
+        inter.dispatched_at = inter.created
         inter.payload = F.interaction_create(self, inter)  # type: ignore[arg-type]
         session.dispatch("INTERACTION_CREATE", inter.payload)
         inter.delivered_to.append(session.tag)
@@ -377,67 +378,8 @@ class FakeDiscord(DiscordWorld):
 
     def interaction_callback(self, inter: Interaction, body: Dict[str, Any],
                              files: Sequence[Tuple[str, bytes, Optional[str]]]) -> Tuple[Dict[str, Any], Optional[Message]]:
-        now = time.monotonic()
-        if inter.acked:
-            self._violation("double_ack", f"{inter!r} acknowledged twice (second: type {body.get('type')})", inter)
-            raise APIError(400, 40060, "Interaction has already been acknowledged.")
-        if now > inter.deadline:
-            late = now - inter.created
-            self._violation("late_ack", f"{inter!r} acknowledged after {late:.2f} s", inter)
-            if self.strict_ack:
-                raise unknown("interaction")
         cb = body.get("type")
-        data = body.get("data") or {}
-        itype = inter.type
-        allowed = ALLOWED_CALLBACKS.get(itype, set())
-        if cb in (6, 7) and itype == InteractionType.MODAL_SUBMIT and inter.component_message is None:
-            allowed = allowed - {6, 7}
-        if cb not in allowed:
-            self._violation("invalid_callback", f"{inter!r}: callback type {cb} is not valid here", inter)
-            raise APIError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{
-                "code": "INTERACTION_RESPONSE_TYPE_INVALID" if cb in (1, 4, 5, 6, 7, 8, 9) else "BASE_TYPE_CHOICES",
-                "message": f"Interaction response type {cb} is not valid for this interaction"}]}})
-        msg: Optional[Message] = None
-        if cb == 4:
-            validate_message(data, n_files=len(files), creating=True)
-            self._check_file_sizes(files)
-            ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
-            msg = self.post_message(inter.channel, self.bot_user, content=data.get("content"),
-                                    embeds=data.get("embeds"), components=data.get("components"), files=files,
-                                    attachments_meta=data.get("attachments"), flags=data.get("flags") or 0,
-                                    allowed_mentions=data.get("allowed_mentions"), tts=bool(data.get("tts")),
-                                    ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                                    msg_type=self._response_msg_type(inter), poll=data.get("poll"))
-            inter.original = msg
-            inter.ephemeral = ephemeral
-        elif cb == 5:
-            flags = (data.get("flags") or 0) if isinstance(data, dict) else 0
-            ephemeral = bool(flags & MessageFlags.EPHEMERAL)
-            msg = self.post_message(inter.channel, self.bot_user, content="", flags=MessageFlags.LOADING,
-                                    ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                                    msg_type=self._response_msg_type(inter))
-            inter.original = msg
-            inter.ephemeral = ephemeral
-        elif cb == 6:
-            inter.ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
-        elif cb == 7:
-            target = inter.component_message
-            if target is None:
-                raise unknown("message")
-            validate_message(data, n_files=len(files), creating=False)
-            self._check_file_sizes(files)
-            msg = self.edit_message(target, data, files)
-            inter.ephemeral = target.ephemeral
-        elif cb == 8:
-            validate_choices(data)
-            inter.choices = list(data.get("choices") or [])
-        elif cb == 9:
-            validate_modal(data)
-            inter.modal = ModalView(inter, copy.deepcopy(data))
-            self.open_modals[inter.user.id] = inter
-        inter.response_type = cb
-        inter.acked_at = now
-        self._changed()
+        msg = self._interaction_callback(inter, body, files, time.monotonic())
         resp: Dict[str, Any] = {"interaction": {
             "id": str(inter.id), "type": inter.type,
             "response_message_id": str(msg.id) if msg else None,
@@ -449,12 +391,6 @@ class FakeDiscord(DiscordWorld):
         elif cb in (6, 8, 9):
             resp["resource"] = {"type": cb}
         return resp, msg
-
-    @staticmethod
-    def _response_msg_type(inter: Interaction) -> int:
-        if inter.type == InteractionType.APPLICATION_COMMAND:
-            return 20 if inter.data.get("type", 1) == 1 else 23
-        return 0
 
     def interaction_original(self, inter: Interaction) -> Message:
         if inter.response_type in (6, 7) and inter.component_message is not None:
