@@ -41,7 +41,7 @@ FileSpec = tuple[str, bytes] | str | Path
 class SimUser(User):
     """A simulated human. Create with ``create_user`` on a double (DiscordDouble or FakeDiscord)."""
 
-    _dd: DiscordWorld
+    _dd: DiscordWorld  # type: ignore[assignment]  # either double; the model types it as DiscordDouble
 
     # -- what this user sees ------------------------------------------------------------------------------
     def dm_channel(self) -> Channel:
@@ -389,13 +389,8 @@ class SimUser(User):
                 picked.append(opt.value)
             data["values"] = picked
         else:
-            data["values"], data["resolved"] = selected_values(
-                self._dd,
-                sel.type,
-                values,
-                msg.channel,
-                self,  # type: ignore[arg-type]
-            )
+            dd: Any = self._dd
+            data["values"], data["resolved"] = selected_values(dd, sel.type, values, msg.channel, self)
         return await self._send(self._component_interaction(msg, data), timeout, check)
 
     # -- modals ----------------------------------------------------------------------------------------------

@@ -143,6 +143,18 @@ class DiscordWorld:
         """The object for a simulated human (the transport's SimUser)."""
         raise NotImplementedError  # pragma: no cover
 
+    # how SimUser's actions travel (see simuser.py)
+    def _new_interaction(self, **kw: Any) -> Any:
+        """The transport's Interaction record for a user action."""
+        raise NotImplementedError  # pragma: no cover
+
+    async def _send_interaction(self, inter: Any, timeout: float | None, check: bool) -> Any:
+        """Deliver INTERACTION_CREATE and wait for the ack (InteractionFailed if none and ``check``)."""
+        raise NotImplementedError  # pragma: no cover
+
+    async def _deliver_pending(self) -> None:
+        """After a user's message/reaction: wait until the bot's client has the events (if it can tell)."""
+
     # ==================================================================================================
     # world building
     # ==================================================================================================

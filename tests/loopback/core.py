@@ -21,7 +21,7 @@ from tests.discord_double import fixtures as F
 from tests.discord_double import perms as P
 from .errors import APIError, InteractionFailed, WaitTimeout, unknown
 from .gateway import GatewayHub, Session
-from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
+from .interactions import Interaction
 from .models import (BotUser, Channel, Guild, Message, MessageFlags, Role, User)
 from .ratelimit import RateLimiter
 from .snowflake import interaction_token, make_bot_token, new_id, now_iso
