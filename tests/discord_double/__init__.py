@@ -77,7 +77,10 @@ their background loops in ``close()`` (a killed process would); a closed client'
 
 Players (SimUser)
 -----------------
-Every verb refuses what the Discord client would not allow with :class:`UserActionError`.
+One class for both doubles (the loopback server's users are the same :class:`SimUser`; the transport
+delivers the interaction and awaits the ack). Every verb refuses what the Discord client would not
+allow with :class:`UserActionError`: commands not offered where typed (guild commands and
+``contexts`` without 1 in DMs: "no command"), hidden ones, private threads one is not in...
 
 - ``await u.slash(chan, "group sub", opt=value, ..., options={"odd-name": v}, timeout=5, strict=True,
   check=True)`` builds INTERACTION_CREATE from the *registered* schema (synced global or guild
@@ -97,11 +100,15 @@ Every verb refuses what the Discord client would not allow with :class:`UserActi
   had sent it, so the library routes it (a forged select offers ``options``).
 - ``u.modal`` (:class:`ModalView`: ``.title``, ``.custom_id``, ``.fields``, ``.field(key)``);
   ``await u.submit_modal({"Question": "text"})`` (fields by label or custom_id; required and length
-  checked); ``u.dismiss_modal()``.
+  checked; selects, checkboxes, radio groups, file uploads too); ``u.dismiss_modal()``.
+- ``await u.user_command(chan, "High five", target)``, ``await u.message_command(msg, "Quote")``
+  (context menus).
 - ``await u.say(chan, "hello", files=[("a.png", data)], reply_to=msg)`` (MESSAGE_CREATE),
   ``await u.edit(msg, text)``, ``await u.delete(msg)``, ``await u.react(msg, "✅")``,
   ``await u.unreact(msg, "✅")`` (MESSAGE_REACTION_ADD with the member / REMOVE). These return once
-  the bot's client parsed the event.
+  the bot's client parsed the event. Saying something in a thread joins it (an archived one is
+  unarchived), as on Discord; ``join_thread`` / ``leave_thread`` / ``create_thread(chan, name,
+  message=None, private=False)``.
 - ``u.dm_channel()``, ``await u.wait_for_dm(pred, timeout=5, since=None)``, ``u.messages_in(chan)``
   (public + own ephemerals), ``u.can_see(msg)``, ``await u.wait_for_message(chan, pred)``.
 
@@ -137,8 +144,9 @@ first), ``.deleted``, ``.pinned``, ``.thread``, ``.reference``, ``.type``, ``.in
 ``.last_message``, ``.visible_messages(user)``, ``.threads``, ``.is_thread``, ``.is_dm``, ``.parent``,
 ``.recipient``, ``.pins``, ``.archived``/``.locked``, and ``await ch.wait_for(pred=None, timeout=5,
 since=None, user=None)``: re-evaluated on every change of the world (no polling); messages already
-there count (newest match wins); ``since`` = a message or ``dd.mark()``: only messages created or
-edited after it; "thinking" messages are skipped; a predicate raising KeyError / IndexError /
+there count (newest match wins); ``since=dd.mark()``: only messages created or edited after the
+mark; ``since=msg``: only messages created after ``msg`` (the same in both doubles); "thinking"
+messages are skipped; a predicate raising KeyError / IndexError /
 AttributeError / TypeError is no match; on timeout a :class:`WaitTimeout` (an ``AssertionError``)
 lists the candidates, recent failed requests, violations and bot errors. ``dd.wait_until(check)``
 is the general form.
@@ -194,7 +202,7 @@ bot. Ephemeral messages never reach the gateway.
 
 Not modelled: voice, forums, webhooks other than interaction ones, custom emojis (custom-emoji
 reactions by the bot get 400 / 10014), rate limits (no 429s), sharding (``AutoShardedClient`` is
-refused), interaction token expiry (15 min), context-menu verbs, components-v2 validation beyond the
+refused), interaction token expiry (15 min), components-v2 validation beyond the
 basics, filename sanitising.
 
 discord.py internals touched (pin discord.py's minor version knowingly; see :mod:`.patches` and

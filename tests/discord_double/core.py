@@ -14,15 +14,13 @@ import discord
 
 from . import fixtures as F
 from . import perms as P
-from . import validation as V
-from .errors import APIError, InteractionFailed, UserActionError, WaitTimeout, unknown
+from .errors import InteractionFailed, WaitTimeout
 from .gateway import GatewayLink
-from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
+from .interactions import Interaction
 from .models import (
     Channel,
     Guild,
     Message,
-    MessageFlags,
     User,
 )
 from .rest import RequestRecord, RestAPI
@@ -123,7 +121,6 @@ class DiscordDouble(DiscordWorld):
         self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[tuple[int, str], dict[str, Any]]] = {}
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
-        self._open_modals: dict[int, Interaction] = {}
 
         self._violations: list[Violation] = []
         self.bot_errors: list[CapturedLog] = []
@@ -264,19 +261,19 @@ class DiscordDouble(DiscordWorld):
     def _message_payload_for_bot(self, msg: Message) -> dict[str, Any]:
         return self._message_for_bot(msg, self._bot_intents())
 
-    def _since_filter(self, since: Any) -> Callable[[Message], bool]:
-        """``since=mark``: messages created or edited after it; ``since=msg``: the same, from ``msg``'s
-        creation, without ``msg`` itself."""
-        threshold, exclude = self._since_threshold(since)
-        if threshold is None:
-            return lambda m: True
-        return lambda m: m is not exclude and (m.created_seq > threshold or m.updated_seq > threshold)
-
     # ==================================================================================================
     # interactions
     # ==================================================================================================
     def _new_interaction_token(self) -> str:
         return interaction_token()
+
+    def _new_interaction(self, **kw: Any) -> Interaction:
+        return Interaction(self, **kw)
+
+    async def _send_interaction(self, inter: Interaction, timeout: float | None, check: bool) -> Interaction:
+        """SimUser's transport hook: INTERACTION_CREATE parsed by the bot, then the ack awaited."""
+        await self._dispatch_interaction(inter)
+        return await self._await_ack(inter, 5.0 if timeout is None else timeout, check)
 
     def interaction_by_token(self, token: str) -> Interaction | None:
         return self._interactions_by_token.get(token)
@@ -362,101 +359,8 @@ class DiscordDouble(DiscordWorld):
         at: float | None = None,
     ) -> dict[str, Any]:
         now = time.monotonic() if at is None else at
-        cb = body.get("type")
-        if inter.acked:
-            self._violation("double_ack", f"{inter!r} acknowledged twice (second callback type {cb})", inter)
-            raise APIError(400, 40060, "Interaction has already been acknowledged.")
-        if inter.dispatched_at is not None and now - inter.dispatched_at > self.ack_deadline:
-            self._violation(
-                "late_ack", f"{inter!r} acknowledged after {now - inter.dispatched_at:.2f} s", inter
-            )
-            if self.strict_ack:
-                raise unknown("interaction")
-        if cb not in ALLOWED_CALLBACKS.get(inter.type, set()) or (
-            cb in (6, 7) and inter.type == InteractionType.MODAL_SUBMIT and inter.component_message is None
-        ):
-            self._violation("invalid_callback", f"{inter!r}: callback type {cb} is not valid here", inter)
-            raise APIError(
-                400,
-                50035,
-                "Invalid Form Body",
-                {
-                    "type": {
-                        "_errors": [
-                            {
-                                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
-                                "message": (
-                                    f"Interaction response type {cb} is not valid for this interaction"
-                                ),
-                            }
-                        ]
-                    }
-                },
-            )
-        data = body.get("data") or {}
-        msg: Message | None = None
-        if cb == 4:
-            V.validate_message(data, n_files=len(files), creating=True)
-            self._check_file_sizes(files)
-            ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
-            inter.ephemeral = ephemeral
-            inter.acked_at, inter.response_type = now, cb
-            msg = inter.original = self._create_message(
-                inter.channel,
-                self.bot_user,
-                content=data.get("content"),
-                embeds=data.get("embeds"),
-                components=data.get("components"),
-                files=files,
-                attachments_meta=data.get("attachments"),
-                flags=data.get("flags") or 0,
-                allowed_mentions=data.get("allowed_mentions"),
-                tts=bool(data.get("tts")),
-                ephemeral_to=inter.user.id if ephemeral else None,
-                interaction=inter,
-                msg_type=self._response_type_for(inter),
-            )
-        elif cb == 5:
-            ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
-            inter.ephemeral = ephemeral
-            inter.acked_at, inter.response_type = now, cb
-            msg = inter.original = self._create_message(
-                inter.channel,
-                self.bot_user,
-                flags=MessageFlags.LOADING,
-                ephemeral_to=inter.user.id if ephemeral else None,
-                interaction=inter,
-                msg_type=self._response_type_for(inter),
-            )
-        elif cb == 6:
-            inter.ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
-        elif cb == 7:
-            target = inter.component_message
-            if target is None or target.deleted:
-                raise unknown("message")
-            V.validate_message(data, n_files=len(files), creating=False)
-            self._check_file_sizes(files)
-            inter.ephemeral = target.ephemeral
-            inter.acked_at, inter.response_type = now, cb
-            msg = self._edit_message(target, data, files)
-        elif cb == 8:
-            V.validate_choices(data)
-            inter.choices = list(data.get("choices") or [])
-        elif cb == 9:
-            V.validate_modal(data)
-            inter.modal = ModalView(inter, copy.deepcopy(data))
-            self._open_modals[inter.user.id] = inter
-        inter.response_type = cb
-        if inter.acked_at is None:
-            inter.acked_at = now
-        self._changed()
-        return F.callback_response(self, inter, cb, msg)
-
-    @staticmethod
-    def _response_type_for(inter: Interaction) -> int:
-        if inter.type == InteractionType.APPLICATION_COMMAND:
-            return 20 if inter.data.get("type", 1) == 1 else 23
-        return 0
+        msg = self._interaction_callback(inter, body, files, now)
+        return F.callback_response(self, inter, body.get("type"), msg)  # type: ignore[arg-type]
 
     # -- commands ------------------------------------------------------------------------------------------
     def _store_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -498,18 +402,10 @@ class DiscordDouble(DiscordWorld):
                 walk(c["name"], c.get("options") or [])
         return names
 
-    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> dict[str, Any]:
+    def _command_candidates(self, channel: Channel) -> list[dict[str, Any]]:
         g = channel.guild
-        candidates = []
-        if g is not None:
-            candidates.append(self.guild_commands.get(g.id, {}).get((ctype, name)))
-        candidates.append(self.global_commands.get((ctype, name)))
-        for c in candidates:
-            if c is not None:
-                return c
-        raise UserActionError(
-            f"no command {name!r} registered for {channel!r}; registered: {self.command_names(g)}"
-        )
+        local = list(self.guild_commands.get(g.id, {}).values()) if g is not None else []
+        return local + list(self.global_commands.values())
 
     # ==================================================================================================
     # gateway
@@ -560,14 +456,6 @@ class DiscordDouble(DiscordWorld):
         """A point in time for ``since=`` (wait_for, api_calls, api_summary)."""
         self._changed()
         return self._seq
-
-    @staticmethod
-    def _since_threshold(since: Any) -> tuple[int | None, Message | None]:
-        if since is None:
-            return None, None
-        if isinstance(since, Message):
-            return since.created_seq, since
-        return int(since), None
 
     def diagnostics(self) -> str:
         parts = []

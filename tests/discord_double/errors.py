@@ -105,6 +105,10 @@ class UserActionError(DoubleError):
     """A simulated user tried something the Discord client would not let them do."""
 
 
+class CommandNotFound(UserActionError):
+    """No registered command of that name and type is usable where the user typed it."""
+
+
 class WaitTimeout(DoubleError, AssertionError):
     """A ``wait_for`` style call did not see what it waited for in time."""
 

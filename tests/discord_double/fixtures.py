@@ -648,6 +648,10 @@ def interaction_metadata(dd: DiscordDouble, inter: Interaction) -> dict[str, Any
     if inter.type == 2:
         meta["name"] = inter.name
         meta["command_type"] = inter.data.get("type", 1)
+        if inter.data.get("type") == 2:
+            meta["target_user"] = user(dd.users[int(inter.data["target_id"])])
+        elif inter.data.get("type") == 3:
+            meta["target_message_id"] = inter.data["target_id"]
     elif inter.type == 3 and inter.component_message is not None:
         meta["interacted_message_id"] = str(inter.component_message.id)
     elif inter.type == 5 and inter.source is not None:

@@ -11,7 +11,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import yarl
 
@@ -22,15 +22,41 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class Intent:
-    """Gateway intent bits that gate events."""
+    """Gateway intent bits (both doubles): which events and fields a session gets."""
 
     GUILDS = 1 << 0
-    MEMBERS = 1 << 1
+    GUILD_MEMBERS = 1 << 1
+    GUILD_MODERATION = 1 << 2
+    GUILD_EXPRESSIONS = 1 << 3
+    GUILD_INTEGRATIONS = 1 << 4
+    GUILD_WEBHOOKS = 1 << 5
+    GUILD_INVITES = 1 << 6
+    GUILD_VOICE_STATES = 1 << 7
+    GUILD_PRESENCES = 1 << 8
     GUILD_MESSAGES = 1 << 9
-    GUILD_REACTIONS = 1 << 10
-    DM_MESSAGES = 1 << 12
-    DM_REACTIONS = 1 << 13
+    GUILD_MESSAGE_REACTIONS = 1 << 10
+    GUILD_MESSAGE_TYPING = 1 << 11
+    DIRECT_MESSAGES = 1 << 12
+    DIRECT_MESSAGE_REACTIONS = 1 << 13
+    DIRECT_MESSAGE_TYPING = 1 << 14
     MESSAGE_CONTENT = 1 << 15
+    GUILD_SCHEDULED_EVENTS = 1 << 16
+    AUTO_MODERATION_CONFIGURATION = 1 << 20
+    AUTO_MODERATION_EXECUTION = 1 << 21
+    GUILD_MESSAGE_POLLS = 1 << 24
+    DIRECT_MESSAGE_POLLS = 1 << 25
+    # the short names the world uses
+    MEMBERS = GUILD_MEMBERS
+    GUILD_REACTIONS = GUILD_MESSAGE_REACTIONS
+    DM_MESSAGES = DIRECT_MESSAGES
+    DM_REACTIONS = DIRECT_MESSAGE_REACTIONS
+
+    PRIVILEGED: ClassVar[dict[str, int]] = {
+        "members": GUILD_MEMBERS,
+        "presences": GUILD_PRESENCES,
+        "message_content": MESSAGE_CONTENT,
+    }
+    VALID_MASK = (1 << 26) - 1
 
 
 class FakeWebSocket:

@@ -145,10 +145,20 @@ class Interaction:
         return CALLBACK_NAMES.get(self.response_type) if self.response_type is not None else None
 
     @property
+    def ack_latency(self) -> float | None:
+        """Seconds from creating the interaction to the bot's callback request (None if never acked)."""
+        return None if self.acked_at is None else self.acked_at - self.created
+
+    @property
     def messages(self) -> list[Message]:
         """The reply (if any) and the follow-ups, not deleted."""
         out = [self.original] if self.original is not None and not self.original.deleted else []
-        return out + [m for m in self.followups if not m.deleted]
+        return out + [m for m in self.followups if not m.deleted and m is not self.original]
+
+    @property
+    def target(self) -> Message | None:
+        """For component interactions: the message that held the component (live)."""
+        return self.component_message
 
     @property
     def api_calls(self) -> int:
@@ -163,15 +173,20 @@ class Interaction:
         )
 
     # -- waiting ---------------------------------------------------------------------------------------
+    async def wait_ack(self, timeout: float | None = None) -> Interaction:
+        """Wait until the bot acknowledged this interaction or it failed (WaitTimeout otherwise)."""
+        await self._dd.wait_until(
+            lambda: self.acked or self.failed,
+            timeout=5.0 if timeout is None else timeout,
+            describe=lambda: f"{self!r} was not acknowledged",
+        )
+        return self
+
     async def message(self, timeout: float = 5.0) -> Message:
         """The final answer: the reply (a deferred reply once filled in); for UPDATE_MESSAGE the component's
         message; for DEFERRED_UPDATE_MESSAGE that message once edited through this interaction."""
         dd = self._dd
-        await dd.wait_until(
-            lambda: self.acked or self.failed,
-            timeout=timeout,
-            describe=lambda: f"{self!r} was not acknowledged",
-        )
+        await self.wait_ack(timeout)
         if not self.acked:
             raise dd._interaction_failed(self)
         if self.response_type == 9:

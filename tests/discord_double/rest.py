@@ -718,9 +718,10 @@ class RestAPI:
     def add_thread_member(self, req: Req) -> Any:
         thread = self._thread(req)
         uid = req.id("user_id")
-        if uid not in thread.guild.members:
+        user = self.dd.user(uid)
+        if user is None:
             raise unknown("member")
-        self._need(thread, "send_messages_in_threads")
+        self.dd.check_can_add_thread_member(thread, user, self._need)
         if uid not in thread.thread_members:
             thread.thread_members[uid] = self.dd.now()
             self._thread_members_update(thread, uid, added=True)

@@ -1,27 +1,47 @@
 """SimUser: a simulated human and the verbs a player uses (slash, click, select, modal, say, react...).
 
-Every verb refuses what the Discord client would not allow (:class:`~.errors.UserActionError`), and
-interaction verbs return the :class:`~.interactions.Interaction` record once the bot acknowledged it
-(:class:`~.errors.InteractionFailed` if it did not within the deadline)."""
+One class for both doubles. Every verb refuses what the Discord client would not allow
+(:class:`~.errors.UserActionError`) and changes the world (:mod:`.world`); how an interaction travels
+to the bot and how its acknowledgement is awaited is the transport's, through three hooks on the world:
+
+- ``_new_interaction(**kw)``: the transport's :class:`~.interactions.Interaction` record;
+- ``await _send_interaction(inter, timeout, check)``: deliver INTERACTION_CREATE and wait for the ack
+  (:class:`~.errors.InteractionFailed` if it never came and ``check``);
+- ``await _deliver_pending()``: after a message/reaction verb, wait until the bot's client has seen the
+  events (in-process) or nothing (loopback: events travel over the websocket, tests wait for effects).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import perms as P
 from .errors import UserActionError
-from .interactions import Interaction, InteractionType, ModalView, Resolved, build_options, resolve_path, wrap
-from .models import Channel, Message, User, parse_emoji
+from .interactions import (
+    Interaction,
+    InteractionType,
+    ModalView,
+    Resolved,
+    build_options,
+    make_attachment,
+    resolve_path,
+    selected_values,
+    wrap,
+)
+from .models import Channel, ChannelType, Message, User, emoji_key, parse_emoji
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .core import DiscordDouble
+    from .world import DiscordWorld
+
+FileSpec = tuple[str, bytes] | str | Path
 
 
 class SimUser(User):
-    """A simulated human. Create with :meth:`DiscordDouble.create_user`."""
+    """A simulated human. Create with ``create_user`` on a double (DiscordDouble or FakeDiscord)."""
 
-    _dd: DiscordDouble
+    _dd: DiscordWorld  # type: ignore[assignment]  # either double; the model types it as DiscordDouble
 
     # -- what this user sees ------------------------------------------------------------------------------
     def dm_channel(self) -> Channel:
@@ -33,25 +53,28 @@ class SimUser(User):
         return channel.visible_messages(self)
 
     def can_see(self, msg: Message) -> bool:
-        return msg.visible_to(self) and self._can_view(msg.channel)
+        try:
+            self._require_message(msg)
+        except UserActionError:
+            return False
+        return True
 
     @property
     def modal(self) -> ModalView | None:
         """The modal the bot most recently opened for this user (None once submitted or dismissed)."""
-        inter = self._dd._open_modals.get(self.id)
+        inter = self._dd.open_modals.get(self.id)
         return inter.modal if inter is not None else None
 
     def dismiss_modal(self) -> None:
-        self._dd._open_modals.pop(self.id, None)
+        """Close the open modal without submitting (the bot is not told, as on Discord)."""
+        self._dd.open_modals.pop(self.id, None)
 
     async def wait_for_dm(
         self, predicate: Callable[[Message], Any] | None = None, *, timeout: float = 5.0, since: Any = None
     ) -> Message:
         """Wait for a DM from the bot to this user matching ``predicate``."""
-        ch = self.dm_channel()
-        pred = predicate or (lambda m: True)
-        return await ch.wait_for(
-            lambda m: m.author.id == self._dd.bot_user.id and pred(m), timeout=timeout, since=since
+        return await self._dd.wait_for_message(
+            self.dm_channel(), predicate, timeout=timeout, since=since, author=self._dd.bot_user
         )
 
     async def wait_for_message(
@@ -63,7 +86,7 @@ class SimUser(User):
         since: Any = None,
     ) -> Message:
         """Like ``channel.wait_for`` but including this user's ephemeral messages."""
-        return await channel.wait_for(predicate, timeout=timeout, since=since, user=self)
+        return await self._dd.wait_for_message(channel, predicate, timeout=timeout, since=since, user=self)
 
     # -- permission helpers ----------------------------------------------------------------------------------
     def _perms(self, channel: Channel) -> int:
@@ -72,26 +95,28 @@ class SimUser(User):
         m = channel.guild.members.get(self.id)
         return m.permissions_in(channel) if m is not None else 0
 
-    def _can_view(self, channel: Channel) -> bool:
-        if channel.is_dm:
-            return channel.recipient is not None and channel.recipient.id == self.id
-        return bool(self._perms(channel) & P.bit("view_channel"))
-
     def _require_channel(self, channel: Channel, *, send: bool = False) -> None:
         if channel.deleted:
             raise UserActionError(f"{channel!r} was deleted")
-        if channel.is_dm:
+        if channel.is_dm or channel.guild is None:
             if channel.recipient is None or channel.recipient.id != self.id:
-                raise UserActionError(f"{self.username} is not part of {channel!r}")
+                raise UserActionError(f"{self.username} cannot see someone else's DM channel {channel!r}")
             return
         g = channel.guild
-        if g is None or self.id not in g.members:
-            raise UserActionError(f"{self.username} is not a member of {g.name if g else '?'}")
-        if not self._can_view(channel):
+        if self.id not in g.members:
+            raise UserActionError(f"{self.username} is not a member of {g.name}")
+        perms = self._perms(channel)
+        if not perms & P.bit("view_channel"):
             raise UserActionError(f"{self.username} cannot see {channel!r}")
+        if (
+            channel.type == ChannelType.PRIVATE_THREAD
+            and self.id not in channel.thread_members
+            and not perms & P.bit("manage_threads")
+        ):
+            raise UserActionError(f"{self.username} is not in private thread {channel!r}")
         if send:
             need = "send_messages_in_threads" if channel.is_thread else "send_messages"
-            if not self._perms(channel) & P.bit(need):
+            if not perms & P.bit(need):
                 raise UserActionError(f"{self.username} cannot send messages in {channel!r}")
             if channel.is_thread and channel.locked:
                 raise UserActionError(f"{channel!r} is locked")
@@ -104,6 +129,12 @@ class SimUser(User):
         self._require_channel(msg.channel)
 
     # -- application commands --------------------------------------------------------------------------------
+    def _command_data(self, cmd: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": cmd.get("type", 1), **extra}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        return data
+
     def _command_interaction(
         self,
         channel: Channel,
@@ -125,7 +156,7 @@ class SimUser(User):
         chain, leaf = resolve_path(cmd, parts[1:])
         resolved = Resolved()
         options = build_options(
-            dd,
+            dd,  # type: ignore[arg-type]
             leaf,
             values,
             invoker=self,
@@ -135,29 +166,20 @@ class SimUser(User):
             focused=focused,
             focused_value=focused_value,
         )
-        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": cmd.get("type", 1)}
+        data = self._command_data(cmd)
         opts = wrap(chain, options)
-        if opts:
+        if opts or focused is not None:
             data["options"] = opts
         if resolved.data:
             data["resolved"] = resolved.data
-        if cmd.get("guild_id"):
-            data["guild_id"] = cmd["guild_id"]
         itype = InteractionType.AUTOCOMPLETE if focused is not None else InteractionType.APPLICATION_COMMAND
-        return Interaction(dd, type=itype, user=self, channel=channel, data=data, name=" ".join(parts))
+        return dd._new_interaction(type=itype, user=self, channel=channel, data=data, name=" ".join(parts))
 
     def _check_command_allowed(self, cmd: dict[str, Any], channel: Channel) -> None:
-        contexts = cmd.get("contexts")
-        if channel.is_dm:
-            if (
-                cmd.get("guild_id")
-                or (contexts is not None and 1 not in contexts)
-                or cmd.get("dm_permission") is False
-            ):
-                raise UserActionError(f"/{cmd['name']} cannot be used in DMs")
+        """What the client hides in a server: no USE_APPLICATION_COMMANDS, ``default_member_permissions``.
+        (Where a command is offered at all — guild/DM contexts — is ``find_command``'s rule.)"""
+        if channel.guild is None:
             return
-        if contexts is not None and 0 not in contexts:
-            raise UserActionError(f"/{cmd['name']} cannot be used in servers")
         perms = self._perms(channel)
         if not perms & P.bit("use_application_commands"):
             raise UserActionError(f"{self.username} cannot use application commands in {channel!r}")
@@ -171,25 +193,27 @@ class SimUser(User):
                     f"(needs {P.names(bits) or 'administrator'})"
                 )
 
+    async def _send(self, inter: Interaction, timeout: float | None, check: bool) -> Interaction:
+        return await self._dd._send_interaction(inter, timeout, check)
+
     async def slash(
         self,
         channel: Channel,
         command: str,
         *,
         options: dict[str, Any] | None = None,
-        timeout: float = 5.0,
+        timeout: float | None = None,
         strict: bool = True,
         check: bool = True,
         **values: Any,
     ) -> Interaction:
         """Run ``/command`` (subcommands separated by spaces) with option values as keywords (``options=``
         for names that are not identifiers). Users/members, channels and roles are passed as objects,
-        attachments as ``(filename, bytes)``, choices by value or name. Returns once acknowledged;
-        ``check=False`` returns a failed interaction instead of raising; ``strict=False`` skips the
-        client-side checks (hidden commands, choices, required options)."""
+        attachments as ``(filename, bytes)`` or a path, choices by value or name. Returns once
+        acknowledged; ``check=False`` returns a failed interaction instead of raising; ``strict=False``
+        skips the client-side checks (hidden commands, choices, ranges, required options)."""
         inter = self._command_interaction(channel, command, {**(options or {}), **values}, strict=strict)
-        await self._dd._dispatch_interaction(inter)
-        return await self._dd._await_ack(inter, timeout, check)
+        return await self._send(inter, timeout, check)
 
     async def autocomplete(
         self,
@@ -199,7 +223,7 @@ class SimUser(User):
         value: str = "",
         *,
         options: dict[str, Any] | None = None,
-        timeout: float = 5.0,
+        timeout: float | None = None,
         **values: Any,
     ) -> list[dict[str, Any]]:
         """Type ``value`` into ``option`` of ``/command``; returns the choices the bot suggested
@@ -207,16 +231,50 @@ class SimUser(User):
         inter = self._command_interaction(
             channel, command, {**(options or {}), **values}, strict=False, focused=option, focused_value=value
         )
-        await self._dd._dispatch_interaction(inter)
-        await self._dd._await_ack(inter, timeout, True)
+        await self._send(inter, timeout, True)
         if inter.choices is None:
             raise UserActionError(f"{inter!r} was not answered with autocomplete choices")
-        return inter.choices
+        return list(inter.choices)
+
+    async def user_command(
+        self, channel: Channel, name: str, target: User, *, timeout: float | None = None, check: bool = True
+    ) -> Interaction:
+        """Right-click ``target`` > Apps > ``name``."""
+        self._require_channel(channel)
+        cmd = self._dd.find_command(name, channel, ctype=2)
+        self._check_command_allowed(cmd, channel)
+        resolved = Resolved()
+        resolved.add("users", target.id, target.payload())
+        if channel.guild is not None and target.id in channel.guild.members:
+            m = channel.guild.members[target.id]
+            member = m.payload(include_user=False, permissions=m.permissions_in(channel))
+            resolved.add("members", target.id, member)
+        data = self._command_data(cmd, target_id=str(target.id), resolved=resolved.data)
+        inter = self._dd._new_interaction(
+            type=InteractionType.APPLICATION_COMMAND, user=self, channel=channel, data=data, name=name
+        )
+        return await self._send(inter, timeout, check)
+
+    async def message_command(
+        self, message: Message, name: str, *, timeout: float | None = None, check: bool = True
+    ) -> Interaction:
+        """Right-click ``message`` > Apps > ``name``."""
+        self._require_message(message)
+        channel = message.channel
+        cmd = self._dd.find_command(name, channel, ctype=3)
+        self._check_command_allowed(cmd, channel)
+        payload = self._dd._message_for_bot(message, None)
+        data = self._command_data(
+            cmd, target_id=str(message.id), resolved={"messages": {str(message.id): payload}}
+        )
+        inter = self._dd._new_interaction(
+            type=InteractionType.APPLICATION_COMMAND, user=self, channel=channel, data=data, name=name
+        )
+        return await self._send(inter, timeout, check)
 
     # -- components ------------------------------------------------------------------------------------------
     def _component_interaction(self, msg: Message, data: dict[str, Any]) -> Interaction:
-        return Interaction(
-            self._dd,
+        return self._dd._new_interaction(
             type=InteractionType.MESSAGE_COMPONENT,
             user=self,
             channel=msg.channel,
@@ -226,15 +284,16 @@ class SimUser(User):
 
     async def click(
         self,
-        msg: Message,
+        msg: Message | Interaction,
         label: str | None = None,
         *,
         custom_id: str | None = None,
         emoji: str | None = None,
-        timeout: float = 5.0,
+        timeout: float | None = None,
         check: bool = True,
     ) -> Interaction:
-        """Click a button (by label, ``custom_id=`` or ``emoji=``)."""
+        """Click a button (by label, ``custom_id=`` or ``emoji=``) on a message (or an interaction's)."""
+        msg = _as_message(msg)
         self._require_message(msg)
         if label is None and custom_id is None and emoji is None:
             raise UserActionError("click(): give a label, custom_id= or emoji=")
@@ -245,10 +304,13 @@ class SimUser(User):
         if button.disabled:
             raise UserActionError(f"{button!r} is disabled")
         if button.style == 5 or button.custom_id is None:
-            raise UserActionError(f"{button!r} is a link/premium button: it sends no interaction")
-        inter = self._component_interaction(msg, {"custom_id": button.custom_id, "component_type": 2})
-        await self._dd._dispatch_interaction(inter)
-        return await self._dd._await_ack(inter, timeout, check)
+            raise UserActionError(f"{button!r} is a link button ({button.url}): it sends no interaction")
+        if button.style == 6:
+            raise UserActionError(f"{button!r} is a premium button: it sends no interaction")
+        data: dict[str, Any] = {"custom_id": button.custom_id, "component_type": 2}
+        if button.raw.get("id") is not None:
+            data["id"] = button.raw["id"]
+        return await self._send(self._component_interaction(msg, data), timeout, check)
 
     async def forge_component(
         self,
@@ -259,7 +321,7 @@ class SimUser(User):
         values: Sequence[str] | None = None,
         options: Sequence[str] = ("x",),
         on_message: bool = True,
-        timeout: float = 5.0,
+        timeout: float | None = None,
         check: bool = True,
     ) -> Interaction:
         """A modified client: a component interaction on ``msg`` with any ``custom_id`` (forged, truncated,
@@ -279,21 +341,21 @@ class SimUser(User):
             else:
                 comp["options"] = [{"label": o, "value": o} for o in options]
             inter.forged_components = [comp]
-        await self._dd._dispatch_interaction(inter)
-        return await self._dd._await_ack(inter, timeout, check)
+        return await self._send(inter, timeout, check)
 
     async def select(
         self,
-        msg: Message,
+        msg: Message | Interaction,
         values: Sequence[Any],
         *,
         custom_id: str | None = None,
         placeholder: str | None = None,
-        timeout: float = 5.0,
+        timeout: float | None = None,
         check: bool = True,
     ) -> Interaction:
-        """Pick options in a select menu: string selects by value or label; user/role/channel selects
-        take objects."""
+        """Pick options in a select menu: string selects by value or label; user/role/channel/mentionable
+        selects take objects."""
+        msg = _as_message(msg)
         self._require_message(msg)
         sels = [
             s
@@ -308,11 +370,14 @@ class SimUser(User):
         sel = sels[0]
         if sel.disabled:
             raise UserActionError(f"{sel!r} is disabled")
+        values = list(values)
         if not sel.min_values <= len(values) <= sel.max_values:
             raise UserActionError(
                 f"{sel!r} takes {sel.min_values}..{sel.max_values} values, got {len(values)}"
             )
         data: dict[str, Any] = {"custom_id": sel.custom_id, "component_type": sel.type}
+        if sel.raw.get("id") is not None:
+            data["id"] = sel.raw["id"]
         if sel.type == 3:
             picked = []
             for v in values:
@@ -324,132 +389,183 @@ class SimUser(User):
                 picked.append(opt.value)
             data["values"] = picked
         else:
-            from .interactions import convert_option
+            dd: Any = self._dd
+            data["values"], data["resolved"] = selected_values(dd, sel.type, values, msg.channel, self)
+        return await self._send(self._component_interaction(msg, data), timeout, check)
 
-            kind = {5: 6, 6: 8, 7: 9, 8: 7}[sel.type]
-            resolved = Resolved()
-            data["values"] = [
-                convert_option(
-                    self._dd,
-                    {"type": kind, "name": sel.custom_id},
-                    v,
-                    invoker=self,
-                    channel=msg.channel,
-                    resolved=resolved,
-                    strict=True,
-                )
-                for v in values
-            ]
-            data["resolved"] = resolved.data
-        inter = self._component_interaction(msg, data)
-        await self._dd._dispatch_interaction(inter)
-        return await self._dd._await_ack(inter, timeout, check)
-
+    # -- modals ----------------------------------------------------------------------------------------------
     async def submit_modal(
         self,
-        values: dict[str, Any],
+        values: dict[str, Any] | None = None,
         *,
         modal: ModalView | None = None,
-        timeout: float = 5.0,
+        timeout: float | None = None,
         check: bool = True,
+        **kwargs: Any,
     ) -> Interaction:
-        """Fill in and submit the modal the bot last opened for this user; fields by custom_id or label
-        (text inputs take strings; selects inside labels take a list of values)."""
+        """Fill in and submit the modal the bot last opened for this user. Keys are field custom_ids or
+        labels; text inputs take str, selects/checkbox groups lists, checkboxes bool, radio groups str,
+        file uploads ``[(filename, bytes)]``. Fields left out keep their pre-filled value."""
         dd = self._dd
-        opener = modal.interaction if modal is not None else dd._open_modals.get(self.id)
+        opener = modal.interaction if modal is not None else dd.open_modals.get(self.id)
         if opener is None or opener.modal is None:
             raise UserActionError(f"the bot has not opened a modal for {self.username}")
         view = opener.modal
-        remaining = dict(values)
-
-        def fill(comp: dict[str, Any], label: str | None) -> dict[str, Any]:
-            cid = comp.get("custom_id")
-            key = next((k for k in (cid, label, comp.get("label")) if k is not None and k in remaining), None)
-            value = remaining.pop(key) if key is not None else None
-            if comp.get("type") == 4:
-                text = "" if value is None else str(value)
-                if value is None and comp.get("value") is not None:
-                    text = comp["value"]
-                if comp.get("required", True) and not text:
-                    raise UserActionError(f"modal field {label or cid!r} is required")
-                lo, hi = comp.get("min_length"), comp.get("max_length")
-                if text and ((lo is not None and len(text) < lo) or (hi is not None and len(text) > hi)):
-                    raise UserActionError(
-                        f"modal field {label or cid!r}: length {len(text)} outside [{lo}, {hi}]"
-                    )
-                return {"type": 4, "custom_id": cid, "value": text}
-            if comp.get("type") == 3:
-                picked = list(value or [])
-                options = comp.get("options") or []
-                out = []
-                for v in picked:
-                    o = next((o for o in options if v in (o.get("value"), o.get("label"))), None)
-                    if o is None:
-                        raise UserActionError(f"{v!r} is not an option of modal select {label or cid!r}")
-                    out.append(o["value"])
-                if comp.get("required", True) and not out:
-                    raise UserActionError(f"modal select {label or cid!r} is required")
-                return {"type": 3, "custom_id": cid, "values": out}
-            raise UserActionError(f"modal component type {comp.get('type')} is not supported by the double")
-
-        components = []
+        given = {**(values or {}), **kwargs}
+        used: set[str] = set()
+        resolved = Resolved()
+        channel = opener.channel
+        submitted: list[dict[str, Any]] = []
         for comp in view.raw.get("components") or []:
-            if comp.get("type") == 1:
-                components.append(
-                    {"type": 1, "components": [fill(c, c.get("label")) for c in comp.get("components") or []]}
-                )
-            elif comp.get("type") == 18 and isinstance(comp.get("component"), dict):
-                components.append({"type": 18, "component": fill(comp["component"], comp.get("label"))})
-        if remaining:
+            t = comp.get("type")
+            out: dict[str, Any]
+            if t == 1:
+                out = {
+                    "type": 1,
+                    "components": [
+                        self._fill(c, c.get("label"), given, used, resolved, channel)
+                        for c in comp.get("components") or []
+                    ],
+                }
+            elif t == 18:
+                child = comp.get("component") or {}
+                filled = self._fill(child, comp.get("label"), given, used, resolved, channel)
+                out = {"type": 18, "component": filled}
+            elif t == 10:
+                out = {"type": 10}
+            else:
+                continue
+            if comp.get("id") is not None:
+                out["id"] = comp["id"]
+            submitted.append(out)
+        unknown = set(given) - used
+        if unknown:
             raise UserActionError(
-                f"modal {view.title!r} has no field(s) {list(remaining)}; fields: "
+                f"modal {view.title!r} has no field(s) {sorted(unknown)}; fields: "
                 f"{[(f.get('custom_id'), f.get('label')) for f in view.fields]}"
             )
-        dd._open_modals.pop(self.id, None)
-        inter = Interaction(
-            dd,
+        data: dict[str, Any] = {"custom_id": view.custom_id, "components": submitted}
+        if resolved.data:
+            data["resolved"] = resolved.data
+        dd.open_modals.pop(self.id, None)
+        inter = dd._new_interaction(
             type=InteractionType.MODAL_SUBMIT,
             user=self,
-            channel=opener.channel,
-            data={"custom_id": view.custom_id, "components": components},
+            channel=channel,
+            data=data,
             component_message=opener.component_message,
             source=opener,
         )
-        await dd._dispatch_interaction(inter)
-        return await dd._await_ack(inter, timeout, check)
+        return await self._send(inter, timeout, check)
 
-    # -- messages and reactions ------------------------------------------------------------------------------
+    def _fill(
+        self,
+        comp: dict[str, Any],
+        label: str | None,
+        given: dict[str, Any],
+        used: set[str],
+        resolved: Resolved,
+        channel: Channel,
+    ) -> dict[str, Any]:
+        """One modal component as the client submits it (the client's checks applied)."""
+        key = next((k for k in (comp.get("custom_id"), label) if k is not None and k in given), None)
+        found, v = (key is not None), (given[key] if key is not None else None)
+        if key is not None:
+            used.add(key)
+        t = comp.get("type")
+        out: dict[str, Any] = {"type": t, "custom_id": comp.get("custom_id")}
+        if comp.get("id") is not None:
+            out["id"] = comp["id"]
+        name = label or comp.get("custom_id")
+        defaults = [o["value"] for o in comp.get("options") or [] if o.get("default")]
+        if t == 4:
+            text = str(v) if found and v is not None else (comp.get("value") or "")
+            if comp.get("required", True) and not text:
+                raise UserActionError(f"modal field {name!r} is required")
+            lo, hi = comp.get("min_length"), comp.get("max_length")
+            if text and ((lo is not None and len(text) < lo) or (hi is not None and len(text) > hi)):
+                raise UserActionError(f"modal field {name!r}: length {len(text)} outside [{lo}, {hi}]")
+            out["value"] = text
+        elif t in (3, 5, 6, 7, 8):
+            vals = list(v) if found and v is not None else defaults
+            required = comp.get("required", True)
+            lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+            if required and not vals:
+                raise UserActionError(f"modal select {name!r} is required")
+            if vals and not lo <= len(vals) <= hi:
+                raise UserActionError(f"modal select {name!r} takes {lo}..{hi} values, got {len(vals)}")
+            if t == 3:
+                conv = []
+                for x in vals:
+                    opts = comp.get("options") or []
+                    o = next((o for o in opts if x in (o.get("value"), o.get("label"))), None)
+                    if o is None:
+                        raise UserActionError(f"{x!r} is not an option of modal select {name!r}")
+                    conv.append(o["value"])
+                out["values"] = conv
+            else:
+                ids, res = selected_values(self._dd, t, vals, channel, self)  # type: ignore[arg-type]
+                out["values"] = ids
+                for kind, items in res.items():
+                    for k, item in items.items():
+                        resolved.add(kind, int(k), item)
+        elif t == 19:
+            files = list(v) if found and v else []
+            if comp.get("required", True) and not files:
+                raise UserActionError(f"modal file upload {name!r} is required")
+            ids = []
+            for f in files:
+                att = make_attachment(self._dd, channel, f)  # type: ignore[arg-type]
+                resolved.add("attachments", att.id, att.payload())
+                ids.append(str(att.id))
+            out["values"] = ids
+        elif t == 23:
+            out["value"] = bool(v) if found else bool(comp.get("default", False))
+        elif t == 21:
+            val = v if found else next(iter(defaults), None)
+            if val is None and comp.get("required", True):
+                raise UserActionError(f"modal radio group {name!r} is required")
+            out["value"] = val
+        elif t == 22:
+            out["values"] = list(v) if found and v is not None else defaults
+        else:
+            raise UserActionError(f"modal component type {t} is not supported by the double")
+        return out
+
+    # -- messages, reactions, threads ------------------------------------------------------------------------
     async def say(
         self,
         channel: Channel,
         content: str = "",
         *,
-        files: Sequence[tuple[str, bytes]] = (),
+        files: Sequence[FileSpec] = (),
         reply_to: Message | None = None,
+        embeds: list[dict[str, Any]] | None = None,
     ) -> Message:
-        """Post a message (MESSAGE_CREATE); returns once the bot's client has parsed the event."""
+        """Post a message (MESSAGE_CREATE). In a thread the user joins it and an archived one is unarchived,
+        as on Discord. Files are ``(filename, bytes)`` or paths."""
+        dd = self._dd
         self._require_channel(channel, send=True)
-        if not content and not files:
+        if not content and not files and not embeds:
             raise UserActionError("cannot send an empty message")
         if len(content) > 2000:
             raise UserActionError("messages are limited to 2000 characters")
+        specs = []
+        for f in files:
+            name, data = (f[0], f[1]) if isinstance(f, tuple) else (Path(f).name, Path(f).read_bytes())
+            specs.append((name, bytes(data)))
+        if channel.is_thread:
+            dd._add_thread_member(channel, self)
+            if channel.archived:
+                dd._update_channel(channel, {"archived": False})
         reference = (
             {"message_id": reply_to.id, "channel_id": reply_to.channel.id} if reply_to is not None else None
         )
-        msg = self._create(channel, content, files, reference)
-        await self._dd._deliver_pending()
-        return msg
-
-    def _create(
-        self,
-        channel: Channel,
-        content: str,
-        files: Sequence[tuple[str, bytes]],
-        reference: dict[str, Any] | None,
-    ) -> Message:
-        return self._dd._create_message(
-            channel, self, content=content, files=list(files), reference=reference
+        msg = dd._create_message(
+            channel, self, content=content, files=specs, embeds=embeds, reference=reference
         )
+        await dd._deliver_pending()
+        return msg
 
     async def edit(self, msg: Message, content: str) -> Message:
         """Edit one of this user's messages (MESSAGE_UPDATE)."""
@@ -468,8 +584,9 @@ class SimUser(User):
         self._dd._delete_message(msg)
         await self._dd._deliver_pending()
 
-    async def react(self, msg: Message, emoji: str) -> None:
+    async def react(self, msg: Message | Interaction, emoji: str) -> None:
         """Add a reaction (MESSAGE_REACTION_ADD, with the member in guilds)."""
+        msg = _as_message(msg)
         self._require_message(msg)
         if msg.ephemeral_to is not None:
             raise UserActionError("ephemeral messages cannot be reacted to")
@@ -477,15 +594,44 @@ class SimUser(User):
         if perms != -1 and not perms & P.bit("read_message_history"):
             raise UserActionError(f"{self.username} cannot react in {msg.channel!r}")
         e = parse_emoji(emoji)
-        from .models import emoji_key
-
         if emoji_key(e) not in msg._reactions and perms != -1 and not perms & P.bit("add_reactions"):
             raise UserActionError(f"{self.username} cannot add new reactions in {msg.channel!r}")
         self._dd._add_reaction(msg, self.id, e)
         await self._dd._deliver_pending()
 
-    async def unreact(self, msg: Message, emoji: str) -> None:
+    async def unreact(self, msg: Message | Interaction, emoji: str) -> None:
         """Remove this user's reaction (MESSAGE_REACTION_REMOVE)."""
+        msg = _as_message(msg)
         self._require_message(msg)
         self._dd._remove_reaction(msg, self.id, parse_emoji(emoji))
         await self._dd._deliver_pending()
+
+    async def join_thread(self, thread: Channel) -> None:
+        self._require_channel(thread)
+        self._dd._add_thread_member(thread, self)
+        await self._dd._deliver_pending()
+
+    async def leave_thread(self, thread: Channel) -> None:
+        self._dd._remove_thread_member(thread, self)
+        await self._dd._deliver_pending()
+
+    async def create_thread(
+        self, channel: Channel, name: str, *, message: Message | None = None, private: bool = False
+    ) -> Channel:
+        self._require_channel(channel)
+        kind = ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD
+        thread = self._dd._create_thread(channel, name, self, type=kind, from_message=message)
+        await self._dd._deliver_pending()
+        return thread
+
+
+def _as_message(obj: Message | Interaction) -> Message:
+    """A message, or the message an interaction answered with / was made on."""
+    if isinstance(obj, Message):
+        return obj
+    if isinstance(obj, Interaction):
+        m = obj.original if obj.original is not None else obj.component_message
+        if m is None:
+            raise UserActionError(f"{obj!r} has no message")
+        return m
+    raise TypeError(f"expected a Message, got {type(obj).__name__}")

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 from . import fixtures as F
 from . import perms as P
 from . import validation as V
-from .errors import APIError, WaitTimeout, cannot_dm
+from .errors import APIError, CommandNotFound, WaitTimeout, cannot_dm, unknown
 from .gateway import Intent
-from .interactions import _safe
+from .interactions import ALLOWED_CALLBACKS, InteractionType, ModalView, _safe
 from .models import (
     Attachment,
     Channel,
@@ -102,6 +102,7 @@ class DiscordWorld:
         self._change_event: asyncio.Event | None = None
         self._last_activity = time.monotonic()
         self._timers: list[asyncio.TimerHandle] = []
+        self.open_modals: dict[int, Any] = {}  # user id -> the interaction whose modal is open for them
 
     # -- transport hooks -----------------------------------------------------------------------------------
     def new_id(self) -> int:  # pragma: no cover - supplied by the transport
@@ -116,12 +117,43 @@ class DiscordWorld:
     def diagnostics(self) -> str:
         return ""
 
-    def _since_filter(self, since: Any) -> Callable[[Message], bool]:  # pragma: no cover
-        raise NotImplementedError
+    @staticmethod
+    def _since_threshold(since: Any) -> tuple[int | None, Message | None]:
+        """``since`` (a mark, a Message, or None) -> (change number, the message if one was given)."""
+        if since is None:
+            return None, None
+        if isinstance(since, Message):
+            return since.created_seq, since
+        if isinstance(since, int):
+            return since, None
+        raise TypeError(f"since must be a mark() or a Message, not {type(since).__name__}")
+
+    def _since_filter(self, since: Any) -> Callable[[Message], bool]:
+        """The one meaning of ``since=`` in both doubles' waits: ``since=mark()`` takes messages created
+        **or edited** after the mark; ``since=msg`` only messages created after ``msg`` (an older message
+        edited later does not count -- take a mark for that)."""
+        threshold, msg = self._since_threshold(since)
+        if threshold is None:
+            return lambda m: True
+        if msg is not None:
+            return lambda m: m.created_seq > threshold
+        return lambda m: m.created_seq > threshold or m.updated_seq > threshold
 
     def _new_user(self, username: str, **kw: Any) -> Any:
         """The object for a simulated human (the transport's SimUser)."""
         raise NotImplementedError  # pragma: no cover
+
+    # how SimUser's actions travel (see simuser.py)
+    def _new_interaction(self, **kw: Any) -> Any:
+        """The transport's Interaction record for a user action."""
+        raise NotImplementedError  # pragma: no cover
+
+    async def _send_interaction(self, inter: Any, timeout: float | None, check: bool) -> Any:
+        """Deliver INTERACTION_CREATE and wait for the ack (InteractionFailed if none and ``check``)."""
+        raise NotImplementedError  # pragma: no cover
+
+    async def _deliver_pending(self) -> None:
+        """After a user's message/reaction: wait until the bot's client has the events (if it can tell)."""
 
     # ==================================================================================================
     # world building
@@ -331,6 +363,138 @@ class DiscordWorld:
             raise APIError(400, 50083, "Thread is archived")
         if ch.is_thread and ch.archived:
             self._update_channel(ch, {"archived": False})
+
+    def check_can_add_thread_member(
+        self, thread: Channel, user: User, need: Callable[[Channel, str], None]
+    ) -> None:
+        """``PUT /channels/{thread}/thread-members/{user}``: an archived thread refuses (400 / 50083); the
+        bot adds others if it may send in threads and they are members of the guild (else 10007)."""
+        if thread.archived:
+            raise APIError(400, 50083, "Thread is archived")
+        if user.id == self.bot_user.id:
+            need(thread, "view_channel")
+            return
+        if thread.guild is not None and user.id not in thread.guild.members:
+            raise unknown("member")
+        need(thread, "send_messages_in_threads")
+
+    # -- interaction callbacks (POST /interactions/{id}/{token}/callback) -----------------------------------
+    def _violation(self, kind: str, message: str, inter: Any = None) -> None:  # pragma: no cover
+        raise NotImplementedError  # the transport records it
+
+    @staticmethod
+    def _response_msg_type(inter: Any) -> int:
+        """The type of a reply message: 20 to a slash command, 23 to a context menu, else 0."""
+        if inter.type == InteractionType.APPLICATION_COMMAND:
+            return 20 if inter.data.get("type", 1) == 1 else 23
+        return 0
+
+    def _interaction_callback(
+        self, inter: Any, body: dict[str, Any], files: Sequence[FileSpec], now: float
+    ) -> Message | None:
+        """Discord's rules for the one acknowledgement of an interaction: twice is 40060, after the deadline
+        10062 (strict) and always a violation, a type not allowed for the interaction 50035; then the reply
+        (4), the deferred "thinking" reply (5), the deferred update (6), the update of the component's
+        message (7), autocomplete choices (8) or a modal (9). Returns the message it created or edited."""
+        cb = body.get("type")
+        if inter.acked:
+            self._violation("double_ack", f"{inter!r} acknowledged twice (second callback type {cb})", inter)
+            raise APIError(400, 40060, "Interaction has already been acknowledged.")
+        if inter.dispatched_at is not None and now - inter.dispatched_at > self.ack_deadline:
+            late = now - inter.dispatched_at
+            self._violation("late_ack", f"{inter!r} acknowledged after {late:.2f} s", inter)
+            if self.strict_ack:
+                raise unknown("interaction")
+        if cb not in ALLOWED_CALLBACKS.get(inter.type, set()) or (
+            cb in (6, 7) and inter.type == InteractionType.MODAL_SUBMIT and inter.component_message is None
+        ):
+            self._violation("invalid_callback", f"{inter!r}: callback type {cb} is not valid here", inter)
+            code = "INTERACTION_RESPONSE_TYPE_INVALID" if cb in (1, 4, 5, 6, 7, 8, 9) else "BASE_TYPE_CHOICES"
+            text = f"Interaction response type {cb} is not valid for this interaction"
+            errors = {"type": {"_errors": [{"code": code, "message": text}]}}
+            raise APIError(400, 50035, "Invalid Form Body", errors)
+        data = body.get("data") or {}
+        msg: Message | None = None
+        if cb in (4, 5):
+            flags = (data.get("flags") or 0) if isinstance(data, dict) else 0
+            inter.ephemeral = bool(flags & MessageFlags.EPHEMERAL)
+            common: dict[str, Any] = {
+                "ephemeral_to": inter.user.id if inter.ephemeral else None,
+                "interaction": inter,
+                "msg_type": self._response_msg_type(inter),
+            }
+            if cb == 4:
+                V.validate_message(data, n_files=len(files), creating=True)
+                self._check_file_sizes(files)
+                inter.acked_at, inter.response_type = now, cb
+                msg = inter.original = self._create_message(
+                    inter.channel,
+                    self.bot_user,
+                    content=data.get("content"),
+                    embeds=data.get("embeds"),
+                    components=data.get("components"),
+                    files=files,
+                    attachments_meta=data.get("attachments"),
+                    flags=flags,
+                    allowed_mentions=data.get("allowed_mentions"),
+                    tts=bool(data.get("tts")),
+                    poll=data.get("poll"),
+                    **common,
+                )
+            else:
+                inter.acked_at, inter.response_type = now, cb
+                msg = inter.original = self._create_message(
+                    inter.channel, self.bot_user, flags=MessageFlags.LOADING, **common
+                )
+        elif cb == 6:
+            inter.ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
+        elif cb == 7:
+            target = inter.component_message
+            if target is None or target.deleted:
+                raise unknown("message")
+            V.validate_message(data, n_files=len(files), creating=False)
+            self._check_file_sizes(files)
+            inter.ephemeral = target.ephemeral
+            inter.acked_at, inter.response_type = now, cb
+            msg = self._edit_message(target, data, files)
+        elif cb == 8:
+            V.validate_choices(data)
+            inter.choices = list(data.get("choices") or [])
+        elif cb == 9:
+            V.validate_modal(data)
+            inter.modal = ModalView(inter, copy.deepcopy(data))
+            self.open_modals[inter.user.id] = inter
+        inter.response_type = cb
+        if inter.acked_at is None:
+            inter.acked_at = now
+        self._changed()
+        return msg
+
+    # -- application commands as a user's client offers them ------------------------------------------------
+    def _command_candidates(self, channel: Channel) -> list[dict[str, Any]]:
+        """The guild's commands, then the global ones (raw Discord objects); supplied by the transport."""
+        raise NotImplementedError  # pragma: no cover
+
+    @staticmethod
+    def command_usable_in(cmd: dict[str, Any], channel: Channel) -> bool:
+        """Does the client offer ``cmd`` in ``channel``? Guild commands never in DMs; ``contexts`` (0 guild,
+        1 bot DM) and the older ``dm_permission`` decide."""
+        contexts = cmd.get("contexts")
+        if channel.guild is None:
+            if cmd.get("guild_id") or (contexts is not None and 1 not in contexts):
+                return False
+            return not (contexts is None and cmd.get("dm_permission") is False)
+        return bool(cmd.get("guild_id")) or contexts is None or 0 in contexts
+
+    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> dict[str, Any]:
+        """The command a user in ``channel`` picks by its top-level name (guild commands first)."""
+        candidates = self._command_candidates(channel)
+        for cmd in candidates:
+            if cmd["name"] == name and cmd.get("type", 1) == ctype and self.command_usable_in(cmd, channel):
+                return cmd
+        kind = "slash" if ctype == 1 else "context menu"
+        offered = sorted({c["name"] for c in candidates if c.get("type", 1) == ctype})
+        raise CommandNotFound(f"no command {name!r} ({kind}) usable in {channel!r}; registered: {offered}")
 
     def _check_file_sizes(self, files: Sequence[FileSpec]) -> None:
         for f in files:

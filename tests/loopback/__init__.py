@@ -24,6 +24,9 @@ DMs go to shard 0. ``fd.ratelimits`` simulates 429s. ``BotProcess.kill()`` is a 
 
 from __future__ import annotations
 
+# The names overlap tests.discord_double's ``__all__`` on purpose and are not imported from it: the bot
+# process imports this package (as ``parlor_loopback``) from a root without ``tests``, so this module
+# must import nothing at import time; the objects behind the names are the shared ones.
 __all__ = [
     "APIError",
     "Attachment",

@@ -17,13 +17,14 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from aiohttp import web
 
+from tests.discord_double import fixtures as F
 from tests.discord_double import perms as P
-from .errors import APIError, CommandNotFound, WaitTimeout, unknown
+from .errors import APIError, InteractionFailed, WaitTimeout, unknown
 from .gateway import GatewayHub, Session
-from .interactions import ALLOWED_CALLBACKS, Interaction, InteractionType, ModalView
+from .interactions import Interaction
 from .models import (BotUser, Channel, Guild, Message, MessageFlags, Role, User)
 from .ratelimit import RateLimiter
-from .snowflake import make_bot_token, new_id, now_iso
+from .snowflake import interaction_token, make_bot_token, new_id, now_iso
 from tests.discord_double.world import DiscordWorld
 from tests.discord_double.validation import validate_choices, validate_message, validate_modal
 
@@ -101,7 +102,6 @@ class FakeDiscord(DiscordWorld):
         self.require_sharding = require_sharding
         self.interactions: Dict[int, Interaction] = {}
         self.interactions_by_token: Dict[str, Interaction] = {}
-        self.open_modals: Dict[int, Interaction] = {}
         self.global_commands: Dict[int, Dict[str, Any]] = {}
         self.guild_commands: Dict[int, Dict[int, Dict[str, Any]]] = {}
 
@@ -256,18 +256,6 @@ class FakeDiscord(DiscordWorld):
         return self.hub.dispatch(event, None if transform else data, guild_id=guild.id if guild else None,
                                  intent=intent, transform=transform)
 
-    def _since_filter(self, since: Any) -> Callable[[Message], bool]:
-        """``since=fd.mark()``: messages created or edited after it; ``since=msg``: messages newer than msg."""
-        since_seq, since_id = _since(since)
-        return lambda m: ((since_seq is None or max(m.created_seq, m.updated_seq) > since_seq)
-                          and (since_id is None or m.id > since_id))
-
-    def _interaction_metadata(self, inter: Any) -> Dict[str, Any]:
-        return inter.metadata()
-
-    def _interaction_legacy(self, inter: Any) -> Dict[str, Any]:
-        return inter.legacy()
-
     def _application_flags(self) -> int:
         return self.application_flags
 
@@ -325,6 +313,29 @@ class FakeDiscord(DiscordWorld):
     # ------------------------------------------------------------------
     # interactions
     # ------------------------------------------------------------------
+    def _new_interaction_token(self) -> str:
+        return interaction_token()
+
+    def _new_interaction(self, **kw: Any) -> Interaction:
+        return Interaction(self, **kw)
+
+    async def _send_interaction(self, inter: Interaction, timeout: Optional[float], check: bool) -> Interaction:
+        """SimUser's transport hook: INTERACTION_CREATE to a gateway session, then the ack awaited."""
+        self.dispatch_interaction(inter)
+        try:
+            await inter.wait_ack(timeout)
+        except WaitTimeout:
+            pass
+        if check:
+            inter.raise_if_failed()
+        return inter
+
+    async def _deliver_pending(self) -> None:
+        """Events travel over the websocket; tests wait for their effects instead."""
+
+    def _interaction_failed(self, inter: Interaction) -> InteractionFailed:
+        return InteractionFailed(self._failure_text(inter))
+
     def dispatch_interaction(self, inter: Interaction) -> Interaction:
         self.interactions[inter.id] = inter
         self.interactions_by_token[inter.token] = inter
@@ -338,7 +349,9 @@ class FakeDiscord(DiscordWorld):
             self._changed()
             return inter
         session = max(target, key=lambda s: s.created)
-        session.dispatch("INTERACTION_CREATE", inter.payload())
+        inter.dispatched_at = inter.created
+        inter.payload = F.interaction_create(self, inter)  # type: ignore[arg-type]
+        session.dispatch("INTERACTION_CREATE", inter.payload)
         inter.delivered_to.append(session.tag)
         inter.delivered_shard = session.shard_id
         loop = asyncio.get_running_loop()
@@ -365,84 +378,19 @@ class FakeDiscord(DiscordWorld):
 
     def interaction_callback(self, inter: Interaction, body: Dict[str, Any],
                              files: Sequence[Tuple[str, bytes, Optional[str]]]) -> Tuple[Dict[str, Any], Optional[Message]]:
-        now = time.monotonic()
-        if inter.acked:
-            self._violation("double_ack", f"{inter!r} acknowledged twice (second: type {body.get('type')})", inter)
-            raise APIError(400, 40060, "Interaction has already been acknowledged.")
-        if now > inter.deadline:
-            late = now - inter.created
-            self._violation("late_ack", f"{inter!r} acknowledged after {late:.2f} s", inter)
-            if self.strict_ack:
-                raise unknown("interaction")
         cb = body.get("type")
-        data = body.get("data") or {}
-        itype = inter.type
-        allowed = ALLOWED_CALLBACKS.get(itype, set())
-        if cb in (6, 7) and itype == InteractionType.MODAL_SUBMIT and inter.component_message is None:
-            allowed = allowed - {6, 7}
-        if cb not in allowed:
-            self._violation("invalid_callback", f"{inter!r}: callback type {cb} is not valid here", inter)
-            raise APIError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{
-                "code": "INTERACTION_RESPONSE_TYPE_INVALID" if cb in (1, 4, 5, 6, 7, 8, 9) else "BASE_TYPE_CHOICES",
-                "message": f"Interaction response type {cb} is not valid for this interaction"}]}})
-        msg: Optional[Message] = None
-        if cb == 4:
-            validate_message(data, n_files=len(files), creating=True)
-            self._check_file_sizes(files)
-            ephemeral = bool((data.get("flags") or 0) & MessageFlags.EPHEMERAL)
-            msg = self.post_message(inter.channel, self.bot_user, content=data.get("content"),
-                                    embeds=data.get("embeds"), components=data.get("components"), files=files,
-                                    attachments_meta=data.get("attachments"), flags=data.get("flags") or 0,
-                                    allowed_mentions=data.get("allowed_mentions"), tts=bool(data.get("tts")),
-                                    ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                                    msg_type=self._response_msg_type(inter), poll=data.get("poll"))
-            inter.original = msg
-            inter.response_ephemeral = ephemeral
-        elif cb == 5:
-            flags = (data.get("flags") or 0) if isinstance(data, dict) else 0
-            ephemeral = bool(flags & MessageFlags.EPHEMERAL)
-            msg = self.post_message(inter.channel, self.bot_user, content="", flags=MessageFlags.LOADING,
-                                    ephemeral_to=inter.user.id if ephemeral else None, interaction=inter,
-                                    msg_type=self._response_msg_type(inter))
-            inter.original = msg
-            inter.response_ephemeral = ephemeral
-        elif cb == 6:
-            inter.response_ephemeral = bool(inter.component_message and inter.component_message.ephemeral)
-        elif cb == 7:
-            target = inter.component_message
-            if target is None:
-                raise unknown("message")
-            validate_message(data, n_files=len(files), creating=False)
-            self._check_file_sizes(files)
-            msg = self.edit_message(target, data, files)
-            inter.response_ephemeral = target.ephemeral
-        elif cb == 8:
-            validate_choices(data)
-            inter.choices = list(data.get("choices") or [])
-        elif cb == 9:
-            validate_modal(data)
-            inter.modal = ModalView(inter, copy.deepcopy(data))
-            self.open_modals[inter.user.id] = inter
-        inter.response_type = cb
-        inter.acked_at = now
-        self._changed()
+        msg = self._interaction_callback(inter, body, files, time.monotonic())
         resp: Dict[str, Any] = {"interaction": {
             "id": str(inter.id), "type": inter.type,
             "response_message_id": str(msg.id) if msg else None,
             "response_message_loading": cb == 5,
-            "response_message_ephemeral": inter.response_ephemeral,
+            "response_message_ephemeral": inter.ephemeral,
         }}
         if msg is not None:
             resp["resource"] = {"type": cb, "message": self._message_payload_for_bot(msg, None)}
         elif cb in (6, 8, 9):
             resp["resource"] = {"type": cb}
         return resp, msg
-
-    @staticmethod
-    def _response_msg_type(inter: Interaction) -> int:
-        if inter.type == InteractionType.APPLICATION_COMMAND:
-            return 20 if inter.data.get("type", 1) == 1 else 23
-        return 0
 
     def interaction_original(self, inter: Interaction) -> Message:
         if inter.response_type in (6, 7) and inter.component_message is not None:
@@ -479,32 +427,10 @@ class FakeDiscord(DiscordWorld):
                         names.append(f"{cmd['name']} {sub['name']} {leaf['name']}")
         return sorted(names)
 
-    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> Dict[str, Any]:
-        """The command a user in ``channel`` would pick by its top-level name (guild commands first)."""
+    def _command_candidates(self, channel: Channel) -> List[Dict[str, Any]]:
         guild = channel.guild
-        candidates: List[Dict[str, Any]] = []
-        if guild is not None:
-            candidates += list(self.guild_commands.get(guild.id, {}).values())
-        candidates += list(self.global_commands.values())
-        for cmd in candidates:
-            if cmd["name"] != name or cmd.get("type", 1) != ctype:
-                continue
-            if guild is None:
-                if cmd.get("guild_id"):
-                    continue
-                contexts = cmd.get("contexts")
-                if contexts is not None and 1 not in contexts:
-                    continue
-                if contexts is None and cmd.get("dm_permission") is False:
-                    continue
-            else:
-                contexts = cmd.get("contexts")
-                if not cmd.get("guild_id") and contexts is not None and 0 not in contexts:
-                    continue
-            return cmd
-        available = [c["name"] for c in candidates if c.get("type", 1) == ctype]
-        raise CommandNotFound(f"no {'slash' if ctype == 1 else 'context menu'} command {name!r} usable in "
-                              f"{channel!r}; registered: {sorted(set(available))}")
+        local = list(self.guild_commands.get(guild.id, {}).values()) if guild is not None else []
+        return local + list(self.global_commands.values())
 
     # ------------------------------------------------------------------
     # recording
@@ -519,7 +445,7 @@ class FakeDiscord(DiscordWorld):
     def api_calls(self, since: Any = None, *, route: Optional[str] = None, method: Optional[str] = None,
                   tag: Optional[str] = None) -> List[RequestRecord]:
         """Requests the bot made (after ``since=fd.mark()``), optionally filtered by route substring."""
-        since_seq, _ = _since(since)
+        since_seq, _ = self._since_threshold(since)
         out = []
         for r in self.requests:
             if since_seq is not None and r.seq <= since_seq:
@@ -643,17 +569,6 @@ class FakeDiscord(DiscordWorld):
         else:
             self.bot_events.append(data)
         self._changed()
-
-
-def _since(since: Any) -> Tuple[Optional[int], Optional[int]]:
-    """``since`` may be a mark (int), a Message (only later messages), or None."""
-    if since is None:
-        return None, None
-    if isinstance(since, Message):
-        return None, since.id
-    if isinstance(since, int):
-        return since, None
-    raise TypeError(f"since must be fd.mark() or a Message, not {type(since).__name__}")
 
 
 from .process import BotProcess  # noqa: E402  (type reference for annotations)
