@@ -140,6 +140,7 @@ def test_the_wheel_holds_the_code_and_everything_read_at_run_time(installed):
         expected |= {f"{package}/{p.relative_to(ROOT / folder).as_posix()}" for p in _files(ROOT / folder)}
     assert {n for n in names if not n.startswith(info)} == expected
     for needed in ("bot/storage/migrations/001_initial.sql", "bot/games/pylon/rules_text.md",
+                   "bot/puzzles/puzzles.json",
                    "parlor_assets/fonts/DejaVuSans.ttf", "parlor_assets/fonts/LICENSE-DejaVu.txt",
                    "parlor_assets/fonts/LICENSE-Noto.txt",
                    "parlor_assets/fonts/NotoSansCJKsc-Regular-subset.otf",  # the fallbacks (bot.render.fonts)
