@@ -157,7 +157,7 @@ class PuzzleCog(LearnCog):
                 while new in taken:
                     new += "#"
                 taken.add(new)
-                item.custom_id = new  # type: ignore[attr-defined]
+                item.custom_id = new
         items.append(discord.ui.Button(label="Type a move", style=discord.ButtonStyle.secondary, emoji="⌨️",
                                        custom_id=puzzle_id(self.game_key, p.number, path, "type")))
         return items
