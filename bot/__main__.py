@@ -3,7 +3,8 @@ bot.
 
 Also ``parlor migrate`` (apply the schema migrations to ``PARLOR_DATABASE`` and exit), ``parlor copy-db SOURCE
 TARGET`` (copy a whole SQLite database into an empty PostgreSQL one), ``parlor health`` (ask a running bot's
-``/healthz`` on ``PARLOR_METRICS_PORT``: exit 0 when healthy) and ``parlor --version``.
+``/healthz`` on ``PARLOR_METRICS_PORT``: exit 0 when healthy), ``parlor puzzles`` (build the proved puzzle
+file offline, :mod:`bot.puzzles.cli`) and ``parlor --version``.
 A database that cannot be used stops the bot before it connects to Discord, with one line and exit 2.
 """
 
@@ -22,6 +23,7 @@ USAGE = (
     "       parlor migrate [DATABASE]    apply database migrations to PARLOR_DATABASE and exit\n"
     "       parlor copy-db SOURCE TARGET copy a SQLite database into an empty PostgreSQL one\n"
     "       parlor health                exit 0 if the bot here answers /healthz (PARLOR_METRICS_PORT)\n"
+    "       parlor puzzles [--help]      build (or --verify) the proved puzzle file, offline\n"
     "       parlor --version             print the version"
 )
 
@@ -124,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
         return _tool(args)
     if args == ["health"]:
         return _health()
+    if args and args[0] == "puzzles":
+        from bot.puzzles.cli import main as puzzles_main
+
+        return puzzles_main(args[1:])
     if args:
         print(USAGE, file=sys.stderr)
         return 2

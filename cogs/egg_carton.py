@@ -24,6 +24,7 @@ from bot.render import board_png
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
+from cogs._game.puzzle import PuzzleCog
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,8 @@ CLOCKS = [app_commands.Choice(name="off", value="off")] + [
 SPEEDS = [app_commands.Choice(name=x, value=x) for x in ("slow", "normal", "fast", "off")]
 
 
-class EggCarton(GameCog, group_name="eggcarton", group_description="The Egg Carton Game: relay sowing"):
+class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
+                group_description="The Egg Carton Game: relay sowing"):
     game_key = "eggcarton"
 
     @app_commands.command(name="new", description="Start an Egg Carton match (no opponent: open a lobby)")

@@ -20,6 +20,7 @@ from bot.render import board_png
 from bot.render.text import article, plural
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, TURN_LIMITS, GameCog, draw_off_loop_if_long, picture_file
+from cogs._game.puzzle import PuzzleCog
 
 SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),
          app_commands.Choice(name="Ice", value="ice"),
@@ -31,7 +32,7 @@ SIDE_NAMES = ("Fire", "Ice")
 
 
 class FireAndIce(
-    GameCog, group_name="fireandice", group_description="Fire and Ice: islands, lines and a twist"
+    PuzzleCog, GameCog, group_name="fireandice", group_description="Fire and Ice: islands, lines and a twist"
 ):
     game_key = "fireandice"
 

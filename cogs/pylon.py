@@ -27,6 +27,7 @@ from bot.render.text import plural
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
+from cogs._game.puzzle import PuzzleCog
 
 ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
 WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -38,7 +39,8 @@ def stack_text(stack: tuple[tuple[int, int], ...], seat_names: tuple[str, ...]) 
     return f"{seat_names[owner]} {SIZE_WORDS[size]} on top, height {len(stack)}"
 
 
-class Pylon(GameCog, group_name="pylon", group_description="Pylon: place pyramids, then stack them"):
+class Pylon(PuzzleCog, GameCog, group_name="pylon",
+            group_description="Pylon: place pyramids, then stack them"):
     game_key = "pylon"
 
     @app_commands.command(name="new", description="Start a Pylon match (no opponent: open a lobby)")

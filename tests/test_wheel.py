@@ -143,6 +143,7 @@ def test_the_wheel_holds_the_code_and_everything_read_at_run_time(installed):
                    "bot/games/pylon/summary.md", "bot/games/fire_and_ice/summary.md",  # /<game> rules
                    "bot/games/egg_carton/summary.md", "bot/games/eof/summary.md",
                    "bot/games/nomic/summary.md",
+                   "bot/puzzles/puzzles.json",
                    "parlor_assets/fonts/DejaVuSans.ttf", "parlor_assets/fonts/LICENSE-DejaVu.txt",
                    "parlor_assets/fonts/LICENSE-Noto.txt",
                    "parlor_assets/fonts/NotoSansCJKsc-Regular-subset.otf",  # the fallbacks (bot.render.fonts)

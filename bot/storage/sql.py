@@ -16,7 +16,8 @@ SQL is written with ``?`` placeholders; :meth:`Dialect.sql` turns them into
 The methods live in one part per job, mixed into :class:`SqlStore`: :mod:`bot.storage.sqlbase`
 (``Conn``, dialects, migrations files), :mod:`bot.storage.sql_matches`, :mod:`bot.storage.sql_ratings`,
 :mod:`bot.storage.sql_timers` (deadlines, reminders, archives, claims), :mod:`bot.storage.sql_settings`,
-:mod:`bot.storage.sql_lessons` (lesson progress) and :mod:`bot.storage.tournaments`; the migrations run
+:mod:`bot.storage.sql_lessons` (lesson progress), :mod:`bot.storage.sql_puzzles` (puzzle results, the
+daily puzzle) and :mod:`bot.storage.tournaments`; the migrations run
 from here.
 """
 
@@ -29,6 +30,7 @@ from bot.storage.records import SchemaTooNew
 from bot.storage.sql_chores import ChoreSql
 from bot.storage.sql_lessons import LessonSql
 from bot.storage.sql_matches import MATCH_COLUMNS, MatchSql, _match_values, _row_to_match
+from bot.storage.sql_puzzles import PuzzleSql
 from bot.storage.sql_ratings import RATING_COLUMNS, RatingSql, _rating
 from bot.storage.sql_settings import SettingsSql
 from bot.storage.sql_timers import TimerSql
@@ -91,7 +93,7 @@ TABLES = (
 """Tables copied by ``copy-db`` (in foreign-key order); tables added by later migrations are found by name."""
 
 
-class SqlStore(MatchSql, SettingsSql, ChoreSql, LessonSql, TournamentSql):
+class SqlStore(MatchSql, SettingsSql, ChoreSql, LessonSql, PuzzleSql, TournamentSql):
     """The :class:`bot.storage.Store` methods over :class:`Conn`; backends add connections.
 
     Tournament tables (migration 004): :class:`bot.storage.tournaments.TournamentSql`, same pattern."""
