@@ -34,6 +34,7 @@ from bot.components import (
     component_ids,
 )
 from bot.config import Config
+from bot.daily import DailyPuzzles
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
 from bot.heap import IdleCollector
@@ -41,6 +42,7 @@ from bot.matches.replay import ended_match
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
 from bot.names import shown
+from bot.puzzles import Puzzle
 from bot.replies import reply_error
 from bot.storage import Status, Store
 from bot.turns import Turns
@@ -136,6 +138,9 @@ class ParlorBot(commands.Bot):
         self.chores = Chores(self, clock=self.service.clock)  # Discord requests left by an incident
         self.chores.poke = self.scheduler.poke
         self.scheduler.sources.append(self.chores)
+        self.daily = DailyPuzzles(self, clock=self.service.clock)  # each server's puzzle of the day
+        self.daily.poke = self.scheduler.poke
+        self.scheduler.sources.append(self.daily)
         self.game_cogs: dict[str, GameFrontend] = {}
         self.turns = Turns(self)  # turn notices, shared by every game cog
         self.extensions_to_load = extensions
@@ -401,6 +406,14 @@ class ParlorBot(commands.Bot):
         cog = self.game_cogs.get(match.rec.game)
         if cog is not None:
             await cog.recover(match)
+
+    async def post_daily_puzzle(self, guild_id: int, channel_id: int, p: Puzzle) -> None:
+        """The daily puzzle (bot/daily.py), posted by its game's cog; raises what Discord answered."""
+        post = getattr(self.game_cogs.get(p.game), "post_daily", None)
+        if post is None:
+            log.warning("no cog posts %s puzzles: the daily puzzle of server %s is skipped", p.game, guild_id)
+            return
+        await post(guild_id, channel_id, p)
 
     async def recover_boards(self) -> None:
         """At start-up: boards behind their match (the reply never went out) are brought up to date."""

@@ -1,4 +1,5 @@
-"""``/parlor settings``: per-server options (Manage Server only), leaderboard reset with confirmation."""
+"""``/parlor settings``: per-server options (Manage Server only), leaderboard reset with confirmation, and
+the channel of the daily puzzle (``puzzle_channel:`` turns it on there, ``daily_puzzle:False`` off)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.daily import POST_HOUR
 from bot.errors import LobbyError
 from bot.games import RATED, TITLES
 from bot.replies import reply_error
@@ -75,15 +77,20 @@ class Admin(commands.GroupCog, group_name="parlor", group_description="Parlor se
 
     @app_commands.command(name="settings", description="Show or change this server's Parlor settings")
     @app_commands.describe(threads="Play each match in its own thread", turn_limit="Default time per turn",
-                           reset_leaderboard="Reset ratings (asks to confirm)")
+                           reset_leaderboard="Reset ratings (asks to confirm)",
+                           puzzle_channel="Post a puzzle a day in this channel (12:00 UTC)",
+                           daily_puzzle="False: stop the daily puzzle (True: post it in this channel)")
     @app_commands.choices(turn_limit=TURN_LIMITS, reset_leaderboard=RESET_CHOICES)
     async def settings(self, interaction: discord.Interaction, threads: bool | None = None,
                        turn_limit: app_commands.Choice[int] | None = None,
-                       reset_leaderboard: app_commands.Choice[str] | None = None) -> None:
+                       reset_leaderboard: app_commands.Choice[str] | None = None,
+                       puzzle_channel: discord.TextChannel | None = None,
+                       daily_puzzle: bool | None = None) -> None:
         if not can_manage(interaction):
             await interaction.response.send_message(REFUSAL, ephemeral=True)
             return
         gid = interaction.guild_id or 0
+        daily_saved = await self.daily_puzzle(interaction, puzzle_channel, daily_puzzle)
         current = await self.bot.store.guild_settings(gid)
         new = current
         if threads is not None:
@@ -97,7 +104,10 @@ class Admin(commands.GroupCog, group_name="parlor", group_description="Parlor se
             name="Threads", value="one thread per match" if new.use_threads else "off (play in channel)"
         )
         embed.add_field(name="Default turn limit", value=human_seconds(new.turn_limit))
-        if new != current:
+        daily = await self.bot.store.daily_puzzle_channel(gid)
+        embed.add_field(name="Daily puzzle",
+                        value=f"<#{daily}> at {POST_HOUR:02d}:00 UTC" if daily is not None else "off")
+        if new != current or daily_saved:
             embed.set_footer(text="Saved.")
         view = None
         if reset_leaderboard is not None:
@@ -109,6 +119,26 @@ class Admin(commands.GroupCog, group_name="parlor", group_description="Parlor se
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def daily_puzzle(self, interaction: discord.Interaction, channel: discord.TextChannel | None,
+                           on: bool | None) -> bool:
+        """Apply ``puzzle_channel:`` / ``daily_puzzle:``; True when something was saved."""
+        gid = interaction.guild_id or 0
+        if on is False:
+            if channel is not None:
+                raise LobbyError("Choose either a `puzzle_channel:` or `daily_puzzle:False`, not both.")
+            await self.bot.daily.choose(gid, None)
+            return True
+        if channel is None and on:
+            channel_id = interaction.channel_id
+            if channel_id is None or not isinstance(interaction.channel, discord.TextChannel):
+                raise LobbyError("Pick a text channel with `puzzle_channel:`.")
+        elif channel is not None:
+            channel_id = channel.id
+        else:
+            return False
+        await self.bot.daily.choose(gid, channel_id)
+        return True
 
 
 async def setup(bot: ParlorBot) -> None:

@@ -9,7 +9,9 @@ box for the game's notation. A right move is answered at once by the opponent's 
 proved solution tree: no search while answering), a wrong one fails the puzzle and shows a winning move.
 Each click is one edited message; the first result per puzzle and member is stored for the server's
 puzzle leaderboard (``/<game> puzzle top:True``). Puzzles never create matches and never touch ratings.
-A server may get a puzzle a day in a channel (``/parlor settings``; :mod:`cogs._game.daily`).
+A server may get a puzzle a day in a channel (``/parlor settings puzzle_channel:``; :mod:`bot.daily`
+schedules it, :meth:`PuzzleCog.post_daily` posts it): a public picture with a **Solve it** button that
+opens the same puzzle privately for whoever clicks.
 """
 
 from __future__ import annotations
@@ -187,6 +189,33 @@ class PuzzleCog(LearnCog):
             view.add_item(item)
         data = self.lesson_picture(match, self.picture_ui(ui))
         return {"embed": embed, "file": picture_file(data, "puzzle.png"), "view": view}
+
+    def daily_message(self, p: Puzzle) -> dict[str, Any]:
+        """The public daily post: the puzzle's picture (with its alt text) and a **Solve it** button."""
+        from cogs._game.describe import describe_board
+
+        state, _tree = node(p, ())
+        match = self.puzzle_stand_in(p, state)
+        side = self.spec.seat_names[p.seat] if self.spec.seat_names else ("Player 1", "Player 2")[p.seat]
+        moves = "one move" if p.depth == 1 else f"{p.depth} moves"
+        embed = discord.Embed(title=f"Puzzle of the day · {self.spec.title} #{p.number}",
+                              description=f"**{side}** to move forces a win in at most **{moves}**. Press "
+                              "**Solve it** to try it privately: your first try counts on this server's "
+                              f"puzzle board (`/{self.game_key} puzzle top:True`).",
+                              colour=COLOUR_INFO)
+        embed.set_image(url="attachment://puzzle.png")
+        alt = f"Puzzle of the day, {self.spec.title}: {side} to move and win. " + \
+            describe_board(self.game_key, match, None)
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="Solve it", style=discord.ButtonStyle.primary, emoji="🧩",
+                                        custom_id=puzzle_id(self.game_key, p.number, (), "start")))
+        data = self.lesson_picture(match, "")
+        return {"embed": embed, "file": picture_file(data, "puzzle.png", alt), "view": view}
+
+    async def post_daily(self, guild_id: int, channel_id: int, p: Puzzle) -> None:
+        """Post the daily puzzle in the server's channel (bot/daily.py chose and claimed it)."""
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        await channel.send(**self.daily_message(p), allowed_mentions=NO_MENTIONS)
 
     def end_message(self, p: Puzzle, verdict: Verdict) -> dict[str, Any]:
         if verdict.solved:
