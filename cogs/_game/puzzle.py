@@ -197,11 +197,10 @@ class PuzzleCog(LearnCog):
         state, _tree = node(p, ())
         match = self.puzzle_stand_in(p, state)
         side = self.spec.seat_names[p.seat] if self.spec.seat_names else ("Player 1", "Player 2")[p.seat]
-        moves = "one move" if p.depth == 1 else f"{p.depth} moves"
         embed = discord.Embed(title=f"Puzzle of the day · {self.spec.title} #{p.number}",
-                              description=f"**{side}** to move forces a win in at most **{moves}**. Press "
-                              "**Solve it** to try it privately: your first try counts on this server's "
-                              f"puzzle board (`/{self.game_key} puzzle top:True`).",
+                              description=f"{self.intro(p)}\n\nPress **Solve it** to try it privately: your "
+                              "first try counts on this server's puzzle board "
+                              f"(`/{self.game_key} puzzle top:True`).",
                               colour=COLOUR_INFO)
         embed.set_image(url="attachment://puzzle.png")
         alt = f"Puzzle of the day, {self.spec.title}: {side} to move and win. " + \
