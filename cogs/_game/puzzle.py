@@ -186,7 +186,8 @@ class PuzzleCog(LearnCog):
         for item in self.puzzle_items(p, path, match, ui):
             view.add_item(item)
         data = self.lesson_picture(match, self.picture_ui(ui))
-        return {"embed": embed, "file": picture_file(data, "puzzle.png"), "view": view}
+        alt = self.lesson_alt(match)
+        return {"embed": embed, "file": picture_file(data, "puzzle.png", alt), "view": view}
 
     def end_message(self, p: Puzzle, verdict: Verdict) -> dict[str, Any]:
         if verdict.solved:
@@ -207,8 +208,10 @@ class PuzzleCog(LearnCog):
                                             custom_id=puzzle_id(self.game_key, p.number, (), "retry")))
         view.add_item(discord.ui.Button(label="Another puzzle", style=discord.ButtonStyle.primary,
                                         custom_id=puzzle_id(self.game_key, p.number, (), "next")))
-        data = self.lesson_picture(self.puzzle_stand_in(p, verdict.state), "")
-        return {"embed": embed, "attachments": [picture_file(data, "puzzle.png")], "view": view}
+        after = self.puzzle_stand_in(p, verdict.state)
+        data = self.lesson_picture(after, "")
+        return {"embed": embed, "attachments": [picture_file(data, "puzzle.png", self.lesson_alt(after))],
+                "view": view}
 
     # ------------------------------------------------------------------ clicks
 
