@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -18,6 +17,7 @@ from bot.ratings import RATING_NOTE, rating_text
 from bot.render import ACCENT, CARD, INK, MUTED, font, png_bytes
 from bot.render.text import plural
 from bot.storage import ComputerResult, RatingRow, Status
+from cogs._game import picture_file
 from cogs._game.replay import summary
 
 if TYPE_CHECKING:
@@ -49,6 +49,16 @@ def history_chart(points: list[tuple[float, float]], title: str) -> bytes:
         d.ellipse((p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3), fill=ACCENT)
     d.text((x0, y1 + 6), plural(n - 1, "rated match", "rated matches"), font=font(12), fill=MUTED)
     return png_bytes(img)
+
+
+def history_alt(points: list[tuple[float, float]], title: str) -> str:
+    """The chart in words (what :func:`history_chart` draws): the title, how many rated matches, the
+    rating the line starts from, ends on, and its lowest and highest points."""
+    values = [0.0] + [p[1] for p in points]
+    ratings = " ".join(f"{v:.0f}" for v in values[1:])
+    return (f"Line chart, {title}, after {plural(len(points), 'rated match', 'rated matches')}: from "
+            f"{values[0]:.0f} to {values[-1]:.0f}, lowest {min(values):.0f}, highest {max(values):.0f}. "
+            f"Rating after each match: {ratings}.")
 
 
 class Leaderboard(commands.Cog):
@@ -124,9 +134,9 @@ class Leaderboard(commands.Cog):
         if chart_game:
             points = await store.rating_history(gid, chart_game, target.id)
             if points:
-                data = await asyncio.to_thread(history_chart, points,
-                                               f"{TITLES[chart_game]} rating: {target.display_name}")
-                files.append(discord.File(io.BytesIO(data), filename="history.png"))
+                chart_title = f"{TITLES[chart_game]} rating: {target.display_name}"
+                data = await asyncio.to_thread(history_chart, points, chart_title)
+                files.append(picture_file(data, "history.png", history_alt(points, chart_title)))
                 embed.set_image(url="attachment://history.png")
                 why = "" if game else " (the most played rated game)"
                 embed.set_footer(text=f"Chart: {TITLES[chart_game]}{why} · pick `game:` to chart another")

@@ -17,19 +17,21 @@ import asyncio
 import re
 import time
 from collections import deque
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot.errors import StaleBoard
+from bot.games.base import Event
 from bot.games.pylon.notation import SIZE_LETTERS
 from bot.lessons import Lesson, Verdict, check, lesson_of, position
 from bot.matches.service import Match
 from bot.render import board_png
 from bot.replies import reply_error
 from bot.storage import MatchRecord, SeatRecord, Status
-from cogs._game.base import COLOUR_INFO, COLOUR_OK, NO_MENTIONS, picture_file
+from cogs._game.base import COLOUR_INFO, COLOUR_OK, NO_MENTIONS, describer, picture_file
 from cogs._game.board import BoardCog
 
 if TYPE_CHECKING:
@@ -289,6 +291,14 @@ class LearnCog(BoardCog):
         view = match.view(None)
         return board_png(lambda: self.game.render(view, names=match.names()), self.game_key)
 
+    def lesson_alt(self, match: Match, events: Sequence[Event] = ()) -> str:
+        """The lesson picture's description, as a match board's (whose move, the last move: ``events``)."""
+        module = describer(self.game_key)
+        if module is None:
+            return self.alt_text(match, None)
+        public = [e for e in events if e.visible_to is None]
+        return str(module.alt_text(match.view(None), match.names(), public))
+
     def step_message(self, lesson: Lesson, step: int, *, ui: str = "", note: str | None = None,
                      state: Any = None) -> dict[str, Any]:
         """The message of ``step``: caption (and a note: the hint after a wrong try), picture, components."""
@@ -310,7 +320,8 @@ class LearnCog(BoardCog):
                 data = STEP_PICTURES[key] = self.lesson_picture(match, shown)
         else:
             data = self.lesson_picture(match, shown)
-        return {"embed": embed, "file": picture_file(data, "lesson.png"), "view": view}
+        alt = self.lesson_alt(match)
+        return {"embed": embed, "file": picture_file(data, "lesson.png", alt), "view": view}
 
     def done_message(self, lesson: Lesson, step: int, verdict: Verdict) -> dict[str, Any]:
         """A right move: the position after it, what it showed, and Next (or the way to a real game)."""
@@ -333,7 +344,9 @@ class LearnCog(BoardCog):
         else:
             view.add_item(discord.ui.Button(label="Next step", style=discord.ButtonStyle.primary, emoji="▶️",
                                             custom_id=lesson_id(self.game_key, step + 1, "show")))
-        picture = picture_file(self.done_picture(lesson, step, verdict), "lesson.png")
+        after = self.stand_in(lesson, verdict.after)
+        picture = picture_file(self.done_picture(lesson, step, verdict), "lesson.png",
+                               self.lesson_alt(after, verdict.events))
         return {"embed": embed, "attachments": [picture], "view": view}
 
     # ------------------------------------------------------------------ clicks

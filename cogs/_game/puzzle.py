@@ -188,7 +188,8 @@ class PuzzleCog(LearnCog):
         for item in self.puzzle_items(p, path, match, ui):
             view.add_item(item)
         data = self.lesson_picture(match, self.picture_ui(ui))
-        return {"embed": embed, "file": picture_file(data, "puzzle.png"), "view": view}
+        alt = self.lesson_alt(match)
+        return {"embed": embed, "file": picture_file(data, "puzzle.png", alt), "view": view}
 
     def daily_message(self, p: Puzzle) -> dict[str, Any]:
         """The public daily post: the puzzle's picture (with its alt text) and a **Solve it** button."""
@@ -235,8 +236,10 @@ class PuzzleCog(LearnCog):
                                             custom_id=puzzle_id(self.game_key, p.number, (), "retry")))
         view.add_item(discord.ui.Button(label="Another puzzle", style=discord.ButtonStyle.primary,
                                         custom_id=puzzle_id(self.game_key, p.number, (), "next")))
-        data = self.lesson_picture(self.puzzle_stand_in(p, verdict.state), "")
-        return {"embed": embed, "attachments": [picture_file(data, "puzzle.png")], "view": view}
+        after = self.puzzle_stand_in(p, verdict.state)
+        data = self.lesson_picture(after, "")
+        return {"embed": embed, "attachments": [picture_file(data, "puzzle.png", self.lesson_alt(after))],
+                "view": view}
 
     # ------------------------------------------------------------------ clicks
 

@@ -184,7 +184,10 @@ class ReplayCog(LobbyCog):
         embed.set_footer(text=f"Match #{match.id} · move {n} of {replay.last} · ◀ ▶ one move, ⏮ ⏭ start and "
                               "end, or pick a move below · only you see this until you post it")
         view = self.replay_view(match, replay, n)
-        return {"embed": embed, "file": picture_file(data, PICTURE), "view": view}
+        step = replay.step(n)  # the picture's description: the board's own, at this step
+        alt = self.alt_text(self.match_at(match, replay, n), Result(match, events=list(step.events),
+                                                                    actor=step.seat))
+        return {"embed": embed, "file": picture_file(data, PICTURE, alt), "view": view}
 
     def step_drawn(self, match: Match, replay: Replay, n: int) -> tuple[bytes, str]:
         """The picture and caption of step ``n``: drawn ahead (:meth:`draw_steps_ahead`) or now."""

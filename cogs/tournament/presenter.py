@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,13 +14,21 @@ from bot.render import png_bytes
 from bot.storage.tournaments import TournamentRecord
 from bot.tournaments.render import render_standings
 from bot.tournaments.service import Started
-from bot.tournaments.standings import text_table
+from bot.tournaments.standings import Row, text_table
 from cogs._game import game_cog, picture_file
 
 if TYPE_CHECKING:
     pass
 from cogs.tournament.common import COLOUR, NO_MENTIONS, PAGE, esc, log
 from cogs.tournament.signup import TournamentSignup
+
+
+def standings_alt(heading: str, sub: str, rows: Sequence[Row], names: dict[int, str]) -> str:
+    """The standings picture in words, from the rows it draws: place, player, points, wins-draws-losses."""
+    said = "; ".join(f"{r.place} {names.get(r.player, '?')}, {r.points_text} "
+                     f"point{'' if r.points == 2 else 's'}, {r.wins}-{r.draws}-{r.losses}"
+                     f"{' (withdrew)' if r.withdrawn else ''}" for r in rows)
+    return f"{heading}, {sub}. Place, player, points, wins-draws-losses: {said or 'nobody yet'}."
 
 
 class TournamentPresenter(TournamentSignup):
@@ -52,7 +61,7 @@ class TournamentPresenter(TournamentSignup):
         table = text_table(rows, st.names, st.format, limit=PAGE)
         embed = discord.Embed(title=heading, description=f"{sub}\n```\n{table[:3900]}\n```", colour=COLOUR)
         embed.set_image(url="attachment://standings.png")
-        return embed, picture_file(data, "standings.png")
+        return embed, picture_file(data, "standings.png", standings_alt(heading, sub, rows[:PAGE], st.names))
 
     async def round_started(self, t: TournamentRecord, round_no: int) -> None:
         """Post (in the background: a big round takes a while when paced) the round and its matches."""
