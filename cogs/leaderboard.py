@@ -137,7 +137,6 @@ class Leaderboard(commands.Cog):
                 chart_title = f"{TITLES[chart_game]} rating: {target.display_name}"
                 data = await asyncio.to_thread(history_chart, points, chart_title)
                 files.append(picture_file(data, "history.png", history_alt(points, chart_title)))
-                embed.set_image(url="attachment://history.png")
                 why = "" if game else " (the most played rated game)"
                 embed.set_footer(text=f"Chart: {TITLES[chart_game]}{why} · pick `game:` to chart another")
             elif game:

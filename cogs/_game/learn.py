@@ -307,7 +307,6 @@ class LearnCog(BoardCog):
         text = lesson.steps[step].caption + (f"\n\n{extra}" if extra else "")
         embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
                               description=(f"{note}\n\n{text}" if note else text)[:4000], colour=COLOUR_INFO)
-        embed.set_image(url="attachment://lesson.png")
         embed.set_footer(text=f"Only you see this lesson. /{self.game_key} learn resumes it any time.")
         view = discord.ui.View(timeout=None)
         for item in items:
@@ -336,7 +335,6 @@ class LearnCog(BoardCog):
             text += f"\n\n**Lesson complete.** You know enough for your first {self.spec.title} game."
         embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
                               description=text[:4000], colour=COLOUR_OK)
-        embed.set_image(url="attachment://lesson.png")
         view = discord.ui.View(timeout=None)
         if last:
             view.add_item(discord.ui.Button(label=lesson.finish, style=discord.ButtonStyle.success,

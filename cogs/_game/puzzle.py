@@ -181,7 +181,6 @@ class PuzzleCog(LearnCog):
         text = f"{note}\n\n{self.intro(p)}" if note else self.intro(p)
         embed = discord.Embed(title=f"{self.spec.title} puzzle #{p.number}", description=text[:4000],
                               colour=COLOUR_INFO)
-        embed.set_image(url="attachment://puzzle.png")
         embed.set_footer(text="Only you see this puzzle. Your first try counts on this server's puzzle "
                               "board.")
         view = discord.ui.View(timeout=None)
@@ -203,7 +202,6 @@ class PuzzleCog(LearnCog):
                               "first try counts on this server's puzzle board "
                               f"(`/{self.game_key} puzzle top:True`).",
                               colour=COLOUR_INFO)
-        embed.set_image(url="attachment://puzzle.png")
         alt = f"Puzzle of the day, {self.spec.title}: {side} to move and win. " + \
             describe_board(self.game_key, match, None)
         view = discord.ui.View(timeout=None)
@@ -229,7 +227,6 @@ class PuzzleCog(LearnCog):
             text = f"❌ `{verdict.move}` lets the win go. A winning move here: {best}."
             colour = COLOUR_END
         embed = discord.Embed(title=f"{self.spec.title} puzzle #{p.number}", description=text, colour=colour)
-        embed.set_image(url="attachment://puzzle.png")
         view = discord.ui.View(timeout=None)
         if not verdict.solved:
             view.add_item(discord.ui.Button(label="Try again", style=discord.ButtonStyle.secondary,

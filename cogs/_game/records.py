@@ -130,7 +130,6 @@ class RecordsCog(BoardCog):
         embed = discord.Embed(title=f"{self.spec.title} record · {names}"[:256],
                               description="\n".join(lines)[:4000],
                               colour=COLOUR_END if match.status == Status.FINISHED else COLOUR_INFO)
-        embed.set_image(url=f"attachment://{PICTURE}")
         facts = [f"Match #{record.match}" if record.match else "", record.date,
                  " · ".join(f"{k.replace('_', ' ')}: {v}" for k, v in record.options.items())]
         embed.set_footer(text=" · ".join(f for f in facts if f)[:2048] or None)

@@ -180,7 +180,6 @@ class ReplayCog(LobbyCog):
         seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} #{match.id} · {seats}"[:256], description=text,
                               colour=COLOUR_END if match.status != Status.RUNNING else COLOUR_INFO)
-        embed.set_image(url=f"attachment://{PICTURE}")
         embed.set_footer(text=f"Match #{match.id} · move {n} of {replay.last} · ◀ ▶ one move, ⏮ ⏭ start and "
                               "end, or pick a move below · only you see this until you post it")
         view = self.replay_view(match, replay, n)

@@ -60,7 +60,6 @@ class TournamentPresenter(TournamentSignup):
         data = await asyncio.to_thread(png_bytes, img)
         table = text_table(rows, st.names, st.format, limit=PAGE)
         embed = discord.Embed(title=heading, description=f"{sub}\n```\n{table[:3900]}\n```", colour=COLOUR)
-        embed.set_image(url="attachment://standings.png")
         return embed, picture_file(data, "standings.png", standings_alt(heading, sub, rows[:PAGE], st.names))
 
     async def round_started(self, t: TournamentRecord, round_no: int) -> None:
