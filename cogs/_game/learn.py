@@ -14,6 +14,7 @@ never create matches (until the last button starts a real one) and never touch r
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 from collections import deque
@@ -34,6 +35,8 @@ from cogs._game.board import BoardCog
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
+
+log = logging.getLogger(__name__)
 
 LESSON_RE = re.compile(r"lesson:(?P<game>[a-z]{1,20}):(?P<step>[0-9]{1,2}):(?P<act>\S{1,80})")
 LESSON_USER = 1  # the stand-in match's seat ids: no Discord user
@@ -135,6 +138,9 @@ class LearnCog(BoardCog):
 
     def __init__(self, bot: ParlorBot) -> None:
         super().__init__(bot)
+        self._saves: set[asyncio.Task[None]] = set()  # progress written after the reply, not yet stored
+        self._last_save: dict[tuple[int, str], asyncio.Task[None]] = {}  # per learner: the latest of them
+        self._gates: dict[asyncio.Task[None], asyncio.Event] = {}  # set when its reply is sent
         if LessonComponent not in getattr(bot, "_component_templates", {}):  # one registration for all games
             bot.add_dynamic_items(LessonComponent)
 
@@ -143,6 +149,7 @@ class LearnCog(BoardCog):
     async def learn(self, interaction: discord.Interaction) -> None:
         lesson = self.lesson()
         self.check_rate(interaction.user.id)
+        await self.saved(interaction.user.id)  # a step written after its reply is in the store first
         found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)  # the truth, each time
         step = 0 if found is None or found[1] or found[0] >= len(lesson) else found[0]
         note = "Welcome back: here is where you left off." if found and not found[1] and step else None
@@ -176,6 +183,59 @@ class LearnCog(BoardCog):
     async def save_progress(self, user_id: int, step: int, done: bool) -> None:
         self.remember(user_id, (step, done))
         await self.bot.store.save_lesson_step(user_id, self.game_key, step, done)
+
+    def save_after(self, user_id: int, step: int, done: bool) -> asyncio.Event:
+        """Store the step reached once the returned gate is set (the reply is sent): the click does not
+        wait for the store. Memory has it at once (the next click reads it); ``learn`` and shutdown
+        (:meth:`flush_lesson_saves`) wait for the write, and writes of one learner go in click order."""
+        self.remember(user_id, (step, done))
+        key = (user_id, self.game_key)
+        gate, before = asyncio.Event(), self._last_save.get(key)
+
+        async def write() -> None:
+            await gate.wait()
+            if before is not None:
+                await asyncio.wait([before])  # an earlier step of this learner first (failed or not)
+            try:
+                await self.bot.store.save_lesson_step(user_id, self.game_key, step, done)
+            except Exception:
+                self.forget(user_id)  # memory must not claim what the store lacks: read it again
+                log.exception("lesson progress of %s in %s not stored", user_id, self.game_key)
+
+        task = asyncio.get_running_loop().create_task(write())
+        self._saves.add(task)
+        self._last_save[key] = task
+        self._gates[task] = gate
+
+        def finished(t: asyncio.Task[None]) -> None:
+            self._saves.discard(t)
+            self._gates.pop(t, None)
+            if self._last_save.get(key) is t:
+                del self._last_save[key]
+
+        task.add_done_callback(finished)
+        return gate
+
+    def forget(self, user_id: int) -> None:
+        (self._progress or {}).pop((user_id, self.game_key), None)
+
+    async def saved(self, user_id: int) -> None:
+        """Wait until the learner's progress written after a reply is in the store."""
+        task = self._last_save.get((user_id, self.game_key))
+        if task is not None:
+            await asyncio.wait([task])
+
+    async def flush_lesson_saves(self) -> None:
+        """Write every pending progress now and wait for it (the cog is unloaded, the bot closes): a
+        restart right after a click keeps the step."""
+        for gate in list(self._gates.values()):
+            gate.set()
+        if self._saves:
+            await asyncio.wait(list(self._saves))
+
+    async def cog_unload(self) -> None:
+        await self.flush_lesson_saves()
+        await super().cog_unload()
 
     def draw_lesson_ahead(self, lesson: Lesson, step: int) -> None:
         """Draw, in a worker thread, the pictures the learner's next clicks at ``step`` need: the step's
@@ -368,9 +428,11 @@ class LearnCog(BoardCog):
         if not verdict.ok:
             await self.edit_step(interaction, lesson, step, note=f"❌ {verdict.message}")
             return
-        done = step + 1 >= len(lesson)
-        await self.save_progress(interaction.user.id, step + 1, done)  # stored before it is said: a restart
-        await interaction.response.edit_message(**self.done_message(lesson, step, verdict))  # keeps it
+        gate = self.save_after(interaction.user.id, step + 1, step + 1 >= len(lesson))  # stored once said;
+        try:  # a restart waits for it (flush_lesson_saves)
+            await interaction.response.edit_message(**self.done_message(lesson, step, verdict))
+        finally:
+            gate.set()
         self.draw_lesson_ahead(lesson, step + 1)
 
     def read_action(self, match: Match, action: str, values: list[str]) -> tuple[str, str]:
