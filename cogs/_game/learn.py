@@ -72,6 +72,35 @@ class LessonComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.
             await reply_error(interaction, exc)
 
 
+class StepView(discord.ui.View):
+    """The components of a lesson step as a payload built once (:func:`step_payload`), sent as often as
+    the step is shown. Not put in the library's view store after an edit (every click comes back through
+    :class:`LessonComponent`; a stored copy per lesson message, never timing out, would only grow)."""
+
+    def __init__(self, payload: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self._payload = payload
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._payload
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def step_payload(items: list[discord.ui.Item[Any]]) -> list[dict[str, Any]]:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view.to_components()
+
+
+STEP_VIEWS: dict[tuple[str, int, str], tuple[str, list[dict[str, Any]]]] = {}
+"""Per (game, step, picker state): the text under the caption and the components' payload (pure: the
+step's position and the picker state decide them; at most :data:`MOST_VIEWS`, then built each time)."""
+MOST_VIEWS = 512
+
+
 def lesson_id(game: str, step: int, action: str) -> str:
     return f"lesson:{game}:{step}:{action}"
 
@@ -352,24 +381,29 @@ class LearnCog(BoardCog):
     def step_message(self, lesson: Lesson, step: int, *, ui: str = "", note: str | None = None,
                      state: Any = None) -> dict[str, Any]:
         """The message of ``step``: caption (and a note: the hint after a wrong try), picture, components."""
-        match = self.stand_in(lesson, position(lesson, step) if state is None else state)
-        extra, items = self.lesson_items(match, step, ui)
+        key = (self.game_key, step, ui)
+        found = STEP_VIEWS.get(key) if state is None else None
+        match = None if found else self.stand_in(lesson, position(lesson, step) if state is None else state)
+        if found:
+            extra, payload = found
+        else:
+            assert match is not None
+            extra, items = self.lesson_items(match, step, ui)
+            payload = step_payload(items)
+            if state is None and len(STEP_VIEWS) < MOST_VIEWS:
+                STEP_VIEWS[key] = extra, payload
+        view = StepView(payload)
         text = lesson.steps[step].caption + (f"\n\n{extra}" if extra else "")
         embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
                               description=(f"{note}\n\n{text}" if note else text)[:4000], colour=COLOUR_INFO)
         embed.set_image(url="attachment://lesson.png")
         embed.set_footer(text=f"Only you see this lesson. /{self.game_key} learn resumes it any time.")
-        view = discord.ui.View(timeout=None)
-        for item in items:
-            view.add_item(item)
         shown = self.picture_ui(ui)
-        if state is None:  # a step's own position never changes: its pictures are drawn once per process
-            key = (self.game_key, step, shown)
-            data = STEP_PICTURES.get(key)
-            if data is None:
-                data = STEP_PICTURES[key] = self.lesson_picture(match, shown)
-        else:
-            data = self.lesson_picture(match, shown)
+        data = STEP_PICTURES.get((self.game_key, step, shown)) if state is None else None
+        if data is None:
+            data = self.lesson_picture(match or self.stand_in(lesson, position(lesson, step)), shown)
+            if state is None:  # a step's own position never changes: its pictures are drawn once per process
+                STEP_PICTURES[(self.game_key, step, shown)] = data
         return {"embed": embed, "file": picture_file(data, "lesson.png"), "view": view}
 
     def done_message(self, lesson: Lesson, step: int, verdict: Verdict) -> dict[str, Any]:
@@ -386,13 +420,17 @@ class LearnCog(BoardCog):
         embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
                               description=text[:4000], colour=COLOUR_OK)
         embed.set_image(url="attachment://lesson.png")
-        view = discord.ui.View(timeout=None)
-        if last:
-            view.add_item(discord.ui.Button(label=lesson.finish, style=discord.ButtonStyle.success,
-                                            custom_id=lesson_id(self.game_key, step + 1, "finish")))
-        else:
-            view.add_item(discord.ui.Button(label="Next step", style=discord.ButtonStyle.primary, emoji="▶️",
-                                            custom_id=lesson_id(self.game_key, step + 1, "show")))
+        key = (self.game_key, step, "\0done")
+        found = STEP_VIEWS.get(key)
+        if found is None:
+            found = "", step_payload([discord.ui.Button(
+                label=lesson.finish if last else "Next step",
+                style=discord.ButtonStyle.success if last else discord.ButtonStyle.primary,
+                emoji=None if last else "▶️",
+                custom_id=lesson_id(self.game_key, step + 1, "finish" if last else "show"))])
+            if len(STEP_VIEWS) < MOST_VIEWS:
+                STEP_VIEWS[key] = found
+        view = StepView(found[1])
         picture = picture_file(self.done_picture(lesson, step, verdict), "lesson.png")
         return {"embed": embed, "attachments": [picture], "view": view}
 

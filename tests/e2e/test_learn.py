@@ -194,3 +194,17 @@ async def test_a_right_move_is_answered_before_it_is_stored_and_a_restart_waits_
     await w.alice.click(msg, "Next step")  # the old message goes on after the restart
     assert "step 2 of" in msg.embeds[0]["title"]
     w.dd.assert_clean()
+
+
+async def test_lesson_messages_are_not_kept_in_the_librarys_view_store(world):
+    """Every lesson click comes back through the lesson's dynamic item: a stored view per lesson message
+    (never timing out) would only grow; and a step's components are the same each time it is shown."""
+    w = world
+    store = w.bot._connection._view_store
+    before = len(store._synced_message_views)
+    _, msg = await start(w, w.alice, "pylon")
+    first = [b.custom_id for b in msg.buttons()]
+    await w.alice.click(msg, "Large (5 left)")
+    await click_move(w.alice, msg, "pylon", lesson_of("pylon").steps[0].wrong)
+    assert "❌" in msg.embeds[0]["description"] and [b.custom_id for b in msg.buttons()] == first
+    assert len(store._synced_message_views) == before and not store._views.get(msg.id)
