@@ -438,6 +438,10 @@ class ParlorBot(commands.Bot):
         task = getattr(self, "_recovery", None)
         if task is not None and not task.done():
             task.cancel()
+        for cog in list(self.cogs.values()):  # writes done after a reply (lesson progress) reach the store
+            flush = getattr(cog, "flush_lesson_saves", None)  # even if a cog's unload skips them
+            if flush is not None:
+                await flush()
         await super().close()
         await self.store.close()
 

@@ -79,11 +79,12 @@ def map_patch(family: P._Family, rgb: Image.Image) -> Image.Image:
     within MAX_PALETTE_ERROR, and the family's fills within MAX_FILL_ERROR."""
     found = cast(list[tuple[int, Colour]], rgb.getcolors(rgb.width * rgb.height) or [])
     colours = [c for _, c in found]
-    for _attempt in range(2):
+    bad: list[Colour] = []
+    for _attempt in range(3):
         lookup, error, fills = family.lookup, family.error, family.fills
         new = [c for c in colours if c not in error]
-        if new:
-            family._learn(new)
+        if new and family._learn(new)[0] is not error:  # extended meanwhile (a worker thread): again
+            continue
         bad = [c for c in colours if error[c] > (P.MAX_FILL_ERROR if c in fills else P.MAX_PALETTE_ERROR)]
         if not bad:
             return rgb.quantize(palette=lookup, dither=Image.Dither.NONE)

@@ -108,8 +108,9 @@ class _Family:
         colours = _build_palette(seen, fills if exact_fills else set(), 256 - RESERVED)
         return cls(colours + [colours[0]] * RESERVED, seen, fills, free=RESERVED)
 
-    def _learn(self, colours: Sequence[Colour]) -> None:
-        """Work out the palette entry of each new colour (the mapping depends only on the colour)."""
+    def _learn(self, colours: Sequence[Colour]) -> tuple[dict[Colour, int], dict[Colour, int]]:
+        """Work out the palette entry of each new colour (the mapping depends only on the colour); the
+        (error, index) maps it filled (:meth:`extend` in another thread may put new ones in place)."""
         error, index, rgb, lookup = self.error, self.index, self.rgb, self.lookup  # one palette's, throughout
         new = [c for c in colours if c not in error]
         if new:
@@ -118,19 +119,22 @@ class _Family:
             for c, i in zip(new, mapped, strict=True):
                 index[c] = i
                 error[c] = max(abs(c[0] - rgb[3 * i]), abs(c[1] - rgb[3 * i + 1]), abs(c[2] - rgb[3 * i + 2]))
+        return error, index
 
     def mapping(self, colour: Colour) -> tuple[int, int]:
-        """(palette entry, error per channel) of one colour."""
-        if colour not in self.error:
-            self._learn([colour])
-        return self.index[colour], self.error[colour]
+        """(palette entry, error per channel) of one colour. Read from the maps it was learnt into, not
+        ``self.*`` again: a drawing in a worker thread may extend the palette (new empty maps) meanwhile;
+        earlier entries never change, so the answer stays right."""
+        error, index = self.error, self.index
+        if colour not in error:
+            error, index = self._learn([colour])
+        return index[colour], error[colour]
 
     def accepts(self, found: Sequence[tuple[int, Colour]], area: int, exact: Collection[Colour] = ()) -> bool:
         """Whether every colour (``(count, colour)`` as ``getcolors`` gives) maps within
         :data:`MAX_PALETTE_ERROR`, and fills -- and the colours ``exact`` -- within :data:`MAX_FILL_ERROR`.
         Each distinct colour is worked out once."""
-        self._learn([c for _, c in found] + list(exact))
-        error = self.error
+        error, _ = self._learn([c for _, c in found] + list(exact))
         fill = area // _FILL_SHARE
         return (all(error[c] <= (MAX_FILL_ERROR if n >= fill else MAX_PALETTE_ERROR) for n, c in found)
                 and all(error[c] <= MAX_FILL_ERROR for c in exact))

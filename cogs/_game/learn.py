@@ -14,6 +14,7 @@ never create matches (until the last button starts a real one) and never touch r
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 from collections import deque
@@ -36,6 +37,8 @@ from cogs._game.board import BoardCog
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
+
+log = logging.getLogger(__name__)
 
 LESSON_RE = re.compile(r"lesson:(?P<game>[a-z]{1,20}):(?P<step>[0-9]{1,2}):(?P<act>\S{1,80})")
 LESSON_USER = 1  # the stand-in match's seat ids: no Discord user
@@ -71,6 +74,35 @@ class LessonComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.
             await reply_error(interaction, exc)
 
 
+class StepView(discord.ui.View):
+    """The components of a lesson step as a payload built once (:func:`step_payload`), sent as often as
+    the step is shown. Not put in the library's view store after an edit (every click comes back through
+    :class:`LessonComponent`; a stored copy per lesson message, never timing out, would only grow)."""
+
+    def __init__(self, payload: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self._payload = payload
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._payload
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def step_payload(items: list[discord.ui.Item[Any]]) -> list[dict[str, Any]]:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view.to_components()
+
+
+STEP_VIEWS: dict[tuple[str, int, str], tuple[str, list[dict[str, Any]]]] = {}
+"""Per (game, step, picker state): the text under the caption and the components' payload (pure: the
+step's position and the picker state decide them; at most :data:`MOST_VIEWS`, then built each time)."""
+MOST_VIEWS = 512
+
+
 def lesson_id(game: str, step: int, action: str) -> str:
     return f"lesson:{game}:{step}:{action}"
 
@@ -99,6 +131,8 @@ def _fire_and_ice_action(cog: LearnCog, match: Match, action: str, values: list[
 
 STEP_PICTURES: dict[tuple[str, int, str], bytes] = {}
 """The pictures of lesson steps as drawn (a few dozen, a few KB each: bounded by the lessons' size)."""
+STEP_ALTS: dict[tuple[str, int], str] = {}
+"""Each lesson step's picture description (its position never changes)."""
 DONE_PICTURES: dict[tuple[str, int, str], bytes] = {}
 """The position after a right move, per (game, step, move): pure, so drawn once (at most
 :data:`MOST_DONE`; the caption's own move is drawn ahead, in a worker thread, when its step is shown)."""
@@ -137,6 +171,9 @@ class LearnCog(BoardCog):
 
     def __init__(self, bot: ParlorBot) -> None:
         super().__init__(bot)
+        self._saves: set[asyncio.Task[None]] = set()  # progress written after the reply, not yet stored
+        self._last_save: dict[tuple[int, str], asyncio.Task[None]] = {}  # per learner: the latest of them
+        self._gates: dict[asyncio.Task[None], asyncio.Event] = {}  # set when its reply is sent
         if LessonComponent not in getattr(bot, "_component_templates", {}):  # one registration for all games
             bot.add_dynamic_items(LessonComponent)
 
@@ -145,6 +182,7 @@ class LearnCog(BoardCog):
     async def learn(self, interaction: discord.Interaction) -> None:
         lesson = self.lesson()
         self.check_rate(interaction.user.id)
+        await self.saved(interaction.user.id)  # a step written after its reply is in the store first
         found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)  # the truth, each time
         step = 0 if found is None or found[1] or found[0] >= len(lesson) else found[0]
         note = "Welcome back: here is where you left off." if found and not found[1] and step else None
@@ -178,6 +216,59 @@ class LearnCog(BoardCog):
     async def save_progress(self, user_id: int, step: int, done: bool) -> None:
         self.remember(user_id, (step, done))
         await self.bot.store.save_lesson_step(user_id, self.game_key, step, done)
+
+    def save_after(self, user_id: int, step: int, done: bool) -> asyncio.Event:
+        """Store the step reached once the returned gate is set (the reply is sent): the click does not
+        wait for the store. Memory has it at once (the next click reads it); ``learn`` and shutdown
+        (:meth:`flush_lesson_saves`) wait for the write, and writes of one learner go in click order."""
+        self.remember(user_id, (step, done))
+        key = (user_id, self.game_key)
+        gate, before = asyncio.Event(), self._last_save.get(key)
+
+        async def write() -> None:
+            await gate.wait()
+            if before is not None:
+                await asyncio.wait([before])  # an earlier step of this learner first (failed or not)
+            try:
+                await self.bot.store.save_lesson_step(user_id, self.game_key, step, done)
+            except Exception:
+                self.forget(user_id)  # memory must not claim what the store lacks: read it again
+                log.exception("lesson progress of %s in %s not stored", user_id, self.game_key)
+
+        task = asyncio.get_running_loop().create_task(write())
+        self._saves.add(task)
+        self._last_save[key] = task
+        self._gates[task] = gate
+
+        def finished(t: asyncio.Task[None]) -> None:
+            self._saves.discard(t)
+            self._gates.pop(t, None)
+            if self._last_save.get(key) is t:
+                del self._last_save[key]
+
+        task.add_done_callback(finished)
+        return gate
+
+    def forget(self, user_id: int) -> None:
+        (self._progress or {}).pop((user_id, self.game_key), None)
+
+    async def saved(self, user_id: int) -> None:
+        """Wait until the learner's progress written after a reply is in the store."""
+        task = self._last_save.get((user_id, self.game_key))
+        if task is not None:
+            await asyncio.wait([task])
+
+    async def flush_lesson_saves(self) -> None:
+        """Write every pending progress now and wait for it (the cog is unloaded, the bot closes): a
+        restart right after a click keeps the step."""
+        for gate in list(self._gates.values()):
+            gate.set()
+        if self._saves:
+            await asyncio.wait(list(self._saves))
+
+    async def cog_unload(self) -> None:
+        await self.flush_lesson_saves()
+        await super().cog_unload()
 
     def draw_lesson_ahead(self, lesson: Lesson, step: int) -> None:
         """Draw, in a worker thread, the pictures the learner's next clicks at ``step`` need: the step's
@@ -302,24 +393,32 @@ class LearnCog(BoardCog):
     def step_message(self, lesson: Lesson, step: int, *, ui: str = "", note: str | None = None,
                      state: Any = None) -> dict[str, Any]:
         """The message of ``step``: caption (and a note: the hint after a wrong try), picture, components."""
-        match = self.stand_in(lesson, position(lesson, step) if state is None else state)
-        extra, items = self.lesson_items(match, step, ui)
+        key = (self.game_key, step, ui)
+        found = STEP_VIEWS.get(key) if state is None else None
+        match = None if found else self.stand_in(lesson, position(lesson, step) if state is None else state)
+        if found:
+            extra, payload = found
+        else:
+            assert match is not None
+            extra, items = self.lesson_items(match, step, ui)
+            payload = step_payload(items)
+            if state is None and len(STEP_VIEWS) < MOST_VIEWS:
+                STEP_VIEWS[key] = extra, payload
+        view = StepView(payload)
         text = lesson.steps[step].caption + (f"\n\n{extra}" if extra else "")
         embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
                               description=(f"{note}\n\n{text}" if note else text)[:4000], colour=COLOUR_INFO)
         embed.set_footer(text=f"Only you see this lesson. /{self.game_key} learn resumes it any time.")
-        view = discord.ui.View(timeout=None)
-        for item in items:
-            view.add_item(item)
         shown = self.picture_ui(ui)
-        if state is None:  # a step's own position never changes: its pictures are drawn once per process
-            key = (self.game_key, step, shown)
-            data = STEP_PICTURES.get(key)
-            if data is None:
-                data = STEP_PICTURES[key] = self.lesson_picture(match, shown)
-        else:
-            data = self.lesson_picture(match, shown)
-        alt = self.lesson_alt(match)
+        data = STEP_PICTURES.get((self.game_key, step, shown)) if state is None else None
+        alt = STEP_ALTS.get((self.game_key, step)) if state is None else None
+        if data is None or alt is None:
+            stand = match or self.stand_in(lesson, position(lesson, step))
+            data = data or self.lesson_picture(stand, shown)
+            alt = alt or self.lesson_alt(stand)
+            if state is None:  # a step's own position never changes: its pictures are drawn once per process
+                STEP_PICTURES[(self.game_key, step, shown)] = data
+                STEP_ALTS[(self.game_key, step)] = alt
         return {"embed": embed, "file": picture_file(data, "lesson.png", alt), "view": view}
 
     def done_message(self, lesson: Lesson, step: int, verdict: Verdict) -> dict[str, Any]:
@@ -335,13 +434,17 @@ class LearnCog(BoardCog):
             text += f"\n\n**Lesson complete.** You know enough for your first {self.spec.title} game."
         embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
                               description=text[:4000], colour=COLOUR_OK)
-        view = discord.ui.View(timeout=None)
-        if last:
-            view.add_item(discord.ui.Button(label=lesson.finish, style=discord.ButtonStyle.success,
-                                            custom_id=lesson_id(self.game_key, step + 1, "finish")))
-        else:
-            view.add_item(discord.ui.Button(label="Next step", style=discord.ButtonStyle.primary, emoji="▶️",
-                                            custom_id=lesson_id(self.game_key, step + 1, "show")))
+        key = (self.game_key, step, "\0done")
+        found = STEP_VIEWS.get(key)
+        if found is None:
+            found = "", step_payload([discord.ui.Button(
+                label=lesson.finish if last else "Next step",
+                style=discord.ButtonStyle.success if last else discord.ButtonStyle.primary,
+                emoji=None if last else "▶️",
+                custom_id=lesson_id(self.game_key, step + 1, "finish" if last else "show"))])
+            if len(STEP_VIEWS) < MOST_VIEWS:
+                STEP_VIEWS[key] = found
+        view = StepView(found[1])
         after = self.stand_in(lesson, verdict.after)
         picture = picture_file(self.done_picture(lesson, step, verdict), "lesson.png",
                                self.lesson_alt(after, verdict.events))
@@ -379,9 +482,11 @@ class LearnCog(BoardCog):
         if not verdict.ok:
             await self.edit_step(interaction, lesson, step, note=f"❌ {verdict.message}")
             return
-        done = step + 1 >= len(lesson)
-        await self.save_progress(interaction.user.id, step + 1, done)  # stored before it is said: a restart
-        await interaction.response.edit_message(**self.done_message(lesson, step, verdict))  # keeps it
+        gate = self.save_after(interaction.user.id, step + 1, step + 1 >= len(lesson))  # stored once said;
+        try:  # a restart waits for it (flush_lesson_saves)
+            await interaction.response.edit_message(**self.done_message(lesson, step, verdict))
+        finally:
+            gate.set()
         self.draw_lesson_ahead(lesson, step + 1)
 
     def read_action(self, match: Match, action: str, values: list[str]) -> tuple[str, str]:

@@ -161,3 +161,50 @@ async def test_lesson_clicks_are_rate_limited_per_user(world, monkeypatch):
     _, other = await start(w, w.bob, "pylon")  # another user is not held up
     assert "step 1 of" in other.embeds[0]["title"]
 
+
+
+async def test_a_right_move_is_answered_before_it_is_stored_and_a_restart_waits_for_the_write(world):
+    """The reply does not wait for the store (issue 30's budget); shutting down does, so a restart right
+    after the click keeps the step."""
+    import asyncio
+
+    w = world
+    lesson = lesson_of("pylon")
+    _, msg = await start(w, w.alice, "pylon")
+    store, release = w.bot.store, asyncio.Event()
+    real = store.save_lesson_step
+
+    async def held(*args, **kwargs):
+        await release.wait()
+        await real(*args, **kwargs)
+
+    store.save_lesson_step = held
+    try:
+        r = await asyncio.wait_for(click_move(w.alice, msg, "pylon", lesson.steps[0].solution), 5)
+    finally:
+        pending = not release.is_set()
+    assert pending and r.response_name == "UPDATE_MESSAGE" and "✅" in msg.embeds[0]["description"]
+    assert await store.lesson_step(w.alice.id, "pylon") == (0, False)  # answered, not written yet
+    restarting = asyncio.ensure_future(w.restart())
+    await asyncio.sleep(0.05)
+    assert not restarting.done()  # closing waits for the write
+    release.set()
+    await restarting
+    assert await w.bot.store.lesson_step(w.alice.id, "pylon") == (1, False)
+    await w.alice.click(msg, "Next step")  # the old message goes on after the restart
+    assert "step 2 of" in msg.embeds[0]["title"]
+    w.dd.assert_clean()
+
+
+async def test_lesson_messages_are_not_kept_in_the_librarys_view_store(world):
+    """Every lesson click comes back through the lesson's dynamic item: a stored view per lesson message
+    (never timing out) would only grow; and a step's components are the same each time it is shown."""
+    w = world
+    store = w.bot._connection._view_store
+    before = len(store._synced_message_views)
+    _, msg = await start(w, w.alice, "pylon")
+    first = [b.custom_id for b in msg.buttons()]
+    await w.alice.click(msg, "Large (5 left)")
+    await click_move(w.alice, msg, "pylon", lesson_of("pylon").steps[0].wrong)
+    assert "❌" in msg.embeds[0]["description"] and [b.custom_id for b in msg.buttons()] == first
+    assert len(store._synced_message_views) == before and not store._views.get(msg.id)
