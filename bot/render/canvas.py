@@ -159,7 +159,10 @@ def kept(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], key: Hashable,
         draw()
         return
     lo, hi = target.im.crop(box).getextrema()
-    key = ("kept", key, box[2] - box[0], box[3] - box[1], lo if lo == hi else target.crop(box).tobytes())
+    # (keyed by the family's free entries too: a colour the palette took since may be the nearer entry for
+    # some of the part's pixels, so a part kept from before would not be the part drawn now)
+    key = ("kept", key, box[2] - box[0], box[3] - box[1], lo if lo == hi else target.crop(box).tobytes(),
+           d.family.free)
     patches: Kept = _state(d.family)["patches"]
     patch = patches.get(key)
     if patch is not None:
@@ -225,6 +228,7 @@ def _put_patch(target: Image.Image, family: P._Family, box: tuple[int, int, int,
     there, check and map it (:func:`map_patch`) and keep it. Pasted with the image core's paste: an
     Image's costs several times the pixels it moves, and a board pastes dozens of patches."""
     patches: Kept = _state(family)["patches"]
+    key = (key, family.free)  # (see kept(): drawn with the palette as it is now)
     patch = patches.get(key)
     if patch is None:
         under = target.crop(box)

@@ -460,7 +460,8 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     # Legend: resources (the same on every board: kept), then players (colour, name, where, clock).
     ly = g.legend_top
     small = font(g.text)
-    kept(d, (PAD, ly, width - PAD, ly + LEGEND_ROW), ("resources", width, g.text),
+    # (the box reaches a little above the row: its big labels' antialiasing does)
+    kept(d, (PAD, ly - 4, width - PAD, ly + LEGEND_ROW + 2), ("resources", width, g.text),
          partial(_resource_legend, d, ly, g.text))
     clock_of: Mapping[int, int] | None = (dict(enumerate(clocks)) if isinstance(clocks, Sequence)
                                           else clocks)
