@@ -33,6 +33,8 @@ WIN: Final = 1000
 INF: Final = 100_000
 PLACE: Final = 4096
 _QDEPTH: Final = 4
+LOCK_WEIGHT = 1
+"""Half-pyramids the evaluation adds per pyramid in a locked stack (0: the plain margin)."""
 _NB: Final = tuple(tuple(sorted(NEIGHBOURS[i])) for i in range(SQUARES))
 _PAIRS: Final = tuple((x, y) for x in range(SQUARES) for y in _NB[x])
 
@@ -190,7 +192,7 @@ class Search:
                         break
                 else:
                     locked += hy if top[y] == 0 else -hy
-        v = 2 * self.margin0 + locked
+        v = 2 * self.margin0 + LOCK_WEIGHT * locked
         return v if side == 0 else -v
 
     # --- search --------------------------------------------------------------------------------------
