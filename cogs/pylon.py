@@ -30,7 +30,7 @@ from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
 
 ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
 WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
-LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard", "master")]
+LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard")]
 
 
 def stack_text(stack: tuple[tuple[int, int], ...], seat_names: tuple[str, ...]) -> str:

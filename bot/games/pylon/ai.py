@@ -1,4 +1,4 @@
-"""Computer opponents for Pylon: ``easy``, ``medium``, ``hard`` and ``master``.
+"""Computer opponents for Pylon: ``easy``, ``medium`` and ``hard``.
 
 * ``easy`` plays a uniformly random legal move.
 * ``medium`` is greedy one ply on the score: in the stacking phase it takes the
@@ -6,9 +6,8 @@
   one that does not leave its new stack where an opponent stack can cover
   it, then picks at random. Every placement scores the same, so it places
   at random.
-* ``hard`` and ``master`` search, each a fixed amount of work per move
-  (:data:`LEVEL_WORK`: ``master`` five times ``hard``'s), so a move depends only
-  on the position and the match's seed. Stacking, and the
+* ``hard`` searches a fixed amount of work per move (:data:`LEVEL_WORK`), so its
+  move depends only on the position and the match's seed. Stacking, and the
   last :data:`SEARCH_EMPTIES` placements: the deterministic alpha-beta of
   :mod:`bot.games.pylon.search` (iterative deepening, transposition table,
   move ordering, capture quiescence, an evaluation that knows which stacks
@@ -33,13 +32,12 @@ from bot.games.pylon.notation import AGREE, NEIGHBOURS, SQUARES, Agree, Move, Pl
 from bot.games.pylon.rules import PIECES, RULES, PylonState, can_agree, is_over, scores
 from bot.games.pylon.search import PLACE, WIN, search
 
-LEVELS: Final = ("easy", "medium", "hard", "master")
-SEARCH_LEVELS: Final = ("hard", "master")
-LEVEL_WORK: Final = {"hard": (40_000, 1_000), "master": (200_000, 5_000)}
+LEVELS: Final = ("easy", "medium", "hard")
+SEARCH_LEVELS: Final = ("hard",)
+LEVEL_WORK: Final = {"hard": (200_000, 5_000)}
 """Search nodes and placement playouts per move for each searching level."""
 HARD_BUDGET: Final = 1.0
-"""About the seconds ``master``'s work takes on one free core (``hard``'s is a fifth); ``budget``
-scales each level's work from it."""
+"""About the seconds ``hard``'s work takes on one free core (``budget`` scales from it)."""
 TIME_CAP: Final = 1.9
 """The wall-clock safety net per move: a level stops there even if its work is not done."""
 SEARCH_EMPTIES: Final = 6
@@ -207,9 +205,9 @@ def _search_move(state: PylonState, seat: Seat, rng: random.Random, level: str,
 
 def choose(state: PylonState, seat: Seat, rng: random.Random, level: str, *,
            budget: float | None = None, cap: float | None = None) -> Move:
-    """The computer's move for ``seat`` at ``level`` (``easy``, ``medium``, ``hard`` or ``master``).
+    """The computer's move for ``seat`` at ``level`` (``easy``, ``medium`` or ``hard``).
 
-    ``hard`` and ``master`` do a fixed amount of work per move (:data:`LEVEL_WORK`), so the move
+    ``hard`` does a fixed amount of work per move (:data:`LEVEL_WORK`), so the move
     depends only on the position and ``rng``; :data:`TIME_CAP` is a safety net. ``budget`` (seconds,
     for tests and benches) scales that work from the level's nominal :data:`HARD_BUDGET` and caps
     the time at ``budget``; ``cap`` (seconds) overrides the cap. When the opponent has agreed to
@@ -241,8 +239,8 @@ def wants_to_agree(state: PylonState, seat: Seat, rng: random.Random, level: str
                    budget: float | None = None, cap: float | None = None) -> bool:
     """Whether the computer playing ``seat`` accepts ending the game now.
 
-    ``easy`` and ``medium`` accept when they are not behind; ``hard`` and ``master`` accept
-    when their search does not expect to do better by playing on. The platform asks this when a human
+    ``easy`` and ``medium`` accept when they are not behind; ``hard`` accepts when its
+    search does not expect to do better by playing on. The platform asks this when a human
     agrees while the computer is not to move.
     """
     if not can_agree(state, seat):

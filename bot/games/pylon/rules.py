@@ -383,7 +383,7 @@ class Pylon(RulesBase):
         title="Pylon",
         min_seats=2,
         max_seats=2,
-        ai_levels=("easy", "medium", "hard", "master"),
+        ai_levels=("easy", "medium", "hard"),
         hidden_information=False,
         options=(),
         seat_names=SEAT_NAMES,

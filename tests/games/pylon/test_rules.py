@@ -56,7 +56,7 @@ def test_initial_rejects_other_seat_counts_and_options() -> None:
 def test_spec() -> None:
     spec = RULES.spec
     assert spec.key == "pylon" and spec.min_seats == spec.max_seats == 2
-    assert spec.ai_levels == ("easy", "medium", "hard", "master")
+    assert spec.ai_levels == ("easy", "medium", "hard")
     assert spec.seat_names == ("Red", "Blue")
 
 
