@@ -162,7 +162,7 @@ def test_hard_takes_the_winning_last_move() -> None:
 def _late_placement() -> PylonState:
     rng = random.Random(4)
     s = RULES.initial({}, 2)
-    for _ in range(26):  # 4 squares left: placement is searched across the start of stacking
+    for _ in range(28):  # 2 squares left: placement is searched across the start of stacking
         s = RULES.apply(s, s.to_move, rng.choice(RULES.legal_moves(s, s.to_move)))[0]
     return s
 
