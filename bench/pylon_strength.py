@@ -3,9 +3,10 @@
 Targets: hard beats medium in >= 80% of games, medium beats easy in >= 80%, over >= 100 games per
 pairing with colours alternating; hard answers in <= 2 s per move (p50/p99 at its real budget).
 
-The pairings run hard with a shorter budget (--budget, default 0.1 s) so the bench finishes in
-minutes on a shared 2-core machine; a shorter budget only makes hard weaker. Its real-budget time per
-move is measured separately on a few full games (--timing-games) at ai.HARD_BUDGET.
+The pairings run hard with its work scaled down to a --budget of seconds (default 0.1: a tenth of
+its nodes and playouts) so the bench finishes in minutes on a shared 2-core machine; less work only
+makes hard weaker. Its time per move at the real work is measured separately on a few full games
+(--timing-games).
 
 medium vs easy is cheap (no search), so it is played over more games (--easy-games, default 1000)
 for a tighter estimate.
@@ -13,9 +14,9 @@ for a tighter estimate.
 Usage: .venv/bin/python bench/pylon_strength.py [--games 100] [--easy-games 1000] [--budget 0.1]
        [--timing-games 4]
 
---match A,B plays only that pairing (at the levels' real work, --budget aside), e.g. ``--match
-master,hard`` or ``--match hard,old:hard``: ``old:LEVEL`` is LEVEL of the Pylon AI as it was at
---old-ref (default: the commit before the deterministic search, d7ff673), loaded from git.
+--match A,B plays only that pairing at the levels' real work, e.g. ``--match hard,old:hard``:
+``old:LEVEL`` is LEVEL of the Pylon AI as it was at --old-ref (default: the commit before the
+deterministic search, d7ff673), loaded from git.
 """
 
 import pathlib
