@@ -38,7 +38,7 @@ LEVEL_WORK: Final = {"hard": (200_000, 5_000)}
 """Search nodes and placement playouts per move for each searching level."""
 HARD_BUDGET: Final = 1.0
 """About the seconds ``hard``'s work takes on one free core (``budget`` scales from it)."""
-TIME_CAP: Final = 1.9
+TIME_CAP: Final = 1.75
 """The wall-clock safety net per move: a level stops there even if its work is not done."""
 SEARCH_EMPTIES: Final = 2
 """From this many empty squares on, placement is searched (across the start of stacking) too.
