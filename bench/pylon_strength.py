@@ -130,7 +130,7 @@ def main() -> None:
         w, d, lost, margin = pairing(a, b, games, budget)
         took = time.perf_counter() - t
         rate = w / games
-        note = f" (hard budget {budget:g} s/move)" if a == "hard" else ""
+        note = f" (hard's work scaled to {budget:g} s/move)" if a == "hard" else ""
         rows.append(
             f"{a:>6} vs {b:<6} {games:4d} games: {w:3d} won {d:3d} drawn {lost:3d} lost  "
             f"win rate {rate:6.1%}  mean margin {margin:+.1f}  {'OK' if rate >= 0.8 else 'BELOW 80%'}"
