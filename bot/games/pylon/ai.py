@@ -167,11 +167,13 @@ def _mc_placement(s: PylonState, seat: Seat, rng: random.Random, playouts: int, 
         each = max(1, per_round // len(cands))
         late = False
         for m in cands:
-            for _ in range(each):
+            for i in range(each):
+                if not i & 15 and time.perf_counter() > deadline:
+                    late = True
+                    break
                 totals[m] += _playout(s, m, seat, rng)
                 counts[m] += 1
-            if time.perf_counter() > deadline:
-                late = True
+            if late:
                 break
         cands.sort(key=lambda m: -totals[m] / max(1, counts[m]))
         if late:

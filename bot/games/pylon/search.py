@@ -5,7 +5,7 @@ empty the placements are searched too, across the start of stacking). It is iter
 a transposition table, move ordering (the table's move, captures biggest first, killer moves, a
 history table) and a capture quiescence search. It stops on a **node budget**, so a given position
 and budget always give the same move whatever the machine's load; a wall-clock cap is only a safety
-net (``cap`` seconds, checked every 1024 nodes). Once every line of an iteration reaches the end of
+net (``cap`` seconds, checked every 256 nodes). Once every line of an iteration reaches the end of
 the game the value is exact and the search stops (the endgame solver is the same search run to the
 end; the evaluation then never applies).
 
@@ -171,7 +171,7 @@ class Search:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes >= self.budget or (not self.nodes & 1023 and time.perf_counter() > self.deadline):
+        if self.nodes >= self.budget or (not self.nodes & 255 and time.perf_counter() > self.deadline):
             raise OutOfBudget
 
     def final(self, side: int) -> int:
