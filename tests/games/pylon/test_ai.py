@@ -145,3 +145,35 @@ def test_computer_accepts_agreement_only_when_it_does_not_lose_by_it() -> None:
     assert not wants_to_agree(t, RED, random.Random(0), "hard", budget=0.2)
     # nobody agrees during placement
     assert not wants_to_agree(RULES.initial({}, 2), BLUE, random.Random(0), "hard")
+
+
+def test_hard_takes_the_winning_last_move() -> None:
+    # Red to move, behind 3-4. c2-c3 puts Red's small on Blue's stack of 3 and ends the game 6-1;
+    # c2-c1 ends it 4-3; c1-c2 hands c2 to Blue, who then wins. Even the smallest search takes c2-c3.
+    s = position({"c3": "B3 B3 B3", "c2": "R1", "c1": "B1", "f5": "R3", "a1": "R3"})
+    assert s.to_move == RED and scores(s) == (3, 4)
+    for budget in (0.01, 0.2):
+        m = choose(s, RED, random.Random(0), "hard", budget=budget, cap=30.0)
+        assert m == Stacking(sq("c2"), sq("c3"))
+        after = RULES.apply(s, RED, m)[0]
+        assert RULES.outcome(after) is not None and scores(after) == (6, 1)
+
+
+def _late_placement() -> PylonState:
+    rng = random.Random(4)
+    s = RULES.initial({}, 2)
+    for _ in range(28):  # 2 squares left: placement is searched across the start of stacking
+        s = RULES.apply(s, s.to_move, rng.choice(RULES.legal_moves(s, s.to_move)))[0]
+    return s
+
+
+@pytest.mark.parametrize("which", ["opening", "late placement", "stacking"])
+def test_hard_is_deterministic_for_a_seed(which: str) -> None:
+    s = {"opening": RULES.initial({}, 2), "late placement": _late_placement(),
+         "stacking": full_board()}[which]
+    # a fixed amount of work (scaled down by budget), with a cap far away: the clock plays no part
+    moves = {choose(s, s.to_move, random.Random("match:ai:7"), "hard", budget=0.05, cap=60.0)
+             for _ in range(3)}
+    assert len(moves) == 1
+    assert next(iter(moves)) in RULES.legal_moves(s, s.to_move)
+

@@ -1,0 +1,189 @@
+"""Parlor's two-player engines as OpenSpiel Python games (for bench/vs_mcts.py and its tests).
+
+Each engine is wrapped through OpenSpiel's Python-game API (``pyspiel.Game`` / ``pyspiel.State``) so
+OpenSpiel's own algorithms (``open_spiel.python.algorithms.mcts``) play it unchanged. The adapter keeps
+the engine's immutable state and asks the engine for everything: legal moves, the next state (through
+``RULES.apply``, the checked path), whose turn it is and the outcome. Only the action numbering is
+per game (:class:`Codec`): OpenSpiel needs a fixed range of integer actions.
+
+Returns are +1 / 0 / -1 (win, draw, loss); scores and margins are not part of the utility.
+
+Pylon: the ``agree`` move is left out (the computer never offers it first, and an MCTS that offers it
+would only shorten its own games); the game ends when no stacking is left, as in every real game
+that is played out.
+
+Needs the optional ``bench`` extra (``pip install -e '.[bench]'``): ``open-spiel`` with numpy.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pyspiel
+
+from bot.games.egg_carton import ai as egg_ai
+from bot.games.egg_carton.rules import RULES as EGG_RULES
+from bot.games.egg_carton.rules import Pick
+from bot.games.fire_and_ice import ai as fni_ai
+from bot.games.fire_and_ice.board import Move as FniMove
+from bot.games.fire_and_ice.board import Pass as FniPass
+from bot.games.fire_and_ice.rules import RULES as FNI_RULES
+from bot.games.pylon import ai as pylon_ai
+from bot.games.pylon.notation import NEIGHBOURS, SQUARES, Agree, Placement, Stacking
+from bot.games.pylon.rules import RULES as PYLON_RULES
+
+_PYLON_PAIRS = tuple((src, dst) for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
+_PYLON_PAIR_ID = {p: i for i, p in enumerate(_PYLON_PAIRS)}
+_FNI_POINTS = 49
+
+
+def _pylon_encode(m: Any) -> int:
+    if isinstance(m, Placement):
+        return (m.size - 1) * SQUARES + m.square
+    assert isinstance(m, Stacking)
+    return 3 * SQUARES + _PYLON_PAIR_ID[m.source, m.target]
+
+
+def _fni_encode(m: Any) -> int:
+    if isinstance(m, FniPass):
+        return _FNI_POINTS * _FNI_POINTS
+    assert isinstance(m, FniMove)
+    return m.src * _FNI_POINTS + m.dst
+
+
+def _egg_encode(m: Any) -> int:
+    assert isinstance(m, Pick)
+    return int(m.slot)
+
+
+@dataclass(frozen=True)
+class Codec:
+    """How one Parlor game is seen by OpenSpiel: its engine, action numbering and computer."""
+
+    key: str
+    rules: Any
+    num_actions: int
+    max_length: int
+    encode: Callable[[Any], int]
+    choose: Callable[..., Any]          # (state, seat, rng, level) -> move, the bot's own computer
+    levels: tuple[str, ...]
+    options: tuple[tuple[str, str], ...] = ()
+    skip: tuple[type, ...] = ()          # move types the adapter leaves out (Pylon's agree)
+
+    def legal(self, s: Any, seat: int) -> list[Any]:
+        return [m for m in self.rules.legal_moves(s, seat) if not isinstance(m, self.skip)]
+
+
+CODECS: dict[str, Codec] = {
+    "pylon": Codec("pylon", PYLON_RULES, 3 * SQUARES + len(_PYLON_PAIRS), 60, _pylon_encode,
+                   pylon_ai.choose, pylon_ai.LEVELS, skip=(Agree,)),
+    "fire_and_ice": Codec("fire_and_ice", FNI_RULES, _FNI_POINTS * _FNI_POINTS + 1, 400, _fni_encode,
+                          fni_ai.choose, fni_ai.LEVELS),
+    "egg_carton": Codec("egg_carton", EGG_RULES, 12, 1000, _egg_encode, egg_ai.choose,
+                        tuple(EGG_RULES.spec.ai_levels)),
+}
+
+
+class ParlorState(pyspiel.State):
+    """An OpenSpiel state holding one immutable Parlor engine state."""
+
+    def __init__(self, game: ParlorGame, inner: Any = None) -> None:
+        super().__init__(game)
+        self.codec: Codec = game.codec
+        self.inner = inner if inner is not None else self.codec.rules.initial(dict(self.codec.options), 2)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        act = self.codec.rules.to_act(self.inner)
+        if act is None:
+            self._player = pyspiel.PlayerId.TERMINAL
+            self._moves: dict[int, Any] = {}
+            return
+        (seat,) = tuple(act)
+        self._player = seat
+        self._moves = {self.codec.encode(m): m for m in self.codec.legal(self.inner, seat)}
+        if not self._moves:  # only skipped moves left (cannot happen in the three games)
+            raise RuntimeError(f"{self.codec.key}: seat {seat} has no move the adapter can play")
+
+    def current_player(self) -> int:
+        return int(self._player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self._moves)
+
+    def _apply_action(self, action: int) -> None:
+        self.inner, _ = self.codec.rules.apply(self.inner, self._player, self._moves[action])
+        self._refresh()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        m = self._moves.get(action)
+        return str(m) if m is not None else f"#{action}"
+
+    def is_terminal(self) -> bool:
+        return bool(self._player == pyspiel.PlayerId.TERMINAL)
+
+    def returns(self) -> list[float]:
+        out = self.codec.rules.outcome(self.inner)
+        if out is None or out.is_draw:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if 0 in out.winners else [-1.0, 1.0]
+
+    def move_of(self, action: int) -> Any:
+        """The engine move behind a legal action."""
+        return self._moves[action]
+
+    def action_of(self, move: Any) -> int:
+        """The action number of a legal engine move."""
+        a = self.codec.encode(move)
+        if a not in self._moves:
+            raise ValueError(f"{move} is not legal here")
+        return a
+
+    def __str__(self) -> str:
+        return repr(self.codec.rules.dump(self.inner))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ParlorState:
+        # the engine state is immutable: share it; OpenSpiel copies its own history
+        dup = copy.copy(self)
+        memo[id(self)] = dup
+        return dup
+
+
+class ParlorGame(pyspiel.Game):
+    def __init__(self, codec: Codec, params: dict[str, Any] | None = None) -> None:
+        self.codec = codec
+        game_type = pyspiel.GameType(
+            short_name=f"python_parlor_{codec.key}",
+            long_name=f"Parlor {codec.key}",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+            information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+            utility=pyspiel.GameType.Utility.ZERO_SUM,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=2,
+            min_num_players=2,
+            provides_information_state_string=False,
+            provides_information_state_tensor=False,
+            provides_observation_string=False,
+            provides_observation_tensor=False,
+            parameter_specification={},
+        )
+        info = pyspiel.GameInfo(num_distinct_actions=codec.num_actions, max_chance_outcomes=0, num_players=2,
+                                min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+                                max_game_length=codec.max_length)
+        super().__init__(game_type, info, params or {})
+
+    def new_initial_state(self, state: Any = None) -> ParlorState:
+        return ParlorState(self, state)
+
+
+def game(key: str) -> ParlorGame:
+    """The OpenSpiel game for a Parlor game key (``pylon``, ``fire_and_ice``, ``egg_carton``)."""
+    return ParlorGame(CODECS[key])
+
+
+def keys() -> Sequence[str]:
+    return tuple(CODECS)

@@ -1,0 +1,327 @@
+"""Pylon's deterministic game-tree search (the ``hard`` level).
+
+One negamax alpha-beta covers the stacking phase and the last placements (when few squares are left
+empty the placements are searched too, across the start of stacking). It is iterative deepening with
+a transposition table, move ordering (the table's move, captures biggest first, killer moves, a
+history table) and a capture quiescence search. It stops on a **node budget**, so a given position
+and budget always give the same move whatever the machine's load; a wall-clock cap is only a safety
+net (``cap`` seconds, checked every 256 nodes). Once every line of an iteration reaches the end of
+the game the value is exact and the search stops (the endgame solver is the same search run to the
+end; the evaluation then never applies).
+
+Evaluation (side to move's view, in half-pyramids): ``2 × margin + locked margin``. A stack is
+*locked* when no occupied neighbour has a bottom pyramid small enough to go onto its top. Bottoms
+never change, tops only shrink and vacated squares stay empty, so a locked stack stays its owner's
+for good (unless it moves itself, which only its owner gains by). Finished games score
+``±WIN + 2 × margin`` so that any win beats any non-win.
+
+Positions are four flat lists per square (height, owner of the top, top size, bottom size) plus the
+two stashes, mutated and restored in place; moves are small ints (stacking ``x * 32 + y``,
+placement ``PLACE + size * 32 + square``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Final
+
+from bot.games.pylon.notation import NEIGHBOURS, SQUARES
+from bot.games.pylon.rules import PIECES, PylonState
+
+WIN: Final = 1000
+INF: Final = 100_000
+PLACE: Final = 4096
+_QDEPTH: Final = 4
+LOCK_WEIGHT = 1
+"""Half-pyramids the evaluation adds per pyramid in a locked stack (0: the plain margin)."""
+_NB: Final = tuple(tuple(sorted(NEIGHBOURS[i])) for i in range(SQUARES))
+_PAIRS: Final = tuple((x, y) for x in range(SQUARES) for y in _NB[x])
+
+_ZR = random.Random(20251126)
+_Z: Final = [[_ZR.getrandbits(64) for _ in range(64 * 2 * 4 * 4)] for _ in range(SQUARES)]
+
+
+def _code(h: int, top: int, ts: int, bs: int) -> int:
+    return ((h * 2 + top) * 4 + ts) * 4 + bs
+
+
+class OutOfBudget(Exception):
+    """The node budget or the time cap ran out."""
+
+
+class Search:
+    """Alpha-beta over a Pylon position (see the module docstring)."""
+
+    def __init__(self, s: PylonState, nodes: int, cap: float) -> None:
+        self.h = [len(st) for st in s.board]
+        self.top = [st[-1][0] if st else -1 for st in s.board]
+        self.ts = [st[-1][1] if st else 0 for st in s.board]
+        self.placed = s.placed
+        # an empty square's bottom reads 0 during placement (any pyramid may still arrive there) and 9
+        # once the board is full (a vacated square stays empty): the lock test needs no height check
+        self.bs = [st[0][1] if st else (0 if s.is_placement else 9) for st in s.board]
+        self.stash = [list(s.stash[0]), list(s.stash[1])]
+        self.margin0 = 0
+        key = 0
+        for i in range(SQUARES):
+            if self.h[i]:
+                self.margin0 += self.h[i] if self.top[i] == 0 else -self.h[i]
+                key ^= _Z[i][_code(self.h[i], self.top[i], self.ts[i], self.bs[i])]
+        self.key = key
+        self.stacks = sum(1 for x in self.h if x)
+        self.budget = nodes
+        self.deadline = time.perf_counter() + cap
+        self.nodes = 0
+        self.tt: dict[int, tuple[int, int, int, int, bool]] = {}
+        self.killers: dict[int, list[int]] = {}
+        self.history: dict[int, int] = {}
+        self.exact = True
+
+    # --- moves ---------------------------------------------------------------------------------------
+
+    def stackings(self) -> list[int]:
+        h, ts, bs = self.h, self.ts, self.bs
+        out = []
+        for x in range(SQUARES):
+            if h[x]:
+                b = bs[x]
+                for y in _NB[x]:
+                    if h[y] and b <= ts[y]:
+                        out.append(x * 32 + y)
+        return out
+
+    def any_stacking(self) -> bool:
+        h, ts, bs = self.h, self.ts, self.bs
+        for x in range(SQUARES):
+            if h[x]:
+                b = bs[x]
+                for y in _NB[x]:
+                    if h[y] and b <= ts[y]:
+                        return True
+        return False
+
+    def placements(self, side: int) -> list[int]:
+        st = self.stash[side]
+        empty = [i for i in range(SQUARES) if not self.h[i]]
+        return [PLACE + z * 32 + sq for z in (3, 2, 1) if st[z - 1] for sq in empty]
+
+    def moves(self, side: int) -> list[int]:
+        return self.placements(side) if self.placed < PIECES else self.stackings()
+
+    def make(self, m: int, side: int) -> tuple[int, ...]:
+        h, top, ts, bs = self.h, self.top, self.ts, self.bs
+        if m >= PLACE:
+            z, sq = divmod(m - PLACE, 32)
+            h[sq], top[sq], ts[sq], bs[sq] = 1, side, z, z
+            self.stash[side][z - 1] -= 1
+            self.placed += 1
+            if self.placed == PIECES:
+                for i in range(SQUARES):
+                    if not h[i]:
+                        bs[i] = 9
+            self.stacks += 1
+            self.margin0 += 1 if side == 0 else -1
+            self.key ^= _Z[sq][_code(1, side, z, z)]
+            return ()
+        x, y = divmod(m, 32)
+        hx, tx, tsx, hy, ty, tsy = h[x], top[x], ts[x], h[y], top[y], ts[y]
+        self.key ^= (_Z[x][_code(hx, tx, tsx, bs[x])] ^ _Z[y][_code(hy, ty, tsy, bs[y])]
+                     ^ _Z[y][_code(hx + hy, tx, tsx, bs[y])])
+        if tx != ty:
+            self.margin0 += 2 * hy if tx == 0 else -2 * hy
+        h[y] = hx + hy
+        top[y] = tx
+        ts[y] = tsx
+        h[x] = 0
+        top[x] = -1
+        ts[x] = 0
+        bx = bs[x]
+        bs[x] = 9
+        self.stacks -= 1
+        return hx, tx, tsx, hy, ty, tsy, bx
+
+    def unmake(self, m: int, side: int, saved: tuple[int, ...]) -> None:
+        h, top, ts, bs = self.h, self.top, self.ts, self.bs
+        if m >= PLACE:
+            z, sq = divmod(m - PLACE, 32)
+            self.key ^= _Z[sq][_code(1, side, z, z)]
+            h[sq], top[sq], ts[sq], bs[sq] = 0, -1, 0, 0
+            if self.placed == PIECES:
+                for i in range(SQUARES):
+                    if not h[i]:
+                        bs[i] = 0
+            self.stash[side][z - 1] += 1
+            self.placed -= 1
+            self.stacks -= 1
+            self.margin0 -= 1 if side == 0 else -1
+            return
+        x, y = divmod(m, 32)
+        hx, tx, tsx, hy, ty, tsy, bx = saved
+        bs[x] = bx
+        self.key ^= (_Z[x][_code(hx, tx, tsx, bs[x])] ^ _Z[y][_code(hy, ty, tsy, bs[y])]
+                     ^ _Z[y][_code(hx + hy, tx, tsx, bs[y])])
+        if tx != ty:
+            self.margin0 -= 2 * hy if tx == 0 else -2 * hy
+        h[x], top[x], ts[x] = hx, tx, tsx
+        h[y], top[y], ts[y] = hy, ty, tsy
+        self.stacks += 1
+
+    # --- values --------------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes >= self.budget or (not self.nodes & 255 and time.perf_counter() > self.deadline):
+            raise OutOfBudget
+
+    def final(self, side: int) -> int:
+        m = self.margin0 if side == 0 else -self.margin0
+        return 2 * m + (WIN if m > 0 else (-WIN if m < 0 else 0))
+
+    def evaluate(self, side: int) -> int:
+        """``2 × margin + locked margin`` for ``side`` (a heuristic: the game goes on)."""
+        self.exact = False
+        h, top, ts, bs = self.h, self.top, self.ts, self.bs
+        locked = 0
+        for y in range(SQUARES):
+            hy = h[y]
+            if hy:
+                t = ts[y]
+                for n in _NB[y]:
+                    if bs[n] <= t:
+                        break
+                else:
+                    locked += hy if top[y] == 0 else -hy
+        v = 2 * self.margin0 + LOCK_WEIGHT * locked
+        return v if side == 0 else -v
+
+    # --- search --------------------------------------------------------------------------------------
+
+    def _order(self, moves: list[int], side: int, first: int, ply: int) -> list[int]:
+        top, h = self.top, self.h
+        killers = self.killers.get(ply, ())
+        hist = self.history
+
+        def key(m: int) -> int:
+            if m == first:
+                return -1_000_000
+            if m >= PLACE:
+                return -hist.get(m, 0)
+            x, y = m >> 5, m & 31
+            tx, ty = top[x], top[y]
+            if tx == side and ty != side:
+                return -100_000 - h[y]           # a capture, biggest first
+            if m in killers:
+                return -50_000
+            if tx != side and ty == side:
+                return 50_000 + h[y]             # handing over one's own stack: last
+            return -hist.get(m, 0)
+        return sorted(moves, key=key)
+
+    def quiesce(self, side: int, alpha: int, beta: int, q: int) -> int:
+        self._tick()
+        if self.placed < PIECES:
+            return self.evaluate(side)
+        top, h, ts, bs = self.top, self.h, self.ts, self.bs
+        other = 1 - side
+        caps = []
+        for x in range(SQUARES):
+            if top[x] == side:
+                b = bs[x]
+                for y in _NB[x]:
+                    if top[y] == other and b <= ts[y]:
+                        caps.append(x * 32 + y)
+        if not caps and not self.any_stacking():
+            return self.final(side)
+        stand = self.evaluate(side)
+        if stand >= beta or q == 0 or not caps:
+            return stand
+        alpha = max(alpha, stand)
+        caps.sort(key=lambda m: -h[m & 31])
+        for m in caps:
+            saved = self.make(m, side)
+            v = -self.quiesce(1 - side, -beta, -alpha, q - 1)
+            self.unmake(m, side, saved)
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+        return alpha
+
+    def negamax(self, depth: int, side: int, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
+        entry = self.tt.get(self.key)
+        first = -1
+        if entry is not None:
+            d, v, flag, first, ex = entry
+            if d >= depth and (flag == 0 or (flag == 1 and v >= beta) or (flag == -1 and v <= alpha)):
+                if not ex:
+                    self.exact = False
+                return v
+        moves = self.moves(side)
+        if not moves:
+            return self.final(side)
+        if depth <= 0:
+            return self.quiesce(side, alpha, beta, _QDEPTH)
+        outer, self.exact = self.exact, True
+        alpha0 = alpha
+        best, best_move = -INF, -1
+        for m in self._order(moves, side, first, ply):
+            saved = self.make(m, side)
+            v = -self.negamax(depth - 1, 1 - side, -beta, -alpha, ply + 1)
+            self.unmake(m, side, saved)
+            if v > best:
+                best, best_move = v, m
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        if m >= PLACE or not (self.top[m >> 5] == side and self.top[m & 31] != side):
+                            ks = self.killers.setdefault(ply, [])
+                            if m not in ks:
+                                ks.insert(0, m)
+                                del ks[2:]
+                        self.history[m] = self.history.get(m, 0) + depth * depth
+                        break
+        flag = 1 if best >= beta else (-1 if best <= alpha0 else 0)
+        self.tt[self.key] = (depth, best, flag, best_move, self.exact)
+        self.exact = outer and self.exact
+        return best
+
+    def remaining(self) -> int:
+        """An upper bound on the plies left in the game."""
+        return (PIECES - self.placed) + max(0, (PIECES if self.placed < PIECES else self.stacks) - 1)
+
+    def root(self, side: int, rng: random.Random) -> tuple[int, int, int, bool]:
+        """Iterative deepening: (best move, its value, depth completed, whether the value is exact)."""
+        moves = self.moves(side)
+        rng.shuffle(moves)  # ties between equal moves fall by the match's seed
+        best, best_v, done, exact = self._order(moves, side, -1, 0)[0], -INF, 0, False
+        depth = 1
+        while depth <= 60:
+            self.exact = True
+            try:
+                alpha, cur, cur_v = -INF, best, -INF
+                for m in self._order(moves, side, best, 0):
+                    saved = self.make(m, side)
+                    try:
+                        v = -self.negamax(depth - 1, 1 - side, -INF, -alpha, 1)
+                    finally:
+                        self.unmake(m, side, saved)
+                    if v > cur_v:
+                        cur, cur_v = m, v
+                        alpha = max(alpha, v)
+            except OutOfBudget:
+                if cur_v > -INF and depth > 1:
+                    best, best_v = cur, cur_v  # a move that beat the previous best in a full window
+                break
+            best, best_v, done, exact = cur, cur_v, depth, self.exact
+            if exact or depth >= self.remaining():
+                break  # every line reached the end of the game: the value is exact
+            depth += 1
+        return best, best_v, done, exact
+
+
+def search(s: PylonState, side: int, rng: random.Random, nodes: int,
+           cap: float) -> tuple[int, int, int, bool]:
+    """Best move (as an int) for ``side`` in ``s``, its value, depth reached and exactness."""
+    return Search(s, nodes, cap).root(side, rng)
