@@ -55,11 +55,12 @@ VERSION_FREE = (
     "rj",
     "rg",
     "ru:",  # replays (cogs/_game/replay.py): a step, the jump select, the whole-game GIF, posting a step
+    "rv",  # and the review of a finished match (bot/review.py)
 )
 """The actions whose components may carry version ``-`` (they check their own situation). Any other action
 with ``-`` is refused as a stale board, so a forged ``-`` can never skip the version check of a move."""
 
-ANYWHERE = ("rp:", "rj", "rg", "ru:")
+ANYWHERE = ("rp:", "rj", "rg", "ru:", "rv")
 """The actions that work in any channel of the match's server, not only where it is played: a replay is
 looked at wherever it was asked for (never in another server)."""
 

@@ -41,6 +41,7 @@ from bot.names import shown
 from bot.render import board_png
 from bot.render.kept import Kept
 from bot.render.match_gif import MAX_FRAMES, MatchGif
+from bot.review import REVIEWED, Review, how, job_of, kept_review, review_once, stop_review_process
 from bot.storage import MatchRecord, Status
 from cogs import _views as v
 from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, picture_file
@@ -50,7 +51,10 @@ STEP = "rp:"
 JUMP = "rj"
 GIF = "rg"
 POST = "ru:"
-ACTIONS = (STEP, JUMP, GIF, POST)
+REVIEW = "rv"
+ACTIONS = (STEP, JUMP, GIF, POST, REVIEW)
+MARKS_SHOWN = 20
+"""Marks listed in a review's answer (the biggest swings first past that, in move order)."""
 PICTURE = "replay.png"
 STEPS_KEPT = 1 << 23
 """Bytes of replay step pictures kept (drawn ahead of the next click, or shown lately): 8 MB."""
@@ -156,6 +160,9 @@ class ReplayCog(LobbyCog):
         if action == GIF:
             await self.send_gif(interaction, match, replay)
             return
+        if action == REVIEW:
+            await self.send_review(interaction, match, replay)
+            return
         found = re.fullmatch(r"(rp:|ru:)(\d{1,6})(:[se])?", action)  # ⏮ ⏭ are :s :e (ids differ)
         if action == JUMP and values and values[0].isdigit():
             n = int(values[0])
@@ -177,6 +184,10 @@ class ReplayCog(LobbyCog):
 
     def step_kwargs(self, match: Match, replay: Replay, n: int) -> dict[str, Any]:
         data, text = self.step_drawn(match, replay, n)
+        rv = kept_review((match.id, match.version))
+        mark = rv.at(n) if rv is not None else None
+        if mark is not None:  # (not in the drawn step: a review may come in after the step was drawn)
+            text = f"{text}\n🔎 **{mark.kind.capitalize()}** · `{mark.better}` {mark.why}"[:4096]
         seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} #{match.id} · {seats}"[:256], description=text,
                               colour=COLOUR_END if match.status != Status.RUNNING else COLOUR_INFO)
@@ -277,7 +288,48 @@ class ReplayCog(LobbyCog):
             view.add_item(v.select(match.id, None, JUMP, options, placeholder="Jump to a move", row=1))
         view.add_item(v.button(match.id, None, f"{POST}{n}", emoji="📢", label="Post this position here",
                                row=2))
+        if self.reviewable(match):
+            view.add_item(v.button(match.id, None, REVIEW, emoji="🔎", label="Where it turned", row=2))
         return view
+
+    # -- the review (bot/review.py): the strongest level's marks, made in a worker process ------------------
+
+    def reviewable(self, match: Match) -> bool:
+        """Offered for finished matches of the games whose strongest level is measured strong."""
+        return self.game_key in REVIEWED and match.status == Status.FINISHED
+
+    async def send_review(self, interaction: discord.Interaction, match: Match, replay: Replay) -> None:
+        if not self.reviewable(match):
+            raise MatchError("A review is offered only for finished matches of Fire and Ice and the Egg "
+                             "Carton Game (the games whose strongest computer level is measured strong).")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rv = await review_once((match.id, match.version), lambda: job_of(self.game_key, replay.steps))
+        view = v.view_of(*(v.button(match.id, None, f"{STEP}{m.step}", label=f"Move {m.step}")
+                           for m in self.marks_shown(rv)[:5]))
+        await interaction.followup.send(content=self.review_text(match, rv, replay), view=view,
+                                        ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @staticmethod
+    def marks_shown(rv: Review) -> list[Any]:
+        worst = sorted(rv.marks, key=lambda m: ("inaccuracy", "mistake", "blunder").index(m.kind),
+                       reverse=True)[:MARKS_SHOWN]
+        return sorted(worst, key=lambda m: m.step)
+
+    def review_text(self, match: Match, rv: Review, replay: Replay) -> str:
+        lines = [f"🔎 **Where it turned** · {self.spec.title} #{match.id}"]
+        for m in self.marks_shown(rv):
+            who = shown(match.seats[m.seat].name) if m.seat < len(match.seats) else "?"
+            lines.append(f"move {m.step} · {who} `{m.played}` · **{m.kind}**: `{m.better}` {m.why}")
+        if not rv.marks:
+            lines.append("No move swung the evaluation past the marks: a clean game, as far as the engine "
+                         "sees.")
+        elif len(rv.marks) > MARKS_SHOWN:
+            lines.append(f"… and {len(rv.marks) - MARKS_SHOWN} smaller ones.")
+        if replay.broken:
+            lines.append("⚠️ The log no longer replays to its end on today's rules: only the moves before "
+                         "that.")
+        lines.append(f"-# {how(rv)} The marks are only as good as the engine.")
+        return "\n".join(lines)[:2000]
 
     # -- positions and pictures ---------------------------------------------------------------------------
 
@@ -353,6 +405,7 @@ class ReplayCog(LobbyCog):
 
     async def cog_unload(self) -> None:
         stop_gif_process()  # (started again on the next GIF)
+        stop_review_process()  # (and on the next review)
         await super().cog_unload()
 
     # -- commands -----------------------------------------------------------------------------------------

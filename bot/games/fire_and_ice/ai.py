@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.games.base import Seat
 from bot.games.fire_and_ice.geometry import (
@@ -169,8 +170,9 @@ class _Timeout(Exception):
 class _Search:
     """Negamax alpha-beta with a transposition table and a deadline."""
 
-    def __init__(self, deadline: float) -> None:
+    def __init__(self, deadline: float, max_nodes: float = float("inf")) -> None:
         self.deadline = deadline
+        self.max_nodes = max_nodes
         self.nodes = 0
         self.tt: dict[tuple[int, int, int, int], tuple[int, float, int, tuple[int, int] | None]] = {}
 
@@ -201,7 +203,7 @@ class _Search:
     def negamax(self, me: int, op: int, sme: int, sop: int, depth: int, alpha: float, beta: float,
                 ply: int) -> float:
         self.nodes += 1
-        if not self.nodes & 127 and time.perf_counter() > self.deadline:
+        if not self.nodes & 127 and (time.perf_counter() > self.deadline or self.nodes > self.max_nodes):
             raise _Timeout
         if depth <= 0:
             return _evaluate(me, op)
@@ -335,4 +337,65 @@ def choose(state: State, seat: Seat, rng: random.Random, level: str = "medium", 
     return Move(*mv)
 
 
-__all__ = ["HARD_BUDGET", "LEVELS", "MAX_BUDGET", "choose"]
+# --------------------------------------------------------------------------- evaluation (the review)
+
+REVIEW_NODES = 30_000
+"""Nodes the review's search may visit per position (about as deep as the hard level's time budget on the
+project's machine; a node budget, not the clock, so a review is the same every time)."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The hard search's verdict on a position, from the view of the side to move."""
+
+    best: FireIceMove
+    score: float
+    """Of ``best``: above :data:`WON` a forced win, below ``-WON`` a forced loss, else the heuristic."""
+    depth: int
+    played: float | None = None
+    """The score of the move asked about (same depth and scale), when one was."""
+
+
+WON = _WIN_THRESHOLD
+
+
+def _exact(search: _Search, me: int, op: int, sme: int, sop: int, mv: tuple[int, int], depth: int) -> float:
+    """The score of ``mv`` searched ``depth`` plies deep (full window: exact, not a bound)."""
+    nme, nop, nsop = _result(me, op, sop, *mv)
+    if HAS_LINE[_ctrl(nme)]:
+        return WIN
+    if HAS_LINE[_ctrl(nop)]:
+        return -WIN + 1
+    if depth <= 1:
+        return -_evaluate(nop, nme)
+    return -search.negamax(nop, nme, nsop, sme, depth - 1, -float("inf"), float("inf"), 1)
+
+
+def evaluate(state: State, seat: Seat, nodes: int = REVIEW_NODES,
+             played: FireIceMove | None = None) -> Evaluation:
+    """The hard level's search of ``state`` for ``seat`` (to move) within ``nodes`` search nodes
+    (deterministic: no randomness, no clock), and the score of ``played`` at the same depth.
+
+    Raises:
+        ValueError: ``seat`` is not to move.
+    """
+    legal = RULES.legal_moves(state, seat)
+    if not legal:
+        raise ValueError(f"{'Fire' if seat == 0 else 'Ice'} is not to move.")
+    if isinstance(legal[0], Pass):
+        return Evaluation(legal[0], 0.0, 0, 0.0 if played is not None else None)
+    me, op, sme, sop = _position(state, seat)
+    moves = [(m.src, m.dst) for m in legal if isinstance(m, Move)]
+    search = _Search(float("inf"), max_nodes=nodes)
+    best, depth, score = search.root(me, op, sme, sop, moves, N_POINTS - (me | op).bit_count() + 2)
+    search.max_nodes = float("inf")  # the budget was for the choice; a subtree at a known depth is cheap
+    if depth >= 1 and abs(score) < WON:  # (a choice changed by an unfinished deeper pass: score it at depth)
+        score = _exact(search, me, op, sme, sop, best, depth)
+    mine: float | None = None
+    if isinstance(played, Move):
+        mine = score if (played.src, played.dst) == best else _exact(search, me, op, sme, sop,
+                                                                      (played.src, played.dst), depth)
+    return Evaluation(Move(*best), score, depth, mine)
+
+
+__all__ = ["HARD_BUDGET", "LEVELS", "MAX_BUDGET", "REVIEW_NODES", "WON", "Evaluation", "choose", "evaluate"]
