@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import multiprocessing
 import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -37,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import CHANCE, Seat
+from bot.matches.workers import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +221,7 @@ _pool: ProcessPoolExecutor | None = None
 def _review_pool() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _pool = worker_pool()
     return _pool
 
 

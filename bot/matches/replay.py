@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import multiprocessing
 import pickle
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from typing import Any
 
 from bot.games.base import CHANCE, Event, Seat
 from bot.matches.match import Match, engine_options
+from bot.matches.workers import worker_pool
 from bot.render.match_gif import MatchGif, match_gif
 from bot.storage import MoveRecord, Status
 
@@ -206,7 +206,7 @@ _pool: ProcessPoolExecutor | None = None
 def _gif_pool() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _pool = worker_pool()
     return _pool
 
 
