@@ -78,3 +78,24 @@ async def test_only_the_games_with_a_computer_opponent_have_puzzles(world):
     names = {c.qualified_name for c in world.bot.tree.walk_commands()}
     assert {"pylon puzzle", "fireandice puzzle", "eggcarton puzzle"} <= names
     assert "eof puzzle" not in names and "nomic puzzle" not in names
+
+
+async def test_puzzles_are_mined_from_the_servers_finished_matches(world):
+    """``python -m bot puzzles --from-db``: the finished matches of a server's database are searched first,
+    and what is found there is a proved puzzle naming its match."""
+    from bot.puzzles import Puzzle, verify
+    from bot.puzzles.cli import finished_matches
+    from bot.puzzles.generate import build
+    from tests.e2e.test_quiet_computer import play_whole_game
+
+    w = world
+    g = await play_whole_game(w, "fireandice", "easy", seed=4)
+    assert g["match"].status.value == "finished"
+    await w.dd.disconnect()  # the bot lets go of its SQLite file (one process owns it)
+    mined = await finished_matches(f"sqlite:///{w.db}", ("fireandice",))
+    assert [source for source, _ in mined["fireandice"]] == [f"match {g['match'].id}"]
+    puzzles = build(("fireandice",), 3, 20, extra=mined)
+    from_match = [p for p in puzzles if p["source"] == f"match {g['match'].id}"]
+    assert from_match, [p["source"] for p in puzzles]
+    for p in from_match:  # proved again by search, its whole tree played on the engine
+        verify(Puzzle(p["id"], p["game"], p["seat"], p["depth"], p["state"], p["tree"], p["source"]))
