@@ -58,8 +58,8 @@ async def test_the_thread_converges_to_one_live_board_after_an_incident(tmp_path
         (live,) = live_boards(thread)
         assert "S b2" in live.text
         assert stored_moves(path) == (5, 5)  # every acknowledged move stored once
-        # every turn's ping delivered once: alice's at the start and after bob's two moves, bob's after each of
-        # alice's three (a restart re-tells the player to move once: the reply it lost may not have gone out)
+        # every turn's ping delivered once: alice's at the start and after bob's two moves, bob's after
+        # each of alice's three (a restart re-tells the player to move once: its lost reply may not have gone)
         pings = {u.username: sum(1 for m in thread.messages if u.id in m.notified_ids) for u in players}
         extra = 1 if kill else 0
         assert pings["bob"] in range(3, 4 + extra) and pings["alice"] in range(3, 4 + extra), pings
