@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import pathlib
 import sys
 import time
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -23,3 +26,31 @@ def make_bot(dd: DiscordDouble, db: pathlib.Path, guild_id: int) -> ParlorBot:
 def pct(values: list[float], p: float) -> float:
     xs = sorted(values)
     return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
+
+
+def wrap_timed(owner: Any, name: str, times: list[float]) -> None:
+    """Replace ``owner.name`` (a function or coroutine function) by one that appends each call's
+    milliseconds to ``times`` (the benches' ``--phases``)."""
+    f = getattr(owner, name)
+    if asyncio.iscoroutinefunction(f):
+
+        @functools.wraps(f)
+        async def timed_async(*a: Any, **k: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return await f(*a, **k)
+            finally:
+                times.append((time.perf_counter() - t) * 1000)
+
+        setattr(owner, name, timed_async)
+    else:
+
+        @functools.wraps(f)
+        def timed(*a: Any, **k: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return f(*a, **k)
+            finally:
+                times.append((time.perf_counter() - t) * 1000)
+
+        setattr(owner, name, timed)

@@ -25,19 +25,18 @@ from __future__ import annotations
 
 import asyncio
 import cProfile
-import functools
 import io
 import pstats
 import re
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import discord
+from _world import wrap_timed
 
 from bot.app import ParlorBot
 from bot.config import Config
@@ -70,26 +69,7 @@ def time_phases() -> None:
     from cogs._game import learn
 
     def wrap(owner: Any, name: str, key: str) -> None:
-        f = getattr(owner, name)
-        times = PHASES.setdefault(key, [])
-        if asyncio.iscoroutinefunction(f):
-            @functools.wraps(f)
-            async def timed_async(*a: Any, **k: Any) -> Any:
-                t = time.perf_counter()
-                try:
-                    return await f(*a, **k)
-                finally:
-                    times.append((time.perf_counter() - t) * 1000)
-            setattr(owner, name, timed_async)
-        else:
-            @functools.wraps(f)
-            def timed(*a: Any, **k: Any) -> Any:
-                t = time.perf_counter()
-                try:
-                    return f(*a, **k)
-                finally:
-                    times.append((time.perf_counter() - t) * 1000)
-            setattr(owner, name, timed)
+        wrap_timed(owner, name, PHASES.setdefault(key, []))
 
     wrap(SqliteStore, "lesson_step", "store: read progress")
     wrap(SqliteStore, "save_lesson_step", "store: save progress")

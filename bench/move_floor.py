@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
-from _world import ROOT, make_bot, pct
+from _world import ROOT, make_bot, pct, wrap_timed
 
 from tests.discord_double import DiscordDouble
 
@@ -391,7 +391,6 @@ def board_latency_loopback(inter: Any, requests: list[Any], channel_id: int) -> 
 
 def time_phases() -> None:
     """Wrap the bot's steps with timers (in-process runs only)."""
-    import functools
 
     import bot.render
     import cogs._game
@@ -403,30 +402,7 @@ def time_phases() -> None:
     from bot.storage.sqlite import SqliteStore
 
     def wrap(owner: Any, name: str, key: str) -> None:
-        f = getattr(owner, name)
-        times = PHASE_TIMES.setdefault(key, [])
-        if asyncio.iscoroutinefunction(f):
-
-            @functools.wraps(f)
-            async def timed_async(*a: Any, **k: Any) -> Any:
-                t = time.perf_counter()
-                try:
-                    return await f(*a, **k)
-                finally:
-                    times.append((time.perf_counter() - t) * 1000)
-
-            setattr(owner, name, timed_async)
-        else:
-
-            @functools.wraps(f)
-            def timed(*a: Any, **k: Any) -> Any:
-                t = time.perf_counter()
-                try:
-                    return f(*a, **k)
-                finally:
-                    times.append((time.perf_counter() - t) * 1000)
-
-            setattr(owner, name, timed)
+        wrap_timed(owner, name, PHASE_TIMES.setdefault(key, []))
 
     wrap(SqliteStore, "load_match", "store: load a match")
     wrap(SqliteStore, "save_match", "store: save a move (one transaction)")
