@@ -1,6 +1,7 @@
-"""Worker processes for the bot's long background work (a whole-game GIF, a game's review): one process per
-kind of work, started on first use, at a lower scheduling priority than the bot, so that on a busy machine
-the players' moves go first and the background work takes what is left (bench/replay.py, bench/review.py)."""
+"""Worker processes for the bot's long background work (a whole-game GIF, a game's review): one process
+per kind of work, started on first use, in the idle scheduling class (or niced) below the bot, so that on
+a busy machine the players' moves go first and the background work takes what is left (bench/replay.py,
+bench/review.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ NICENESS = 10
 
 
 def _lower_priority() -> None:
-    with contextlib.suppress(AttributeError, OSError):  # not on this platform, or not allowed: as it is
+    """Linux's idle class where there is one (the worker runs only when no other thread wants the CPU),
+    else a plain nice; neither on this platform, or not allowed: as it is."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        return
+    with contextlib.suppress(AttributeError, OSError):
         os.nice(NICENESS)
 
 
