@@ -27,16 +27,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import CHANCE, Seat
-from bot.matches.workers import worker_pool
+from bot.matches.workers import Worker
 
 log = logging.getLogger(__name__)
 
@@ -215,14 +212,7 @@ def _egg_carton(job: ReviewJob) -> Review:
 
 # -- in a worker process -------------------------------------------------------------------------------
 
-_pool: ProcessPoolExecutor | None = None
-
-
-def _review_pool() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = worker_pool()
-    return _pool
+_REVIEWS = Worker("review")
 
 
 async def review_off_loop(job: ReviewJob) -> Review:
@@ -230,24 +220,12 @@ async def review_off_loop(job: ReviewJob) -> Review:
     GIF is never queued behind a review's seconds of search). A thread of this process would hold the GIL
     against every match's moves for those seconds (bench/review.py measures both); if the process cannot
     be used, a thread does it all the same."""
-    global _pool
-    loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(_review_pool(), review, job)
-    except (BrokenProcessPool, OSError, pickle.PicklingError, AttributeError, TypeError):
-        log.warning("the review process failed; reviewing in a thread", exc_info=True)
-        if _pool is not None:
-            _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
-        return await asyncio.to_thread(review, job)
+    return await _REVIEWS.run(review, job)
 
 
 def stop_review_process() -> None:
     """Stop the review worker process (the bot is closing)."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+    _REVIEWS.stop()
 
 
 # -- kept per match (memory: a review is a few hundred bytes, and a finished match never changes) ----------

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from tests.loopback import FakeDiscord
-from tests.loopback.helpers import is_board, parlor_env, start_pylon
+from tests.loopback.helpers import is_board, parlor_env, start_pylon, two_players
 from tests.test_deploy import dockerfile_stages
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -206,11 +206,7 @@ async def test_installed_parlor_plays_a_move_over_the_loopback_discord(installed
     env = installed.env(**parlor_env(f"sqlite:///{tmp_path}/p.sqlite3", LOG_LEVEL="INFO",
                                      PARLOR_METRICS_PORT=port))
     async with FakeDiscord(log_dir=tmp_path / "logs") as fd:
-        guild = fd.create_guild("Parlor Test")
-        chan = guild.create_text_channel("games")
-        alice, bob = fd.create_user("alice"), fd.create_user("bob")
-        guild.add_member(alice)
-        guild.add_member(bob)
+        guild, chan, alice, bob = two_players(fd)
         env["PARLOR_COMMAND_GUILDS"] = str(guild.id)
         bot = await fd.start_bot(cwd=installed.empty(), script=str(installed.venv / "bin" / cmd[0]),
                                  args=cmd[1:], python=str(installed.python), env=env, inherit_env=False,

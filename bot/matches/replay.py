@@ -17,20 +17,16 @@ so (:attr:`Replay.broken`); it never guesses.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
-import pickle
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import CHANCE, Event, Seat
 from bot.matches.match import Match, engine_options
-from bot.matches.workers import worker_pool
+from bot.matches.workers import Worker
 from bot.render.match_gif import MatchGif, match_gif
 from bot.storage import MoveRecord, Status
 
@@ -200,35 +196,16 @@ def make_gif(job: GifJob) -> MatchGif:
     return dataclasses.replace(gif, first=gif.first + job.first, last=gif.last + job.first)
 
 
-_pool: ProcessPoolExecutor | None = None
-
-
-def _gif_pool() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = worker_pool()
-    return _pool
+_GIFS = Worker("GIF")
 
 
 async def gif_off_loop(job: GifJob) -> MatchGif:
     """:func:`make_gif` in a worker process (one, started on first use): drawing a long game takes about a
     second of CPU, and in a thread of this process it would hold the GIL against every other match's moves
     (bench/replay.py measures both). If the process cannot be used, a worker thread does it."""
-    global _pool
-    loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(_gif_pool(), make_gif, job)
-    except (BrokenProcessPool, OSError, pickle.PicklingError, AttributeError, TypeError):
-        log.warning("the GIF process failed; drawing the GIF in a thread", exc_info=True)
-        if _pool is not None:
-            _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
-        return await asyncio.to_thread(make_gif, job)
+    return await _GIFS.run(make_gif, job)
 
 
 def stop_gif_process() -> None:
     """Stop the GIF worker process (the bot is closing)."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+    _GIFS.stop()

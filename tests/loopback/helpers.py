@@ -24,6 +24,16 @@ def parlor_env(database: str, *guild_ids: int, **extra: str) -> dict[str, str]:
     return env
 
 
+def two_players(fd: Any) -> tuple[Any, Any, Any, Any]:
+    """A server with a #games channel and two members: (guild, channel, alice, bob)."""
+    guild = fd.create_guild("Parlor Test")
+    chan = guild.create_text_channel("games")
+    alice, bob = fd.create_user("alice"), fd.create_user("bob")
+    guild.add_member(alice)
+    guild.add_member(bob)
+    return guild, chan, alice, bob
+
+
 async def start_parlor(
     fd: Any, database: str, *guild_ids: int, name: str = "bot", env: dict | None = None, **kwargs: Any
 ) -> Any:

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from tests.loopback import FakeDiscord
-from tests.loopback.helpers import is_board, start_parlor, start_pylon
+from tests.loopback.helpers import is_board, start_parlor, start_pylon, two_players
 
 MOVES = ["S a1", "S b1", "S c1", "S a2", "S b2"]
 
@@ -32,11 +32,7 @@ def pending_chores(path):
 @pytest.mark.parametrize("status,kill", [(503, False), (502, False), (503, True)])
 async def test_the_thread_converges_to_one_live_board_after_an_incident(tmp_path, status, kill):
     async with FakeDiscord(log_dir=tmp_path / "logs") as fd:
-        guild = fd.create_guild("Parlor Test")
-        chan = guild.create_text_channel("games")
-        alice, bob = fd.create_user("alice"), fd.create_user("bob")
-        guild.add_member(alice)
-        guild.add_member(bob)
+        guild, chan, alice, bob = two_players(fd)
         path = tmp_path / "p.sqlite3"
         await start_parlor(fd, f"sqlite:///{path}", guild.id)
         thread, _board = await start_pylon(fd, chan, alice, bob)

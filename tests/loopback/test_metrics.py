@@ -9,7 +9,7 @@ import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.loopback import FakeDiscord
-from tests.loopback.helpers import start_parlor, start_pylon
+from tests.loopback.helpers import start_parlor, start_pylon, two_players
 
 
 def free_port() -> int:
@@ -31,11 +31,7 @@ async def scrape(port: int) -> dict[tuple[str, tuple], float]:
 
 async def test_metrics_endpoint_counts_moves_latency_matches_and_429s(tmp_path):
     async with FakeDiscord(log_dir=tmp_path / "logs") as fd:
-        guild = fd.create_guild("Parlor Test")
-        chan = guild.create_text_channel("games")
-        alice, bob = fd.create_user("alice"), fd.create_user("bob")
-        guild.add_member(alice)
-        guild.add_member(bob)
+        guild, chan, alice, bob = two_players(fd)
         port = free_port()
         await start_parlor(
             fd,

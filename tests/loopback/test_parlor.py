@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from tests.loopback import FakeDiscord
-from tests.loopback.helpers import is_board, start_parlor, start_pylon
+from tests.loopback.helpers import is_board, start_parlor, start_pylon, two_players
 
 
 async def test_real_process_plays_survives_kill_9(tmp_path):
     async with FakeDiscord(log_dir=tmp_path / "logs") as fd:
-        guild = fd.create_guild("Parlor Test")
-        chan = guild.create_text_channel("games")
-        alice, bob = fd.create_user("alice"), fd.create_user("bob")
-        guild.add_member(alice)
-        guild.add_member(bob)
+        guild, chan, alice, bob = two_players(fd)
         db = f"sqlite:///{tmp_path}/p.sqlite3"
         await start_parlor(fd, db, guild.id)
         thread, _board = await start_pylon(fd, chan, alice, bob)
