@@ -24,6 +24,7 @@ USAGE = (
     "       parlor copy-db SOURCE TARGET copy a SQLite database into an empty PostgreSQL one\n"
     "       parlor health                exit 0 if the bot here answers /healthz (PARLOR_METRICS_PORT)\n"
     "       parlor puzzles [--help]      build (or --verify) the proved puzzle file, offline\n"
+    "       parlor i18n extract|update|compile|check   the translation catalogs (bot/locales)\n"
     "       parlor --version             print the version"
 )
 
@@ -126,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         return _tool(args)
     if args == ["health"]:
         return _health()
+    if args and args[0] == "i18n":
+        from bot.i18n.cli import main as i18n_main
+
+        return i18n_main(args[1:])
     if args and args[0] == "puzzles":
         from bot.puzzles.cli import main as puzzles_main
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from bot import metrics
+from bot import i18n, metrics
 from bot.chores import Chores
 from bot.components import (
     ANYWHERE,
@@ -38,6 +38,7 @@ from bot.daily import DailyPuzzles
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
 from bot.heap import IdleCollector
+from bot.i18n.commands import ParlorTranslator
 from bot.matches.replay import ended_match
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
@@ -151,10 +152,12 @@ class ParlorBot(commands.Bot):
         self.sync_commands = sync_commands and config.syncs_commands
         self.started_at = time.perf_counter()
         self._component_templates: dict[type, re.Pattern[str]] = {}
+        i18n.install(self)  # each interaction's tasks know their reader's language (bot/i18n)
 
     async def setup_hook(self) -> None:
         await self.store.open()
         self.add_dynamic_items(MatchComponent)
+        await self.tree.set_translator(ParlorTranslator())
         for ext in self.extensions_to_load:
             await self.load_extension(ext)
         if self.sync_commands:
