@@ -38,6 +38,9 @@ KEYWORDS = {
     "npgettext": ((1, "c"), 2, 3),
 }
 STAMP = datetime(2026, 11, 26, tzinfo=UTC)  # fixed: regenerating a template changes only its texts
+PLURAL_FORMS = {"es": (2, "(n != 1)"), "pt_BR": (2, "(n > 1)")}
+"""gettext's two forms (one/other; Brazilian Portuguese counts 0 as one), not CLDR's third "many" form for
+round millions: no count in Parlor comes near it, and translators fill in two forms."""
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
@@ -128,6 +131,11 @@ def update(langs: Iterable[str] = TRANSLATED) -> None:
                               copyright_holder="the Parlor authors", creation_date=STAMP, revision_date=STAMP)
             cat.update(template, no_fuzzy_matching=True)
             cat.obsolete.clear()
+            nplurals, expr = PLURAL_FORMS[lang]
+            cat._num_plurals, cat._plural_expr = nplurals, expr  # type: ignore[attr-defined]
+            for m in cat:
+                if m.id and isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list):
+                    m.string = tuple((list(m.string) + [""] * nplurals)[:nplurals])
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("wb") as f:
                 write_po(f, cat, width=110, include_lineno=False)

@@ -16,7 +16,7 @@ PSEUDO = "qps"
 OPEN, CLOSE, PAD = "⟦", "⟧", "‧"
 
 _PLAIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_ACCENTED = "ȧƀċḋėḟġḣїĵķŀṁṅȯṗʠṙṡṫüṿẇẋẏżȦƁĊḊĖḞĠḢЇĴĶĿṀṄȮṖǪṘṠṪÜṼẆẊẎŻ"
+_ACCENTED = "ȧƀċḋėḟġḣїĵķŀṁṅȯṗʠṙṡṫǔṿẇẋẏżȦƁĊḊĖḞĠḢЇĴĶĿṀṄȮṖǪṘṠṪǓṼẆẊẎŻ"
 _TO = str.maketrans(_PLAIN, _ACCENTED)
 _FROM = str.maketrans(_ACCENTED, _PLAIN, OPEN + CLOSE + PAD)
 assert len(set(_ACCENTED)) == len(_PLAIN)

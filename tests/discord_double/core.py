@@ -123,6 +123,7 @@ class DiscordDouble(DiscordWorld):
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
 
         self._violations: list[Violation] = []
+        self.pseudo_findings: list[str] = []  # PARLOR_PSEUDO_LOCALE=1: English a user would read (pseudo.py)
         self.bot_errors: list[CapturedLog] = []
         self.bot_warnings: list[CapturedLog] = []
         self.gateway_errors: list[str] = []
@@ -310,6 +311,18 @@ class DiscordDouble(DiscordWorld):
         if inter is not None:
             inter.violations.append(f"{kind}: {message}")
         log.debug("violation %s: %s", kind, message)
+
+    def known_names(self) -> set[str]:
+        """Names a text may quote as they are: users, members' nicknames, servers, channels, roles."""
+        names: set[str] = set()
+        for u in self.users.values():
+            names.update(filter(None, (getattr(u, "username", None), getattr(u, "global_name", None))))
+        for g in self.guilds.values():
+            names.add(g.name)
+        for c in self.channels.values():
+            if getattr(c, "type", 0) in (0, 5):  # the server's own channels (not the threads the bot names)
+                names.update(str(getattr(c, "name", "") or "").replace("-", " ").split())
+        return {w for n in names for w in (n, *str(n).split())}
 
     @property
     def violations(self) -> list[Violation]:

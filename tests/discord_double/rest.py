@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from . import fixtures as F
+from . import pseudo
 from . import validation as V
 from .errors import APIError, missing_access, missing_permissions, unknown
 from .models import Channel, ChannelType, Message, parse_emoji
@@ -247,6 +248,9 @@ class RestAPI:
                 if inter is not None:
                     rec.interaction_id = inter.id
                     inter.requests.append(rec)
+            if body is not None and pseudo.active():  # the pseudo-locale run: check, then read as English
+                dd.pseudo_findings.extend(pseudo.check(rec.route, body, dd.known_names()))
+                body = rec.json = pseudo.to_english(body)
             req = Req(dd, method, path, params, dict(query), body, list(files), rec)
             try:
                 result = handler(req)

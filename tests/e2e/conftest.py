@@ -103,3 +103,17 @@ async def world(dd, tmp_path):
     yield w
     if dd.connected:
         await dd.disconnect()
+
+
+@pytest.fixture(autouse=True)
+def _pseudo_locale_findings(request):
+    """``PARLOR_PSEUDO_LOCALE=1 pytest tests/e2e``: a test fails on any English its bot sent untranslated."""
+    yield
+    from tests.discord_double import pseudo
+
+    if not pseudo.active():
+        return
+    double = request.node.funcargs.get("dd") or getattr(request.node.funcargs.get("world"), "dd", None)
+    if double is not None and double.pseudo_findings:
+        found = sorted(set(double.pseudo_findings))
+        pytest.fail(f"{len(found)} untranslated or overflowing text(s):\n" + "\n".join(found[:40]))
