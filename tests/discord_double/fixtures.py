@@ -141,7 +141,7 @@ def guild_base(g: Guild) -> dict[str, Any]:
         "banner": None,
         "premium_tier": 0,
         "premium_subscription_count": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": g.locale,
         "public_updates_channel_id": None,
         "nsfw_level": 0,
         "nsfw": False,
@@ -605,8 +605,8 @@ def interaction_create(dd: DiscordDouble, inter: Interaction) -> dict[str, Any]:
         data.update(
             {
                 "guild_id": str(g.id),
-                "guild": {"id": str(g.id), "locale": "en-US", "features": []},
-                "guild_locale": "en-US",
+                "guild": {"id": str(g.id), "locale": g.locale, "features": []},
+                "guild_locale": g.locale,
                 "member": member(m, permissions=user_perms) if m is not None else None,
                 "app_permissions": str(perms.compute(g, dd.bot_user.id, ch)),
                 "authorizing_integration_owners": {"0": str(g.id)},

@@ -177,6 +177,7 @@ class Guild:
         self.name = name
         self.owner_id = owner_id
         self.joined_at = joined_at
+        self.locale = "en-US"  # the server's community language (preferred_locale / guild_locale)
         self.roles: dict[int, Role] = {}
         self.members: dict[int, Member] = {}
         self.channels: dict[int, Channel] = {}
