@@ -20,7 +20,7 @@ def _ids(path):
 
 
 def test_the_templates_hold_every_marked_text_of_the_code():
-    """``python -m bot i18n extract`` was run after the last text changed (else a text is never translated)."""
+    """``python -m bot i18n extract`` ran after the last text changed (else it is never translated)."""
     found = {}
     for area, items in cli.code_messages().items():
         for _rel, _line, message, context in items:
