@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.games import TITLES, two_player
-from bot.i18n import N_, _
+from bot.i18n import N_, _, pgettext
 from bot.tournaments.model import Format
 
 if TYPE_CHECKING:
@@ -76,8 +76,6 @@ PAGE = 32
 """Players per standings picture (a taller picture is unreadable in Discord's preview)."""
 
 
-STATUS_WORDS = {"signup": N_("sign-up open"), "running": N_("running"), "paused": N_("paused"),
-                "finished": N_("finished"), "cancelled": N_("cancelled")}
 FORMAT_NAMES = {Format.SWISS: N_("Swiss"), Format.ROUND_ROBIN: N_("round robin"),
                 Format.DOUBLE_ROUND_ROBIN: N_("double round robin")}
 """A format as the sign-up message names it."""
@@ -87,8 +85,16 @@ FORMAT_WORDS = {Format.SWISS: N_("swiss"), Format.ROUND_ROBIN: N_("round-robin")
 
 
 def status_word(status: str) -> str:
-    """A tournament's status in words, in the current language."""
-    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+    """A tournament's status in words, in the current language (a context of its own: the words agree with
+    "tournament", whose gender differs from a match's in Spanish and Portuguese)."""
+    words = {
+        "signup": pgettext("tournament status", "sign-up open"),
+        "running": pgettext("tournament status", "running"),
+        "paused": pgettext("tournament status", "paused"),
+        "finished": pgettext("tournament status", "finished"),
+        "cancelled": pgettext("tournament status", "cancelled"),
+    }
+    return words.get(status, status)
 
 
 def and_list(items: list[str]) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games import TITLES
-from bot.i18n import _, ngettext, public
+from bot.i18n import _, ngettext, pgettext, public
 from bot.matches.service import Player
 from bot.replies import reply_error
 from bot.storage.tournaments import EntrantRecord, TournamentRecord
@@ -76,7 +76,8 @@ class TournamentSignup(TournamentBase):
             f"**{TITLES[t.game]}** · {_(FORMAT_NAMES[fmt])} · {rounds}",
             _("Round time {round_time} · turn limit {turn_limit} · {rated}",
               round_time=human_seconds(t.round_time), turn_limit=human_seconds(t.turn_limit),
-              rated=_("rated") if t.rated else _("casual (unrated)")),
+              rated=pgettext("tournament", "rated") if t.rated
+              else pgettext("tournament", "casual (unrated)")),
             _("Win 1, draw ½, bye 1. A game still running at the round's end is lost by the player to move; "
               "a game never started counts as a forfeit."),
             _("Organiser: {name}", name=esc(str(t.data.get("organiser_name", "?")))),
