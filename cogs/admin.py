@@ -181,7 +181,7 @@ class Admin(commands.GroupCog, group_name="parlor",
         gid = interaction.guild_id or 0
         mine = i18n.prefs.guilds.get(gid)
         if mine is not None:
-            return LANGUAGES[mine]
+            return _("{language} (chosen by an admin)", language=LANGUAGES[mine])
         seen = discord_language(interaction.guild_locale) or i18n.prefs.seen_guilds.get(gid) or ENGLISH
         return _("{language} (automatic: the server's Discord language)", language=LANGUAGES[seen])
 
