@@ -135,12 +135,12 @@ class Admin(commands.GroupCog, group_name="parlor",
             value=_("one thread per match") if new.use_threads else _("off (play in channel)"),
         )
         embed.add_field(name=_("Default turn limit"), value=human_seconds(new.turn_limit))
+        embed.add_field(name=_("Language"), value=self.language_text(interaction))
         daily = await self.bot.store.daily_puzzle_channel(gid)
         where, hour = f"<#{daily}>", f"{POST_HOUR:02d}:00"
         embed.add_field(name=_("Daily puzzle"),
                         value=_("{channel} at {time} UTC", channel=where, time=hour)
                         if daily is not None else pgettext("daily puzzle", "off"))
-        embed.add_field(name=_("Language"), value=self.language_text(interaction))
         if new != current or daily_saved or language is not None:
             embed.set_footer(text=_("Saved."))
         view = None
