@@ -43,7 +43,12 @@ def history_chart(points: list[tuple[float, float]], title: str) -> bytes:
     w, h, pad = 520, 220, 40
     img = Image.new("RGB", (w, h), CARD)
     d = ImageDraw.Draw(img)
-    d.text((pad, 10), title, font=font(16, bold=True), fill=INK)
+    size = 16  # a long name or a longer language: a smaller title, then an ellipsis, never cut at the edge
+    while size > 11 and font(size, bold=True).getlength(title) > w - pad - 10:
+        size -= 1
+    while len(title) > 1 and font(size, bold=True).getlength(title) > w - pad - 10:
+        title = title[:-2] + "…"
+    d.text((pad, 10), title, font=font(size, bold=True), fill=INK)
     values = [0.0] + [p[1] for p in points]
     lo, hi = min(values), max(values)
     if hi - lo < 1:
