@@ -78,15 +78,16 @@ class EofBoard(EofLobby):
         if match.status != Status.RUNNING or match.state is None:
             return super().status_line(match)
         s: EofState = match.state
-        deadline = (" · " + _("turn ends {time}", time=f"<t:{int(match.rec.deadline)}:R>")
-                    if match.rec.deadline else "")
+        when = f"<t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
+        deadline = " · " + _("turn ends {time}", time=when) if when else ""
         if s.phase is Phase.DEAL and s.drawer is not None:
             t = s.drawer
             k = len(s.draws[t])
             what = (_("choose the size of the next draw below") if s.feel and s.size_choice < 0
                     else _("drawing"))
-            return _("**Deal, round {round}:** {player} {progress}: {what}", round=s.round,
-                     player=f"<@{match.seats[t].user_id}>", progress=deal_progress(k), what=what) + deadline
+            mention = f"<@{match.seats[t].user_id}>"
+            return _("**Deal, round {round}:** {player} {progress}: {what}", round=s.round, player=mention,
+                     progress=deal_progress(k), what=what) + deadline
         if s.phase is Phase.PROGRAM:
             waiting = ", ".join(
                 f"<@{match.seats[t].user_id}>" for t in range(s.seats) if s.programs[t] is None

@@ -106,9 +106,9 @@ class EofLobby(GameCog):
         back = _("[back to the lobby]({url})", url=self.jump_url(match))
         header = f"**{self.spec.title} #{match.id}** · {back}"
         if seat is not None:
+            colour = f"{COLOUR_EMOJI[cols[seat]]} {_colour_name(cols[seat])}"
             said = _("You are in the lobby as {colour}. Your hand, your program builder and any permission "
-                     "questions will come here, in DMs.",
-                     colour=f"{COLOUR_EMOJI[cols[seat]]} {_colour_name(cols[seat])}")
+                     "questions will come here, in DMs.", colour=colour)
         else:
             said = _("You are in the lobby. Your hand, your program builder and any permission questions "
                      "will come here, in DMs.")

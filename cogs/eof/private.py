@@ -120,7 +120,8 @@ class EofPrivate(EofBuilder):
         else:
             deny = _("If you deny, their delete stops at your record.")
         if match.rec.deadline:
-            deny += " " + _("No answer {time} counts as Deny.", time=f"<t:{int(match.rec.deadline)}:R>")
+            when = f"<t:{int(match.rec.deadline)}:R>"
+            deny += " " + _("No answer {time} counts as Deny.", time=when)
         embed = discord.Embed(
             title=_("Round {round}: allow the deletion?", round=s.round),
             description=_("{player} runs `{instruction}` and wants to delete record {record} ({piece}), "

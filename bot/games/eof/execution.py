@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.games.base import JSON, Event, Seat
+from bot.games.eof import words
 from bot.games.eof.notation import Program
 from bot.games.eof.pieces import (
     BLUE,
@@ -35,7 +36,7 @@ from bot.games.eof.state import (
     result_sentence,
     round_summary,
 )
-from bot.games.eof.words import Arg, ColourWord, Join, Player, Said, and_list, said, said_n, tr
+from bot.games.eof.words import Arg, ColourWord, Join, Player, Said, and_list, said, tr
 from bot.i18n import N_, _
 
 DELETED = N_("deleted {pieces}")
@@ -171,11 +172,12 @@ class Work:
         self.asked = self.allowed = ()
         self.dealer = 0
         self.size_choice = -1
-        self.event("round", said_n(N_("Round {round} of {rounds} begins: every piece outside the file and "
-                                      "the pointers goes back into the bag ({n} piece)."),
-                                   N_("Round {round} of {rounds} begins: every piece outside the file and "
-                                      "the pointers goes back into the bag ({n} pieces)."),
-                                   sum(bag), round=number, rounds=ROUNDS), round=number)
+        text = words.ngettext("Round {round} of {rounds} begins: every piece outside the file and the "
+                              "pointers goes back into the bag ({n} piece).",
+                              "Round {round} of {rounds} begins: every piece outside the file and the "
+                              "pointers goes back into the bag ({n} pieces).", sum(bag), round=number,
+                              rounds=ROUNDS)
+        self.event("round", text, round=number)
         if any(self.bag[Piece(c, s).index] for c in self.colours for s in (1, 2, 3)):
             self.phase = Phase.FIRST
             return
@@ -214,16 +216,16 @@ class Work:
         self.size_choice = -1
         short = [self.name(t) for t in range(self.n) if len(self.draws[t]) < HAND]
         if short:
-            text = said_n(N_("The deal is over; the {n} piece left forms the data pool. The bag ran out: "
-                             "{players} drew fewer than {hand}. Write your programs."),
-                          N_("The deal is over; the {n} pieces left form the data pool. The bag ran out: "
-                             "{players} drew fewer than {hand}. Write your programs."),
-                          left, players=Join(tuple(short), last=False), hand=HAND)
+            text = words.ngettext("The deal is over; the {n} piece left forms the data pool. The bag ran "
+                                  "out: {players} drew fewer than {hand}. Write your programs.",
+                                  "The deal is over; the {n} pieces left form the data pool. The bag ran "
+                                  "out: {players} drew fewer than {hand}. Write your programs.",
+                                  left, players=Join(tuple(short), last=False), hand=HAND)
         else:
-            text = said_n(N_("The deal is over; the {n} piece left forms the data pool. Write your "
-                             "programs."),
-                          N_("The deal is over; the {n} pieces left form the data pool. Write your "
-                             "programs."), left)
+            text = words.ngettext("The deal is over; the {n} piece left forms the data pool. Write your "
+                                  "programs.",
+                                  "The deal is over; the {n} pieces left form the data pool. Write your "
+                                  "programs.", left)
         self.event("pool", text, pool=list(self.pool))
         for t in range(self.n):
             if not self.draws[t]:

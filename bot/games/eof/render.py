@@ -351,8 +351,9 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
         if view.last_round is not None:
             lr = view.last_round
             cfg = tr(round_summary(lr.skipped[seat], lr.crashed[seat], False, lr.configurations[seat]))
-            line = fit_text(_("Round {round}: {points} · {summary}", round=lr.round,
-                              points=f"{lr.points[seat]:+d}", summary=cfg), TEXT_FONT, x1 - x0 - 76)
+            points = f"{lr.points[seat]:+d}"
+            line = fit_text(_("Round {round}: {points} · {summary}", round=lr.round, points=points,
+                              summary=cfg), TEXT_FONT, x1 - x0 - 76)
             d.text((x0 + 62, y + 68), line, font=small, fill=MUTED)
 
 
@@ -362,7 +363,8 @@ def _clock_text(ms: int | None) -> str:
     sec = max(0, ms) // 1000
     h, rem = divmod(sec, 3600)
     m, s = divmod(rem, 60)
-    return _("{time} left", time=f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}")
+    time = f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+    return _("{time} left", time=time)
 
 
 Clocks = Sequence[int | None] | Mapping[int, int] | None

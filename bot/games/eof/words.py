@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from bot import i18n
 from bot.games.base import JSON
-from bot.i18n import N_, _, ngettext, pgettext, speaking
+from bot.i18n import N_, _, pgettext, speaking
 
 PLAYER_NAMES: tuple[str, ...] = (N_("Red"), N_("Yellow"), N_("Green"), N_("Blue"))
 """A seat called by its colour (``Red draws G2``), capitalised as a name."""
@@ -115,8 +116,9 @@ def said(template: str, /, **args: Arg) -> Said:
     return Said(template, args)
 
 
-def said_n(singular: str, plural: str, count: int, /, **args: Arg) -> Said:
-    """A text with a singular and a plural form (both marked; ``{n}`` is ``count``)."""
+def ngettext(singular: str, plural: str, count: int, /, **args: Arg) -> Said:
+    """A text with a singular and a plural form (``{n}`` is ``count``). Called as ``words.ngettext(...)``:
+    the catalogs' extraction reads the two forms as one plural entry, as for :func:`bot.i18n.ngettext`."""
     return Said(singular, args, plural, count)
 
 
@@ -144,7 +146,7 @@ def _write(template: str, plural: str | None, count: int | None, args: tuple[tup
            who: Who | None) -> str:
     kw = {k: _arg(v, who) for k, v in args}
     if plural is not None and count is not None:
-        return ngettext(template, plural, count, **kw)
+        return i18n.ngettext(template, plural, count, **kw)
     return _(template, **kw)
 
 
