@@ -404,15 +404,17 @@ def _draw_pool(d: ImageDraw.ImageDraw, view: EofView) -> None:
     x0, x1 = 24, WIDTH - 24
     d.rounded_rectangle([x0, top, x1, top + panels_height(view) - (top - panels_top(view))], radius=10,
                         fill=STRIP)
-    d.text((x0 + 14, top + 8), _("Data pool · {count}", count=sum(view.pool)), font=font(TEXT_FONT, True),
-           fill=MUTED)
+    head = _("Data pool · {count}", count=sum(view.pool))
+    d.text((x0 + 14, top + 8), head, font=font(TEXT_FONT, True), fill=MUTED)
     opts = []  # the match's options, beside the pool (the header has no room at this size)
     if view.locking != "none":
         opts.append(view.locking)  # the option's value, as typed in /eof new
     if view.crash_penalty:
         opts.append(_("crash penalty"))
-    if opts:
-        d.text((x1 - 14, top + 8), " · ".join(opts), font=font(TEXT_FONT), fill=MUTED, anchor="ra")
+    if opts:  # cut rather than run into the heading (a longer language)
+        room = (x1 - 14) - (x0 + 14) - int(font(TEXT_FONT, True).getlength(head)) - 24
+        d.text((x1 - 14, top + 8), fit_text(" · ".join(opts), TEXT_FONT, room), font=font(TEXT_FONT),
+               fill=MUTED, anchor="ra")
     for c in range(4):
         for size in (1, 2, 3):
             cx, y = pool_slot(view, c, size)
