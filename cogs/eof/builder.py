@@ -13,7 +13,6 @@ from bot.games.base import GameError
 from bot.games.eof.execution import where
 from bot.games.eof.notation import Program
 from bot.games.eof.pieces import (
-    ORIENT_NAMES,
     SIZE_LETTERS,
     VALID_ORIENTS,
     Instruction,
@@ -24,7 +23,7 @@ from bot.games.eof.pieces import (
 )
 from bot.games.eof.render import PIECE_COLOURS
 from bot.games.eof.rules import EofState, Phase, dry_run, program_warnings
-from bot.games.eof.words import piece_colour, size_word, tr
+from bot.games.eof.words import orientation_name, piece_colour, size_word, tr
 from bot.i18n import _, language_of_user, speaking
 from bot.matches.service import Match
 from bot.names import shown as safe
@@ -135,10 +134,10 @@ class EofBuilder(EofBoard):
                         for o in valid
                         if not dry_run(s, seat, Instruction(piece.colour, piece.size, o)).crash
                     ]
-                    works = "/".join(ORIENT_NAMES[o].capitalize() for o in valid)
+                    works = "/".join(orientation_name(o) for o in valid)
                     if runs:
                         said = _("works {orientations} · now: {running} would run", orientations=works,
-                                 running="/".join(ORIENT_NAMES[o].capitalize() for o in runs))
+                                 running="/".join(orientation_name(o) for o in runs))
                     else:
                         said = _("works {orientations} · now: would crash in every orientation",
                                  orientations=works)
@@ -173,7 +172,7 @@ class EofBuilder(EofBoard):
                     ))
                     for o in range(5):
                         ins = Instruction(chosen.colour, chosen.size, o)
-                        name = ORIENT_NAMES[o].capitalize()  # the orientation as in notation: Y1 Right
+                        name = orientation_name(o)  # as in notation: Y1 Right
                         line = f"{ORIENT_EMOJI[o]} {name}: {ins.describe()}"
                         now = dry_run(s, seat, ins) if ins.is_valid else None
                         if now is not None and now.crash:

@@ -35,6 +35,15 @@ def colour_word(colour: int) -> str:
             pgettext("colour", "blue"))[colour]
 
 
+def orientation_name(orient: int) -> str:
+    """An orientation as the builder's buttons and the rules name it (``Up``, ``Right``, ``Standing``): the
+    notation's letters U/D/L/R/S are their initials, so the catalogs keep them as they are (they are looked
+    up so that the catalog says so, and the pseudo-locale run sees them pass through it)."""
+    # Translators: an orientation of an instruction; keep it in English (its initial is the letter typed)
+    return (pgettext("orientation", "Up"), pgettext("orientation", "Down"), pgettext("orientation", "Left"),
+            pgettext("orientation", "Right"), pgettext("orientation", "Standing"))[orient]
+
+
 def piece_colour(colour: int) -> str:
     """The colour said of a piece (``a red small piece``), lower case."""
     return (pgettext("piece", "red"), pgettext("piece", "yellow"), pgettext("piece", "green"),
