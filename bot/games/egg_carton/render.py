@@ -181,7 +181,7 @@ def _draw_item(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, item: in
 
 def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: int) -> None:
     n = frame.off[zone]
-    cx, _ = zone_centre(zone)
+    cx, _cy = zone_centre(zone)
     x0, y0, _x1, y1 = ZONE_BOXES[zone]
     if frame.current == 12 + zone:
         d.rounded_rectangle(ZONE_BOXES[zone], radius=16, fill=ACCENT if frame.flash else END_ZONE,
@@ -318,7 +318,7 @@ def _pictures(view_before: EggCartonView, events: Sequence[Event], view_after: E
     if speed not in SPEEDS:
         raise ValueError(f"Unknown animation speed '{speed}': use slow, normal or fast.")
     step = SPEEDS[speed]
-    pictures = [(frame, ms) for frame, ms, _ in _moments(view_before, events, step)]
+    pictures = [(frame, ms) for frame, ms, _priority in _moments(view_before, events, step)]
     pictures.append((_final_frame(view_after, events), max(2500, step * 8)))
     return pictures
 
@@ -380,7 +380,7 @@ def _merge(moments: list[tuple[_Frame, int, int]], limit: int) -> list[tuple[_Fr
     excess = len(moments) - limit
     remove: set[int] = set()
     for tier in (1, 2):
-        candidates = [i for i, (_, _, p) in enumerate(moments[:-1]) if p == tier]
+        candidates = [i for i, (_frame, _ms, p) in enumerate(moments[:-1]) if p == tier]
         want = excess - len(remove)
         if want <= 0:
             break

@@ -143,7 +143,8 @@ def stackings(s: PylonState) -> list[Stacking]:
 
 
 def _has_stacking(board: tuple[Stack, ...]) -> bool:
-    return any(board[src] and board[dst] and board[src][0][1] <= board[dst][-1][1] for src, dst, _ in _PAIRS)
+    return any(board[src] and board[dst] and board[src][0][1] <= board[dst][-1][1]
+               for src, dst, _move in _PAIRS)
 
 
 def is_over(s: PylonState) -> bool:
