@@ -47,6 +47,7 @@ def sowing_words(events: Sequence[Event], names: Sequence[str] | None = None) ->
     one, the marbles that went off the board, each relay, and how the turn went on."""
     parts: list[str] = []
     drops: list[str] = []
+    players = _players()
 
     def flush() -> None:
         if drops:
@@ -65,7 +66,7 @@ def sowing_words(events: Sequence[Event], names: Sequence[str] | None = None) ->
             drops.append(_(zone) if zone else _("an end zone"))
         elif e.text and e.visible_to is None:
             flush()
-            parts.append(named(e.text, _players(), names))
+            parts.append(named(e.text, players, names))
     flush()
     return " ".join(parts)
 

@@ -35,9 +35,18 @@ def _who(names: Sequence[str], seat: int) -> str:
     return with_side(names[seat], _(SIDES[seat]))
 
 
-def _stack(st: Stack) -> str:
-    size = size_word(st[-1][1])
-    return size if len(st) == 1 else _("{height} high, {size} on top", height=len(st), size=size)
+class _Stacks:
+    """Stacks in words (``large``, ``3 high, small on top``), the words looked up once per description: a
+    board has up to thirty stacks."""
+
+    def __init__(self) -> None:
+        self.sizes = {size: size_word(size) for size in (1, 2, 3)}
+        self.high = _("{height} high, {size} on top")  # filled in below, for each stack
+        self.empty = pgettext("square", "empty")
+
+    def __call__(self, st: Stack) -> str:
+        size = self.sizes[st[-1][1]]
+        return size if len(st) == 1 else self.high.format(height=len(st), size=size)
 
 
 def _head(view: PylonView, names: Sequence[str]) -> str:
@@ -109,9 +118,10 @@ def alt_text(view: PylonView, names: Sequence[str] | None = None, events: Sequen
     """What the picture shows, for a screen reader: phase and who is to move, each player's stacks
     (square, height and top pyramid) and score, the last move. At most 1,024 characters."""
     nm = seat_names(names, _sides())
+    stack = _Stacks()
     parts: list[str] = []
     for seat in (0, 1):
-        mine = [f"{SQUARE_NAMES[q]} {_stack(st)}" for q, st in enumerate(view.board)
+        mine = [f"{SQUARE_NAMES[q]} {stack(st)}" for q, st in enumerate(view.board)
                 if st and st[-1][0] == seat]
         if mine:
             parts.append(ngettext("{player} tops {n} stack, score {score}: {stacks}",
@@ -125,6 +135,7 @@ def text_board(view: PylonView, names: Sequence[str] | None = None, legal: Legal
     """The position in short lines: the rows from 5 down to 1 (each square: empty, or whose top pyramid
     and how high), the stashes and scores, and the legal moves (listed, or counted)."""
     nm = seat_names(names, _sides())
+    stack = _Stacks()
     lines = [_head(view, nm)]
     last = _last(view, nm, ())
     if last:
@@ -134,8 +145,7 @@ def text_board(view: PylonView, names: Sequence[str] | None = None, legal: Legal
         for col in range(COLUMNS):
             q = row * COLUMNS + col
             st = view.board[q]
-            cells.append(f"{SQUARE_NAMES[q]} " + (f"{nm[st[-1][0]]} {_stack(st)}" if st
-                                                  else pgettext("square", "empty")))
+            cells.append(f"{SQUARE_NAMES[q]} " + (f"{nm[st[-1][0]]} {stack(st)}" if st else stack.empty))
         lines.append(_("Row {row}: {squares}.", row=row + 1, squares="; ".join(cells)))
     for seat in (0, 1):
         small, medium, large = view.stash[seat]
