@@ -53,14 +53,14 @@ def _head(view: PylonView, names: Sequence[str]) -> str:
     if view.phase == OVER:
         a, b = view.scores
         oc = view.outcome
-        agreed = all(view.agreed)
+        by_agreement = all(view.agreed)
         if oc is None or oc.is_draw or not oc.winners:
-            if agreed:
+            if by_agreement:
                 return _("Pylon, game over by agreement: a draw, {score} to {other}.", score=a, other=b)
             return _("Pylon, game over: a draw, {score} to {other}.", score=a, other=b)
         w = min(oc.winners)
         high, low = max(a, b), min(a, b)
-        if agreed:
+        if by_agreement:
             return _("Pylon, game over by agreement: {player} wins, {score} to {other}.",
                      player=_who(names, w), score=high, other=low)
         return _("Pylon, game over: {player} wins, {score} to {other}.", player=_who(names, w), score=high,
@@ -70,10 +70,10 @@ def _head(view: PylonView, names: Sequence[str]) -> str:
         return ngettext("Pylon, placement phase, {player} to place; {n} pyramid left to place.",
                         "Pylon, placement phase, {player} to place; {n} pyramids left to place.",
                         view.to_place, player=_who(names, mover))
-    agreed = [names[s] for s in (0, 1) if view.agreed[s]]
-    if agreed:
+    offering = [names[s] for s in (0, 1) if view.agreed[s]]
+    if offering:
         return _("Pylon, stacking phase, {player} to move. {other} offers to end the game.",
-                 player=_who(names, mover), other=agreed[0])
+                 player=_who(names, mover), other=offering[0])
     return _("Pylon, stacking phase, {player} to move.", player=_who(names, mover))
 
 
