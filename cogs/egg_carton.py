@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot.games.egg_carton import picks_gif, prepare_sowing, ready_sowing, sowing_gif, sowings_ahead
 from bot.games.samples import sample_plays
+from bot.i18n import _, public
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.render import board_png
@@ -29,26 +30,33 @@ from cogs._game.puzzle import PuzzleCog
 log = logging.getLogger(__name__)
 
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("novice", "beginner", "intermediate", "expert")]
-MARBLES = [app_commands.Choice(name=f"{n} per slot", value=n) for n in range(1, 7)]
+# Slash command descriptions and choice names are read from the command tree into the commands catalog and
+# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+MARBLES = [app_commands.Choice(name=f"{n} per slot", value=n)  # not translated: command text
+           for n in range(1, 7)]
 CLOCKS = [app_commands.Choice(name="off", value="off")] + [
-    app_commands.Choice(name=f"{n} minute{'s' if n > 1 else ''} each", value=f"{n}m") for n in (1, 3, 5, 10)]
+    app_commands.Choice(name=f"{n} minute{'s' if n > 1 else ''} each",  # not translated: command text
+                        value=f"{n}m") for n in (1, 3, 5, 10)]
 SPEEDS = [app_commands.Choice(name=x, value=x) for x in ("slow", "normal", "fast", "off")]
 
 
 class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
-                group_description="The Egg Carton Game: relay sowing"):
+                group_description="The Egg Carton Game: relay sowing"):  # not translated: command text
     game_key = "eggcarton"
 
-    @app_commands.command(name="new", description="Start an Egg Carton match (no opponent: open a lobby)")
+    @app_commands.command(
+        name="new",
+        description="Start an Egg Carton match (no opponent: open a lobby)",  # not translated: command text
+    )
     @app_commands.describe(
-        expires="How long the invitation stays open (default 15 minutes)",
-        opponent="Who to challenge (pick me to play the computer)",
-        marbles="Marbles in each slot at the start",
-        level="Computer strength (when playing me)",
-        clock="Tournament clock: a time bank per player",
-        speed="Animation of the sowing",
-        first="Who picks first (default: you, also against me)",
-        turn_limit="Time per move",
+        expires="How long the invitation stays open (default 15 minutes)",  # not translated: command text
+        opponent="Who to challenge (pick me to play the computer)",  # not translated: command text
+        marbles="Marbles in each slot at the start",  # not translated: command text
+        level="Computer strength (when playing me)",  # not translated: command text
+        clock="Tournament clock: a time bank per player",  # not translated: command text
+        speed="Animation of the sowing",  # not translated: command text
+        first="Who picks first (default: you, also against me)",  # not translated: command text
+        turn_limit="Time per move",  # not translated: command text
     )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           marbles=MARBLES, level=LEVELS, clock=CLOCKS, speed=SPEEDS, first=FIRST_CHOICES,
@@ -96,7 +104,7 @@ class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
         The sowings are encoded on the event loop a frame at a time (about a tenth of a millisecond each),
         so a move of another match waits at most that long for them; a pick made before they are done is
         drawn as usual. Not with a running tournament clock (the picture shows it, so it is not known
-        ahead) or without animation."""
+        ahead) or without animation. The sowing is the channel's: drawn in the server's language."""
         self.stop_ahead(match.id)
         speed = match.options.get("speed", "normal")
         view = match.view(None)
@@ -104,19 +112,22 @@ class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
                 or match.seats[view.to_move].is_ai or match.rec.clocks):
             return
         names = match.names()
-        prepare_sowing(view, names=names, speed=speed)
-        picks = []
-        for letter, count in view.side(view.to_move):
-            if count:
-                after, events = self.service.preview(match, view.to_move, letter)
-                picks.append((events, after.view(None)))
-        self.run_ahead(match.id, self._encode_ahead(match.id, view, picks, names, speed))
+        guild_id = match.rec.guild_id
+        with public(guild_id):
+            prepare_sowing(view, names=names, speed=speed)
+            picks = []
+            for letter, count in view.side(view.to_move):
+                if count:
+                    after, events = self.service.preview(match, view.to_move, letter)
+                    picks.append((events, after.view(None)))
+        self.run_ahead(match.id, self._encode_ahead(match.id, view, picks, names, speed, guild_id))
 
     async def _encode_ahead(self, match_id: int, view: Any, picks: list[tuple[Any, Any]], names: Any,
-                            speed: str) -> None:
+                            speed: str, guild_id: int | None = None) -> None:
         try:
-            for _ in sowings_ahead(view, picks, names=names, speed=speed):
-                await asyncio.sleep(0)  # the loop's other work goes first
+            with public(guild_id):  # this task's own context: the language stays while it waits
+                for _step in sowings_ahead(view, picks, names=names, speed=speed):
+                    await asyncio.sleep(0)  # the loop's other work goes first
         except Exception:  # only a head start: the pick draws its sowing anyway
             log.exception("encoding the sowings of match %s ahead failed", match_id)
 
@@ -126,10 +137,11 @@ class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
         sowing taken as encoded ahead if it was (:func:`picks_gif`)."""
         self.stop_ahead(match.id)  # the position they were for is gone
         if result is not None and self._animated(match, result):
-            picks = self._sowings(match, result)
-            data = ready_sowing(*picks[0], **self._sowing_options(match)) if len(picks) == 1 else None
-            if data is not None:
-                return self.described(match, result, data, "sowing.gif")
+            with public(match.rec.guild_id):
+                picks = self._sowings(match, result)
+                data = ready_sowing(*picks[0], **self._sowing_options(match)) if len(picks) == 1 else None
+                if data is not None:
+                    return self.described(match, result, data, "sowing.gif")
         return await super().picture(match, result)
 
     WARM_GAMES = 6
@@ -178,6 +190,10 @@ class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
         return "sowing.gif" if self._animated(match, result) else "board.png"
 
     def render_picture(self, match: Match, result: Result | None) -> bytes:
+        with public(match.rec.guild_id):  # the picture's words are the channel's
+            return self._render_picture(match, result)
+
+    def _render_picture(self, match: Match, result: Result | None) -> bytes:
         names = match.names()
         clocks = match.clocks_ms(self.service.clock())
         if result is not None and self._animated(match, result):
@@ -191,14 +207,13 @@ class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
         view = match.view(None)
         lines = []
         if view.again and match.status == Status.RUNNING and view.to_move is not None:
-            lines.append(
-                f"**{shown(match.seats[view.to_move].name)} picks again** (the last marble went off the "
-                "board)."
-            )
+            lines.append(_("**{player} picks again** (the last marble went off the board).",
+                           player=shown(match.seats[view.to_move].name)))
         clocks = match.clocks_ms(self.service.clock())
         if clocks:
-            lines.append("Clocks: " + " · ".join(f"{shown(s.name)} {ms // 60000}:{ms // 1000 % 60:02d}"
-                                                 for s, ms in zip(match.seats, clocks, strict=True)))
+            each = " · ".join(f"{shown(s.name)} {ms // 60000}:{ms // 1000 % 60:02d}"
+                              for s, ms in zip(match.seats, clocks, strict=True))
+            lines.append(_("Clocks: {clocks}", clocks=each))
         return lines
 
 

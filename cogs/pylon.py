@@ -20,34 +20,76 @@ from discord import app_commands
 
 from bot.errors import NotAPlayer, StaleBoard
 from bot.games.pylon import wants_to_agree
-from bot.games.pylon.notation import SIZE_LETTERS, SIZE_WORDS, SQUARE_NAMES, parse_square, step
+from bot.games.pylon.notation import SIZE_LETTERS, SQUARE_NAMES, parse_square, size_word, step
+from bot.i18n import N_, _, ngettext
 from bot.matches.service import Match, Result
 from bot.names import shown
-from bot.render.text import plural
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
 from cogs._game.puzzle import PuzzleCog
 
 ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
-WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+WORDS = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West")}
+"""The directions' button words in English (look each up with ``_()``)."""
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard")]
 
 
 def stack_text(stack: tuple[tuple[int, int], ...], seat_names: tuple[str, ...]) -> str:
+    """``Red large on top, height 3`` in the current language (``seat_names``: the sides' English names)."""
     owner, size = stack[-1]
-    return f"{seat_names[owner]} {SIZE_WORDS[size]} on top, height {len(stack)}"
+    return _("{side} {size} on top, height {height}", side=_(seat_names[owner]), size=size_word(size),
+             height=len(stack))
 
 
+def size_button(size: int, left: int) -> str:
+    """The label of a size's button: ``Large (5 left)``."""
+    if size == 1:
+        return ngettext("Small ({n} left)", "Small ({n} left)", left)
+    if size == 2:
+        return ngettext("Medium ({n} left)", "Medium ({n} left)", left)
+    return ngettext("Large ({n} left)", "Large ({n} left)", left)
+
+
+def agree_sentence(score: str, verdict: int, other: str, already: bool) -> str:
+    """What "Agree to end" asks to confirm: ``verdict`` 1 a win, -1 a loss, 0 a draw at ``score`` (the
+    reader's score first); ``already``: the other player (``other``) has agreed, else the computer answers."""
+    if already:
+        if verdict > 0:
+            return _("End now at **{score}**? {player} has already agreed, so the game ends at once: you "
+                     "would win {score}.", score=score, player=other)
+        if verdict < 0:
+            return _("End now at **{score}**? {player} has already agreed, so the game ends at once: you "
+                     "would lose {score} ({player} wins).", score=score, player=other)
+        return _("End now at **{score}**? {player} has already agreed, so the game ends at once: it would be "
+                 "a {score} draw.", score=score, player=other)
+    if verdict > 0:
+        return _("End now at **{score}**? The computer answers at once, and if it accepts the game ends: you "
+                 "would win {score}.", score=score)
+    if verdict < 0:
+        return _("End now at **{score}**? The computer answers at once, and if it accepts the game ends: you "
+                 "would lose {score} ({player} wins).", score=score, player=other)
+    return _("End now at **{score}**? The computer answers at once, and if it accepts the game ends: it "
+             "would be a {score} draw.", score=score)
+
+
+# Slash command descriptions and choice names are read from the command tree into the commands catalog and
+# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
 class Pylon(PuzzleCog, GameCog, group_name="pylon",
-            group_description="Pylon: place pyramids, then stack them"):
+            group_description="Pylon: place pyramids, then stack them"):  # not translated: command text
     game_key = "pylon"
 
-    @app_commands.command(name="new", description="Start a Pylon match (no opponent: open a lobby)")
-    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
-                           opponent="Who to challenge (pick me to play the computer)",
-                           first="Who places the first pyramid", turn_limit="Time per move",
-                           level="Computer strength (when playing me)")
+    @app_commands.command(
+        name="new",
+        description="Start a Pylon match (no opponent: open a lobby)",  # not translated: command text
+    )
+    @app_commands.describe(
+        expires="How long the invitation stays open (default 15 minutes)",  # not translated: command text
+        opponent="Who to challenge (pick me to play the computer)",  # not translated: command text
+        first="Who places the first pyramid",  # not translated: command text
+        turn_limit="Time per move",  # not translated: command text
+        level="Computer strength (when playing me)",  # not translated: command text
+    )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           first=FIRST_CHOICES, turn_limit=TURN_LIMITS, level=LEVELS)
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
@@ -77,7 +119,7 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
                         mid,
                         ver,
                         f"z{size}",
-                        label=f"{SIZE_WORDS[size].capitalize()} ({left} left)",
+                        label=size_button(size, left),
                         style=style,
                         disabled=left == 0,
                         row=0,
@@ -89,8 +131,9 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
                     opts = [discord.SelectOption(label=f"{SIZE_LETTERS[chosen]} {name}", value=name)
                             for name in part]
                     items.append(v.select(mid, ver, f"pl{chosen}.{i}", opts,
-                                          placeholder=f"Place the {SIZE_WORDS[chosen]} pyramid on… "
-                                                      f"({part[0]}–{part[-1]})", row=1 + i))
+                                          placeholder=_("Place the {size} pyramid on… ({first}–{last})",
+                                                        size=size_word(chosen), first=part[0], last=part[-1]),
+                                          row=1 + i))
             return items
         if view.phase != "stacking":
             return items
@@ -99,22 +142,24 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
             legal = dict(view.directions).get(source, ())
             for d in ("N", "E", "S", "W"):
                 target = step(source, d)
-                label = f"{WORDS[d]}" + (f" → {SQUARE_NAMES[target]}" if target is not None else "")
+                label = _(WORDS[d]) + (f" → {SQUARE_NAMES[target]}" if target is not None else "")
                 items.append(v.button(mid, ver, f"m:{SQUARE_NAMES[source]}-{SQUARE_NAMES[target]}"
                                       if target is not None else f"off{d}", label=label, emoji=ARROWS[d],
                                       style=discord.ButtonStyle.primary, disabled=d not in legal, row=1))
-            items.append(v.button(mid, ver, "back", label="Back", row=1))
+            items.append(v.button(mid, ver, "back", label=_("Back"), row=1))
         else:
-            sources = [sq for sq, _ in view.directions]
+            sources = [sq for sq, _dirs in view.directions]
             for i, part in enumerate(v.chunks(sources)):
                 opts = [discord.SelectOption(label=SQUARE_NAMES[sq],
                                              description=stack_text(view.board[sq], view.seat_names)[:100],
                                              value=SQUARE_NAMES[sq]) for sq in part]
                 items.append(v.select(mid, ver, f"src.{i}", opts,
-                                      placeholder=f"Move the stack on… ({SQUARE_NAMES[part[0]]}–"
-                                                  f"{SQUARE_NAMES[part[-1]]})", row=1 + i))
+                                      placeholder=_("Move the stack on… ({first}–{last})",
+                                                    first=SQUARE_NAMES[part[0]], last=SQUARE_NAMES[part[-1]]),
+                                      row=1 + i))
         agreed = [match.seats[s].name for s in (0, 1) if view.agreed[s]]
-        label = "Agree to end" + (f" ({', '.join(agreed)} agreed)" if agreed else "")
+        label = (_("Agree to end ({players} agreed)", players=", ".join(agreed)) if agreed
+                 else _("Agree to end"))
         items.append(v.button(mid, ver, "agree?", label=label[:80], style=discord.ButtonStyle.danger, row=0))
         return items
 
@@ -132,17 +177,8 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
             return None  # only an offer: the other player still decides
         mine, theirs = view.scores[seat], view.scores[other.seat]
         score = self.agree_score(match, seat)
-        if mine > theirs:
-            verdict = f"you would win {score}"
-        elif mine < theirs:
-            verdict = f"you would lose {score} ({shown(other.name)} wins)"
-        else:
-            verdict = f"it would be a {score} draw"
-        if view.agreed[other.seat]:
-            how = f"{shown(other.name)} has already agreed, so the game ends at once"
-        else:
-            how = "The computer answers at once, and if it accepts the game ends"
-        return f"End now at **{score}**? {how}: {verdict}."
+        verdict = (mine > theirs) - (mine < theirs)
+        return agree_sentence(score, verdict, shown(other.name), bool(view.agreed[other.seat]))
 
     def confirm_text(self, match: Match, notation: str) -> str | None:
         view = match.view(None)
@@ -156,7 +192,7 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
             await self.ask_to_agree(interaction, match, version)
             return
         if action == "agree-no":
-            await interaction.response.edit_message(content="Not ended: play on.", view=None)
+            await interaction.response.edit_message(content=_("Not ended: play on."), view=None)
             return
         await self.check_picker(interaction, match, version)
         size_button = re.fullmatch(r"z[123]", action)
@@ -173,24 +209,24 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
         elif action == "back":
             await self.edit_board(interaction, match, "")
         else:
-            raise StaleBoard("That button does nothing any more.")
+            raise StaleBoard(_("That button does nothing any more."))
 
     async def ask_to_agree(self, interaction: discord.Interaction, match: Match, version: int | None) -> None:
         """ "Agree to end": played at once when it is only an offer; confirmed first when it may end the
         game."""
         seat = match.seat_of(interaction.user.id)
         if seat is None:
-            raise NotAPlayer("You are not playing in this match.")
+            raise NotAPlayer(_("You are not playing in this match."))
         if version is not None and version != match.version:
-            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+            raise StaleBoard(_("This board is out of date: the position has changed. Use the newest board."))
         question = self.agree_question(match, seat) if match.view(None).can_agree[seat] else None
         if question is None:
             await self.play_from_component(interaction, match.id, version, "agree")
             return
         score = self.agree_score(match, seat)
-        view = v.view_of(v.button(match.id, match.version, "cf:agree", label=f"Yes, end at {score}",
-                                  style=discord.ButtonStyle.danger),
-                         v.button(match.id, match.version, "agree-no", label="No, play on"))
+        yes = v.button(match.id, match.version, "cf:agree", label=_("Yes, end at {score}", score=score),
+                       style=discord.ButtonStyle.danger)
+        view = v.view_of(yes, v.button(match.id, match.version, "agree-no", label=_("No, play on")))
         await interaction.response.send_message(question, view=view, ephemeral=True)
 
     async def after_result(self, match: Match, result: Result) -> None:
@@ -210,12 +246,14 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
     def extra_lines(self, match: Match, result: Any) -> list[str]:
         view = match.view(None)
         names = [self.seat_label(match, s) for s in (0, 1)]
-        lines = [f"Score: {names[0]} {view.scores[0]} – {view.scores[1]} {names[1]}"]
+        lines = [_("Score: {player} {score} – {other_score} {other}", player=names[0], score=view.scores[0],
+                   other_score=view.scores[1], other=names[1])]
         if view.phase == "placement":
-            lines.append(f"Placement: {plural(view.to_place, 'pyramid')} still to place.")
+            lines.append(ngettext("Placement: {n} pyramid still to place.",
+                                  "Placement: {n} pyramids still to place.", view.to_place))
         elif view.phase == "stacking" and any(view.agreed):
             who = ", ".join(shown(match.seats[s].name) for s in (0, 1) if view.agreed[s])
-            lines.append(f"Agreed to end: {who} (the game ends when both agree).")
+            lines.append(_("Agreed to end: {players} (the game ends when both agree).", players=who))
         return lines
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.egg_carton.rules import EggCartonState
+from bot.i18n import N_
 from bot.lessons.core import Lesson, Step
 
 
@@ -27,47 +28,48 @@ def _won(before: Any, after: Any, notation: str) -> bool:
 
 LESSON = Lesson(
     game="eggcarton",
-    finish="Play the computer now",
+    finish=N_("Play the computer now"),
     steps=(
         Step(
-            caption="Your slots are **A–F** along the bottom. Pick a slot: its marbles are dropped one by "
-                    "one into the next slots, counter-clockwise. Pick **A**.",
-            hint="Press the **A** button under the picture.",
+            caption=N_("Your slots are **A–F** along the bottom. Pick a slot: its marbles are dropped one by "
+                       "one into the next slots, counter-clockwise. Pick **A**."),
+            hint=N_("Press the **A** button under the picture."),
             setup=lambda: carton("200101"),
             accepts=_is("A"), solution="A", wrong="D",
-            after="A's two marbles went to B and C. The last one fell into an **empty** slot, so your turn "
-                  "is over.",
+            after=N_("A's two marbles went to B and C. The last one fell into an **empty** slot, so your "
+                     "turn is over."),
         ),
         Step(
-            caption="If the last marble lands in a slot that **already held marbles**, you scoop that slot "
-                    "up and keep sowing: a **relay**. Pick **A**: its marble lands on B's two.",
-            hint="Press **A**: one marble into B, which holds 2.",
+            caption=N_("If the last marble lands in a slot that **already held marbles**, you scoop that "
+                       "slot up and keep sowing: a **relay**. Pick **A**: its marble lands on B's two."),
+            hint=N_("Press **A**: one marble into B, which holds 2."),
             setup=lambda: carton("120000"),
             accepts=_is("A"), solution="A", wrong="B",
-            after="B's three marbles went on to C, D and E; E was empty, so the turn ended there.",
+            after=N_("B's three marbles went on to C, D and E; E was empty, so the turn ended there."),
         ),
         Step(
-            caption="After F one marble drops into the end zone (off the board for good), then the sowing "
-                    "goes on along your opponent's side, relays included. Pick **F**.",
-            hint="Press **F**: one marble off the board, one into I.",
+            caption=N_("After F one marble drops into the end zone (off the board for good), then the sowing "
+                       "goes on along your opponent's side, relays included. Pick **F**."),
+            hint=N_("Press **F**: one marble off the board, one into I."),
             setup=lambda: carton("100102", "200000"),
             accepts=_is("F"), solution="F", wrong="A",
-            after="I held 2, so its three marbles were relayed to J, K and L.",
+            after=N_("I held 2, so its three marbles were relayed to J, K and L."),
         ),
         Step(
-            caption="When the last marble of a sowing drops **into an end zone**, you pick again. Pick the "
-                    "slot whose last marble goes off the board.",
-            hint="F holds 1 marble, and the end zone comes right after F: press **F**.",
+            caption=N_("When the last marble of a sowing drops **into an end zone**, you pick again. Pick "
+                       "the slot whose last marble goes off the board."),
+            hint=N_("F holds 1 marble, and the end zone comes right after F: press **F**."),
             setup=lambda: carton("101001"),
             accepts=_again, solution="F", wrong="A",
-            after="Your turn goes on: you pick again (then once more, until a marble stops in a slot).",
+            after=N_("Your turn goes on: you pick again (then once more, until a marble stops in a slot)."),
         ),
         Step(
-            caption="You win when **your side is empty** as a sowing stops. Empty your side with one pick.",
-            hint="Press **E**: its marble lands on F's, and the relay carries both off your side.",
+            caption=N_("You win when **your side is empty** as a sowing stops. Empty your side with one "
+                       "pick."),
+            hint=N_("Press **E**: its marble lands on F's, and the relay carries both off your side."),
             setup=lambda: carton("000011", "022222"),
             accepts=_won, solution="E", wrong="F",
-            after="Your side is empty: you win. (Your moves can never empty your opponent's side.)",
+            after=N_("Your side is empty: you win. (Your moves can never empty your opponent's side.)"),
         ),
     ),
 )

@@ -7,14 +7,25 @@ from functools import lru_cache
 
 from bot.games.egg_carton.render import CUP_R, render, slot_centre, zone_centre
 from bot.games.egg_carton.rules import RULES
+from bot.i18n import _, language, speaking
 from bot.render.callouts import Callouts, Diagram
 
 SLOT_A, SLOT_F, SLOT_I, SLOT_N = 0, 5, 6, 11
 RIGHT, LEFT = 0, 1
 
 
-@lru_cache(maxsize=1)
 def diagram() -> Diagram:
+    """The diagram in the current language (its callouts and alt text are words), drawn once per language."""
+    return _diagram(language())
+
+
+@lru_cache(maxsize=8)
+def _diagram(lang: str) -> Diagram:
+    with speaking(lang):
+        return _draw()
+
+
+def _draw() -> Diagram:
     c = Callouts(render(RULES.view(RULES.initial({}, 2), None)))
     low, high = CUP_R * 0.72, CUP_R * 0.72
     a, f, i, n = (slot_centre(s) for s in (SLOT_A, SLOT_F, SLOT_I, SLOT_N))
@@ -27,12 +38,12 @@ def diagram() -> Diagram:
     c.arrow((left[0] + CUP_R * 0.2, left[1] + CUP_R * 0.6), (a[0] - CUP_R * 0.7, a[1] + low))
     mid_bottom = ((a[0] + f[0]) / 2, a[1] + low)
     mid_top = ((i[0] + n[0]) / 2, i[1] - high)
-    c.tag(mid_bottom, "1. sow A → F")
-    c.tag((right[0], right[1]), "2. off", anchor="rm")
-    c.tag(mid_top, "3. then I → N")
-    c.tag((left[0], left[1]), "4. off", anchor="lm")
-    return c.done(
+    c.tag(mid_bottom, _("1. sow A → F"))
+    c.tag((right[0], right[1]), _("2. off"), anchor="rm")
+    c.tag(mid_top, _("3. then I → N"))
+    c.tag((left[0], left[1]), _("4. off"), anchor="lm")
+    return c.done(_(
         "The egg carton at the start, three marbles in every slot. Arrows show the sowing path, one marble "
         "per space: along the bottom row from A to F, into the right end zone (off the board), along the "
         "top row from I to N, into the left end zone, then on to A again."
-    )
+    ))

@@ -10,6 +10,7 @@ syntax; whether the slot may be picked now is the rules' business
 from __future__ import annotations
 
 from bot.games.base import InvalidNotation
+from bot.i18n import _
 
 SLOT_NAMES: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "I", "J", "K", "L", "M", "N")
 """Slot letters by index: 0–5 are player 1's A–F, 6–11 player 2's I–N."""
@@ -48,13 +49,14 @@ def read_slot(text: str) -> int:
     cleaned = cleaned.removeprefix("SLOT")
     cleaned = "".join(ch for ch in cleaned if ch not in " \t()[],.;:-")
     if not cleaned:
-        raise InvalidNotation("Type the letter of a slot to pick up from: A–F or I–N.")
+        raise InvalidNotation(_("Type the letter of a slot to pick up from: A–F or I–N."))
     if len(cleaned) > 1:
         if all(ch in SLOT_INDEX for ch in cleaned):
-            raise InvalidNotation(
-                f"One slot per move: play {cleaned[0]} first. When its last marble goes off the "
-                "board you pick again with a new move.")
-        raise InvalidNotation(f"'{text.strip()}' is not a slot: type one letter, A–F or I–N.")
+            raise InvalidNotation(_(
+                "One slot per move: play {slot} first. When its last marble goes off the board you pick "
+                "again with a new move.", slot=cleaned[0]))
+        raise InvalidNotation(_("'{text}' is not a slot: type one letter, A–F or I–N.", text=text.strip()))
     if cleaned not in SLOT_INDEX:
-        raise InvalidNotation(f"There is no slot {cleaned}: the slots are A–F (player 1) and I–N (player 2).")
+        raise InvalidNotation(_("There is no slot {slot}: the slots are A–F (player 1) and I–N (player 2).",
+                                slot=cleaned))
     return SLOT_INDEX[cleaned]

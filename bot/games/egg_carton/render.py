@@ -27,7 +27,8 @@ from PIL import Image, ImageDraw
 
 from bot.games.base import Event, Seat
 from bot.games.egg_carton.notation import SLOT_NAMES, side_name
-from bot.games.egg_carton.rules import PLAYER_NAMES, EggCartonView
+from bot.games.egg_carton.rules import EggCartonView, player_name
+from bot.i18n import _, language, pgettext
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, paste, start, text_center
 from bot.render.text import clip, shorten
 
@@ -139,11 +140,13 @@ def _tile(item: int) -> tuple[int, int, int, int]:
 
 
 def _item_look(frame: _Frame, item: int) -> tuple[object, ...]:
-    """Everything that decides how one slot or zone looks (equal looks: nothing to redraw)."""
+    """Everything that decides how one slot or zone looks (equal looks: nothing to redraw); an end zone's
+    label is a word, so its look has the language too."""
     n = frame.slots[item] if item < 12 else frame.off[item - 12]
     here = frame.current == item
-    return (n, here, here and frame.flash, frame.origin == item,
+    look = (n, here, here and frame.flash, frame.origin == item,
             frame.hand if frame.hand and frame.hand_at == item else 0)
+    return look if item < 12 else (*look, language())
 
 
 def _draw_item(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, item: int) -> None:
@@ -178,7 +181,7 @@ def _draw_item(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, item: in
 
 def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: int) -> None:
     n = frame.off[zone]
-    cx, _ = zone_centre(zone)
+    cx, _cy = zone_centre(zone)
     x0, y0, _x1, y1 = ZONE_BOXES[zone]
     if frame.current == 12 + zone:
         d.rounded_rectangle(ZONE_BOXES[zone], radius=16, fill=ACCENT if frame.flash else END_ZONE,
@@ -188,7 +191,7 @@ def _draw_zone(img: Image.Image, d: ImageDraw.ImageDraw, frame: _Frame, zone: in
         mx, my = x0 + 22 + (k % 3) * 24, y1 - 22 - (k // 3) * 18
         paste(img, sprite, (mx - MARBLE_R, my - MARBLE_R), sprite)
     # No count: marbles off the board never matter (a number here would read like a score).
-    text_center(d, (cx, y0 + 26), "off", font(24, True), END_ZONE_LINE)
+    text_center(d, (cx, y0 + 26), pgettext("end zone", "off"), font(24, True), END_ZONE_LINE)
 
 
 def _draw(frame: _Frame, names: Sequence[str] | None, clocks: Sequence[int | None] | None) -> Image.Image:
@@ -226,7 +229,7 @@ def _strip(d: ImageDraw.ImageDraw, seat: Seat, box: tuple[int, int, int, int], f
 def _name(seat: Seat, names: Sequence[str] | None) -> str:
     if names is not None and seat < len(names) and names[seat]:
         return clip(str(names[seat]), 24)
-    return PLAYER_NAMES[seat]
+    return player_name(seat)
 
 
 def clock_text(ms: int) -> str:
@@ -244,10 +247,10 @@ def clock_text(ms: int) -> str:
 
 def _status(view: EggCartonView) -> str:
     if view.winner is not None:
-        return "wins!"
+        return _("wins!")
     if view.again:
-        return "picks again"
-    return "to pick"
+        return _("picks again")
+    return _("to pick")
 
 
 def _last_pick(events: Sequence[Event]) -> tuple[int | None, int | None]:
@@ -289,10 +292,11 @@ def _clock_list(clocks: Clocks) -> list[int | None] | None:
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """One GIF palette for every frame, taken from a busy sample board."""
-    sample = _Frame(tuple(range(1, 13)), (5, 9), 0, None, "to pick", origin=1, current=2, flash=True,
-                    hand=3, hand_at=4)
+    sample = _Frame(tuple(range(1, 13)), (5, 9), 0, None, "to pick",  # not translated: a palette sample
+                    origin=1, current=2, flash=True, hand=3, hand_at=4)
     img = _draw(sample, None, [60_000, 5_000])
-    strip = _draw(_Frame((1,) * 12, (0, 0), 1, None, "picks again", current=12, flash=True), None, None)
+    strip = _draw(_Frame((1,) * 12, (0, 0), 1, None, "picks again",  # not translated: a palette sample
+                         current=12, flash=True), None, None)
     both = Image.new("RGB", (WIDTH, 2 * HEIGHT))
     both.paste(img, (0, 0))
     both.paste(strip, (0, HEIGHT))
@@ -301,7 +305,7 @@ def _palette() -> Image.Image:
 
 def _opening(view_before: EggCartonView) -> _Frame:
     """The first frame of a sowing: the board before the pick, the mover's strip saying "sowing…"."""
-    return _Frame(view_before.slots, view_before.off, view_before.to_move, None, "sowing…")
+    return _Frame(view_before.slots, view_before.off, view_before.to_move, None, _("sowing…"))
 
 
 def _opening_ms(step: int) -> int:
@@ -314,7 +318,7 @@ def _pictures(view_before: EggCartonView, events: Sequence[Event], view_after: E
     if speed not in SPEEDS:
         raise ValueError(f"Unknown animation speed '{speed}': use slow, normal or fast.")
     step = SPEEDS[speed]
-    pictures = [(frame, ms) for frame, ms, _ in _moments(view_before, events, step)]
+    pictures = [(frame, ms) for frame, ms, _priority in _moments(view_before, events, step)]
     pictures.append((_final_frame(view_after, events), max(2500, step * 8)))
     return pictures
 
@@ -325,9 +329,10 @@ def _moments(view_before: EggCartonView, events: Sequence[Event], step: int) -> 
     slots, off = list(view_before.slots), list(view_before.off)
     origin, last = _last_pick(events)
     moments: list[tuple[_Frame, int, int]] = []
+    sowing = _("sowing…")
 
     def snap(current: int | None, hand: int, duration: int, priority: int) -> None:
-        moments.append((_Frame(tuple(slots), (off[0], off[1]), mover, None, "sowing…", origin=origin,
+        moments.append((_Frame(tuple(slots), (off[0], off[1]), mover, None, sowing, origin=origin,
                                current=current, hand=hand, hand_at=current), duration, priority))
 
     moments.append((_opening(view_before), _opening_ms(step), 0))
@@ -375,7 +380,7 @@ def _merge(moments: list[tuple[_Frame, int, int]], limit: int) -> list[tuple[_Fr
     excess = len(moments) - limit
     remove: set[int] = set()
     for tier in (1, 2):
-        candidates = [i for i, (_, _, p) in enumerate(moments[:-1]) if p == tier]
+        candidates = [i for i, (_frame, _ms, p) in enumerate(moments[:-1]) if p == tier]
         want = excess - len(remove)
         if want <= 0:
             break

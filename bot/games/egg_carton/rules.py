@@ -54,6 +54,7 @@ from bot.games.egg_carton.notation import (
     side_name,
     slot_name,
 )
+from bot.i18n import N_, _, ngettext
 
 SLOTS = 2 * SLOTS_PER_SIDE
 RING = SLOTS + 2
@@ -62,10 +63,17 @@ RING = SLOTS + 2
 RIGHT, LEFT = 0, 1
 """End zones: RIGHT is passed between F and I, LEFT between N and A."""
 ZONE_NAMES = ("right", "left")
+"""The end zones' keys in events' data (not words: :data:`bot.games.egg_carton.describe` says them)."""
 
 LEVELS: tuple[str, ...] = ("novice", "beginner", "intermediate", "expert")
 MARBLE_CHOICES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
-PLAYER_NAMES = ("Player 1", "Player 2")
+PLAYER_NAMES = (N_("Player 1"), N_("Player 2"))
+"""The seats' names in English (look each up with ``_()`` where it is written: :func:`player_name`)."""
+
+
+def player_name(seat: Seat) -> str:
+    """The seat's name in the current language ("Player 1")."""
+    return _(PLAYER_NAMES[seat])
 
 
 def ring_of_slot(slot: int) -> int:
@@ -175,8 +183,9 @@ def sow(s: EggCartonState, slot: int) -> tuple[list[int], list[int], str, list[E
     events: list[Event] = []
     hand = slots[slot]
     slots[slot] = 0
-    name = PLAYER_NAMES[seat]
-    events.append(Event("pick", f"{name} picks up {_marbles(hand)} from {slot_name(slot)}.",
+    text = ngettext("{player} picks up {n} marble from {slot}.", "{player} picks up {n} marbles from {slot}.",
+                    hand, player=player_name(seat), slot=slot_name(slot))
+    events.append(Event("pick", text,
                           {"seat": seat, "slot": slot_name(slot), "count": hand}))
     pos = ring_of_slot(slot)
     while True:
@@ -198,12 +207,10 @@ def sow(s: EggCartonState, slot: int) -> tuple[list[int], list[int], str, list[E
             return slots, off, "end", events
         hand = slots[at]
         slots[at] = 0
-        events.append(Event("relay", f"Relay: {_marbles(hand)} picked up from {slot_name(at)}.",
+        text = ngettext("Relay: {n} marble picked up from {slot}.",
+                        "Relay: {n} marbles picked up from {slot}.", hand, slot=slot_name(at))
+        events.append(Event("relay", text,
                               {"seat": seat, "slot": slot_name(at), "count": hand}))
-
-
-def _marbles(n: int) -> str:
-    return f"{n} marble" if n == 1 else f"{n} marbles"
 
 
 class EggCartonRules(RulesBase):
@@ -212,11 +219,11 @@ class EggCartonRules(RulesBase):
     spec: ClassVar[GameSpec] = GameSpec(
         key="eggcarton",
         order=3,
-        title="The Egg Carton Game",
+        title="The Egg Carton Game",  # not translated: game title
         min_seats=2,
         max_seats=2,
         ai_levels=LEVELS,
-        options=(OptionSpec("marbles", "Starting marbles in each slot", MARBLE_CHOICES, "3"),),
+        options=(OptionSpec("marbles", N_("Starting marbles in each slot"), MARBLE_CHOICES, "3"),),
         seat_names=PLAYER_NAMES,
     )
 
@@ -272,39 +279,44 @@ class EggCartonRules(RulesBase):
                                turn=s.turn)
         if own_empty or other_empty:
             winner = mover if own_empty else other
-            events.append(Event("win", f"{PLAYER_NAMES[winner]} has cleared {side_name(winner)} and wins!",
+            events.append(Event("win", _("{player} has cleared {side} and wins!", player=player_name(winner),
+                                         side=side_name(winner)),
                                 {"seat": winner}))
             return replace(after, to_move=winner, winner=winner), events
         if stop == "again":
             zone = events[-1].data["zone"]
-            events.append(Event("again", f"The last marble went off the board: {PLAYER_NAMES[mover]} "
-                                         "picks again.", {"seat": mover, "zone": zone}))
+            events.append(Event("again", _("The last marble went off the board: {player} picks again.",
+                                           player=player_name(mover)), {"seat": mover, "zone": zone}))
             return replace(after, again=True), events
         last = events[-1].data["slot"]
-        events.append(Event("end", f"The last marble fell into empty {last}: {PLAYER_NAMES[other]} to move.",
+        events.append(Event("end", _("The last marble fell into empty {slot}: {player} to move.", slot=last,
+                                     player=player_name(other)),
                             {"seat": mover, "slot": last}))
         return replace(after, to_move=other, turn=s.turn + 1), events
 
     def _check(self, s: EggCartonState, seat: Seat, move: Pick) -> None:
         if not isinstance(move, Pick) or not 0 <= move.slot < SLOTS:
-            raise IllegalMove(f"{move!r} is not a slot of the egg carton.")
+            raise IllegalMove(_("{move} is not a slot of the egg carton.", move=repr(move)))
         name = slot_name(move.slot)
         if s.winner is not None:
-            raise IllegalMove(f"{name}: the game is over.")
+            raise IllegalMove(_("{slot}: the game is over.", slot=name))
         legal = tuple(str(m) for m in self.legal_moves(s, s.to_move))
         if seat != s.to_move:
-            raise IllegalMove(f"{name}: it is {PLAYER_NAMES[s.to_move]}'s pick, not yours.")
+            raise IllegalMove(_("{slot}: it is {player}'s pick, not yours.", slot=name,
+                                player=player_name(s.to_move)))
         if owner(move.slot) != seat:
-            raise IllegalMove(f"{name} is on your opponent's side: pick one of your own slots, "
-                              f"{side_name(seat)}.", legal=legal)
+            raise IllegalMove(_("{slot} is on your opponent's side: pick one of your own slots, {side}.",
+                                slot=name, side=side_name(seat)), legal=legal)
         if not s.slots[move.slot]:
-            raise IllegalMove(f"{name} is empty: pick a slot of yours that holds marbles.", legal=legal)
+            raise IllegalMove(_("{slot} is empty: pick a slot of yours that holds marbles.", slot=name),
+                              legal=legal)
 
     def outcome(self, s: EggCartonState) -> Outcome | None:
         """The winner once a side has been cleared, else ``None``."""
         if s.winner is None:
             return None
-        return Outcome.win(s.winner, 2, detail=f"{PLAYER_NAMES[s.winner]} cleared {side_name(s.winner)}.")
+        return Outcome.win(s.winner, 2, detail=_("{player} cleared {side}.", player=player_name(s.winner),
+                                                        side=side_name(s.winner)))
 
     # -- views, notation, storage ----------------------------------------
 

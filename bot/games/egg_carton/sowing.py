@@ -36,6 +36,7 @@ from bot.games.egg_carton.render import (
     _to_palette,
 )
 from bot.games.egg_carton.rules import EggCartonView
+from bot.i18n import language
 from bot.render.kept import Kept
 from bot.render.palette import GIF_END, gif_frame, gif_header
 
@@ -166,10 +167,11 @@ def _take_ready(pictures: Sequence[tuple[_Frame, int]], names: Sequence[str] | N
 
 def _ready_keys(pictures: Sequence[tuple[_Frame, int]], names: Sequence[str] | None,
                 clocks: Sequence[int | None] | None, loop: int | None) -> tuple[Hashable, Hashable]:
-    """(the position a sowing starts from, the rest of what it shows): everything its GIF depends on."""
+    """(the position a sowing starts from, the rest of what it shows): everything its GIF depends on (the
+    words drawn are in the current language)."""
     opening, ms = pictures[0]
     position = (opening, ms, tuple(names) if names is not None else None,
-                tuple(clocks) if clocks is not None else None, loop)
+                tuple(clocks) if clocks is not None else None, loop, language())
     return position, tuple(pictures[1:])
 
 

@@ -10,47 +10,71 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.games.base import Event
-from bot.games.pylon.notation import COLUMNS, ROWS, SIZE_WORDS, SQUARE_NAMES
-from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
+from bot.games.pylon.notation import COLUMNS, ROWS, SQUARE_NAMES, size_word
+from bot.games.pylon.rules import OVER, PLACEMENT, SEAT_NAMES, PylonView, Stack
+from bot.i18n import _, ngettext, pgettext
 from bot.render.describing import (
     Legal,
     clip_lines,
     fit_body,
     legal_lines,
     named,
-    plural,
     seat_names,
     with_side,
 )
 
-SIDES = ("Red", "Blue")
+SIDES = SEAT_NAMES
+"""The sides' names in English (:func:`_sides` in the current language)."""
+
+
+def _sides() -> list[str]:
+    return [_(s) for s in SIDES]
 
 
 def _who(names: Sequence[str], seat: int) -> str:
-    return with_side(names[seat], SIDES[seat])
+    return with_side(names[seat], _(SIDES[seat]))
 
 
-def _stack(st: Stack) -> str:
-    size = SIZE_WORDS[st[-1][1]]
-    return size if len(st) == 1 else f"{len(st)} high, {size} on top"
+class _Stacks:
+    """Stacks in words (``large``, ``3 high, small on top``), the words looked up once per description: a
+    board has up to thirty stacks."""
+
+    def __init__(self) -> None:
+        self.sizes = {size: size_word(size) for size in (1, 2, 3)}
+        self.high = _("{height} high, {size} on top")  # filled in below, for each stack
+        self.empty = pgettext("square", "empty")
+
+    def __call__(self, st: Stack) -> str:
+        size = self.sizes[st[-1][1]]
+        return size if len(st) == 1 else self.high.format(height=len(st), size=size)
 
 
 def _head(view: PylonView, names: Sequence[str]) -> str:
     if view.phase == OVER:
         a, b = view.scores
         oc = view.outcome
-        how = " by agreement" if all(view.agreed) else ""
+        by_agreement = all(view.agreed)
         if oc is None or oc.is_draw or not oc.winners:
-            return f"Pylon, game over{how}: a draw, {a} to {b}."
+            if by_agreement:
+                return _("Pylon, game over by agreement: a draw, {score} to {other}.", score=a, other=b)
+            return _("Pylon, game over: a draw, {score} to {other}.", score=a, other=b)
         w = min(oc.winners)
-        return f"Pylon, game over{how}: {_who(names, w)} wins, {max(a, b)} to {min(a, b)}."
+        high, low = max(a, b), min(a, b)
+        if by_agreement:
+            return _("Pylon, game over by agreement: {player} wins, {score} to {other}.",
+                     player=_who(names, w), score=high, other=low)
+        return _("Pylon, game over: {player} wins, {score} to {other}.", player=_who(names, w), score=high,
+                 other=low)
     mover = view.to_move if view.to_move is not None else 0
     if view.phase == PLACEMENT:
-        return (f"Pylon, placement phase, {_who(names, mover)} to place; "
-                f"{plural(view.to_place, 'pyramid')} left to place.")
-    agreed = [names[s] for s in (0, 1) if view.agreed[s]]
-    offer = f" {agreed[0]} offers to end the game." if agreed else ""
-    return f"Pylon, stacking phase, {_who(names, mover)} to move.{offer}"
+        return ngettext("Pylon, placement phase, {player} to place; {n} pyramid left to place.",
+                        "Pylon, placement phase, {player} to place; {n} pyramids left to place.",
+                        view.to_place, player=_who(names, mover))
+    offering = [names[s] for s in (0, 1) if view.agreed[s]]
+    if offering:
+        return _("Pylon, stacking phase, {player} to move. {other} offers to end the game.",
+                 player=_who(names, mover), other=offering[0])
+    return _("Pylon, stacking phase, {player} to move.", player=_who(names, mover))
 
 
 def _last(view: PylonView, names: Sequence[str], events: Sequence[Event]) -> str:
@@ -60,48 +84,58 @@ def _last(view: PylonView, names: Sequence[str], events: Sequence[Event]) -> str
         seat = d.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < 2 else "?"
         if e.kind == "place":
-            size = SIZE_WORDS[int(str(d.get("size", 1)))]
-            said.append(f"{who} placed a {size} pyramid on {d.get('square')}")
+            size = size_word(int(str(d.get("size", 1))))
+            said.append(_("{player} placed a {size} pyramid on {square}", player=who, size=size,
+                          square=d.get("square")))
         elif e.kind == "stack":
             took = int(str(d.get("captured", 0)))
-            said.append(f"{who} stacked {d.get('from')} onto {d.get('to')}, now {d.get('height')} high"
-                        + (f", taking {took}" if took else ""))
+            if took:
+                said.append(_("{player} stacked {source} onto {target}, now {height} high, taking {count}",
+                              player=who, source=d.get("from"), target=d.get("to"), height=d.get("height"),
+                              count=took))
+            else:
+                said.append(_("{player} stacked {source} onto {target}, now {height} high", player=who,
+                              source=d.get("from"), target=d.get("to"), height=d.get("height")))
         elif e.kind == "agree" and e.text:
-            said.append(named(e.text.rstrip("."), SIDES, names))
+            said.append(named(e.text.rstrip("."), _sides(), names))
     if said:
-        return "Last: " + "; ".join(said) + "."
+        return _("Last: {moves}.", moves="; ".join(said))
     if view.last is None:
         return ""
     if len(view.last_squares) == 2:
         a, b = (SQUARE_NAMES[q] for q in view.last_squares)
-        return f"Last: {a} stacked onto {b}."
+        return _("Last: {source} stacked onto {target}.", source=a, target=b)
     if len(view.last_squares) == 1:
         sq = view.last_squares[0]
         st = view.board[sq]
         if st:
-            return f"Last: {names[st[-1][0]]} placed a {SIZE_WORDS[st[-1][1]]} pyramid on {SQUARE_NAMES[sq]}."
-    return f"Last: {view.last}."
+            return _("Last: {player} placed a {size} pyramid on {square}.", player=names[st[-1][0]],
+                     size=size_word(st[-1][1]), square=SQUARE_NAMES[sq])
+    return _("Last: {moves}.", moves=view.last)
 
 
 def alt_text(view: PylonView, names: Sequence[str] | None = None, events: Sequence[Event] = ()) -> str:
     """What the picture shows, for a screen reader: phase and who is to move, each player's stacks
     (square, height and top pyramid) and score, the last move. At most 1,024 characters."""
-    nm = seat_names(names, SIDES)
+    nm = seat_names(names, _sides())
+    stack = _Stacks()
     parts: list[str] = []
     for seat in (0, 1):
-        mine = [f"{SQUARE_NAMES[q]} {_stack(st)}" for q, st in enumerate(view.board)
+        mine = [f"{SQUARE_NAMES[q]} {stack(st)}" for q, st in enumerate(view.board)
                 if st and st[-1][0] == seat]
         if mine:
-            parts.append(f"{nm[seat]} tops {plural(len(mine), 'stack')}, score {view.scores[seat]}: "
-                         + "; ".join(mine))
-    body = ". ".join(parts) + "." if parts else "The board is empty."
+            parts.append(ngettext("{player} tops {n} stack, score {score}: {stacks}",
+                                  "{player} tops {n} stacks, score {score}: {stacks}", len(mine),
+                                  player=nm[seat], score=view.scores[seat], stacks="; ".join(mine)))
+    body = ". ".join(parts) + "." if parts else _("The board is empty.")
     return fit_body(_head(view, nm), body, _last(view, nm, events))
 
 
 def text_board(view: PylonView, names: Sequence[str] | None = None, legal: Legal = ()) -> str:
     """The position in short lines: the rows from 5 down to 1 (each square: empty, or whose top pyramid
     and how high), the stashes and scores, and the legal moves (listed, or counted)."""
-    nm = seat_names(names, SIDES)
+    nm = seat_names(names, _sides())
+    stack = _Stacks()
     lines = [_head(view, nm)]
     last = _last(view, nm, ())
     if last:
@@ -111,13 +145,16 @@ def text_board(view: PylonView, names: Sequence[str] | None = None, legal: Legal
         for col in range(COLUMNS):
             q = row * COLUMNS + col
             st = view.board[q]
-            cells.append(f"{SQUARE_NAMES[q]} " + (f"{nm[st[-1][0]]} {_stack(st)}" if st else "empty"))
-        lines.append(f"Row {row + 1}: " + "; ".join(cells) + ".")
+            cells.append(f"{SQUARE_NAMES[q]} " + (f"{nm[st[-1][0]]} {stack(st)}" if st else stack.empty))
+        lines.append(_("Row {row}: {squares}.", row=row + 1, squares="; ".join(cells)))
     for seat in (0, 1):
         small, medium, large = view.stash[seat]
-        left = (f", left to place: {small} small, {medium} medium, {large} large"
-                if sum(view.stash[seat]) else "")
-        lines.append(f"{_who(nm, seat)}: score {view.scores[seat]}{left}.")
+        if sum(view.stash[seat]):
+            lines.append(_("{player}: score {score}, left to place: {small} small, {medium} medium, "
+                           "{large} large.", player=_who(nm, seat), score=view.scores[seat], small=small,
+                           medium=medium, large=large))
+        else:
+            lines.append(_("{player}: score {score}.", player=_who(nm, seat), score=view.scores[seat]))
     who = nm[view.to_move] if view.to_move is not None else ""
     lines += legal_lines(legal, who)
     return clip_lines(lines)

@@ -8,6 +8,7 @@ from functools import lru_cache
 from bot.games.pylon.notation import parse_square
 from bot.games.pylon.render import render, square_box, square_center
 from bot.games.pylon.rules import RULES
+from bot.i18n import _, language, speaking
 from bot.render.callouts import Callouts, Diagram
 
 SIZES = "SML"
@@ -23,22 +24,32 @@ def _placements() -> list[str]:
             for sq in range(30)]
 
 
-@lru_cache(maxsize=1)
 def diagram() -> Diagram:
+    """The diagram in the current language (its callouts and alt text are words), drawn once per language."""
+    return _diagram(language())
+
+
+@lru_cache(maxsize=8)
+def _diagram(lang: str) -> Diagram:
+    with speaking(lang):
+        return _draw()
+
+
+def _draw() -> Diagram:
     state = RULES.initial({}, 2)
     for text in (*_placements(), *STACKING):
         seat = next(iter(RULES.to_act(state)))  # type: ignore[arg-type]
-        state, _ = RULES.apply(state, seat, RULES.parse(text, state, seat))
+        state, _events = RULES.apply(state, seat, RULES.parse(text, state, seat))
     view = RULES.view(state, None)
     c = Callouts(render(view))
     sq = parse_square(STACK)
     x0, y0, x1, y1 = square_box(sq)
     cx, cy = square_center(sq)
     c.ring((cx, cy), (x1 - x0) * 0.62)
-    owner = c.tag((cx, y0 - (y1 - y0) * 0.15 - 4), "Red on top: scores 3", anchor="mb")
-    c.tag((cx, owner[1] - 4), "a stack of 3", anchor="mb")
-    return c.done(
+    owner = c.tag((cx, y0 - (y1 - y0) * 0.15 - 4), _("Red on top: scores 3"), anchor="mb")
+    c.tag((cx, owner[1] - 4), _("a stack of 3"), anchor="mb")
+    return c.done(_(
         "A Pylon board after the 30 placements and two stacking moves. On c1 a stack of three is ringed: "
         "Red's large at the bottom, Blue's medium, Red's small on top. The top pyramid is Red's, so the "
         "whole stack counts 3 for Red; b1 and a1 are empty now."
-    )
+    ))

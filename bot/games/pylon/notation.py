@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from bot.games.base import InvalidNotation
+from bot.i18n import _, pgettext
 
 COLUMNS: Final = 6
 ROWS: Final = 5
@@ -39,6 +40,7 @@ COLUMN_LETTERS: Final = "abcdef"
 
 SIZE_LETTERS: Final = {1: "S", 2: "M", 3: "L"}
 SIZE_WORDS: Final = {1: "small", 2: "medium", 3: "large"}
+"""The sizes' names in English (typed sizes, logs); :func:`size_word` writes one in the current language."""
 _SIZE_FROM_TEXT: Final = {"s": 1, "m": 2, "l": 3, "1": 1, "2": 2, "3": 3,
                           "small": 1, "medium": 2, "large": 3}
 
@@ -46,6 +48,15 @@ DIRECTIONS: Final = ("N", "E", "S", "W")
 """Compass directions in the order the UI lists them (N = towards row 5)."""
 _DIRECTION_WORDS: Final = {"n": "N", "north": "N", "up": "N", "e": "E", "east": "E", "right": "E",
                            "s": "S", "south": "S", "down": "S", "w": "W", "west": "W", "left": "W"}
+
+
+def size_word(size: int) -> str:
+    """A pyramid's size (1, 2, 3) as a word in the current language: "small", "medium", "large"."""
+    if size == 1:
+        return pgettext("pyramid", "small")
+    if size == 2:
+        return pgettext("pyramid", "medium")
+    return pgettext("pyramid", "large")
 
 
 def square_name(square: int) -> str:
@@ -71,11 +82,12 @@ def parse_square(text: str) -> int:
     t = "".join(text.split()).lower()
     m = re.fullmatch(r"([a-z])(\d{1,3})", t)
     if not m:
-        raise InvalidNotation(f"'{text.strip()}' is not a square: use a column a–f and a row 1–5, e.g. c3")
+        raise InvalidNotation(_("'{text}' is not a square: use a column a–f and a row 1–5, e.g. c3",
+                                text=text.strip()))
     col = ord(m.group(1)) - ord("a")
     row = int(m.group(2)) - 1
     if not (0 <= col < COLUMNS and 0 <= row < ROWS):
-        raise InvalidNotation(f"{t} is off the board: columns are a–f and rows 1–5")
+        raise InvalidNotation(_("{square} is off the board: columns are a–f and rows 1–5", square=t))
     return row * COLUMNS + col
 
 
@@ -168,7 +180,7 @@ def read(text: str) -> Move:
     raw = text.strip()
     t = "".join(raw.split()).lower()
     if not t:
-        raise InvalidNotation("Type a move: a placement like `L c3`, a stacking like `c3-c4`, or `agree`.")
+        raise InvalidNotation(_("Type a move: a placement like `L c3`, a stacking like `c3-c4`, or `agree`."))
     if t in _AGREE_WORDS:
         return AGREE
     if m := _PLACEMENT_RE.fullmatch(t):
@@ -180,11 +192,12 @@ def read(text: str) -> Move:
         direction = _DIRECTION_WORDS[m.group(2)]
         target = step(source, direction)
         if target is None:
-            raise InvalidNotation(f"{SQUARE_NAMES[source]} {direction} would leave the board")
+            raise InvalidNotation(_("{square} {direction} would leave the board", square=SQUARE_NAMES[source],
+                                    direction=direction))
         return Stacking(source, target)
-    raise InvalidNotation(
-        f"'{raw}' is not a Pylon move: place with a size and a square (`L c3`, `3c3`), "
-        "stack with two squares (`c3-c4`), or type `agree`.")
+    raise InvalidNotation(_(
+        "'{text}' is not a Pylon move: place with a size and a square (`L c3`, `3c3`), "
+        "stack with two squares (`c3-c4`), or type `agree`.", text=raw))
 
 
 def format_move(move: Move) -> str:

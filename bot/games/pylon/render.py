@@ -16,7 +16,7 @@ tests can check pixels at known places.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache, partial
 from typing import Final
 
@@ -25,8 +25,9 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.base import Event
 from bot.games.pylon.notation import COLUMN_LETTERS, COLUMNS, ROWS, SIZE_LETTERS, parse_square
 from bot.games.pylon.rules import OVER, PLACEMENT, PylonView, Stack
+from bot.i18n import _, ngettext, pgettext
 from bot.render import ACCENT, CARD, INK, MUTED, PLAYER_COLOURS, font, kept, start
-from bot.render.text import plural, shorten
+from bot.render.text import shorten
 
 CELL: Final = 104
 MARGIN_X: Final = 48
@@ -226,35 +227,43 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
             x += 98
     else:
         tops = sum(1 for st in view.board if st and st[-1][0] == seat)
-        status, fill = f"on top of {tops} stack{'s' if tops != 1 else ''}", INK
+        status, fill = ngettext("on top of {n} stack", "on top of {n} stacks", tops), INK
         if view.agreed[seat]:
-            status, fill = "✓ agreed to end", ACCENT
+            status, fill = _("✓ agreed to end"), ACCENT
         elif view.phase == OVER and view.outcome is not None and seat in view.outcome.winners:
-            status, fill = f"winner · {status}", ACCENT
+            status, fill = _("winner · {status}", status=status), ACCENT
         d.text((x0 + 20, line_y), status, font=font(21), fill=fill, anchor="lm")
     if clock is not None:
         d.text((x1 - 18, y1 - 22), _clock_text(clock), font=font(20), fill=MUTED, anchor="rm")
 
 
-def _status(view: PylonView) -> tuple[str, str]:
-    """The headline as ``(main, tail)``: ``main`` has a ``{}`` where the player's name goes."""
+Headline = Callable[[Sequence[str]], str]
+"""The headline's main part, written with the seats' names (in the current language)."""
+
+
+def _status(view: PylonView) -> tuple[Headline, str]:
+    """The headline as ``(main, tail)``: ``main`` writes it with the players' names."""
     if view.phase == OVER:
         oc = view.outcome
         a, b = view.scores
-        tail = "ended by agreement" if all(view.agreed) else ""
+        tail = _("ended by agreement") if all(view.agreed) else ""
         if oc is None or oc.is_draw:
-            return f"Draw {a}–{b}", tail
-        return f"{{{min(oc.winners)}}} wins {max(a, b)}–{min(a, b)}", tail
-    assert view.to_move is not None
+            return (lambda names: pgettext("result", "Draw {score}–{other}", score=a, other=b)), tail
+        winner, high, low = min(oc.winners), max(a, b), min(a, b)
+        return (lambda names: _("{player} wins {score}–{other}", player=names[winner], score=high,
+                                other=low)), tail
+    mover = view.to_move
+    assert mover is not None
     if view.phase == PLACEMENT:
-        return f"{{{view.to_move}}} to place", f"{plural(view.to_place, 'pyramid')} left"
-    return f"{{{view.to_move}}} to stack", ""
+        return ((lambda names: _("{player} to place", player=names[mover])),
+                ngettext("{n} pyramid left", "{n} pyramids left", view.to_place))
+    return (lambda names: _("{player} to stack", player=names[mover])), ""
 
 
-def _with_names(template: str, names: Sequence[str], fnt: ImageFont.FreeTypeFont, width: float) -> str:
-    """``template`` with the seat names filled in, each shortened (ellipsis) until the line fits ``width``."""
-    fixed = fnt.getlength(template.format("", ""))
-    return template.format(*(_fit(n, fnt, max(60.0, width - fixed)) for n in names))
+def _with_names(main: Headline, names: Sequence[str], fnt: ImageFont.FreeTypeFont, width: float) -> str:
+    """``main`` with the seat names filled in, each shortened (ellipsis) until the line fits ``width``."""
+    fixed = fnt.getlength(main(("", "")))
+    return main([_fit(n, fnt, max(60.0, width - fixed)) for n in names])
 
 
 def headline_lines(view: PylonView, names: Sequence[str]) -> list[tuple[str, int]]:
@@ -263,9 +272,9 @@ def headline_lines(view: PylonView, names: Sequence[str]) -> list[tuple[str, int
     main, tail = _status(view)
     for size in (28, 24):
         fnt = font(size, bold=True)
-        line = main + (f" · {tail}" if tail else "")
-        if fnt.getlength(line.format(*names)) <= BOARD_W:
-            return [(line.format(*names), size)]
+        line = main(names) + (f" · {tail}" if tail else "")
+        if fnt.getlength(line) <= BOARD_W:
+            return [(line, size)]
     if not tail:
         return [(_with_names(main, names, font(24, bold=True), BOARD_W), 24)]
     fnt = font(22, bold=True)
@@ -281,7 +290,7 @@ def render(view: PylonView, *, names: Sequence[str] | None = None, events: Seque
     view's last move is highlighted), ``clocks`` the remaining milliseconds per
     seat (``None`` entries are not shown).
     """
-    seat_names = tuple(names) if names else view.seat_names
+    seat_names = tuple(names) if names else tuple(_(n) for n in view.seat_names)
     img, d = start(_background())
     lines = headline_lines(view, seat_names)
     if len(lines) == 1:

@@ -52,8 +52,10 @@ from bot.games.pylon.notation import (
     Stacking,
     parse_square,
     read,
+    size_word,
     step,
 )
+from bot.i18n import N_, _, ngettext, pgettext
 
 Piece: TypeAlias = tuple[int, int]
 """``(owner seat, size)`` with size 1 (small), 2 (medium) or 3 (large)."""
@@ -64,7 +66,8 @@ Stash: TypeAlias = tuple[int, int, int]
 
 PER_SIZE: Final = 5
 PIECES: Final = 30
-SEAT_NAMES: Final = ("Red", "Blue")
+SEAT_NAMES: Final = (N_("Red"), N_("Blue"))
+"""The sides' names in English (look each up with ``_()`` where it is written)."""
 
 PLACEMENT: Final = "placement"
 STACKING: Final = "stacking"
@@ -140,7 +143,8 @@ def stackings(s: PylonState) -> list[Stacking]:
 
 
 def _has_stacking(board: tuple[Stack, ...]) -> bool:
-    return any(board[src] and board[dst] and board[src][0][1] <= board[dst][-1][1] for src, dst, _ in _PAIRS)
+    return any(board[src] and board[dst] and board[src][0][1] <= board[dst][-1][1]
+               for src, dst, _move in _PAIRS)
 
 
 def is_over(s: PylonState) -> bool:
@@ -192,16 +196,27 @@ def can_agree(s: PylonState, seat: Seat) -> bool:
 
 
 def _seat_name(seat: Seat) -> str:
-    return SEAT_NAMES[seat]
+    """The side's name in the current language."""
+    return _(SEAT_NAMES[seat])
+
+
+def _sizes_word(size: int) -> str:
+    """A size as said of several pyramids ("no small pyramids"; Spanish and Portuguese agree in number)."""
+    if size == 1:
+        return pgettext("pyramids", "small")
+    if size == 2:
+        return pgettext("pyramids", "medium")
+    return pgettext("pyramids", "large")
 
 
 def _describe_stack(st: Stack) -> str:
     if not st:
-        return "empty"
+        return pgettext("square", "empty")
     owner, size = st[-1]
     if len(st) == 1:
-        return f"a {SIZE_WORDS[size]} {_seat_name(owner)} pyramid"
-    return f"a stack of {len(st)} topped by a {SIZE_WORDS[size]} {_seat_name(owner)} pyramid"
+        return _("a {size} {side} pyramid", size=size_word(size), side=_seat_name(owner))
+    return _("a stack of {height} topped by a {size} {side} pyramid", height=len(st), size=size_word(size),
+             side=_seat_name(owner))
 
 
 def _legal_texts(s: PylonState, seat: Seat, source: int | None = None) -> tuple[str, ...]:
@@ -219,55 +234,62 @@ def check(s: PylonState, seat: Seat, move: Move) -> None:
         IllegalMove: with a sentence naming the move and the rule it breaks.
     """
     if seat not in (0, 1):
-        raise IllegalMove(f"Seat {seat} does not play Pylon (seats are 0 and 1).")
+        raise IllegalMove(_("Seat {seat} does not play Pylon (seats are 0 and 1).", seat=seat))
     if is_over(s):
-        raise IllegalMove(f"{move}: the game is over.")
+        raise IllegalMove(_("{move}: the game is over.", move=move))
     if isinstance(move, Agree):
         if s.is_placement:
-            raise IllegalMove("agree: the players can only agree to end the game during the stacking phase.")
+            raise IllegalMove(_("{move}: the players can only agree to end the game during the stacking "
+                                "phase.", move=move))
         if s.agreed[seat]:
-            other = _seat_name(1 - seat)
-            raise IllegalMove(f"agree: {_seat_name(seat)} has already agreed to end; waiting for {other}.")
+            raise IllegalMove(_("{move}: {side} has already agreed to end; waiting for {other}.", move=move,
+                                side=_seat_name(seat), other=_seat_name(1 - seat)))
         return
     if seat != s.to_move:
-        raise IllegalMove(f"{move}: it is {_seat_name(s.to_move)}'s turn, not {_seat_name(seat)}'s.")
+        raise IllegalMove(_("{move}: it is {side}'s turn, not {other}'s.", move=move,
+                            side=_seat_name(s.to_move), other=_seat_name(seat)))
     if isinstance(move, Placement):
         if not s.is_placement:
-            raise IllegalMove(f"{move}: all 30 pyramids are placed; now move a stack onto a neighbour, "
-                              "e.g. c3-c4.", legal=_legal_texts(s, seat))
+            raise IllegalMove(_("{move}: all 30 pyramids are placed; now move a stack onto a neighbour, "
+                                "e.g. c3-c4.", move=move), legal=_legal_texts(s, seat))
         if move.size not in (1, 2, 3) or not 0 <= move.square < SQUARES:
-            raise IllegalMove(f"{move}: no such pyramid or square.")
+            raise IllegalMove(_("{move}: no such pyramid or square.", move=move))
         if s.stash[seat][move.size - 1] == 0:
-            have = ", ".join(SIZE_WORDS[z] for z in sizes_left(s, seat))
-            raise IllegalMove(f"{move}: you have no {SIZE_WORDS[move.size]} pyramids left "
-                              f"(you still have: {have}).")
+            have = ", ".join(_sizes_word(z) for z in sizes_left(s, seat))
+            raise IllegalMove(_("{move}: you have no {size} pyramids left (you still have: {sizes}).",
+                                move=move, size=_sizes_word(move.size), sizes=have))
         if s.board[move.square]:
-            raise IllegalMove(f"{move}: {SQUARE_NAMES[move.square]} is taken by "
-                              f"{_describe_stack(s.board[move.square])}; place on an empty square.")
+            raise IllegalMove(_("{move}: {square} is taken by {stack}; place on an empty square.",
+                                move=move, square=SQUARE_NAMES[move.square],
+                                stack=_describe_stack(s.board[move.square])))
         return
     if isinstance(move, Stacking):
         if s.is_placement:
             left = PIECES - s.placed
-            raise IllegalMove(f"{move}: stacking starts once all 30 pyramids are placed "
-                              f"({left} still to place).", legal=_legal_texts(s, seat))
+            raise IllegalMove(ngettext("{move}: stacking starts once all 30 pyramids are placed "
+                                       "({n} still to place).",
+                                       "{move}: stacking starts once all 30 pyramids are placed "
+                                       "({n} still to place).", left, move=move), legal=_legal_texts(s, seat))
         src, dst = move.source, move.target
         if not (0 <= src < SQUARES and 0 <= dst < SQUARES):
-            raise IllegalMove(f"{move}: no such square.")
+            raise IllegalMove(_("{move}: no such square.", move=move))
         a, b = s.board[src], s.board[dst]
         if not a:
-            raise IllegalMove(f"{move}: {SQUARE_NAMES[src]} is empty, so there is no stack to move.",
-                              legal=_legal_texts(s, seat))
+            raise IllegalMove(_("{move}: {square} is empty, so there is no stack to move.", move=move,
+                                square=SQUARE_NAMES[src]), legal=_legal_texts(s, seat))
         if dst not in NEIGHBOURS[src]:
-            raise IllegalMove(f"{move}: a stack moves only onto an orthogonally adjacent square "
-                              f"(N, E, S or W of {SQUARE_NAMES[src]}).", legal=_legal_texts(s, seat, src))
+            raise IllegalMove(_("{move}: a stack moves only onto an orthogonally adjacent square "
+                                "(N, E, S or W of {square}).", move=move, square=SQUARE_NAMES[src]),
+                              legal=_legal_texts(s, seat, src))
         if not b:
-            raise IllegalMove(f"{move}: {SQUARE_NAMES[dst]} is empty, and a stack may never move to an "
-                              "empty square.", legal=_legal_texts(s, seat, src))
+            raise IllegalMove(_("{move}: {square} is empty, and a stack may never move to an empty square.",
+                                move=move, square=SQUARE_NAMES[dst]), legal=_legal_texts(s, seat, src))
         if a[0][1] > b[-1][1]:
-            raise IllegalMove(f"{move}: a stack cannot move onto a smaller pyramid: bottom {a[0][1]} > "
-                              f"top {b[-1][1]}.", legal=_legal_texts(s, seat, src))
+            raise IllegalMove(_("{move}: a stack cannot move onto a smaller pyramid: bottom {bottom} > "
+                                "top {top}.", move=move, bottom=a[0][1], top=b[-1][1]),
+                              legal=_legal_texts(s, seat, src))
         return
-    raise IllegalMove(f"{move!r} is not a Pylon move.")
+    raise IllegalMove(_("{move} is not a Pylon move.", move=repr(move)))
 
 
 def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]]:
@@ -278,11 +300,11 @@ def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]
         agreed = (True, s.agreed[1]) if seat == 0 else (s.agreed[0], True)
         ns = PylonState(s.board, s.stash, agreed, s.last)
         if all(agreed):
-            events.append(Event("agree", f"{name} agrees to end the game.", {"seat": seat}))
+            events.append(Event("agree", _("{side} agrees to end the game.", side=name), {"seat": seat}))
         else:
-            events.append(Event("agree", f"{name} offers to end the game now; it ends if "
-                                         f"{_seat_name(1 - seat)} agrees before the next stacking.",
-                                {"seat": seat}))
+            offer = _("{side} offers to end the game now; it ends if {other} agrees before the next "
+                      "stacking.", side=name, other=_seat_name(1 - seat))
+            events.append(Event("agree", offer, {"seat": seat}))
     elif isinstance(move, Placement):
         board = list(s.board)
         board[move.square] = ((seat, move.size),)
@@ -291,13 +313,13 @@ def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]
         counts[move.size - 1] -= 1
         stash[seat] = (counts[0], counts[1], counts[2])
         ns = PylonState(tuple(board), (stash[0], stash[1]), (False, False), move)
-        events.append(Event("place", f"{name} places a {SIZE_WORDS[move.size]} pyramid on "
-                                     f"{SQUARE_NAMES[move.square]}.",
+        events.append(Event("place", _("{side} places a {size} pyramid on {square}.", side=name,
+                                       size=size_word(move.size), square=SQUARE_NAMES[move.square]),
                             {"seat": seat, "size": move.size, "square": SQUARE_NAMES[move.square],
                              "move": str(move)}))
         if not ns.is_placement:
-            events.append(Event("phase", f"All 30 pyramids are placed. Stacking begins: "
-                                         f"{_seat_name(ns.to_move)} moves first.",
+            events.append(Event("phase", _("All 30 pyramids are placed. Stacking begins: {side} moves first.",
+                                           side=_seat_name(ns.to_move)),
                                 {"phase": STACKING, "to_move": ns.to_move}))
     else:
         board = list(s.board)
@@ -307,31 +329,42 @@ def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]
         ns = PylonState(tuple(board), s.stash, (False, False), move)
         top_owner = a[-1][0]
         captured = len(b) if b[-1][0] != top_owner else 0
-        text = f"{name} moves {SQUARE_NAMES[move.source]} onto {SQUARE_NAMES[move.target]}"
-        text += f": {_describe_stack(b + a)}"
+        source, target, stack = SQUARE_NAMES[move.source], SQUARE_NAMES[move.target], _describe_stack(b + a)
         if captured:
-            text += f" ({_seat_name(top_owner)} takes {captured} from {_seat_name(1 - top_owner)})"
-        events.append(Event("stack", text + ".",
+            text = _("{side} moves {source} onto {target}: {stack} ({taker} takes {count} from {other}).",
+                     side=name, source=source, target=target, stack=stack, taker=_seat_name(top_owner),
+                     count=captured, other=_seat_name(1 - top_owner))
+        else:
+            text = _("{side} moves {source} onto {target}: {stack}.", side=name, source=source, target=target,
+                     stack=stack)
+        events.append(Event("stack", text,
                             {"seat": seat, "from": SQUARE_NAMES[move.source], "to": SQUARE_NAMES[move.target],
                              "height": len(a) + len(b), "captured": captured, "top": list(a[-1]),
                              "move": str(move)}))
     if is_over(ns):
         sc = scores(ns)
-        how = "Both players agreed to end" if all(ns.agreed) else "No stacking is left"
-        events.append(Event("end", f"{how}: {_result_text(sc)}", {"scores": list(sc)}))
+        if all(ns.agreed):
+            text = _("Both players agreed to end: {result}", result=_result_text(sc))
+        else:
+            text = _("No stacking is left: {result}", result=_result_text(sc))
+        events.append(Event("end", text, {"scores": list(sc)}))
     return ns, events
 
 
+def _score_line(sc: tuple[int, int]) -> str:
+    return f"{_seat_name(0)} {sc[0]} – {_seat_name(1)} {sc[1]}"
+
+
 def _score_text(sc: tuple[int, int]) -> str:
-    line = f"{SEAT_NAMES[0]} {sc[0]} – {SEAT_NAMES[1]} {sc[1]}"
-    return f"{line}, a draw." if sc[0] == sc[1] else f"{line}."
+    line = _score_line(sc)
+    return _("{score}, a draw.", score=line) if sc[0] == sc[1] else f"{line}."
 
 
 def _result_text(sc: tuple[int, int]) -> str:
-    line = f"{SEAT_NAMES[0]} {sc[0]} – {SEAT_NAMES[1]} {sc[1]}"
+    line = _score_line(sc)
     if sc[0] == sc[1]:
-        return f"{line}, a draw."
-    return f"{line}; {SEAT_NAMES[0] if sc[0] > sc[1] else SEAT_NAMES[1]} wins."
+        return _("{score}, a draw.", score=line)
+    return _("{score}; {side} wins.", score=line, side=_seat_name(0 if sc[0] > sc[1] else 1))
 
 
 @dataclass(frozen=True)
@@ -385,7 +418,7 @@ class Pylon(RulesBase):
     spec: ClassVar[GameSpec] = GameSpec(
         key="pylon",
         order=1,
-        title="Pylon",
+        title="Pylon",  # not translated: game title
         min_seats=2,
         max_seats=2,
         ai_levels=("easy", "medium", "hard"),
