@@ -99,8 +99,8 @@ class BoardCog(GameBase):
             for s in to_act
         )
         if match.rec.deadline:
-            return _("To move: {players} · turn ends {when}", players=who,
-                     when=f"<t:{int(match.rec.deadline)}:R>")
+            stamp = f"<t:{int(match.rec.deadline)}:R>"
+            return _("To move: {players} · turn ends {when}", players=who, when=stamp)
         return _("To move: {players}", players=who)
 
     def last_move_text(self, match: Match, result: Result | None) -> str:
@@ -115,7 +115,8 @@ class BoardCog(GameBase):
         prev = None
         for seat, notation in plies:
             if seat == prev and seat != CHANCE:
-                parts[-1] += _(", then {move}", move=f"`{notation}`")
+                code = f"`{notation}`"
+                parts[-1] += _(", then {move}", move=code)
             else:
                 who = (
                     "🎲"
@@ -571,12 +572,13 @@ class BoardCog(GameBase):
 
     def _invite_message(self, match: Match) -> tuple[discord.Embed, discord.ui.View]:
         rec = match.rec
+        stamp = f"<t:{int(rec.deadline or 0)}:R>"
         if rec.status == Status.CHALLENGE:
             embed = discord.Embed(
                 title=_("{game}: a challenge", game=self.spec.title),
                 description=_("**{challenger}** challenges **{opponent}**.\nExpires {when}.",
                               challenger=shown(rec.seats[0].name), opponent=shown(rec.seats[1].name),
-                              when=f"<t:{int(rec.deadline or 0)}:R>"),
+                              when=stamp),
                 colour=COLOUR_INFO,
             )
             embed.set_footer(text=self.options_summary(match))
@@ -598,7 +600,7 @@ class BoardCog(GameBase):
                     + "\n" + "\n".join(lines) + "\n\n"
                     + ngettext("The host starts once {n} has joined. Closes {when}.",
                                "The host starts once {n} have joined. Closes {when}.", need,
-                               when=f"<t:{int(rec.deadline or 0)}:R>")
+                               when=stamp)
                 ),
                 colour=COLOUR_INFO,
             )

@@ -61,8 +61,8 @@ class PrivateCog(BoardCog):
             with in_channel(match):
                 view = v.view_of(v.button(match.id, None, f"pv:{seat}:{key}", label=_("Show privately"),
                                           style=discord.ButtonStyle.primary, emoji="🔒"))
-                text = _("{player}, I cannot DM you (your DMs are closed). {what}",
-                         player=f"<@{rec.user_id}>",
+                mention = f"<@{rec.user_id}>"
+                text = _("{player}, I cannot DM you (your DMs are closed). {what}", player=mention,
                          what=notice or _("Press the button to see it privately here."))
             await place.send(text[:2000], view=view,
                              allowed_mentions=discord.AllowedMentions(users=[discord.Object(rec.user_id)]))
@@ -162,11 +162,10 @@ class PrivateCog(BoardCog):
         place = await self.place_of(match)
         sent: list[Sent] = []
         notice: Notice | None = None
+        stamp = f"<t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
         for lang, threads, dms in self.by_language(match, thread_seats, dm_seats):
             with speaking(lang):
-                deadline = match.rec.deadline
-                when = (_("the turn ends {when}", when=f"<t:{int(deadline)}:R>") if deadline
-                        else _("the turn ends soon"))
+                when = _("the turn ends {when}", when=stamp) if stamp else _("the turn ends soon")
                 notice = self.turn_notice(match)
                 sent += await self.turns.deliver(match, threads, dms, self.spec.title, place, reminder=when,
                                                  notice=notice)

@@ -38,7 +38,7 @@ from discord import app_commands
 from bot.errors import MatchError
 from bot.games import GAMES, TITLES
 from bot.games.base import CHANCE
-from bot.i18n import N_, _, language, ngettext, public
+from bot.i18n import N_, _, language, ngettext, pgettext, public
 from bot.matches.replay import GifJob, Replay, Step, gif_off_loop, make_gif, replay_of, stop_gif_process
 from bot.matches.service import Match, Result
 from bot.names import shown
@@ -304,7 +304,8 @@ class ReplayCog(LobbyCog):
             v.button(match.id, None, GIF, emoji="🎞", label=_("Whole game")),
         )
         marks = sorted({0, last, n, *(round(i * last / 22) for i in range(1, 22))})
-        options = [discord.SelectOption(label=_("Move {number}", number=k) if k else _("Start"), value=str(k),
+        start = pgettext("replay position", "Start")
+        options = [discord.SelectOption(label=_("Move {number}", number=k) if k else start, value=str(k),
                                         default=k == n)
                    for k in marks][:25]
         if last > 0:
