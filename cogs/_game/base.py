@@ -7,7 +7,7 @@ import dataclasses
 import importlib
 import io
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import ModuleType
@@ -78,6 +78,14 @@ def human_seconds(seconds: float) -> str:
     return ngettext("{n} second", "{n} seconds", seconds)
 
 
+def versus(names: Iterable[str]) -> str:
+    """``alice vs bob`` (``alice vs bob vs carol``): the players of a match, in the current language."""
+    out = ""
+    for name in names:
+        out = _("{first} vs {second}", first=out, second=name) if out else name
+    return out
+
+
 def match_tag(match_id: int | str) -> str:
     """``Match #12``: how a board's footer begins (in the current language)."""
     return _("Match #{match}", match=match_id)
@@ -128,8 +136,9 @@ def for_reader() -> Iterator[None]:
 def in_channel(match: Match) -> Iterator[None]:
     """Write a match's board (its content, embed, components, picture and alt text) for its channel: the
     server's language (:func:`bot.i18n.public` with the match's guild), also when the board is the answer
-    to someone's click; inside :func:`for_reader` the reader's own language."""
-    if _FOR_READER.get():
+    to someone's click; inside :func:`for_reader` the reader's own language. A match of no server (the
+    stand-in of a lesson, a puzzle or an imported record: only its reader sees it) keeps the current one."""
+    if _FOR_READER.get() or match.rec.guild_id is None:
         yield
         return
     with public(match.rec.guild_id):

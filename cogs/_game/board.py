@@ -14,7 +14,7 @@ import discord
 from bot.chores import FAILURES, message_payload, transient
 from bot.games.base import CHANCE, GameError
 from bot.games.samples import sample_positions
-from bot.i18n import N_, _, language, ngettext
+from bot.i18n import N_, _, language, ngettext, pgettext
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.ratings import RATING_NOTE, rating_change_text
@@ -40,6 +40,7 @@ from cogs._game.base import (
     match_tag,
     picture_file,
     result_band,
+    versus,
 )
 from cogs._game.describe import describe_board, text_boards_of, text_for
 
@@ -54,6 +55,36 @@ CLOSED = {
     Status.FINISHED: N_("The match is over."),
 }
 """What a challenge or lobby that did not become a running match says (looked up with ``_``)."""
+
+OPTION = "match option"  # not translated: a catalog context
+"""The catalog context of match options' names and values (short words: "first", "random", "off")."""
+
+
+def option_words() -> dict[str, str]:
+    """The platform's match options and their values in the current language: who moves first, the
+    animation speed, the tournament clock."""
+    return {
+        "first": pgettext("match option", "first"), "speed": pgettext("match option", "speed"),
+        "clock": pgettext("match option", "clock"), "challenger": pgettext("match option", "challenger"),
+        "opponent": pgettext("match option", "opponent"), "random": pgettext("match option", "random"),
+        "slow": pgettext("match option", "slow"), "normal": pgettext("match option", "normal"),
+        "fast": pgettext("match option", "fast"), "off": pgettext("match option", "off"),
+    }
+
+
+def option_text(name: str, value: object) -> str:
+    """``first: challenger``: a match option and its value in the current language. The platform's are
+    in this catalog; a game's own (``handicap``, ``draw: blind``) are looked up in the same context
+    (``pgettext("match option", "blind")`` in the game's code puts them in its catalog); numbers and
+    anything no catalog has stay as typed."""
+    words = option_words()
+    label = name.replace("_", " ")
+    label = words.get(name) or pgettext(OPTION, label)
+    shown_value = str(value)
+    if shown_value and not shown_value.replace(".", "").isdigit():
+        shown_value = words.get(shown_value) or pgettext(OPTION, shown_value)
+    return f"{label}: {shown_value}"
+
 
 DRAWN_AHEAD_BYTES = 1 << 23
 """Bytes of boards drawn ahead of a click (:meth:`BoardCog.draw_ahead`) kept per game: 8 MB (about a
@@ -136,7 +167,7 @@ class BoardCog(GameBase):
             lines.insert(0, last)
         lines.extend(self.extra_lines(match, result))
         colour = COLOUR_END if match.status == Status.FINISHED else COLOUR_OK
-        seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+        seats = versus(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} · {seats}"[:256], description="\n".join(lines)[:4000],
                               colour=colour)
         # no embed image: Discord reads an attachment's description (alt text) only for a picture shown as
@@ -422,7 +453,7 @@ class BoardCog(GameBase):
     def retired_embed(self, match: Match, url: str) -> discord.Embed:
         """What an earlier board says once a newer one exists (in the channel's language)."""
         with in_channel(match):
-            seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+            seats = versus(self.seat_label(match, s.seat) for s in match.seats)
             embed = discord.Embed(
                 title=f"{self.spec.title} · {seats}"[:256],
                 description=_("Moved on: see the latest board ↓\n[Jump to the latest board]({url})", url=url),
@@ -509,8 +540,8 @@ class BoardCog(GameBase):
         header = match.rec.ui.get("header")
         if not header or not match.rec.thread_id:
             return  # no header, or the match was played in that channel itself (the result is right there)
-        names = " vs ".join(shown(s.name) for s in match.seats)
         with in_channel(match):
+            names = versus(shown(s.name) for s in match.seats)
             embed = discord.Embed(
                 title=f"{self.spec.title}: {names}"[:256],
                 description=(self.status_line(match) + "\n"
@@ -548,8 +579,7 @@ class BoardCog(GameBase):
         return levels[len(levels) // 2] if levels else ""
 
     def options_summary(self, match: Match) -> str:
-        # the game's options as /<game> new takes them (option names and values are typed: not translated)
-        parts = [f"{k.replace('_', ' ')}: {val}" for k, val in sorted(match.options.items())]
+        parts = [option_text(k, val) for k, val in sorted(match.options.items())]
         parts.append(_("turn limit: {time}", time=human_seconds(match.rec.turn_limit)))
         return " · ".join(parts)
 

@@ -21,6 +21,7 @@ from cogs._game.base import (
     COLOUR_OK,
     NO_MENTIONS,
     in_channel,
+    versus,
 )
 from cogs._game.play import PlayCog
 
@@ -90,7 +91,8 @@ class LobbyCog(PlayCog):
                               response: bool) -> None:
         """Post the started match: a header message, its thread (setting), the first board."""
         settings = await self.service.settings(match.rec.guild_id)
-        names = " vs ".join(shown(s.name) for s in match.seats)
+        with in_channel(match):  # posted in the channel: the server's language
+            names = versus(shown(s.name) for s in match.seats)
         use_threads = settings.use_threads and not _perms.thread_blockers(interaction)
         note = settings.use_threads and not use_threads
         if response:
@@ -126,7 +128,8 @@ class LobbyCog(PlayCog):
         place: discord.abc.Messageable | None = None
         if use_threads and header_msg is not None and isinstance(channel, discord.TextChannel):
             try:
-                thread_name = f"{self.spec.title}: " + " vs ".join(plain(s.name) for s in match.seats)
+                with in_channel(match):  # the thread's name is read in the server's language
+                    thread_name = f"{self.spec.title}: " + versus(plain(s.name) for s in match.seats)
                 thread = await header_msg.create_thread(name=thread_name[:100],
                                                         auto_archive_duration=1440)
                 place = thread
@@ -242,8 +245,8 @@ class LobbyCog(PlayCog):
         )
         if new.status == Status.RUNNING:  # against the computer: at once
             await interaction.response.edit_message(view=None)
-            names = " vs ".join(shown(s.name) for s in new.seats)
             with in_channel(new):
+                names = versus(shown(s.name) for s in new.seats)
                 header = discord.Embed(title=_("{game}: {players} (rematch)", game=self.spec.title,
                                                players=names),
                                        colour=COLOUR_OK, description=self.options_summary(new))

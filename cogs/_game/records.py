@@ -25,8 +25,8 @@ from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.storage import MatchRecord, SeatRecord, Status
 from cogs import _views as v
-from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, match_tag, picture_file
-from cogs._game.board import BoardCog
+from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, match_tag, picture_file, versus
+from cogs._game.board import BoardCog, option_text
 
 RECORD_ACTION = "record"
 """The component action of the Record button (version-free: it works on any old end-of-match message)."""
@@ -123,7 +123,7 @@ class RecordsCog(BoardCog):
 
     def record_embed(self, match: Match, done: records.Replayed) -> discord.Embed:
         record = done.record
-        names = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+        names = versus(self.seat_label(match, s.seat) for s in match.seats)
         if match.status == Status.FINISHED:
             state = self.status_line(match)
         else:
@@ -149,8 +149,7 @@ class RecordsCog(BoardCog):
         embed = discord.Embed(title=_("{game} record · {players}", game=self.spec.title, players=names)[:256],
                               description="\n".join(lines)[:4000],
                               colour=COLOUR_END if match.status == Status.FINISHED else COLOUR_INFO)
-        # the options as the record (and /<game> new) writes them: typed, not translated
         facts = [match_tag(record.match) if record.match else "", record.date,
-                 " · ".join(f"{k.replace('_', ' ')}: {v}" for k, v in record.options.items())]
+                 " · ".join(option_text(k, v) for k, v in record.options.items())]
         embed.set_footer(text=" · ".join(f for f in facts if f)[:2048] or None)
         return embed

@@ -48,7 +48,7 @@ from bot.render.match_gif import MAX_FRAMES, MatchGif
 from bot.review import REVIEWED, Review, how, job_of, kept_review, review_once, stop_review_process
 from bot.storage import MatchRecord, Status
 from cogs import _views as v
-from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, match_tag, picture_file
+from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, match_tag, picture_file, versus
 from cogs._game.lobby import LobbyCog
 
 STEP = "rp:"
@@ -93,7 +93,7 @@ def ago(then: float, now: float) -> str:
 
 def summary(rec: MatchRecord, now: float) -> str:
     """``#412 Pylon · Alice vs Bob · Alice won 17–13 · yesterday`` (plain text: autocomplete, /stats)."""
-    names = " vs ".join(s.name for s in rec.seats)
+    names = versus(s.name for s in rec.seats)
     match = Match(rec) if rec.state is not None else None
     out = match.outcome if match is not None else None
     if rec.status == Status.RUNNING:
@@ -206,7 +206,7 @@ class ReplayCog(LobbyCog):
         mark = rv.at(n) if rv is not None else None
         if mark is not None:  # (not in the drawn step: a review may come in after the step was drawn)
             text = f"{text}\n🔎 **{kind_words(mark.kind).capitalize()}** · `{mark.better}` {mark.why}"[:4096]
-        seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+        seats = versus(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} #{match.id} · {seats}"[:256], description=text,
                               colour=COLOUR_END if match.status != Status.RUNNING else COLOUR_INFO)
         embed.set_footer(text=match_tag(match.id) + " · " + _(
