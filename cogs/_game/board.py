@@ -273,6 +273,7 @@ class BoardCog(GameBase):
 
     # -- boards drawn while the player chooses ------------------------------------------------------------
     _drawn_ahead: Kept | None = None
+    _drawn_in: dict[int, str] | None = None  # per match: the language its boards drawn ahead are in
     _drawing_ahead: dict[int, asyncio.Task[None]] | None = None
 
     def draw_ahead(self, match: Match, seat: int, texts: Sequence[str]) -> None:
@@ -298,6 +299,7 @@ class BoardCog(GameBase):
 
     async def _draw_ahead(self, match: Match, seat: int, texts: list[str]) -> None:
         drawn = []
+        lang = ""
         for text in texts:
             await asyncio.sleep(0)  # the loop's other work goes first
             try:
@@ -313,9 +315,15 @@ class BoardCog(GameBase):
             except Exception:  # only a head start: the click draws its board anyway
                 log.exception("drawing the boards of match %s ahead failed", match.id)
                 return
-            drawn.append((ahead.view(None), events, png, lang))
+            drawn.append((ahead.view(None), events, png))
         if drawn:
             self._ahead_store().put(match.id, drawn)
+            if self._drawn_in is None:
+                self._drawn_in = {}
+            self._drawn_in.pop(match.id, None)
+            self._drawn_in[match.id] = lang  # the words drawn on them: taken only for a board in it
+            while len(self._drawn_in) > 4096:  # (matches that ended without taking theirs)
+                del self._drawn_in[next(iter(self._drawn_in))]
 
     def _ahead_store(self) -> Kept:
         if self._drawn_ahead is None:
@@ -339,9 +347,11 @@ class BoardCog(GameBase):
         if drawn is None:
             return None
         store.drop(match.id)
+        if (self._drawn_in or {}).get(match.id, language()) != language():
+            return None  # drawn in another language than the board's (the server's changed since)
         view = match.view(None)
-        for ahead_view, events, png, lang in drawn:
-            if ahead_view == view and events == result.events and lang == language():
+        for ahead_view, events, png in drawn:
+            if ahead_view == view and events == result.events:
                 data: bytes = png
                 return data
         return None
