@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import StaleBoard
-from bot.i18n import _, ngettext, public
+from bot.i18n import _, ngettext, public, speaking
 from bot.matches.service import Match
 from bot.puzzles import Puzzle, Verdict, answer, node, puzzle, puzzles_of
 from bot.replies import reply_error
@@ -133,7 +133,8 @@ class PuzzleCog(LearnCog):
 
     async def show_top(self, interaction: discord.Interaction) -> None:
         rows = await self.bot.store.puzzle_leaderboard(interaction.guild_id or 0, self.game_key)
-        with public(interaction.guild_id):  # posted in the channel: the server's language
+        # posted in the channel: the server's language (in a DM, the reader's)
+        with public(interaction.guild_id) if interaction.guild_id else speaking(None):
             lines = [f"{i}. <@{uid}> · " + ngettext("{n} solved", "{n} solved", n)
                      for i, (uid, n) in enumerate(rows, 1)]
             embed = discord.Embed(title=_("{game} puzzles · best solvers here", game=self.spec.title),
