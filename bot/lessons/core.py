@@ -1,4 +1,8 @@
-"""The lesson shapes and the one pure checker (the package docstring says how lessons work)."""
+"""The lesson shapes and the one pure checker (the package docstring says how lessons work).
+
+A lesson's texts (captions, hints, what a step showed, the choices' labels, the last button, the
+learner's name) are written in ``bot/lessons/<game>.py`` marked with ``N_``: they are looked up with
+``_`` when shown, in the reader's language (:func:`check` does so for its answers)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.games.base import CHANCE, Chance, Event, GameError
+from bot.i18n import N_, _
 
 Accepts = Callable[[Any, Any, str], bool]
 """``accepts(before, after, notation)``: whether the learner's legal move did what the step teaches."""
@@ -42,7 +47,8 @@ class Lesson:
     steps: tuple[Step, ...]
     finish: str
     """The last button: "Play the computer now" or "Start a lobby"."""
-    names: tuple[str, ...] = ("You", "Parlor")
+    names: tuple[str, ...] = (N_("You"), "Parlor")
+    """The seats' names on the pictures (marked ``N_``, looked up when drawn; "Parlor" is a name)."""
     log_events: tuple[str, ...] = ()
     """Kinds of public events of a right try listed under it (EOF: the execution log and the scores)."""
 
@@ -92,7 +98,9 @@ def check(lesson: Lesson, index: int, text: str) -> Verdict:
                 after, more = rules.apply(after, CHANCE, rules.parse(outcome, after, CHANCE))
                 events = [*events, *more]
     except GameError as exc:
-        return Verdict(False, f"Not quite: {str(exc).rstrip('.')}. {step.hint}")
+        return Verdict(False, _("Not quite: {reason}. {hint}", reason=str(exc).rstrip("."),
+                                hint=_(step.hint)))
     if not step.accepts(before, after, notation):
-        return Verdict(False, f"`{notation}` is legal, but not what this step asks. {step.hint}")
-    return Verdict(True, step.after, after, events, notation)
+        return Verdict(False, _("`{move}` is legal, but not what this step asks. {hint}", move=notation,
+                                hint=_(step.hint)))
+    return Verdict(True, _(step.after) if step.after else "", after, events, notation)

@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.errors import LobbyError, NoMatchHere, NotAPlayer, NotYourTurn, ParlorError, StaleBoard
 from bot.games.base import CHANCE
+from bot.i18n import _
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.storage import Status
@@ -39,7 +40,9 @@ from cogs._game.base import (
     NO_MENTIONS,
     TURN_LIMITS,
     ended_view,
+    for_reader,
     human_seconds,
+    in_channel,
     picture_file,
     result_band,
     rules_text,
@@ -91,7 +94,7 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
         if action.startswith("pv:"):
             pv = re.fullmatch(r"pv:(\d{1,3}):(\w{1,20})", action)
             if pv is None:
-                raise StaleBoard("That button does nothing any more.")
+                raise StaleBoard(_("That button does nothing any more."))
             await self.show_private(interaction, match, int(pv[1]), pv[2])
             return
         if action.startswith(replays.ACTIONS):
@@ -120,7 +123,7 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
                 match.id, interaction.user.id, action[3:], expected_version=version
             )
             result = await self.ai_at_once(result)
-            await interaction.response.edit_message(content=f"Played `{action[3:]}`.", view=None)
+            await interaction.response.edit_message(content=_("Played `{move}`.", move=action[3:]), view=None)
             await self.refresh_board(result.match, result)
             await self.after_result(result.match, result)
             return
@@ -131,10 +134,12 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:
-        raise LobbyError("That button does nothing any more.")
+        raise LobbyError(_("That button does nothing any more."))
 
-    @app_commands.command(name="move", description="Play a move in the game's notation")
-    @app_commands.describe(notation="Your move, e.g. as shown in /rules")
+    # Command descriptions: the commands catalog translates them (bot/i18n/commands.py), not _().
+    @app_commands.command(name="move",
+                          description="Play a move in the game's notation")  # not translated: command text
+    @app_commands.describe(notation="Your move, e.g. as shown in /rules")  # not translated: command text
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:
         match = await self.match_here(interaction)
         seat = match.seat_of(interaction.user.id)
@@ -148,7 +153,7 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
                         match.id,
                         match.version,
                         f"cf:{canonical}",
-                        label=f"Yes, play {canonical}",
+                        label=_("Yes, play {move}", move=canonical),
                         style=discord.ButtonStyle.danger,
                     )
                 )
@@ -165,10 +170,11 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
         """A typed move's answer: the new board as the reply, pinging whoever's turn began (1 request); the
         old board becomes an earlier position with a link to the new one (1)."""
         match = result.match
-        kwargs = await self.board_kwargs(match, result)
-        thread_seats, _ = await self.pending_pings(match, result)
+        with in_channel(match):  # the board is the channel's, though it answers the player's command
+            kwargs = await self.board_kwargs(match, result)
+            thread_seats, _dms = await self.pending_pings(match, result)
+            content = self.turn_content(match, thread_seats, kwargs.pop("content", None))
         users = [match.seats[s].user_id for s in thread_seats]
-        content = self.turn_content(match, thread_seats, kwargs.pop("content", None))
         try:
             cb = await interaction.response.send_message(content=content, **kwargs,
                                                          allowed_mentions=mentions_of(users))
@@ -211,12 +217,12 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
     async def check_picker(self, interaction: discord.Interaction, match: Match, version: int | None) -> int:
         """Before a multi-step picker changes: the board is current and the clicker is the one to move."""
         if version is None or version != match.version:  # a board control always carries its version
-            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+            raise StaleBoard(_("This board is out of date: the position has changed. Use the newest board."))
         seat = match.seat_of(interaction.user.id)
         if seat is None:
-            raise NotAPlayer("You are not playing in this match.")
+            raise NotAPlayer(_("You are not playing in this match."))
         if seat not in match.to_act():
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn(_("It is not your turn."))
         return seat
 
     def confirm_text(self, match: Match, notation: str) -> str | None:
@@ -230,11 +236,21 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
         return [t for t in texts if t.lower().replace(" ", "").startswith(cur)]
 
     @app_commands.command(
-        name="board", description="Show the board of the match here (or of the last one that ended)"
+        name="board",
+        description=(
+            "Show the board of the match here (or of the last one that ended)"  # not translated: command text
+        ),
     )
-    @app_commands.describe(public="Post it for everyone (a running match's board moves down here) instead of "
-                                  "only for you",
-                           text="Also give the position as text (for screen readers, or if you prefer text)")
+    @app_commands.describe(
+        public=(
+            "Post it for everyone (a running match's board moves down here) "  # not translated: command text
+            "instead of only for you"  # not translated: command text
+        ),
+        text=(
+            "Also give the position as text "  # not translated: command text
+            "(for screen readers, or if you prefer text)"  # not translated: command text
+        ),
+    )
     async def board(self, interaction: discord.Interaction, public: bool = False, text: bool = False) -> None:
         try:
             match = await self.match_here(interaction)
@@ -245,9 +261,10 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
             match = found
         if public and match.status == Status.RUNNING:  # a re-post: the new live board, the old one retired
             old = match.rec.message_id
-            kwargs = await self.board_kwargs(match, None)
-            if text:
-                kwargs["content"] = text_for(self.game_key, match, match.seat_of(interaction.user.id))
+            with in_channel(match):
+                kwargs = await self.board_kwargs(match, None)
+                if text:
+                    kwargs["content"] = text_for(self.game_key, match, match.seat_of(interaction.user.id))
             cb = await interaction.response.send_message(**kwargs, allowed_mentions=NO_MENTIONS)
             if isinstance(cb.resource, discord.InteractionMessage):
                 await self.service.set_place(match.id, message_id=cb.resource.id)
@@ -255,34 +272,47 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
                 if old and old != cb.resource.id and interaction.channel is not None:
                     await self.retire(interaction.channel, match, old, cb.resource.jump_url)
             return
-        kwargs = await self.board_kwargs(match, None)
-        kwargs.pop("view")
-        kwargs.pop("content", None)
-        if text:  # the caller's own view when only they see it (their hand in EOF), else the channel's
-            seat = match.seat_of(interaction.user.id)
-            kwargs["content"] = text_for(self.game_key, match, seat, private=not public and seat is not None)
+        # posted: the server's language; only for the caller: theirs
+        with in_channel(match) if public else for_reader():
+            kwargs = await self.board_kwargs(match, None)
+            kwargs.pop("view")
+            kwargs.pop("content", None)
+            if text:  # the caller's own view when only they see it (their hand in EOF), else the channel's
+                seat = match.seat_of(interaction.user.id)
+                kwargs["content"] = text_for(self.game_key, match, seat,
+                                             private=not public and seat is not None)
         await interaction.response.send_message(**kwargs, ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="resign", description="Resign the match here (asks to confirm)")
+    @app_commands.command(
+        name="resign",
+        description="Resign the match here (asks to confirm)",  # not translated: command text
+    )
     async def resign(self, interaction: discord.Interaction) -> None:
         match = await self.match_here(interaction)
         if match.seat_of(interaction.user.id) is None:
-            raise NotAPlayer("You are not playing in this match.")
-        view = v.view_of(v.button(match.id, None, "resign!", label="Yes, resign",
+            raise NotAPlayer(_("You are not playing in this match."))
+        view = v.view_of(v.button(match.id, None, "resign!", label=_("Yes, resign"),
                                   style=discord.ButtonStyle.danger))
-        await interaction.response.send_message("Resign this match? It counts as a loss.", view=view,
+        await interaction.response.send_message(_("Resign this match? It counts as a loss."), view=view,
                                                 ephemeral=True)
 
     async def do_resign(self, interaction: discord.Interaction, match: Match) -> None:
         result = await self.service.resign(match.id, interaction.user.id)
-        await interaction.response.edit_message(content="You resigned.", view=None)
+        await interaction.response.edit_message(content=_("You resigned."), view=None)
         await self.refresh_board(result.match, result)
         await self.after_result(result.match, result)
 
-    @app_commands.command(name="history", description="The moves of the match here, or replay any match of "
-                                                       "this server by its number")
-    @app_commands.describe(match="A match's number (shown on its boards): replay it, move by move",
-                           move="With match: the move to open the replay at (0 = the start)")
+    @app_commands.command(
+        name="history",
+        description="The moves of the match here, or replay any match of "  # not translated: command text
+                    "this server by its number",  # not translated: command text
+    )
+    @app_commands.describe(
+        match=(
+            "A match's number (shown on its boards): replay it, move by move"  # not translated: command text
+        ),
+        move="With match: the move to open the replay at (0 = the start)",  # not translated: command text
+    )
     async def history(self, interaction: discord.Interaction, match: app_commands.Range[int, 1] | None = None,
                       move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         if match is not None:
@@ -307,7 +337,7 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
         """◀ ▶ under a long history: that page, recomputed from the log (1 request)."""
         page = re.fullmatch(r"hp:(\d{1,4})", action)
         if page is None or int(page[1]) < 1:
-            raise StaleBoard("That button does nothing any more.")
+            raise StaleBoard(_("That button does nothing any more."))
         pages = history_pages.pages_of(await self.history_of(match))
         n = min(int(page[1]), len(pages))
         await interaction.response.edit_message(
@@ -315,10 +345,10 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
             view=history_pages.page_view(match.id, len(pages), n))
 
     async def history_of(self, match: Match) -> list[str]:
-        return self.history_lines(match, await self.service.history(match.id)) or ["No moves yet."]
+        return self.history_lines(match, await self.service.history(match.id)) or [_("No moves yet.")]
 
     def history_title(self, match: Match) -> str:
-        return f"{self.spec.title} #{match.id}: moves"
+        return _("{game} #{match}: moves", game=self.spec.title, match=match.id)
 
     def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
         out = []

@@ -7,7 +7,9 @@ import dataclasses
 import importlib
 import io
 import logging
-from importlib import resources
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -17,6 +19,8 @@ from discord.ext import commands
 
 from bot.errors import NoMatchHere
 from bot.games import GAMES
+from bot.i18n import _, ngettext, public
+from bot.i18n.documents import read_document
 from bot.matches.service import Match
 from bot.names import shown
 from bot.render import ACCENT, CARD, font, png_bytes
@@ -30,6 +34,7 @@ log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
+# Choice names are slash command texts: the commands catalog translates them (bot/i18n/commands.py).
 TURN_LIMITS: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name="30 seconds", value=30),
     app_commands.Choice(name="1 minute", value=60),
@@ -42,8 +47,8 @@ TURN_LIMITS: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name="7 days", value=604800),
 ]
 FIRST_CHOICES: list[app_commands.Choice[Any]] = [
-    app_commands.Choice(name="me (the challenger)", value="challenger"),
-    app_commands.Choice(name="my opponent", value="opponent"),
+    app_commands.Choice(name="me (the challenger)", value="challenger"),  # not translated: command text
+    app_commands.Choice(name="my opponent", value="opponent"),  # not translated: command text
     app_commands.Choice(name="random", value="random"),
 ]
 EXPIRY_CHOICES: list[app_commands.Choice[Any]] = [
@@ -62,21 +67,82 @@ COLOUR_END = discord.Colour.from_rgb(250, 166, 26)
 
 
 def human_seconds(seconds: float) -> str:
+    """A whole number of days, hours or minutes, else seconds, in the current language."""
     seconds = int(seconds)
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            n = seconds // size
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    return f"{seconds} seconds"
+    if seconds >= 86400 and seconds % 86400 == 0:
+        return ngettext("{n} day", "{n} days", seconds // 86400)
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return ngettext("{n} hour", "{n} hours", seconds // 3600)
+    if seconds >= 60 and seconds % 60 == 0:
+        return ngettext("{n} minute", "{n} minutes", seconds // 60)
+    return ngettext("{n} second", "{n} seconds", seconds)
+
+
+def versus(names: Iterable[str]) -> str:
+    """``alice vs bob`` (``alice vs bob vs carol``): the players of a match, in the current language."""
+    out = ""
+    for name in names:
+        out = _("{first} vs {second}", first=out, second=name) if out else name
+    return out
+
+
+def match_tag(match_id: int | str) -> str:
+    """``Match #12``: how a board's footer begins (in the current language)."""
+    return _("Match #{match}", match=match_id)
+
+
+def match_tags(match_id: int | str) -> list[str]:
+    """``Match #12 ·`` in every language: how a board's footer begins, whatever language it was posted in."""
+    from bot.i18n import LANGUAGES, speaking
+
+    out = []
+    for lang in LANGUAGES:
+        with speaking(lang):
+            tag = match_tag(match_id) + " ·"
+        if tag not in out:
+            out.append(tag)
+    return out
+
+
+def game_package(game_key: str) -> str:
+    """The package of the game's engine (where its ``rules_text.md`` and ``summary.md`` are)."""
+    module = GAMES[game_key].module
+    return module.__name__ if hasattr(module, "__path__") else module.__package__ or ""
 
 
 def rules_text(game_key: str) -> str:
-    module = GAMES[game_key].module  # rules_text.md is package data next to the engine
-    package = module.__name__ if hasattr(module, "__path__") else module.__package__ or ""
+    """The game's full rules (``rules_text.md`` beside the engine) in the current language."""
     try:
-        return (resources.files(package) / "rules_text.md").read_text(encoding="utf-8")
+        return read_document(game_package(game_key), "rules_text.md")
     except OSError:
-        return "The rules text is missing."
+        return _("The rules text is missing.")
+
+
+_FOR_READER: ContextVar[bool] = ContextVar("parlor_board_for_reader", default=False)
+
+
+@contextmanager
+def for_reader() -> Iterator[None]:
+    """Build a board for the one person reading it (an ephemeral ``/<game> board``): inside,
+    :func:`in_channel` keeps the reader's language instead of the server's."""
+    token = _FOR_READER.set(True)
+    try:
+        yield
+    finally:
+        _FOR_READER.reset(token)
+
+
+@contextmanager
+def in_channel(match: Match) -> Iterator[None]:
+    """Write a match's board (its content, embed, components, picture and alt text) for its channel: the
+    server's language (:func:`bot.i18n.public` with the match's guild), also when the board is the answer
+    to someone's click; inside :func:`for_reader` the reader's own language. A match of no server (the
+    stand-in of a lesson, a puzzle or an imported record: only its reader sees it) keeps the current one."""
+    if _FOR_READER.get() or match.rec.guild_id is None:
+        yield
+        return
+    with public(match.rec.guild_id):
+        yield
 
 
 def ended_view(view: Any, outcome: Any) -> Any:
@@ -192,10 +258,12 @@ class GameBase(commands.GroupCog):
         if running:
             found = [m for m in found if m.status == Status.RUNNING]
         if not found:
-            raise NoMatchHere(
-                f"There is no {'running ' if running else ''}{self.spec.title} match here. "
-                f"Use `/{self.game_key} new` to start one, or run this in the match's thread."
-            )
+            if running:
+                raise NoMatchHere(_("There is no running {game} match here. Use `/{command} new` to start "
+                                    "one, or run this in the match's thread.", game=self.spec.title,
+                                    command=self.game_key))
+            raise NoMatchHere(_("There is no {game} match here. Use `/{command} new` to start one, or run "
+                                "this in the match's thread.", game=self.spec.title, command=self.game_key))
         return found[0]
 
     async def place_of(self, match: Match) -> discord.abc.Messageable | None:
@@ -220,8 +288,8 @@ class GameBase(commands.GroupCog):
         return f"https://discord.com/channels/{match.rec.guild_id or '@me'}/{match.rec.place_id}"
 
     def seat_label(self, match: Match, seat: int) -> str:
-        names = self.spec.seat_names
-        return seat_text(shown(match.seats[seat].name), names[seat] if seat < len(names) else "")
+        names = self.spec.seat_names  # marked N_ by each game: looked up here, in the current language
+        return seat_text(shown(match.seats[seat].name), _(names[seat]) if seat < len(names) else "")
 
     @staticmethod
     def join_content(*parts: str | None) -> str | None:

@@ -14,6 +14,7 @@ import discord
 from bot.chores import FAILURES, message_payload, transient
 from bot.games.base import CHANCE, GameError
 from bot.games.samples import sample_positions
+from bot.i18n import N_, _, language, ngettext, pgettext
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.ratings import RATING_NOTE, rating_change_text
@@ -35,12 +36,55 @@ from cogs._game.base import (
     GameBase,
     ended_view,
     human_seconds,
+    in_channel,
+    match_tag,
     picture_file,
     result_band,
+    versus,
 )
 from cogs._game.describe import describe_board, text_boards_of, text_for
 
 log = logging.getLogger(__name__)
+
+CLOSED = {
+    Status.DECLINED: N_("The challenge was declined."),
+    Status.CANCELLED: N_("Cancelled."),
+    Status.EXPIRED: N_("Expired: nobody took it up in time."),
+    Status.ABORTED: N_("Stopped by an admin."),
+    Status.RUNNING: N_("The match has started."),
+    Status.FINISHED: N_("The match is over."),
+}
+"""What a challenge or lobby that did not become a running match says (looked up with ``_``)."""
+
+OPTION = "match option"  # not translated: a catalog context
+"""The catalog context of match options' names and values (short words: "first", "random", "off")."""
+
+
+def option_words() -> dict[str, str]:
+    """The platform's match options and their values in the current language: who moves first, the
+    animation speed, the tournament clock."""
+    return {
+        "first": pgettext("match option", "first"), "speed": pgettext("match option", "speed"),
+        "clock": pgettext("match option", "clock"), "challenger": pgettext("match option", "challenger"),
+        "opponent": pgettext("match option", "opponent"), "random": pgettext("match option", "random"),
+        "slow": pgettext("match option", "slow"), "normal": pgettext("match option", "normal"),
+        "fast": pgettext("match option", "fast"), "off": pgettext("match option", "off"),
+    }
+
+
+def option_text(name: str, value: object) -> str:
+    """``first: challenger``: a match option and its value in the current language. The platform's are
+    in this catalog; a game's own (``handicap``, ``draw: blind``) are looked up in the same context
+    (``pgettext("match option", "blind")`` in the game's code puts them in its catalog); numbers and
+    anything no catalog has stay as typed."""
+    words = option_words()
+    label = name.replace("_", " ")
+    label = words.get(name) or pgettext(OPTION, label)
+    shown_value = str(value)
+    if shown_value and not shown_value.replace(".", "").isdigit():
+        shown_value = words.get(shown_value) or pgettext(OPTION, shown_value)
+    return f"{label}: {shown_value}"
+
 
 DRAWN_AHEAD_BYTES = 1 << 23
 """Bytes of boards drawn ahead of a click (:meth:`BoardCog.draw_ahead`) kept per game: 8 MB (about a
@@ -67,25 +111,28 @@ class BoardCog(GameBase):
         if match.status == Status.FINISHED:
             out = match.outcome
             if out is None:
-                return "The match is over."
+                return _("The match is over.")
             detail = shown(out.detail) if out.detail else ""
             head = detail + " " if detail and out.reason.value in ("resignation", "timeout") else ""
             if out.is_draw:
-                return f"{head}**Draw.** {detail if not head else ''}".strip()
+                return (head + _("**Draw.**") + " " + (detail if not head else "")).strip()
             winners = ", ".join(self.seat_label(match, s) for s in sorted(out.winners))
             tail = "" if head else (f" {detail}" if detail else "")
-            return f"{head}**{winners} won.**{tail}"
+            return head + _("**{winners} won.**", winners=winners) + tail
         if match.status != Status.RUNNING:
             return self.closed_text(match)
         to_act = sorted(match.to_act())
         if to_act and all(match.seats[s].is_ai for s in to_act):
-            return f"To move: {', '.join(shown(match.seats[s].name) for s in to_act)}, thinking…"
+            return _("To move: {players}, thinking…",
+                     players=", ".join(shown(match.seats[s].name) for s in to_act))
         who = ", ".join(
             f"<@{match.seats[s].user_id}>" if not match.seats[s].is_ai else shown(match.seats[s].name)
             for s in to_act
         )
-        deadline = f" · turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
-        return f"To move: {who}{deadline}"
+        if match.rec.deadline:
+            stamp = f"<t:{int(match.rec.deadline)}:R>"
+            return _("To move: {players} · turn ends {when}", players=who, when=stamp)
+        return _("To move: {players}", players=who)
 
     def last_move_text(self, match: Match, result: Result | None) -> str:
         """"Last: …" with every ply of the mover's run (one side moving twice in a row shows both)."""
@@ -99,7 +146,8 @@ class BoardCog(GameBase):
         prev = None
         for seat, notation in plies:
             if seat == prev and seat != CHANCE:
-                parts[-1] += f", then `{notation}`"
+                code = f"`{notation}`"
+                parts[-1] += _(", then {move}", move=code)
             else:
                 who = (
                     "🎲"
@@ -110,7 +158,7 @@ class BoardCog(GameBase):
                 )
                 parts.append(f"{who}: `{notation}`")
             prev = seat
-        return "Last: " + ", ".join(parts)
+        return _("Last: {moves}", moves=", ".join(parts))
 
     def board_embed(self, match: Match, result: Result | None) -> discord.Embed:
         lines = [self.status_line(match)]
@@ -119,19 +167,21 @@ class BoardCog(GameBase):
             lines.insert(0, last)
         lines.extend(self.extra_lines(match, result))
         colour = COLOUR_END if match.status == Status.FINISHED else COLOUR_OK
-        seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+        seats = versus(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} · {seats}"[:256], description="\n".join(lines)[:4000],
                               colour=colour)
         # no embed image: Discord reads an attachment's description (alt text) only for a picture shown as
         # the attachment itself, never for one an embed shows, so the board is the message's attachment
+        # the footer starts with the match's tag ("Match #12 ·": how retire_strays finds a board)
         if match.status == Status.RUNNING:
-            embed.set_footer(text=f"Match #{match.id} · move {self.moves_played(match)} · "
-                                  f"/{self.game_key} move to type a move")
+            embed.set_footer(text=match_tag(match.id) + " · " + _(
+                "move {number} · /{command} move to type a move", number=self.moves_played(match),
+                command=self.game_key))
         else:
-            embed.set_footer(
-                text=f"Match #{match.id} · final position after {self.moves_played(match)} moves · "
-                f"/{self.game_key} board and /{self.game_key} history show it"
-            )
+            embed.set_footer(text=match_tag(match.id) + " · " + ngettext(
+                "final position after {n} move · /{command} board and /{command} history show it",
+                "final position after {n} moves · /{command} board and /{command} history show it",
+                self.moves_played(match), command=self.game_key))
         return embed
 
     def moves_played(self, match: Match) -> int:
@@ -174,20 +224,24 @@ class BoardCog(GameBase):
                     board_png(draw, self.game_key)
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
-        name = self.picture_name(match, result)
-        data: bytes | None = None
-        if result is not None:
-            self.stop_ahead(match.id)  # the position it was for is gone
-            data = self.taken_ahead(match, result) if name.endswith(".png") else None
-        if data is None:
-            data = await draw_off_loop_if_long(name, self._picture_bytes, match, result, name)
-        return self.described(match, result, data, name)
+        """The board's picture and alt text, in the channel's language (:func:`channel`; also when drawn
+        early, in a task started from the mover's click)."""
+        with in_channel(match):
+            name = self.picture_name(match, result)
+            data: bytes | None = None
+            if result is not None:
+                self.stop_ahead(match.id)  # the position it was for is gone
+                data = self.taken_ahead(match, result) if name.endswith(".png") else None
+            if data is None:
+                data = await draw_off_loop_if_long(name, self._picture_bytes, match, result, name)
+            return self.described(match, result, data, name)
 
     def described(self, match: Match, result: Result | None, data: bytes, name: str) -> discord.File:
-        """The board's picture as an attachment with its alt text (:meth:`alt_text`), kept for the DM turn
-        notice that may follow it."""
-        alt = self.alt_text(match, result)
-        self._keep_shown(match, data, name, alt)
+        """The board's picture as an attachment with its alt text (:meth:`alt_text`, in the channel's
+        language), kept for the DM turn notice that may follow it."""
+        with in_channel(match):
+            alt = self.alt_text(match, result)
+            self._keep_shown(match, data, name, alt)
         return picture_file(data, name, alt)
 
     def alt_text(self, match: Match, result: Result | None) -> str:
@@ -197,7 +251,7 @@ class BoardCog(GameBase):
         return describe_board(self.game_key, match, result, self.result_words(match)
                               if self.ended_by_platform(match) else "")
 
-    _shown: dict[int, tuple[int, bytes, str, str]] | None = None
+    _shown: dict[int, tuple[int, bytes, str, str, str]] | None = None
     SHOWN_KEPT = 256
     """Matches whose last board picture is kept (for the turn notice by DM that follows it)."""
 
@@ -205,18 +259,21 @@ class BoardCog(GameBase):
         if self._shown is None:
             self._shown = {}
         self._shown.pop(match.id, None)
-        self._shown[match.id] = (match.version, data, name, alt)
+        self._shown[match.id] = (match.version, data, name, alt, language())
         while len(self._shown) > self.SHOWN_KEPT:
             del self._shown[next(iter(self._shown))]
 
     def shown_picture(self, match: Match) -> tuple[bytes, str, str] | None:
         """The picture of the board just drawn for this position of the match (bytes, file name, alt text),
-        if any."""
+        if any was drawn in the current language (its words are drawn in the picture)."""
         kept = (self._shown or {}).get(match.id)
-        return (kept[1], kept[2], kept[3]) if kept is not None and kept[0] == match.version else None
+        if kept is None or kept[0] != match.version or kept[4] != language():
+            return None
+        return kept[1], kept[2], kept[3]
 
     # -- boards drawn while the player chooses ------------------------------------------------------------
     _drawn_ahead: Kept | None = None
+    _drawn_in: dict[int, str] | None = None  # per match: the language its boards drawn ahead are in
     _drawing_ahead: dict[int, asyncio.Task[None]] | None = None
 
     def draw_ahead(self, match: Match, seat: int, texts: Sequence[str]) -> None:
@@ -242,6 +299,7 @@ class BoardCog(GameBase):
 
     async def _draw_ahead(self, match: Match, seat: int, texts: list[str]) -> None:
         drawn = []
+        lang = ""
         for text in texts:
             await asyncio.sleep(0)  # the loop's other work goes first
             try:
@@ -250,13 +308,22 @@ class BoardCog(GameBase):
                 continue
             await asyncio.sleep(0)
             try:
-                png = self.render_picture(ahead, Result(ahead, events=events, actor=seat, before=match.state))
+                with in_channel(match):  # the words drawn on it are the channel's
+                    png = self.render_picture(ahead, Result(ahead, events=events, actor=seat,
+                                                            before=match.state))
+                    lang = language()
             except Exception:  # only a head start: the click draws its board anyway
                 log.exception("drawing the boards of match %s ahead failed", match.id)
                 return
             drawn.append((ahead.view(None), events, png))
         if drawn:
             self._ahead_store().put(match.id, drawn)
+            if self._drawn_in is None:
+                self._drawn_in = {}
+            self._drawn_in.pop(match.id, None)
+            self._drawn_in[match.id] = lang  # the words drawn on them: taken only for a board in it
+            while len(self._drawn_in) > 4096:  # (matches that ended without taking theirs)
+                del self._drawn_in[next(iter(self._drawn_in))]
 
     def _ahead_store(self) -> Kept:
         if self._drawn_ahead is None:
@@ -280,6 +347,8 @@ class BoardCog(GameBase):
         if drawn is None:
             return None
         store.drop(match.id)
+        if (self._drawn_in or {}).get(match.id, language()) != language():
+            return None  # drawn in another language than the board's (the server's changed since)
         view = match.view(None)
         for ahead_view, events, png in drawn:
             if ahead_view == view and events == result.events:
@@ -316,12 +385,12 @@ class BoardCog(GameBase):
         """The end of the match in plain words (for the picture)."""
         out = match.outcome
         if out is None:
-            return "The match is over."
+            return _("The match is over.")
         winners = ", ".join(match.seats[s].name for s in sorted(out.winners))
         head = out.detail or ""
         if out.is_draw:
-            return f"{head} Draw.".strip()
-        return f"{head} {winners} won.".strip() if winners else head
+            return (head + " " + _("Draw.")).strip()
+        return (head + " " + _("{winners} won.", winners=winners)).strip() if winners else head
 
     def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
         """The board's buttons/selects for the current position (``state`` for multi-step pickers)."""
@@ -329,21 +398,23 @@ class BoardCog(GameBase):
 
     async def board_kwargs(self, match: Match, result: Result | None, state: str = "", *,
                            picture: Awaitable[discord.File] | None = None) -> dict[str, Any]:
-        """The board message's parts; ``picture`` is its picture when already being drawn."""
-        file = await (picture if picture is not None else self.picture(match, result))
-        # nothing to click while only the computer is to move (it is thinking: the board is edited soon)
-        thinking = match.status == Status.RUNNING and all(match.seats[s].is_ai for s in match.to_act())
-        items = self.components(match, state) if match.status == Status.RUNNING and not thinking else []
-        view = v.view_of(*items)
-        if match.status == Status.RUNNING and match.rec.thread_id is not None:
-            # spectators join the thread from the board (skipped when the board's rows are full)
-            with contextlib.suppress(ValueError):
-                view.add_item(v.button(match.id, None, "watch", label="Watch", emoji="👀", row=4))
-        parts: dict[str, Any] = {"embed": self.board_embed(match, result), "file": file, "view": view}
-        text = await self.text_for_players(match, result)
-        if text:
-            parts["content"] = text
-        return parts
+        """The board message's parts; ``picture`` is its picture when already being drawn. In the channel's
+        language (:func:`channel`), whoever's click or command it answers."""
+        with in_channel(match):
+            file = await (picture if picture is not None else self.picture(match, result))
+            # nothing to click while only the computer is to move (it is thinking: the board is edited soon)
+            thinking = match.status == Status.RUNNING and all(match.seats[s].is_ai for s in match.to_act())
+            items = self.components(match, state) if match.status == Status.RUNNING and not thinking else []
+            view = v.view_of(*items)
+            if match.status == Status.RUNNING and match.rec.thread_id is not None:
+                # spectators join the thread from the board (skipped when the board's rows are full)
+                with contextlib.suppress(ValueError):
+                    view.add_item(v.button(match.id, None, "watch", label=_("Watch"), emoji="👀", row=4))
+            parts: dict[str, Any] = {"embed": self.board_embed(match, result), "file": file, "view": view}
+            text = await self.text_for_players(match, result)
+            if text:
+                parts["content"] = text
+            return parts
 
     async def text_for_players(self, match: Match, result: Result | None) -> str:
         """The board as text in the board message itself (no extra request) when a player to move on it
@@ -369,10 +440,11 @@ class BoardCog(GameBase):
             place = await self.place_of(match)
         if place is None:
             return
-        kwargs = prepared if prepared is not None else await self.board_kwargs(match, result)
-        thread_seats = pings if pings is not None else (await self.pending_pings(match, result))[0]
+        with in_channel(match):
+            kwargs = prepared if prepared is not None else await self.board_kwargs(match, result)
+            thread_seats = pings if pings is not None else (await self.pending_pings(match, result))[0]
+            content = self.turn_content(match, thread_seats, kwargs.pop("content", None))
         users = [match.seats[s].user_id for s in thread_seats]
-        content = self.turn_content(match, thread_seats, kwargs.pop("content", None))
         old = match.rec.message_id
         try:
             msg = await place.send(content=content, **kwargs, allowed_mentions=mentions_of(users))
@@ -389,14 +461,15 @@ class BoardCog(GameBase):
             await self.retire(place, match, old, msg.jump_url)
 
     def retired_embed(self, match: Match, url: str) -> discord.Embed:
-        """What an earlier board says once a newer one exists."""
-        seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
-        embed = discord.Embed(
-            title=f"{self.spec.title} · {seats}"[:256],
-            description=f"Moved on: see the latest board ↓\n[Jump to the latest board]({url})",
-            colour=COLOUR_OLD,
-        )
-        embed.set_footer(text=f"Match #{match.id} · an earlier position")
+        """What an earlier board says once a newer one exists (in the channel's language)."""
+        with in_channel(match):
+            seats = versus(self.seat_label(match, s.seat) for s in match.seats)
+            embed = discord.Embed(
+                title=f"{self.spec.title} · {seats}"[:256],
+                description=_("Moved on: see the latest board ↓\n[Jump to the latest board]({url})", url=url),
+                colour=COLOUR_OLD,
+            )
+            embed.set_footer(text=match_tag(match.id) + " · " + _("an earlier position"))
         return embed
 
     async def retire(self, place: Any, match: Match, message_id: int, url: str) -> None:
@@ -416,8 +489,10 @@ class BoardCog(GameBase):
             await self.bot.chores.later(match.id, "retire", place.id, message_id, payload, exc)
 
     async def edit_board(self, interaction: discord.Interaction, match: Match, state: str) -> None:
-        """Show a different step of a multi-step picker (no move; no new picture)."""
-        view = v.view_of(*self.components(match, state))
+        """Show a different step of a multi-step picker (no move; no new picture): the board's components,
+        in the channel's language."""
+        with in_channel(match):
+            view = v.view_of(*self.components(match, state))
         await interaction.response.edit_message(view=view)
 
     async def refresh_board(self, match: Match, result: Result | None) -> None:
@@ -427,7 +502,7 @@ class BoardCog(GameBase):
         instead (edits never notify) and this one retired.
         """
         place = await self.place_of(match)
-        thread_seats, _ = await self.pending_pings(match, result)
+        thread_seats, _dms = await self.pending_pings(match, result)
         if (
             place is None
             or match.rec.message_id is None
@@ -436,7 +511,8 @@ class BoardCog(GameBase):
         ):
             await self.post_board(place, match, result)
             return
-        kwargs = await self.board_kwargs(match, result)
+        with in_channel(match):
+            kwargs = await self.board_kwargs(match, result)
         file = kwargs.pop("file")
         kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
         msg = place.get_partial_message(match.rec.message_id)  # type: ignore[attr-defined]
@@ -449,14 +525,16 @@ class BoardCog(GameBase):
         place = await self.place_of(match)
         if place is None:
             return
-        embed = discord.Embed(title=f"{self.spec.title}: match over", description=self.status_line(match),
-                              colour=COLOUR_END)
-        if result.ratings:
-            lines = [f"<@{ch.user_id}> {rating_change_text(ch)}" for ch in result.ratings]
-            embed.add_field(name="Ratings", value="\n".join([*lines, f"*{RATING_NOTE}*"])[:1024])
-        elif not match.rec.rated or any(s.is_ai for s in match.seats):
-            embed.set_footer(text="Unrated match.")
-        view = self.rematch_view(match)
+        with in_channel(match):
+            embed = discord.Embed(title=_("{game}: match over", game=self.spec.title),
+                                  description=self.status_line(match), colour=COLOUR_END)
+            if result.ratings:
+                lines = [f"<@{ch.user_id}> {rating_change_text(ch)}" for ch in result.ratings]
+                note = "*" + _(RATING_NOTE) + "*"
+                embed.add_field(name=_("Ratings"), value="\n".join([*lines, note])[:1024])
+            elif not match.rec.rated or any(s.is_ai for s in match.seats):
+                embed.set_footer(text=_("Unrated match."))
+            view = self.rematch_view(match)
         try:
             await place.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         except FAILURES as exc:
@@ -472,13 +550,15 @@ class BoardCog(GameBase):
         header = match.rec.ui.get("header")
         if not header or not match.rec.thread_id:
             return  # no header, or the match was played in that channel itself (the result is right there)
-        names = " vs ".join(shown(s.name) for s in match.seats)
-        embed = discord.Embed(
-            title=f"{self.spec.title}: {names}"[:256],
-            description=f"{self.status_line(match)}\n[See the final board]({self.jump_url(match)})"[:4000],
-            colour=COLOUR_END,
-        )
-        embed.set_footer(text=f"Match #{match.id} · {self.options_summary(match)}"[:2048])
+        with in_channel(match):
+            names = versus(shown(s.name) for s in match.seats)
+            embed = discord.Embed(
+                title=f"{self.spec.title}: {names}"[:256],
+                description=(self.status_line(match) + "\n"
+                             + _("[See the final board]({url})", url=self.jump_url(match)))[:4000],
+                colour=COLOUR_END,
+            )
+            embed.set_footer(text=f"{match_tag(match.id)} · {self.options_summary(match)}"[:2048])
         channel = self.bot.get_partial_messageable(match.rec.channel_id, guild_id=match.rec.guild_id)
         try:
             await channel.get_partial_message(int(str(header))).edit(embed=embed, view=None, content=None)
@@ -496,19 +576,12 @@ class BoardCog(GameBase):
         return set()
 
     def closed_text(self, match: Match) -> str:
-        return {
-            Status.DECLINED: "The challenge was declined.",
-            Status.CANCELLED: "Cancelled.",
-            Status.EXPIRED: "Expired: nobody took it up in time.",
-            Status.ABORTED: "Stopped by an admin.",
-            Status.RUNNING: "The match has started.",
-            Status.FINISHED: "The match is over.",
-        }.get(match.status, "Closed.")
+        return _(CLOSED.get(match.status, N_("Closed.")))
 
     def rematch_view(self, match: Match) -> discord.ui.View:
         if "tournament" in match.rec.ui:  # a tournament pairing: the event decides who plays next
             return v.view_of()
-        return v.view_of(v.button(match.id, None, "rematch", label="Rematch", emoji="🔁",
+        return v.view_of(v.button(match.id, None, "rematch", label=_("Rematch"), emoji="🔁",
                                   style=discord.ButtonStyle.primary))
 
     def default_level(self) -> str:
@@ -516,8 +589,8 @@ class BoardCog(GameBase):
         return levels[len(levels) // 2] if levels else ""
 
     def options_summary(self, match: Match) -> str:
-        parts = [f"{k.replace('_', ' ')}: {val}" for k, val in sorted(match.options.items())]
-        parts.append(f"turn limit: {human_seconds(match.rec.turn_limit)}")
+        parts = [option_text(k, val) for k, val in sorted(match.options.items())]
+        parts.append(_("turn limit: {time}", time=human_seconds(match.rec.turn_limit)))
         return " · ".join(parts)
 
     async def refresh_invite(self, match: Match) -> None:
@@ -532,20 +605,27 @@ class BoardCog(GameBase):
             await channel.get_partial_message(match.rec.message_id).edit(embed=embed, view=view, content=None)
 
     def invite_message(self, match: Match) -> tuple[discord.Embed, discord.ui.View]:
-        """The challenge (Accept/Decline/Cancel) or lobby (Join/Leave/Start/Cancel) message."""
+        """The challenge (Accept/Decline/Cancel) or lobby (Join/Leave/Start/Cancel) message: posted in the
+        channel, so in the server's language whoever's click changes it."""
+        with in_channel(match):
+            return self._invite_message(match)
+
+    def _invite_message(self, match: Match) -> tuple[discord.Embed, discord.ui.View]:
         rec = match.rec
+        stamp = f"<t:{int(rec.deadline or 0)}:R>"
         if rec.status == Status.CHALLENGE:
             embed = discord.Embed(
-                title=f"{self.spec.title}: a challenge",
-                description=(f"**{shown(rec.seats[0].name)}** challenges **{shown(rec.seats[1].name)}**.\n"
-                             f"Expires <t:{int(rec.deadline or 0)}:R>."),
+                title=_("{game}: a challenge", game=self.spec.title),
+                description=_("**{challenger}** challenges **{opponent}**.\nExpires {when}.",
+                              challenger=shown(rec.seats[0].name), opponent=shown(rec.seats[1].name),
+                              when=stamp),
                 colour=COLOUR_INFO,
             )
             embed.set_footer(text=self.options_summary(match))
             view = v.view_of(
-                v.button(rec.id, None, "accept", label="Accept", style=discord.ButtonStyle.success),
-                v.button(rec.id, None, "decline", label="Decline", style=discord.ButtonStyle.danger),
-                v.button(rec.id, None, "cancel", label="Cancel", style=discord.ButtonStyle.secondary),
+                v.button(rec.id, None, "accept", label=_("Accept"), style=discord.ButtonStyle.success),
+                v.button(rec.id, None, "decline", label=_("Decline"), style=discord.ButtonStyle.danger),
+                v.button(rec.id, None, "cancel", label=_("Cancel"), style=discord.ButtonStyle.secondary),
             )
             return embed, view
         spec = self.spec
@@ -553,12 +633,14 @@ class BoardCog(GameBase):
             need = spec.min_seats
             lines = [f"{i + 1}. {shown(s.name)}{self.seat_note(match, i)}" for i, s in enumerate(rec.seats)]
             embed = discord.Embed(
-                title=f"{spec.title}: lobby",
+                title=_("{game}: lobby", game=spec.title),
                 description=(
-                    f"Hosted by **{shown(rec.seats[0].name) if rec.seats else '?'}** · "
-                    f"{player_range(need, spec.max_seats)}\n"
-                    + "\n".join(lines)
-                    + f"\n\nThe host starts once {need} have joined. Closes <t:{int(rec.deadline or 0)}:R>."
+                    _("Hosted by **{host}** · {players}", host=shown(rec.seats[0].name) if rec.seats else "?",
+                      players=player_range(need, spec.max_seats))
+                    + "\n" + "\n".join(lines) + "\n\n"
+                    + ngettext("The host starts once {n} has joined. Closes {when}.",
+                               "The host starts once {n} have joined. Closes {when}.", need,
+                               when=stamp)
                 ),
                 colour=COLOUR_INFO,
             )
@@ -566,18 +648,18 @@ class BoardCog(GameBase):
             full = spec.max_seats is not None and len(rec.seats) >= spec.max_seats
             view = v.view_of(
                 v.button(
-                    rec.id, None, "join", label="Join", style=discord.ButtonStyle.success, disabled=full
+                    rec.id, None, "join", label=_("Join"), style=discord.ButtonStyle.success, disabled=full
                 ),
-                v.button(rec.id, None, "leave", label="Leave"),
+                v.button(rec.id, None, "leave", label=_("Leave")),
                 v.button(
                     rec.id,
                     None,
                     "start",
-                    label="Start",
+                    label=_("Start"),
                     style=discord.ButtonStyle.primary,
                     disabled=len(rec.seats) < need,
                 ),
-                v.button(rec.id, None, "cancel", label="Cancel", style=discord.ButtonStyle.danger),
+                v.button(rec.id, None, "cancel", label=_("Cancel"), style=discord.ButtonStyle.danger),
             )
             for item in self.lobby_extra_items(match):
                 view.add_item(item)

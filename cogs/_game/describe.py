@@ -14,9 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.games.base import CHANCE, Event
+from bot.i18n import N_, _
 from bot.matches.service import Match, Result
 from bot.names import shown
 from cogs._game.base import ALT_LIMIT, describer
+
+LAST = N_("Last:")
+"""How the last move's sentence begins, in every game's alt text ("Last: Bob played c3-c4."): a game's
+``describe.py`` begins its own so, in the same words per language (:func:`last_in_words` looks for it)."""
 
 LIST_LIMIT = 40
 """Legal moves listed up to this many; more are only counted (EOF programs, Pylon placements)."""
@@ -41,9 +46,12 @@ def log_last(match: Match, result: Result | None) -> str:
         return ""
     said = []
     for seat, notation in plies[-3:]:
-        who = "Chance" if seat == CHANCE else match.seats[seat].name if 0 <= seat < len(match.seats) else "?"
-        said.append(f"{who} played {notation}")
-    return "Last: " + ", then ".join(said) + "."
+        if seat == CHANCE:
+            said.append(_("Chance played {move}", move=notation))
+            continue
+        who = match.seats[seat].name if 0 <= seat < len(match.seats) else "?"
+        said.append(_("{player} played {move}", player=who, move=notation))
+    return _("Last: {moves}.", moves=_(", then ").join(said))
 
 
 def describe_board(game_key: str, match: Match, result: Result | None, ended: str = "") -> str:
@@ -58,8 +66,9 @@ def describe_board(game_key: str, match: Match, result: Result | None, ended: st
         alt = str(module.alt_text(view, names, events))
     else:
         who = ", ".join(match.seats[s].name for s in sorted(match.to_act()))
-        alt = f"{match.spec.title}" + (f", {who} to move." if who else ".")
-    if "Last:" not in alt:
+        alt = (_("{game}, {players} to move.", game=match.spec.title, players=who) if who
+               else f"{match.spec.title}.")
+    if not last_in_words(alt):
         last = log_last(match, result)
         if last:
             room = ALT_LIMIT - len(last) - 2
@@ -70,9 +79,13 @@ def describe_board(game_key: str, match: Match, result: Result | None, ended: st
 
 
 def last_in_words(alt: str) -> str:
-    """The alt text's "Last: …" sentence(s): the opponent's move in words, for a turn notice."""
-    at = alt.rfind("Last: ")
-    return alt[at:] if at >= 0 else ""
+    """The alt text's "Last: …" sentence(s): the opponent's move in words, for a turn notice (its words
+    in the current language, or English's where a game's text has no translation)."""
+    for mark in dict.fromkeys((_(LAST), LAST)):
+        at = alt.rfind(mark + " ")
+        if at >= 0:
+            return alt[at:]
+    return ""
 
 
 def legal_for(match: Match, seat: int | None) -> Sequence[str] | int:

@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import _
 from cogs import _views as v
 
 PAGE_CHARS = 4000
@@ -73,11 +74,13 @@ def page_embed(title: str, pages: list[list[str]], page: int, colour: discord.Co
     """Page ``page`` (1-based, clamped) of the history; the title says which page, the footer how to move."""
     page = min(max(page, 1), len(pages))
     many = len(pages) > 1
-    embed = discord.Embed(title=f"{title} (page {page} of {len(pages)})" if many else title,
-                          description="\n".join(pages[page - 1]), colour=colour)
+    heading = title
     if many:
-        embed.set_footer(text="◀ ▶ turn the pages (the first page has the first moves); "
-                              "the attached file has the whole game.")
+        heading = _("{title} (page {page} of {pages})", title=title, page=page, pages=len(pages))
+    embed = discord.Embed(title=heading, description="\n".join(pages[page - 1]), colour=colour)
+    if many:
+        embed.set_footer(text=_("◀ ▶ turn the pages (the first page has the first moves); "
+                                "the attached file has the whole game."))
     return embed
 
 

@@ -9,6 +9,10 @@ checker: right moves on (the position after it, then **Next**), wrong shows the 
 Every click is answered by editing the one private message: one request per click. Progress (the step
 reached) is stored per user and game, so ``/<game> learn`` resumes there, also after a restart. Lessons
 never create matches (until the last button starts a real one) and never touch ratings.
+
+A lesson is private: its texts (marked ``N_`` in ``bot/lessons/<game>.py``) are looked up here with ``_``, in
+the learner's language, and everything kept of a step (its components, pictures, alt texts) is kept per
+language.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from discord import app_commands
 from bot.errors import StaleBoard
 from bot.games.base import Event
 from bot.games.pylon.notation import SIZE_LETTERS
+from bot.i18n import _, language, speaking
 from bot.lessons import Lesson, Verdict, check, lesson_of, position
 from bot.matches.service import Match
 from bot.render import board_png
@@ -67,7 +72,7 @@ class LessonComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.
             m = LESSON_RE.fullmatch(self.cid)
             cog = interaction.client.game_cogs.get(m["game"]) if m else None  # type: ignore[attr-defined]
             if m is None or not isinstance(cog, LearnCog):
-                raise StaleBoard("That lesson button does nothing any more: run the game's `learn` again.")
+                raise StaleBoard(_("That lesson button does nothing any more: run the game's `learn` again."))
             values = offered_values(interaction, self.cid, data.get("values"))
             await cog.on_lesson(interaction, int(m["step"]), m["act"], values)
         except Exception as exc:
@@ -97,9 +102,10 @@ def step_payload(items: list[discord.ui.Item[Any]]) -> list[dict[str, Any]]:
     return view.to_components()
 
 
-STEP_VIEWS: dict[tuple[str, int, str], tuple[str, list[dict[str, Any]]]] = {}
-"""Per (game, step, picker state): the text under the caption and the components' payload (pure: the
-step's position and the picker state decide them; at most :data:`MOST_VIEWS`, then built each time)."""
+STEP_VIEWS: dict[tuple[str, int, str, str], tuple[str, list[dict[str, Any]]]] = {}
+"""Per (game, step, picker state, language): the text under the caption and the components' payload (pure:
+the step's position, the picker state and the language decide them; at most :data:`MOST_VIEWS`, then built
+each time)."""
 MOST_VIEWS = 512
 
 
@@ -129,12 +135,13 @@ def _fire_and_ice_action(cog: LearnCog, match: Match, action: str, values: list[
     return "ui", ""
 
 
-STEP_PICTURES: dict[tuple[str, int, str], bytes] = {}
-"""The pictures of lesson steps as drawn (a few dozen, a few KB each: bounded by the lessons' size)."""
-STEP_ALTS: dict[tuple[str, int], str] = {}
-"""Each lesson step's picture description (its position never changes)."""
-DONE_PICTURES: dict[tuple[str, int, str], bytes] = {}
-"""The position after a right move, per (game, step, move): pure, so drawn once (at most
+STEP_PICTURES: dict[tuple[str, int, str, str], bytes] = {}
+"""The pictures of lesson steps as drawn, per (game, step, picker state, language: the words drawn on them)
+(a few dozen per language, a few KB each: bounded by the lessons' size)."""
+STEP_ALTS: dict[tuple[str, int, str], str] = {}
+"""Each lesson step's picture description per language (its position never changes)."""
+DONE_PICTURES: dict[tuple[str, int, str, str], bytes] = {}
+"""The position after a right move, per (game, step, move, language): pure, so drawn once (at most
 :data:`MOST_DONE`; the caption's own move is drawn ahead, in a worker thread, when its step is shown)."""
 MOST_DONE = 512
 PROGRESS_CACHED = 4096
@@ -177,15 +184,19 @@ class LearnCog(BoardCog):
         if LessonComponent not in getattr(bot, "_component_templates", {}):  # one registration for all games
             bot.add_dynamic_items(LessonComponent)
 
-    @app_commands.command(name="learn", description="A short private lesson: play your first moves, step by "
-                                                    "step")
+    @app_commands.command(
+        name="learn",
+        description=(
+            "A short private lesson: play your first moves, step by step"  # not translated: command text
+        ),
+    )
     async def learn(self, interaction: discord.Interaction) -> None:
         lesson = self.lesson()
         self.check_rate(interaction.user.id)
         await self.saved(interaction.user.id)  # a step written after its reply is in the store first
         found = await self.bot.store.lesson_step(interaction.user.id, self.game_key)  # the truth, each time
         step = 0 if found is None or found[1] or found[0] >= len(lesson) else found[0]
-        note = "Welcome back: here is where you left off." if found and not found[1] and step else None
+        note = _("Welcome back: here is where you left off.") if found and not found[1] and step else None
         if found is None or found[1]:
             await self.save_progress(interaction.user.id, 0, False)
         else:
@@ -272,24 +283,30 @@ class LearnCog(BoardCog):
 
     def draw_lesson_ahead(self, lesson: Lesson, step: int) -> None:
         """Draw, in a worker thread, the pictures the learner's next clicks at ``step`` need: the step's
-        own, and the position after the move its caption asks for (both pure, cached)."""
-        if step >= len(lesson) or ((self.game_key, step, "") in STEP_PICTURES
-                                   and (self.game_key, step, lesson.steps[step].solution) in DONE_PICTURES):
+        own, and the position after the move its caption asks for (both pure, cached), in the learner's
+        language (the thread is given it: an executor does not carry the context over)."""
+        lang = language()
+        if step >= len(lesson):
+            return
+        if ((self.game_key, step, "", lang) in STEP_PICTURES
+                and (self.game_key, step, lesson.steps[step].solution, lang) in DONE_PICTURES):
             return
 
         def work() -> None:
-            key = (self.game_key, step, "")
-            if key not in STEP_PICTURES:
-                STEP_PICTURES[key] = self.lesson_picture(self.stand_in(lesson, position(lesson, step)), "")
-            verdict = check(lesson, step, lesson.steps[step].solution)
-            if verdict.ok:
-                self.done_picture(lesson, step, verdict)
+            with speaking(lang):
+                key = (self.game_key, step, "", lang)
+                if key not in STEP_PICTURES:
+                    stand = self.stand_in(lesson, position(lesson, step))
+                    STEP_PICTURES[key] = self.lesson_picture(stand, "")
+                verdict = check(lesson, step, lesson.steps[step].solution)
+                if verdict.ok:
+                    self.done_picture(lesson, step, verdict)
 
         task = asyncio.get_running_loop().run_in_executor(None, work)
         task.add_done_callback(lambda t: t.exception())  # a failed drawing is drawn again when needed
 
     def done_picture(self, lesson: Lesson, step: int, verdict: Verdict) -> bytes:
-        key = (self.game_key, step, verdict.notation)
+        key = (self.game_key, step, verdict.notation, language())
         data = DONE_PICTURES.get(key)
         if data is None:
             data = self.lesson_picture(self.stand_in(lesson, verdict.after), "")
@@ -300,7 +317,8 @@ class LearnCog(BoardCog):
     def lesson(self) -> Lesson:
         lesson = lesson_of(self.game_key)
         if lesson is None:
-            raise StaleBoard(f"{self.spec.title} has no lesson yet: `/{self.game_key} rules` explains it.")
+            raise StaleBoard(_("{game} has no lesson yet: `/{command} rules` explains it.",
+                               game=self.spec.title, command=self.game_key))
         return lesson
 
     def check_rate(self, user_id: int) -> None:
@@ -313,7 +331,7 @@ class LearnCog(BoardCog):
         while clicks and now - clicks[0] > seconds:
             clicks.popleft()
         if len(clicks) >= most:
-            raise StaleBoard("Slow down a little: try again in a few seconds.")
+            raise StaleBoard(_("Slow down a little: try again in a few seconds."))
         clicks.append(now)
         if len(self._lesson_clicks) > 4096:
             self._lesson_clicks.pop(next(iter(self._lesson_clicks)))
@@ -322,8 +340,8 @@ class LearnCog(BoardCog):
 
     def stand_in(self, lesson: Lesson, state: Any) -> Match:
         """A match that exists only in memory, at ``state``: what the board's components and pictures
-        are drawn from (never stored, never rated)."""
-        seats = [SeatRecord(i, LESSON_USER + i, name, ai_level=None if i == 0 else "lesson")
+        are drawn from (never stored, never rated). The learner's name is in their language ("You")."""
+        seats = [SeatRecord(i, LESSON_USER + i, _(name), ai_level=None if i == 0 else "lesson")
                  for i, name in enumerate(lesson.names)]
         rec = MatchRecord(id=1, game=self.game_key, guild_id=None, channel_id=0, thread_id=None,
                           message_id=None,
@@ -333,6 +351,10 @@ class LearnCog(BoardCog):
         match = Match(rec)
         match.state = state
         return match
+
+    def lesson_title(self, lesson: Lesson, step: int) -> str:
+        return _("{game} lesson · step {number} of {steps}", game=self.spec.title, number=step + 1,
+                 steps=len(lesson))
 
     def lesson_view(self, match: Match, ui: str) -> tuple[str, list[discord.ui.Item[Any]]]:
         """Text shown under the caption and the components of a step (the board's own; a game whose
@@ -346,16 +368,16 @@ class LearnCog(BoardCog):
 
         text, found = self.lesson_view(match, ui)
         items = [i for i in found if not isinstance(i, discord.ui.DynamicItem)]
-        step_choices = self.lesson().steps[step].choices
-        if step_choices and max(len(label) for label, _ in step_choices) <= 20:
+        labels = [_(label) for label, _notation in self.lesson().steps[step].choices]
+        if labels and max(len(label) for label in labels) <= 20:
             items += [discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
                                         custom_id=lesson_id(self.game_key, step, f"ch{k}"))
-                      for k, (label, _) in enumerate(step_choices)]
-        elif step_choices:
+                      for k, label in enumerate(labels)]
+        elif labels:
             items.append(discord.ui.Select(
-                custom_id=lesson_id(self.game_key, step, "ch"), placeholder="Choose what to propose",
+                custom_id=lesson_id(self.game_key, step, "ch"), placeholder=_("Choose what to propose"),
                 options=[discord.SelectOption(label=label[:100], value=str(k))
-                         for k, (label, _) in enumerate(step_choices)]))
+                         for k, label in enumerate(labels)]))
         taken: set[str] = set()
         for item in items:
             if str(getattr(item, "custom_id", "")).startswith("lesson:"):
@@ -392,8 +414,10 @@ class LearnCog(BoardCog):
 
     def step_message(self, lesson: Lesson, step: int, *, ui: str = "", note: str | None = None,
                      state: Any = None) -> dict[str, Any]:
-        """The message of ``step``: caption (and a note: the hint after a wrong try), picture, components."""
-        key = (self.game_key, step, ui)
+        """The message of ``step``: caption (and a note: the hint after a wrong try), picture, components,
+        in the learner's language."""
+        lang = language()
+        key = (self.game_key, step, ui, lang)
         found = STEP_VIEWS.get(key) if state is None else None
         match = None if found else self.stand_in(lesson, position(lesson, step) if state is None else state)
         if found:
@@ -405,49 +429,53 @@ class LearnCog(BoardCog):
             if state is None and len(STEP_VIEWS) < MOST_VIEWS:
                 STEP_VIEWS[key] = extra, payload
         view = StepView(payload)
-        text = lesson.steps[step].caption + (f"\n\n{extra}" if extra else "")
-        embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
+        text = _(lesson.steps[step].caption) + (f"\n\n{extra}" if extra else "")
+        embed = discord.Embed(title=self.lesson_title(lesson, step),
                               description=(f"{note}\n\n{text}" if note else text)[:4000], colour=COLOUR_INFO)
-        embed.set_footer(text=f"Only you see this lesson. /{self.game_key} learn resumes it any time.")
+        embed.set_footer(text=_("Only you see this lesson. /{command} learn resumes it any time.",
+                                command=self.game_key))
         shown = self.picture_ui(ui)
-        data = STEP_PICTURES.get((self.game_key, step, shown)) if state is None else None
-        alt = STEP_ALTS.get((self.game_key, step)) if state is None else None
+        data = STEP_PICTURES.get((self.game_key, step, shown, lang)) if state is None else None
+        alt = STEP_ALTS.get((self.game_key, step, lang)) if state is None else None
         if data is None or alt is None:
             stand = match or self.stand_in(lesson, position(lesson, step))
             data = data or self.lesson_picture(stand, shown)
             alt = alt or self.lesson_alt(stand)
-            if state is None:  # a step's own position never changes: its pictures are drawn once per process
-                STEP_PICTURES[(self.game_key, step, shown)] = data
-                STEP_ALTS[(self.game_key, step)] = alt
+            if state is None:  # a step's own position never changes: its pictures are drawn once per language
+                STEP_PICTURES[(self.game_key, step, shown, lang)] = data
+                STEP_ALTS[(self.game_key, step, lang)] = alt
         return {"embed": embed, "file": picture_file(data, "lesson.png", alt), "view": view}
 
     def done_message(self, lesson: Lesson, step: int, verdict: Verdict) -> dict[str, Any]:
         """A right move: the position after it, what it showed, and Next (or the way to a real game)."""
         last = step + 1 >= len(lesson)
         said = lesson.steps[step].choices
-        chose = next((label for label, notation in said if notation == verdict.notation), verdict.notation)
-        text = f"✅ `{chose}`: {lesson.steps[step].after}"
+        chose = next((_(label) for label, notation in said if notation == verdict.notation), verdict.notation)
+        after = lesson.steps[step].after
+        showed = _(after) if after else ""
+        text = f"✅ `{chose}`: {showed}"
         log = [e.text for e in verdict.events if e.kind in lesson.log_events and e.visible_to is None]
         if log:
             text += "\n\n" + "\n".join(f"• {line}" for line in log)
         if last:
-            text += f"\n\n**Lesson complete.** You know enough for your first {self.spec.title} game."
-        embed = discord.Embed(title=f"{self.spec.title} lesson · step {step + 1} of {len(lesson)}",
-                              description=text[:4000], colour=COLOUR_OK)
-        key = (self.game_key, step, "\0done")
+            text += "\n\n" + _("**Lesson complete.** You know enough for your first {game} game.",
+                                game=self.spec.title)
+        embed = discord.Embed(title=self.lesson_title(lesson, step), description=text[:4000],
+                              colour=COLOUR_OK)
+        key = (self.game_key, step, "\0done", language())
         found = STEP_VIEWS.get(key)
         if found is None:
             found = "", step_payload([discord.ui.Button(
-                label=lesson.finish if last else "Next step",
+                label=_(lesson.finish) if last else _("Next step"),
                 style=discord.ButtonStyle.success if last else discord.ButtonStyle.primary,
                 emoji=None if last else "▶️",
                 custom_id=lesson_id(self.game_key, step + 1, "finish" if last else "show"))])
             if len(STEP_VIEWS) < MOST_VIEWS:
                 STEP_VIEWS[key] = found
         view = StepView(found[1])
-        after = self.stand_in(lesson, verdict.after)
+        position_after = self.stand_in(lesson, verdict.after)
         picture = picture_file(self.done_picture(lesson, step, verdict), "lesson.png",
-                               self.lesson_alt(after, verdict.events))
+                               self.lesson_alt(position_after, verdict.events))
         return {"embed": embed, "attachments": [picture], "view": view}
 
     # ------------------------------------------------------------------ clicks
@@ -463,7 +491,8 @@ class LearnCog(BoardCog):
             return
         if found is None or step != min(reached, len(lesson) - 1) or reached >= len(lesson):
             raise StaleBoard(
-                f"This lesson message is out of date: `/{self.game_key} learn` shows where you are.")
+                _("This lesson message is out of date: `/{command} learn` shows where you are.",
+                  command=self.game_key))
         action = action.rstrip("#")
         if action == "show":
             await self.edit_step(interaction, lesson, step)
@@ -510,7 +539,7 @@ class LearnCog(BoardCog):
         """The last button: a real match against the computer (or a lobby), as ``/<game> new`` starts it."""
         new = getattr(self, "new", None)
         if new is None:
-            raise StaleBoard(f"Use `/{self.game_key} new` to start a match.")
+            raise StaleBoard(_("Use `/{command} new` to start a match.", command=self.game_key))
         if self.spec.ai_levels and self.bot.user is not None:
             await new.callback(self, interaction, opponent=self.bot.user)
         else:

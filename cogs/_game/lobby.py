@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import LobbyError, NotAPlayer
+from bot.i18n import _
 from bot.matches.service import Match, Player, Result
 from bot.names import plain, shown
 from bot.storage import Status
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
 from cogs._game.base import (
     COLOUR_OK,
     NO_MENTIONS,
+    in_channel,
+    versus,
 )
 from cogs._game.play import PlayCog
 
@@ -39,11 +42,10 @@ class LobbyCog(PlayCog):
         active = await self.service.find_here(channel.id)
         if active:
             m = active[0]
-            parent = f"<#{channel.parent_id}>" if channel.parent_id else "the channel"
-            raise LobbyError(
-                f"This thread belongs to {m.game.rules.spec.title} match #{m.id}, which is still on: "
-                f"one match per thread. Start a new match in {parent}."
-            )
+            parent = f"<#{channel.parent_id}>" if channel.parent_id else _("the channel")
+            raise LobbyError(_(
+                "This thread belongs to {game} match #{match}, which is still on: one match per thread. "
+                "Start a new match in {channel}.", game=m.game.rules.spec.title, match=m.id, channel=parent))
 
     async def create_match(self, interaction: discord.Interaction, *, opponent: discord.abc.User | None,
                            level: str | None, options: dict[str, str], turn_limit: int | None,
@@ -56,18 +58,19 @@ class LobbyCog(PlayCog):
             if self.bot.user is not None and opponent.id == self.bot.user.id:
                 if not self.spec.ai_levels:
                     raise LobbyError(
-                        f"{self.spec.title} has no computer opponent; challenge a member instead."
+                        _("{game} has no computer opponent; challenge a member instead.",
+                          game=self.spec.title)
                     )
                 lvl = level or self.default_level()
                 opp = Player(opponent.id, f"{self.bot.user.display_name} ({lvl})", lvl)
             elif opponent.bot:
                 raise LobbyError(
-                    "Bots cannot play here (except me: pick me as the opponent to play the computer)."
+                    _("Bots cannot play here (except me: pick me as the opponent to play the computer).")
                 )
             else:
                 opp = await self.player_for(opponent)
         if interaction.guild_id is None:
-            raise LobbyError("Start matches in a server channel.")
+            raise LobbyError(_("Start matches in a server channel."))
         _perms.check_can_host(interaction, self.game_key)
         match = await self.service.create(
             self.game_key, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host=host,
@@ -88,22 +91,26 @@ class LobbyCog(PlayCog):
                               response: bool) -> None:
         """Post the started match: a header message, its thread (setting), the first board."""
         settings = await self.service.settings(match.rec.guild_id)
-        names = " vs ".join(shown(s.name) for s in match.seats)
-        header = discord.Embed(title=f"{self.spec.title}: {names}"[:256], colour=COLOUR_OK,
-                               description=self.options_summary(match))
+        with in_channel(match):  # posted in the channel: the server's language
+            names = versus(shown(s.name) for s in match.seats)
         use_threads = settings.use_threads and not _perms.thread_blockers(interaction)
-        if settings.use_threads and not use_threads:
-            header.description = f"{header.description}\n{_perms.thread_note(interaction)}"
+        note = settings.use_threads and not use_threads
         if response:
+            with in_channel(match):  # the header is posted in the channel: the server's language
+                header = discord.Embed(title=f"{self.spec.title}: {names}"[:256], colour=COLOUR_OK,
+                                       description=self.options_summary(match))
+                if note:
+                    header.description = f"{header.description}\n{_perms.thread_note(interaction)}"
             cb = await interaction.response.send_message(embed=header, allowed_mentions=NO_MENTIONS)
             header_msg: discord.Message | None = (
                 cb.resource if isinstance(cb.resource, discord.InteractionMessage) else None
             )
         else:
-            embed, _ = self.invite_message(match)
-            embed.description = f"Started: {names}."
-            if settings.use_threads and not use_threads:
-                embed.description += "\n" + _perms.thread_note(interaction)
+            with in_channel(match):  # the challenge or lobby message it was, in the channel
+                embed, _view = self.invite_message(match)
+                embed.description = _("Started: {players}.", players=names)
+                if note:
+                    embed.description += "\n" + _perms.thread_note(interaction)
             await interaction.response.edit_message(embed=embed, view=None, content=None)
             header_msg = interaction.message
         await self.open_match(interaction.channel, header_msg, match, result, use_threads=use_threads)
@@ -121,7 +128,8 @@ class LobbyCog(PlayCog):
         place: discord.abc.Messageable | None = None
         if use_threads and header_msg is not None and isinstance(channel, discord.TextChannel):
             try:
-                thread_name = f"{self.spec.title}: " + " vs ".join(plain(s.name) for s in match.seats)
+                with in_channel(match):  # the thread's name is read in the server's language
+                    thread_name = f"{self.spec.title}: " + versus(plain(s.name) for s in match.seats)
                 thread = await header_msg.create_thread(name=thread_name[:100],
                                                         auto_archive_duration=1440)
                 place = thread
@@ -194,25 +202,26 @@ class LobbyCog(PlayCog):
         """The board's Watch button: the user is added to the match thread."""
         if match.seat_of(interaction.user.id) is not None:
             await interaction.response.send_message(
-                "You are playing in this match: the thread is yours already.", ephemeral=True
+                _("You are playing in this match: the thread is yours already."), ephemeral=True
             )
             return
         if match.rec.thread_id is None or not await self.add_to_thread(match, interaction.user.id):
-            raise LobbyError("This match has no thread to watch; its board is in this channel.")
+            raise LobbyError(_("This match has no thread to watch; its board is in this channel."))
         await interaction.response.send_message(
-            f"You are watching {self.spec.title} #{match.id}: the thread shows in your channel list.",
+            _("You are watching {game} #{match}: the thread shows in your channel list.",
+              game=self.spec.title, match=match.id),
             ephemeral=True,
         )
 
     async def do_rematch(self, interaction: discord.Interaction, match: Match) -> None:
         """Same game, same options, seats swapped; offered in the channel where the match was started."""
         if match.status != Status.FINISHED:
-            raise LobbyError("A rematch can be asked for once the match is over.")
+            raise LobbyError(_("A rematch can be asked for once the match is over."))
         seat = match.seat_of(interaction.user.id)
         if seat is None:
-            raise NotAPlayer("Only the players of this match can ask for a rematch.")
+            raise NotAPlayer(_("Only the players of this match can ask for a rematch."))
         if match.rec.ui.get("rematch"):
-            raise LobbyError(f"A rematch was already offered: {match.rec.ui['rematch']}")
+            raise LobbyError(_("A rematch was already offered: {url}", url=match.rec.ui["rematch"]))
         channel = self.bot.get_channel(match.rec.channel_id) or await self.bot.fetch_channel(
             match.rec.channel_id
         )
@@ -236,9 +245,11 @@ class LobbyCog(PlayCog):
         )
         if new.status == Status.RUNNING:  # against the computer: at once
             await interaction.response.edit_message(view=None)
-            names = " vs ".join(shown(s.name) for s in new.seats)
-            header = discord.Embed(title=f"{self.spec.title}: {names} (rematch)", colour=COLOUR_OK,
-                                   description=self.options_summary(new))
+            with in_channel(new):
+                names = versus(shown(s.name) for s in new.seats)
+                header = discord.Embed(title=_("{game}: {players} (rematch)", game=self.spec.title,
+                                               players=names),
+                                       colour=COLOUR_OK, description=self.options_summary(new))
             header_msg = await channel.send(embed=header, allowed_mentions=NO_MENTIONS)  # type: ignore[union-attr]
             settings = await self.service.settings(new.rec.guild_id)
             await self.open_match(
@@ -253,7 +264,9 @@ class LobbyCog(PlayCog):
             await interaction.response.edit_message(view=None)
             embed, view = self.invite_message(new)
             pinged = [s.user_id for s in others if not s.is_ai]
-            content = " ".join(f"<@{u}>" for u in pinged) + f" rematch of {self.spec.title} #{match.id}?"
+            with in_channel(new):
+                asked = _("rematch of {game} #{match}?", game=self.spec.title, match=match.id)
+            content = " ".join(f"<@{u}>" for u in pinged) + " " + asked
             msg = await channel.send(content=content.strip(), embed=embed, view=view,  # type: ignore[union-attr]
                                      allowed_mentions=mentions_of(pinged))
             await self.service.set_place(new.id, message_id=msg.id)

@@ -17,6 +17,7 @@ from bot.storage import Status
 
 if TYPE_CHECKING:
     pass
+from cogs._game.base import in_channel, match_tags
 from cogs._game.private import PrivateCog
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ class PlayCog(PrivateCog):
             early = None
         result = answered
         match = result.match
-        thread_seats, _ = await self.pending_pings(match, result)
+        thread_seats, _dms = await self.pending_pings(match, result)
         clicked = interaction.message.id if interaction.message is not None else None
         try:
             if thread_seats and clicked is not None:
@@ -90,8 +91,9 @@ class PlayCog(PrivateCog):
                 place = await self.place_of(match) if token_gone else None
                 if place is not None:  # the click's token is gone: retire its board by an ordinary edit
                     await self.retire(place, match, clicked, self.jump_url(match))
-            else:
-                kwargs = await self.board_kwargs(match, result, picture=early)
+            else:  # the clicked board is the channel's: the server's language, not the clicker's
+                with in_channel(match):
+                    kwargs = await self.board_kwargs(match, result, picture=early)
                 file = kwargs.pop("file")
                 kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
                 await interaction.response.edit_message(**kwargs, attachments=[file])
@@ -120,7 +122,7 @@ class PlayCog(PrivateCog):
                 break
             self._ai_running.add(match_id)
             task = asyncio.ensure_future(self.service.ai_move(match_id))
-            done, _ = await asyncio.wait({task}, timeout=max(0.0, end - time.monotonic()))
+            done, _pending = await asyncio.wait({task}, timeout=max(0.0, end - time.monotonic()))
             if not done:
                 shown = self._answered.setdefault(match_id, asyncio.Event())
                 follow = asyncio.create_task(self._ai_follow(match_id, task, result, shown))
@@ -263,11 +265,11 @@ class PlayCog(PrivateCog):
         me = self.bot.user
         if place is None or me is None or not hasattr(place, "history"):
             return
-        tag = f"Match #{match.id} ·"
+        tags = match_tags(match.id)  # a board's footer begins so, in whichever language it was posted
         try:
             async for msg in place.history(limit=STRAY_LOOKBACK):
                 if (msg.author.id == me.id and msg.components and msg.id != match.rec.message_id
-                        and any(tag in (e.footer.text or "") for e in msg.embeds)):
+                        and any(tag in (e.footer.text or "") for e in msg.embeds for tag in tags)):
                     await self.retire(place, match, msg.id, self.jump_url(match))
         except FAILURES as exc:
             log.info("could not look for stray boards of match %s: %s", match.id, exc)

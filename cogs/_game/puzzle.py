@@ -12,6 +12,9 @@ puzzle leaderboard (``/<game> puzzle top:True``). Puzzles never create matches a
 A server may get a puzzle a day in a channel (``/parlor settings puzzle_channel:``; :mod:`bot.daily`
 schedules it, :meth:`PuzzleCog.post_daily` posts it): a public picture with a **Solve it** button that
 opens the same puzzle privately for whoever clicks.
+
+The private messages are in the solver's language; the daily post and the solvers' table, posted in the
+channel, in the server's.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import StaleBoard
+from bot.i18n import _, ngettext, public, speaking
 from bot.matches.service import Match
 from bot.puzzles import Puzzle, Verdict, answer, node, puzzle, puzzles_of
 from bot.replies import reply_error
@@ -63,7 +67,8 @@ class PuzzleComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.
             cog = interaction.client.game_cogs.get(m["game"]) if m else None  # type: ignore[attr-defined]
             found = puzzle(m["game"], int(m["n"])) if m else None
             if m is None or found is None or not isinstance(cog, PuzzleCog):
-                raise StaleBoard("That puzzle button does nothing any more: run the game's `puzzle` again.")
+                raise StaleBoard(_("That puzzle button does nothing any more: run the game's `puzzle` "
+                                   "again."))
             values = offered_values(interaction, self.cid, data.get("values"))
             await cog.on_puzzle(interaction, found, read_path(m["path"]), m["act"].rstrip("#"), values)
         except Exception as exc:
@@ -74,9 +79,9 @@ class MoveBox(discord.ui.Modal):
     """**Type a move**: the game's notation, answered like a click (it edits the puzzle message)."""
 
     def __init__(self, cog: PuzzleCog, p: Puzzle, path: tuple[int, ...]) -> None:
-        super().__init__(title=f"{cog.spec.title} puzzle #{p.number}"[:45])
+        super().__init__(title=cog.puzzle_title(p)[:45])
         self.cog, self.p, self.path = cog, p, path
-        self.move: discord.ui.TextInput[MoveBox] = discord.ui.TextInput(label="Your move", max_length=40)
+        self.move: discord.ui.TextInput[MoveBox] = discord.ui.TextInput(label=_("Your move"), max_length=40)
         self.add_item(self.move)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
@@ -94,9 +99,14 @@ class PuzzleCog(LearnCog):
         if PuzzleComponent not in getattr(bot, "_component_templates", {}):  # one registration for all
             bot.add_dynamic_items(PuzzleComponent)
 
-    @app_commands.command(name="puzzle", description="A private puzzle: find the move that forces the win")
-    @app_commands.describe(number="A puzzle by its number (default: one you have not tried yet)",
-                           top="Show this server's best puzzle solvers instead")
+    @app_commands.command(
+        name="puzzle",
+        description="A private puzzle: find the move that forces the win",  # not translated: command text
+    )
+    @app_commands.describe(
+        number="A puzzle by its number (default: one you have not tried yet)",  # not translated: command text
+        top="Show this server's best puzzle solvers instead",  # not translated: command text
+    )
     async def puzzle(self, interaction: discord.Interaction,
                      number: app_commands.Range[int, 1, 999] | None = None, top: bool = False) -> None:
         self.check_rate(interaction.user.id)
@@ -110,11 +120,11 @@ class PuzzleCog(LearnCog):
     async def pick(self, interaction: discord.Interaction, number: int | None) -> Puzzle:
         found = puzzles_of(self.game_key)
         if not found:
-            raise StaleBoard(f"{self.spec.title} has no puzzles yet.")
+            raise StaleBoard(_("{game} has no puzzles yet.", game=self.spec.title))
         if number is not None:
             p = puzzle(self.game_key, number)
             if p is None:
-                raise StaleBoard(f"{self.spec.title} has puzzles 1 to {len(found)}.")
+                raise StaleBoard(_("{game} has puzzles 1 to {last}.", game=self.spec.title, last=len(found)))
             return p
         tried = await self.bot.store.puzzle_results(interaction.guild_id or 0, interaction.user.id,
                                                     self.game_key)
@@ -123,18 +133,22 @@ class PuzzleCog(LearnCog):
 
     async def show_top(self, interaction: discord.Interaction) -> None:
         rows = await self.bot.store.puzzle_leaderboard(interaction.guild_id or 0, self.game_key)
-        lines = [f"{i}. <@{uid}> · {n} solved" for i, (uid, n) in enumerate(rows, 1)]
-        embed = discord.Embed(title=f"{self.spec.title} puzzles · best solvers here",
-                              description="\n".join(lines) or "Nobody has solved a puzzle here yet: "
-                              f"`/{self.game_key} puzzle`.", colour=COLOUR_INFO)
-        embed.set_footer(text="A puzzle counts when its first try solves it.")
+        # posted in the channel: the server's language (in a DM, the reader's)
+        with public(interaction.guild_id) if interaction.guild_id else speaking(None):
+            lines = [f"{i}. <@{uid}> · " + ngettext("{n} solved", "{n} solved", n)
+                     for i, (uid, n) in enumerate(rows, 1)]
+            embed = discord.Embed(title=_("{game} puzzles · best solvers here", game=self.spec.title),
+                                  description="\n".join(lines) or _(
+                                      "Nobody has solved a puzzle here yet: `/{command} puzzle`.",
+                                      command=self.game_key), colour=COLOUR_INFO)
+            embed.set_footer(text=_("A puzzle counts when its first try solves it."))
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
     # ------------------------------------------------------------------ messages
 
     def puzzle_stand_in(self, p: Puzzle, state: Any) -> Match:
         """A match that exists only in memory, at ``state`` (never stored, never rated)."""
-        seats = [SeatRecord(i, 1 + i, "You" if i == p.seat else "Parlor",
+        seats = [SeatRecord(i, 1 + i, _("You") if i == p.seat else "Parlor",
                             ai_level=None if i == p.seat else "puzzle") for i in range(2)]
         rec = MatchRecord(id=1, game=self.game_key, guild_id=None, channel_id=0, thread_id=None,
                           message_id=None,
@@ -160,18 +174,30 @@ class PuzzleCog(LearnCog):
                     new += "#"
                 taken.add(new)
                 item.custom_id = new
-        items.append(discord.ui.Button(label="Type a move", style=discord.ButtonStyle.secondary, emoji="⌨️",
+        items.append(discord.ui.Button(label=_("Type a move"), style=discord.ButtonStyle.secondary, emoji="⌨️",
                                        custom_id=puzzle_id(self.game_key, p.number, path, "type")))
         return items
 
+    def side(self, p: Puzzle) -> str:
+        """The solver's side in the current language ("Red"; "Player 1" in a game without side names)."""
+        if self.spec.seat_names:
+            return _(self.spec.seat_names[p.seat])
+        return _("Player {number}", number=p.seat + 1)
+
+    def puzzle_title(self, p: Puzzle) -> str:
+        return _("{game} puzzle #{number}", game=self.spec.title, number=p.number)
+
     def intro(self, p: Puzzle) -> str:
-        side = self.spec.seat_names[p.seat] if self.spec.seat_names else ("Player 1", "Player 2")[p.seat]
-        moves = "one move" if p.depth == 1 else f"{p.depth} moves"
+        side = self.side(p)
         if p.game == "pylon":
-            return (f"You are **{side}**, to move. The last stackings: find a move that wins the game "
-                    f"with best play (at most {moves} of yours).")
-        return (f"You are **{side}**, to move. Force a win in **{moves}** of yours, whatever the computer "
-                "does.")
+            return ngettext("You are **{side}**, to move. The last stackings: find a move that wins the game "
+                            "with best play (at most one move of yours).",
+                            "You are **{side}**, to move. The last stackings: find a move that wins the game "
+                            "with best play (at most {n} moves of yours).", p.depth, side=side)
+        return ngettext("You are **{side}**, to move. Force a win in **one move** of yours, whatever the "
+                        "computer does.",
+                        "You are **{side}**, to move. Force a win in **{n} moves** of yours, whatever the "
+                        "computer does.", p.depth, side=side)
 
     def puzzle_message(self, p: Puzzle, path: tuple[int, ...], *, ui: str = "", note: str = "",
                        state: Any = None) -> dict[str, Any]:
@@ -179,10 +205,9 @@ class PuzzleCog(LearnCog):
             state, _tree = node(p, path)
         match = self.puzzle_stand_in(p, state)
         text = f"{note}\n\n{self.intro(p)}" if note else self.intro(p)
-        embed = discord.Embed(title=f"{self.spec.title} puzzle #{p.number}", description=text[:4000],
-                              colour=COLOUR_INFO)
-        embed.set_footer(text="Only you see this puzzle. Your first try counts on this server's puzzle "
-                              "board.")
+        embed = discord.Embed(title=self.puzzle_title(p), description=text[:4000], colour=COLOUR_INFO)
+        embed.set_footer(text=_("Only you see this puzzle. Your first try counts on this server's puzzle "
+                                "board."))
         view = discord.ui.View(timeout=None)
         for item in self.puzzle_items(p, path, match, ui):
             view.add_item(item)
@@ -191,47 +216,56 @@ class PuzzleCog(LearnCog):
         return {"embed": embed, "file": picture_file(data, "puzzle.png", alt), "view": view}
 
     def daily_message(self, p: Puzzle) -> dict[str, Any]:
-        """The public daily post: the puzzle's picture (with its alt text) and a **Solve it** button."""
+        """The public daily post: the puzzle's picture (with its alt text) and a **Solve it** button (in the
+        current language: :meth:`post_daily` writes it in the server's)."""
         from cogs._game.describe import describe_board
 
         state, _tree = node(p, ())
         match = self.puzzle_stand_in(p, state)
-        side = self.spec.seat_names[p.seat] if self.spec.seat_names else ("Player 1", "Player 2")[p.seat]
-        embed = discord.Embed(title=f"Puzzle of the day · {self.spec.title} #{p.number}",
-                              description=f"{self.intro(p)}\n\nPress **Solve it** to try it privately: your "
-                              "first try counts on this server's puzzle board "
-                              f"(`/{self.game_key} puzzle top:True`).",
+        embed = discord.Embed(title=_("Puzzle of the day · {game} #{number}", game=self.spec.title,
+                                      number=p.number),
+                              description=self.intro(p) + "\n\n" + _(
+                                  "Press **Solve it** to try it privately: your first try counts on this "
+                                  "server's puzzle board (`/{command} puzzle top:True`).",
+                                  command=self.game_key),
                               colour=COLOUR_INFO)
-        alt = f"Puzzle of the day, {self.spec.title}: {side} to move and win. " + \
-            describe_board(self.game_key, match, None)
+        alt = _("Puzzle of the day, {game}: {side} to move and win.", game=self.spec.title,
+                side=self.side(p)) + " " + describe_board(self.game_key, match, None)
         view = discord.ui.View(timeout=None)
-        view.add_item(discord.ui.Button(label="Solve it", style=discord.ButtonStyle.primary, emoji="🧩",
+        view.add_item(discord.ui.Button(label=_("Solve it"), style=discord.ButtonStyle.primary, emoji="🧩",
                                         custom_id=puzzle_id(self.game_key, p.number, (), "start")))
         data = self.lesson_picture(match, "")
         return {"embed": embed, "file": picture_file(data, "puzzle.png", alt), "view": view}
 
     async def post_daily(self, guild_id: int, channel_id: int, p: Puzzle) -> None:
-        """Post the daily puzzle in the server's channel (bot/daily.py chose and claimed it)."""
+        """Post the daily puzzle in the server's channel (bot/daily.py chose and claimed it), in the
+        server's language."""
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        await channel.send(**self.daily_message(p), allowed_mentions=NO_MENTIONS)
+        with public(guild_id):
+            message = self.daily_message(p)
+        await channel.send(**message, allowed_mentions=NO_MENTIONS)
 
     def end_message(self, p: Puzzle, verdict: Verdict) -> dict[str, Any]:
         if verdict.solved:
             shown = ", ".join(f"`{r}`" for r in verdict.replies)
-            said = f" The computer answered {shown}." if shown else ""
-            text = f"✅ `{verdict.move}` wins!{said}\n\n**Puzzle solved.**"
+            if shown:
+                text = _("✅ `{move}` wins! The computer answered {replies}.\n\n**Puzzle solved.**",
+                         move=verdict.move, replies=shown)
+            else:
+                text = _("✅ `{move}` wins!\n\n**Puzzle solved.**", move=verdict.move)
             colour = COLOUR_OK
         else:
             _state, tree = node(p, verdict.path)
             best = ", ".join(f"`{m}`" for m in sorted(tree or {})[:3])
-            text = f"❌ `{verdict.move}` lets the win go. A winning move here: {best}."
+            text = _("❌ `{move}` lets the win go. A winning move here: {moves}.", move=verdict.move,
+                     moves=best)
             colour = COLOUR_END
-        embed = discord.Embed(title=f"{self.spec.title} puzzle #{p.number}", description=text, colour=colour)
+        embed = discord.Embed(title=self.puzzle_title(p), description=text, colour=colour)
         view = discord.ui.View(timeout=None)
         if not verdict.solved:
-            view.add_item(discord.ui.Button(label="Try again", style=discord.ButtonStyle.secondary,
+            view.add_item(discord.ui.Button(label=_("Try again"), style=discord.ButtonStyle.secondary,
                                             custom_id=puzzle_id(self.game_key, p.number, (), "retry")))
-        view.add_item(discord.ui.Button(label="Another puzzle", style=discord.ButtonStyle.primary,
+        view.add_item(discord.ui.Button(label=_("Another puzzle"), style=discord.ButtonStyle.primary,
                                         custom_id=puzzle_id(self.game_key, p.number, (), "next")))
         after = self.puzzle_stand_in(p, verdict.state)
         data = self.lesson_picture(after, "")
@@ -254,9 +288,10 @@ class PuzzleCog(LearnCog):
         try:
             state, tree = node(p, path)
         except KeyError:
-            raise StaleBoard("This puzzle message is out of date: run the game's `puzzle` again.") from None
+            raise StaleBoard(
+                _("This puzzle message is out of date: run the game's `puzzle` again.")) from None
         if tree is None:
-            raise StaleBoard("This puzzle is already solved.")
+            raise StaleBoard(_("This puzzle is already solved."))
         if action == "type":
             await interaction.response.send_modal(MoveBox(self, p, path))
             return
@@ -274,8 +309,9 @@ class PuzzleCog(LearnCog):
             return
         if verdict.ok and not verdict.solved:
             replies = ", ".join(f"`{r}`" for r in verdict.replies)
-            note = f"✅ `{verdict.move}`" + (f": the computer answers {replies}. Keep going." if replies
-                                            else ". Keep going: it is your move again.")
+            note = (_("✅ `{move}`: the computer answers {replies}. Keep going.", move=verdict.move,
+                      replies=replies) if replies
+                    else _("✅ `{move}`. Keep going: it is your move again.", move=verdict.move))
             await self.edit(interaction, self.puzzle_message(p, verdict.path, note=note, state=verdict.state))
             return
         if verdict.failed:

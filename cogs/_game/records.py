@@ -20,12 +20,13 @@ from bot.config import parlor_version
 from bot.errors import LobbyError
 from bot.games import GAMES
 from bot.games.base import CHANCE
+from bot.i18n import _, ngettext
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.storage import MatchRecord, SeatRecord, Status
 from cogs import _views as v
-from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, picture_file
-from cogs._game.board import BoardCog
+from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, match_tag, picture_file, versus
+from cogs._game.board import BoardCog, option_text
 
 RECORD_ACTION = "record"
 """The component action of the Record button (version-free: it works on any old end-of-match message)."""
@@ -40,7 +41,7 @@ class RecordsCog(BoardCog):
     async def record_text(self, match: Match) -> str:
         """The record of ``match`` from its stored move log (only once it is over: no hidden move leaks)."""
         if match.status.is_active:
-            raise LobbyError("The record can be downloaded once the match is over.")
+            raise LobbyError(_("The record can be downloaded once the match is over."))
         return records.dumps(records.from_match(match.rec, await self.service.history(match.id),
                                                 parlor=parlor_version()))
 
@@ -52,25 +53,33 @@ class RecordsCog(BoardCog):
     def rematch_view(self, match: Match) -> discord.ui.View:
         """The end-of-match message's buttons, and **Record** after them (tournament pairings too)."""
         view = super().rematch_view(match)
-        view.add_item(v.button(match.id, None, RECORD_ACTION, label="Record", emoji="📄"))
+        view.add_item(v.button(match.id, None, RECORD_ACTION, label=_("Record"), emoji="📄"))
         return view
 
     async def send_record(self, interaction: discord.Interaction, match: Match) -> None:
         """The Record button: the file, only for whoever clicked (1 request)."""
         file = await self.record_file(match)
         await interaction.response.send_message(
-            f"The record of {self.spec.title} #{match.id}: replay it with `/{self.game_key} import`.",
+            _("The record of {game} #{match}: replay it with `/{command} import`.", game=self.spec.title,
+              match=match.id, command=self.game_key),
             file=file, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     # -- import ----------------------------------------------------------------------------------------
 
-    @app_commands.command(name="import", description="Replay a record file and see its final position "
-                                                      "(only you see it; nothing is stored)")
-    @app_commands.describe(record="A record (.txt) from the Record button under a finished match")
+    @app_commands.command(
+        name="import",
+        description="Replay a record file and see its final position "  # not translated: command text
+                    "(only you see it; nothing is stored)",  # not translated: command text
+    )
+    @app_commands.describe(
+        record=(
+            "A record (.txt) from the Record button under a finished match"  # not translated: command text
+        ),
+    )
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment) -> None:
         if record.size > records.MAX_BYTES:  # refused before downloading anything
-            raise records.RecordError(f"The record is too large: {record.size // 1024} KB "
-                                      f"(at most {records.MAX_BYTES // 1024} KB).")
+            raise records.RecordError(_("The record is too large: {size} KB (at most {most} KB).",
+                                        size=record.size // 1024, most=records.MAX_BYTES // 1024))
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await record.read()
         embed, png = await asyncio.to_thread(self.imported, data)
@@ -86,8 +95,8 @@ class RecordsCog(BoardCog):
         record = records.loads(data)
         if record.game != self.game_key:
             other = GAMES[record.game].spec.title
-            raise records.RecordError(f"That is a record of {other}, not {self.spec.title}: "
-                                      f"use `/{record.game} import` for it.")
+            raise records.RecordError(_("That is a record of {other}, not {game}: use `/{command} import` "
+                                        "for it.", other=other, game=self.spec.title, command=record.game))
         done = records.replay(record)
         match = self.replayed_match(done)
         result: Result | None = Result(match, events=list(done.events))
@@ -114,23 +123,33 @@ class RecordsCog(BoardCog):
 
     def record_embed(self, match: Match, done: records.Replayed) -> discord.Embed:
         record = done.record
-        names = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+        names = versus(self.seat_label(match, s.seat) for s in match.seats)
         if match.status == Status.FINISHED:
             state = self.status_line(match)
         else:
             who = self.rules.to_act(match.state)
             seats = sorted(who) if isinstance(who, frozenset) else []
             waiting = ", ".join(self.seat_label(match, s) for s in seats if s < len(match.seats))
-            state = "Not finished" + (f": {waiting} to move." if waiting else ".")
+            state = (_("Not finished: {players} to move.", players=waiting) if waiting
+                     else _("Not finished."))
         chances = sum(1 for mv in record.moves if mv.seat == CHANCE)
-        lines = [state, f"Replayed {done.plies} moves"
-                        + (f" ({chances} chance outcomes)" if chances else "")
-                        + " through the engine: the final position. Nothing was stored."]
-        lines += [f"Note: {shown(note)}" for note in record.notes[:3]]
-        embed = discord.Embed(title=f"{self.spec.title} record · {names}"[:256],
+        if chances:
+            outcomes = ngettext("{n} chance outcome", "{n} chance outcomes", chances)
+            replayed = ngettext("Replayed {n} move ({outcomes}) through the engine: the final position. "
+                                "Nothing was stored.",
+                                "Replayed {n} moves ({outcomes}) through the engine: the final position. "
+                                "Nothing was stored.", done.plies, outcomes=outcomes)
+        else:
+            replayed = ngettext("Replayed {n} move through the engine: the final position. Nothing was "
+                                "stored.",
+                                "Replayed {n} moves through the engine: the final position. Nothing was "
+                                "stored.", done.plies)
+        lines = [state, replayed]
+        lines += [_("Note: {note}", note=shown(note)) for note in record.notes[:3]]
+        embed = discord.Embed(title=_("{game} record · {players}", game=self.spec.title, players=names)[:256],
                               description="\n".join(lines)[:4000],
                               colour=COLOUR_END if match.status == Status.FINISHED else COLOUR_INFO)
-        facts = [f"Match #{record.match}" if record.match else "", record.date,
-                 " · ".join(f"{k.replace('_', ' ')}: {v}" for k, v in record.options.items())]
+        facts = [match_tag(record.match) if record.match else "", record.date,
+                 " · ".join(option_text(k, v) for k, v in record.options.items())]
         embed.set_footer(text=" · ".join(f for f in facts if f)[:2048] or None)
         return embed

@@ -15,6 +15,9 @@ match's server (:data:`bot.components.ANYWHERE`), never in another server.
 Hidden information: the pictures are always the channel's view. While the match is on, that is all; once
 it is over, the caption also shows every seat's private view at that step (EOF: each hand and program of
 each round).
+
+Languages: the replay is private, in its reader's language (its kept pictures and GIFs are kept per
+language); a position posted with 📢 is the channel's, in the server's language.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from discord import app_commands
 from bot.errors import MatchError
 from bot.games import GAMES, TITLES
 from bot.games.base import CHANCE
+from bot.i18n import N_, _, language, ngettext, pgettext, public
 from bot.matches.replay import GifJob, Replay, Step, gif_off_loop, make_gif, replay_of, stop_gif_process
 from bot.matches.service import Match, Result
 from bot.names import shown
@@ -44,7 +48,7 @@ from bot.render.match_gif import MAX_FRAMES, MatchGif
 from bot.review import REVIEWED, Review, how, job_of, kept_review, review_once, stop_review_process
 from bot.storage import MatchRecord, Status
 from cogs import _views as v
-from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, picture_file
+from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, match_tag, picture_file, versus
 from cogs._game.lobby import LobbyCog
 
 STEP = "rp:"
@@ -60,6 +64,15 @@ STEPS_KEPT = 1 << 23
 """Bytes of replay step pictures kept (drawn ahead of the next click, or shown lately): 8 MB."""
 GIFS_KEPT = 1 << 25
 """Bytes of whole-game GIFs kept (a second request for one, e.g. after its player posts it): 32 MB."""
+KINDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+"""A review mark's kind (:mod:`bot.review`) in words (looked up with ``_``)."""
+SECRETS = {"hand": N_("hand"), "program": N_("program")}
+"""The private parts of a seat's view a finished replay shows, in words (looked up with ``_``)."""
+
+
+def kind_words(kind: str) -> str:
+    """A review mark's kind in the current language ("blunder")."""
+    return _(KINDS[kind]) if kind in KINDS else kind
 
 
 def ago(then: float, now: float) -> str:
@@ -70,31 +83,32 @@ def ago(then: float, now: float) -> str:
     """
     days = int((now - then) // 86400)
     if days <= 0:
-        return "today"
+        return _("today")
     if days == 1:
-        return "yesterday"
+        return _("yesterday")
     if days < 30:
-        return f"{days} days ago"
+        return ngettext("{n} day ago", "{n} days ago", days)
     return time.strftime("%Y-%m-%d", time.gmtime(then))
 
 
 def summary(rec: MatchRecord, now: float) -> str:
     """``#412 Pylon · Alice vs Bob · Alice won 17–13 · yesterday`` (plain text: autocomplete, /stats)."""
-    names = " vs ".join(s.name for s in rec.seats)
+    names = versus(s.name for s in rec.seats)
     match = Match(rec) if rec.state is not None else None
     out = match.outcome if match is not None else None
     if rec.status == Status.RUNNING:
-        result = f"running, move {int(rec.ui.get('plies', 0))}"
+        result = _("running, move {number}", number=int(rec.ui.get("plies", 0)))
     elif rec.status == Status.ABORTED:
-        result = "stopped"
+        result = _("stopped")
     elif out is None:
-        result = "over"
+        result = _("over")
     else:
         scores = "–".join(str(x) for x in out.scores) if out.scores else ""
         if out.is_draw:
-            result = f"draw {scores}".strip()
+            result = _("draw {scores}", scores=scores).strip()
         else:
-            result = f"{', '.join(rec.seats[s].name for s in sorted(out.winners))} won {scores}".strip()
+            winners = ", ".join(rec.seats[s].name for s in sorted(out.winners))
+            result = _("{winners} won {scores}", winners=winners, scores=scores).strip()
     when = ago(rec.finished_at or rec.updated_at, now)
     return f"#{rec.id} {TITLES.get(rec.game, rec.game)} · {names} · {result} · {when}"
 
@@ -103,12 +117,13 @@ async def played_match(bot: Any, interaction: discord.Interaction, number: int) 
     """Match ``number`` if it may be replayed here; else a short private answer saying what is wrong."""
     rec = await bot.store.load_match(number) if 0 < number < 2**63 else None
     if rec is None:
-        raise MatchError(f"There is no match #{number}. Pick one from the list as you type the number.")
+        raise MatchError(_("There is no match #{match}. Pick one from the list as you type the number.",
+                           match=number))
     if interaction.guild_id is None or rec.guild_id != interaction.guild_id:
-        raise MatchError(f"Match #{number} was not played in this server: a server's matches are shown "
-                         "only there.")
+        raise MatchError(_("Match #{match} was not played in this server: a server's matches are shown "
+                           "only there.", match=number))
     if rec.state is None or rec.status not in (Status.RUNNING, Status.FINISHED, Status.ABORTED):
-        raise MatchError(f"Match #{number} never started, so there is nothing to replay.")
+        raise MatchError(_("Match #{match} never started, so there is nothing to replay.", match=number))
     return Match(rec)
 
 
@@ -149,7 +164,8 @@ class ReplayCog(LobbyCog):
         replay = await replay_of(self.service, match)
         n = replay.last if move is None else move
         if not 0 <= n <= replay.last:
-            raise MatchError(f"Match #{match.id} has moves 0 to {replay.last}: there is no move {n}.")
+            raise MatchError(_("Match #{match} has moves 0 to {last}: there is no move {number}.",
+                               match=match.id, last=replay.last, number=n))
         await interaction.response.send_message(**self.step_kwargs(match, replay, n), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
         self.draw_steps_ahead(match, replay, n)
@@ -169,15 +185,17 @@ class ReplayCog(LobbyCog):
         elif found is not None:
             n = int(found[2])
         else:
-            raise MatchError("That button does nothing any more.")
+            raise MatchError(_("That button does nothing any more."))
         n = min(n, replay.last)
-        kwargs = self.step_kwargs(match, replay, n)
-        if action.startswith(POST):
-            kwargs.pop("view")
-            kwargs["embed"].set_footer(text=f"Match #{match.id} · a replay posted by "
-                                            f"{interaction.user.display_name}"[:2048])
+        if action.startswith(POST):  # posted in the channel: the server's language
+            with public(match.rec.guild_id):
+                kwargs = self.step_kwargs(match, replay, n)
+                kwargs.pop("view")
+                kwargs["embed"].set_footer(text=(match_tag(match.id) + " · " + _(
+                    "a replay posted by {player}", player=interaction.user.display_name))[:2048])
             await interaction.response.send_message(**kwargs, allowed_mentions=NO_MENTIONS)
             return
+        kwargs = self.step_kwargs(match, replay, n)
         await interaction.response.edit_message(embed=kwargs["embed"], view=kwargs["view"],
                                                 attachments=[kwargs["file"]])
         self.draw_steps_ahead(match, replay, n)
@@ -187,12 +205,13 @@ class ReplayCog(LobbyCog):
         rv = kept_review((match.id, match.version))
         mark = rv.at(n) if rv is not None else None
         if mark is not None:  # (not in the drawn step: a review may come in after the step was drawn)
-            text = f"{text}\n🔎 **{mark.kind.capitalize()}** · `{mark.better}` {mark.why}"[:4096]
-        seats = " vs ".join(self.seat_label(match, s.seat) for s in match.seats)
+            text = f"{text}\n🔎 **{kind_words(mark.kind).capitalize()}** · `{mark.better}` {mark.why}"[:4096]
+        seats = versus(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} #{match.id} · {seats}"[:256], description=text,
                               colour=COLOUR_END if match.status != Status.RUNNING else COLOUR_INFO)
-        embed.set_footer(text=f"Match #{match.id} · move {n} of {replay.last} · ◀ ▶ one move, ⏮ ⏭ start and "
-                              "end, or pick a move below · only you see this until you post it")
+        embed.set_footer(text=match_tag(match.id) + " · " + _(
+            "move {number} of {last} · ◀ ▶ one move, ⏮ ⏭ start and end, or pick a move below · only you see "
+            "this until you post it", number=n, last=replay.last))
         view = self.replay_view(match, replay, n)
         step = replay.step(n)  # the picture's description: the board's own, at this step
         alt = self.alt_text(self.match_at(match, replay, n), Result(match, events=list(step.events),
@@ -200,10 +219,11 @@ class ReplayCog(LobbyCog):
         return {"embed": embed, "file": picture_file(data, PICTURE, alt), "view": view}
 
     def step_drawn(self, match: Match, replay: Replay, n: int) -> tuple[bytes, str]:
-        """The picture and caption of step ``n``: drawn ahead (:meth:`draw_steps_ahead`) or now."""
+        """The picture and caption of step ``n``: drawn ahead (:meth:`draw_steps_ahead`) or now, kept per
+        language (the words on the picture and in the caption)."""
         if self._step_pngs is None:
             self._step_pngs = Kept(STEPS_KEPT, lambda d: len(d[0]) + len(d[1]))
-        key = (match.id, match.version, n)
+        key = (match.id, match.version, n, language())
         drawn: tuple[bytes, str] | None = self._step_pngs.get(key)
         if drawn is None:
             at = self.match_at(match, replay, n)
@@ -214,7 +234,8 @@ class ReplayCog(LobbyCog):
 
     def draw_steps_ahead(self, match: Match, replay: Replay, n: int) -> None:
         """After answering step ``n``: draw the steps one click away (▶ then ◀) on the loop, one at a time,
-        so the next click only sends its picture (as boards are drawn ahead of a move's click)."""
+        so the next click only sends its picture (as boards are drawn ahead of a move's click); the task
+        carries the reader's language."""
         async def ahead() -> None:
             for k in (n + 1, n - 1):
                 await asyncio.sleep(0)  # the loop's other work goes first
@@ -227,14 +248,15 @@ class ReplayCog(LobbyCog):
 
     def step_lines(self, match: Match, at: Match, replay: Replay, n: int) -> list[str]:
         step = replay.step(n)
-        head = f"**Move {n} of {replay.last}**" if n else f"**Start** (move 0 of {replay.last})"
+        head = (_("**Move {number} of {last}**", number=n, last=replay.last) if n
+                else _("**Start** (move 0 of {last})", last=replay.last))
         lines = [f"{head} · {self.step_text(match, step)}" if step.seat is not None or step.chance else head]
         with contextlib.suppress(Exception):  # a game's lines may read more than the position: then none
             lines += self.extra_lines(at, None)
         if n == replay.last and match.status != Status.RUNNING:
             lines.append(self.status_line(match))
         if match.status == Status.RUNNING:
-            lines.append("*The match is still on: this shows only what the channel has seen so far.*")
+            lines.append(_("*The match is still on: this shows only what the channel has seen so far.*"))
         elif self.spec.hidden_information:
             lines += self.secret_lines(match, step)
         if replay.broken:
@@ -251,7 +273,7 @@ class ReplayCog(LobbyCog):
             else:
                 who = shown(match.seats[mv.seat].name) if mv.seat < len(match.seats) else "?"
                 secret = match.status == Status.RUNNING and self.spec.hidden_information
-                parts.append(f"{who}: " + ("moved" if secret else f"`{mv.notation}`"))
+                parts.append(f"{who}: " + (_("moved") if secret else f"`{mv.notation}`"))
         return " ".join(parts)[:1500]
 
     def secret_lines(self, match: Match, step: Step) -> list[str]:
@@ -263,14 +285,14 @@ class ReplayCog(LobbyCog):
             except Exception:
                 continue
             bits = []
-            for name in ("hand", "program"):
+            for name, words in SECRETS.items():
                 value = getattr(view, name, None)
                 if value:
                     text = " ".join(str(x) for x in value) if isinstance(value, tuple | list) else str(value)
-                    bits.append(f"{name} `{text}`")
+                    bits.append(f"{_(words)} `{text}`")
             if bits:
                 out.append(f"{shown(match.seats[seat].name)}: " + ", ".join(bits))
-        return ["**Hidden during the game:** " + " · ".join(out)] if out else []
+        return [_("**Hidden during the game:** {views}", views=" · ".join(out))] if out else []
 
     def replay_view(self, match: Match, replay: Replay, n: int) -> discord.ui.View:
         last = replay.last
@@ -279,17 +301,19 @@ class ReplayCog(LobbyCog):
             v.button(match.id, None, f"{STEP}{max(n - 1, 0)}", emoji="◀", disabled=n <= 0),
             v.button(match.id, None, f"{STEP}{min(n + 1, last)}", emoji="▶", disabled=n >= last),
             v.button(match.id, None, f"{STEP}{last}:e", emoji="⏭", disabled=n >= last),
-            v.button(match.id, None, GIF, emoji="🎞", label="Whole game"),
+            v.button(match.id, None, GIF, emoji="🎞", label=_("Whole game")),
         )
         marks = sorted({0, last, n, *(round(i * last / 22) for i in range(1, 22))})
-        options = [discord.SelectOption(label=f"Move {k}" if k else "Start", value=str(k), default=k == n)
+        start = pgettext("replay position", "Start")
+        options = [discord.SelectOption(label=_("Move {number}", number=k) if k else start, value=str(k),
+                                        default=k == n)
                    for k in marks][:25]
         if last > 0:
-            view.add_item(v.select(match.id, None, JUMP, options, placeholder="Jump to a move", row=1))
-        view.add_item(v.button(match.id, None, f"{POST}{n}", emoji="📢", label="Post this position here",
+            view.add_item(v.select(match.id, None, JUMP, options, placeholder=_("Jump to a move"), row=1))
+        view.add_item(v.button(match.id, None, f"{POST}{n}", emoji="📢", label=_("Post this position here"),
                                row=2))
         if self.reviewable(match):
-            view.add_item(v.button(match.id, None, REVIEW, emoji="🔎", label="Where it turned", row=2))
+            view.add_item(v.button(match.id, None, REVIEW, emoji="🔎", label=_("Where it turned"), row=2))
         return view
 
     # -- the review (bot/review.py): the strongest level's marks, made in a worker process ------------------
@@ -300,11 +324,12 @@ class ReplayCog(LobbyCog):
 
     async def send_review(self, interaction: discord.Interaction, match: Match, replay: Replay) -> None:
         if not self.reviewable(match):
-            raise MatchError("A review is offered only for finished matches of Fire and Ice and the Egg "
-                             "Carton Game (the games whose strongest computer level is measured strong).")
+            raise MatchError(_("A review is offered only for finished matches of Fire and Ice and the Egg "
+                               "Carton Game (the games whose strongest computer level is measured strong)."))
         await interaction.response.defer(ephemeral=True, thinking=True)
         rv = await review_once((match.id, match.version), lambda: job_of(self.game_key, replay.steps))
-        view = v.view_of(*(v.button(match.id, None, f"{STEP}{m.step}", label=f"Move {m.step}")
+        view = v.view_of(*(v.button(match.id, None, f"{STEP}{m.step}",
+                                    label=_("Move {number}", number=m.step))
                            for m in self.marks_shown(rv)[:5]))
         await interaction.followup.send(content=self.review_text(match, rv, replay), view=view,
                                         ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -316,19 +341,22 @@ class ReplayCog(LobbyCog):
         return sorted(worst, key=lambda m: m.step)
 
     def review_text(self, match: Match, rv: Review, replay: Replay) -> str:
-        lines = [f"🔎 **Where it turned** · {self.spec.title} #{match.id}"]
+        lines = [_("🔎 **Where it turned** · {game} #{match}", game=self.spec.title, match=match.id)]
         for m in self.marks_shown(rv):
             who = shown(match.seats[m.seat].name) if m.seat < len(match.seats) else "?"
-            lines.append(f"move {m.step} · {who} `{m.played}` · **{m.kind}**: `{m.better}` {m.why}")
+            lines.append(_("move {number} · {player} `{played}` · **{kind}**: `{better}` {why}",
+                           number=m.step, player=who, played=m.played, kind=kind_words(m.kind),
+                           better=m.better, why=m.why))
         if not rv.marks:
-            lines.append("No move swung the evaluation past the marks: a clean game, as far as the engine "
-                         "sees.")
+            lines.append(_("No move swung the evaluation past the marks: a clean game, as far as the engine "
+                           "sees."))
         elif len(rv.marks) > MARKS_SHOWN:
-            lines.append(f"… and {len(rv.marks) - MARKS_SHOWN} smaller ones.")
+            lines.append(ngettext("… and {n} smaller one.", "… and {n} smaller ones.",
+                                  len(rv.marks) - MARKS_SHOWN))
         if replay.broken:
-            lines.append("⚠️ The log no longer replays to its end on today's rules: only the moves before "
-                         "that.")
-        lines.append(f"-# {how(rv)} The marks are only as good as the engine.")
+            lines.append(_("⚠️ The log no longer replays to its end on today's rules: only the moves before "
+                           "that."))
+        lines.append("-# " + _("{how} The marks are only as good as the engine.", how=how(rv)))
         return "\n".join(lines)[:2000]
 
     # -- positions and pictures ---------------------------------------------------------------------------
@@ -370,12 +398,12 @@ class ReplayCog(LobbyCog):
         if n == replay.last and match.status != Status.RUNNING:
             return self.result_words(match)[:120]
         if n == 0:
-            return f"Start · {len(match.seats)} players"
+            return ngettext("Start · {n} player", "Start · {n} players", len(match.seats))
         step = replay.step(n)
         who = match.seats[step.seat].name if step.seat is not None and step.seat < len(match.seats) else ""
         secret = match.status == Status.RUNNING and self.spec.hidden_information
         what = f" · {who}: {step.notation}" if who and not secret else (f" · {who}" if who else "")
-        return f"Move {n} of {replay.last}{what}"[:120]
+        return (_("Move {number} of {last}", number=n, last=replay.last) + what)[:120]
 
     def whole_game(self, match: Match, replay: Replay) -> MatchGif:
         """The GIF of the match, here (tests, bench); the button makes it in the GIF process."""
@@ -385,22 +413,24 @@ class ReplayCog(LobbyCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         if self._gifs is None:
             self._gifs = Kept(GIFS_KEPT, lambda g: len(g.data))
-        key = (match.id, match.version)
+        key = (match.id, match.version, language())  # its captions are in the reader's language
         gif = self._gifs.get(key)
         if gif is None:
             gif = await gif_off_loop(self.gif_job(match, replay))
             self._gifs.put(key, gif)
-        note = (f"The game is too long for one picture: this is its last part, from move {gif.first} to "
-                f"move {gif.last}." if gif.cut else f"All {replay.last} moves, a second each.")
+        note = (_("The game is too long for one picture: this is its last part, from move {first} to move "
+                  "{last}.", first=gif.first, last=gif.last) if gif.cut
+                else ngettext("{n} move, a second long.", "All {n} moves, a second each.", replay.last))
         file = discord.File(io.BytesIO(gif.data), filename=f"match-{match.id}.gif",
-                            description=f"{self.spec.title} #{match.id}, moves {gif.first} to {gif.last}")
+                            description=_("{game} #{match}, moves {first} to {last}", game=self.spec.title,
+                                          match=match.id, first=gif.first, last=gif.last))
         await interaction.followup.send(content=f"**{self.spec.title} #{match.id}** · {note}", file=file,
                                         ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     def rematch_view(self, match: Match) -> discord.ui.View:
         """The end-of-match message: Rematch, and the whole game as one GIF (made when asked: privately)."""
         view = super().rematch_view(match)
-        view.add_item(v.button(match.id, None, GIF, emoji="🎞", label="Whole game (GIF)"))
+        view.add_item(v.button(match.id, None, GIF, emoji="🎞", label=_("Whole game (GIF)")))
         return view
 
     async def cog_unload(self) -> None:
@@ -415,5 +445,5 @@ class ReplayCog(LobbyCog):
         match = await played_match(self.bot, interaction, number)
         cog = self.bot.game_cogs.get(match.rec.game)
         if not isinstance(cog, ReplayCog):
-            raise MatchError(f"{GAMES[match.rec.game].spec.title} is not available right now.")
+            raise MatchError(_("{game} is not available right now.", game=GAMES[match.rec.game].spec.title))
         await cog.show_replay(interaction, match, move)
