@@ -25,6 +25,7 @@ from bot.render import board_png
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, FIRST_CHOICES, TURN_LIMITS, GameCog
+from cogs._game.base import in_channel
 from cogs._game.puzzle import PuzzleCog
 
 log = logging.getLogger(__name__)
@@ -137,7 +138,7 @@ class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
         sowing taken as encoded ahead if it was (:func:`picks_gif`)."""
         self.stop_ahead(match.id)  # the position they were for is gone
         if result is not None and self._animated(match, result):
-            with public(match.rec.guild_id):
+            with in_channel(match):
                 picks = self._sowings(match, result)
                 data = ready_sowing(*picks[0], **self._sowing_options(match)) if len(picks) == 1 else None
                 if data is not None:
@@ -190,7 +191,7 @@ class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
         return "sowing.gif" if self._animated(match, result) else "board.png"
 
     def render_picture(self, match: Match, result: Result | None) -> bytes:
-        with public(match.rec.guild_id):  # the picture's words are the channel's
+        with in_channel(match):  # the picture's words are the channel's
             return self._render_picture(match, result)
 
     def _render_picture(self, match: Match, result: Result | None) -> bytes:

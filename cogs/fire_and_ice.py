@@ -16,11 +16,12 @@ from discord import app_commands
 
 from bot.errors import StaleBoard
 from bot.games.fire_and_ice.geometry import FIRE, SIDE_NAMES
-from bot.i18n import _, ngettext, public
+from bot.i18n import _, ngettext
 from bot.matches.service import Match
 from bot.render import board_png
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, TURN_LIMITS, GameCog, draw_off_loop_if_long, picture_file
+from cogs._game.base import in_channel
 from cogs._game.puzzle import PuzzleCog
 
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
@@ -153,7 +154,7 @@ class FireAndIce(
         if not (state.startswith("src") or state == ""):
             await super().edit_board(interaction, match, state)
             return
-        with public(match.rec.guild_id):
+        with in_channel(match):
             name = self.picture_name(match, None)
             selected = state[3:] or None
             alt = self.alt_text(match, None)
