@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.base import Event
-from bot.games.nomic.moves import DIRECTIONS, Point, order_word, resource_name, vote_word
+from bot.games.nomic.moves import DIRECTIONS, Point, order_short, resource_name, vote_word
 from bot.games.nomic.render import _header
 from bot.games.nomic.view import NomicView
 from bot.i18n import N_, _, ngettext, pgettext
@@ -88,7 +88,7 @@ def text_board(view: NomicView, names: Sequence[str] | None = None, legal: Legal
                        "{needed}).", number=pr.number, player=nm[pr.proposer], text=pr.text[:200],
                        yes=len(pr.yes), no=len(pr.no), waiting=len(pr.waiting), needed=vote_word(pr.needed)))
     lines.append(_("Settings: d{sides}, votes needed {votes}, turn order {order}.", sides=view.die,
-                   votes=vote_word(view.votes_needed), order=order_word(view.turn_order)))
+                   votes=vote_word(view.votes_needed), order=order_short(view.turn_order)))
     who = ", ".join(nm[s] for s in ([view.current] if view.current is not None else []))
     lines += legal_lines(legal, who)
     return clip_lines(lines)

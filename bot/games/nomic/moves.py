@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, pgettext
 
 Point = tuple[int, int]
 
@@ -71,6 +71,21 @@ def order_word(order: str) -> str:
 def phases_word(phases: str) -> str:
     """The phases of a turn in words of the current language."""
     return _(PHASE_WORDS[phases]) if phases in PHASE_WORDS else phases
+
+
+def order_short(order: str) -> str:
+    """The turn order setting in one word (``alphabetical``, ``join``, ``reverse`` in English)."""
+    words = {"alphabetical": pgettext("turn order", "alphabetical"), "join": pgettext("turn order", "join"),
+             "reverse": pgettext("turn order", "reverse")}
+    return words.get(order, order)
+
+
+def phases_short(phases: str) -> str:
+    """The phases of a turn in one word (``both``, ``movement``, ``rule-change`` in English)."""
+    words = {"both": pgettext("phases of a turn", "both"),
+             "movement": pgettext("phases of a turn", "movement"),
+             "rule-change": pgettext("phases of a turn", "rule-change")}
+    return words.get(phases, phases)
 
 
 MAX_TEXT = 1500

@@ -8,7 +8,7 @@ page in an embed description (at most 4096 characters; pages default to
 from __future__ import annotations
 
 from bot.games.base import GameError
-from bot.games.nomic.moves import order_word, phases_word, vote_word
+from bot.games.nomic.moves import order_short, phases_word, vote_word
 from bot.games.nomic.state import known_numbers, status_word
 from bot.games.nomic.view import NomicView, RuleView
 from bot.i18n import N_, _, ngettext
@@ -22,7 +22,7 @@ _SETTING_WORDS = {"die": N_("Die"), "votes": N_("Votes needed"), "order": N_("Tu
 def settings_line(view: NomicView) -> str:
     """What the bot enforces now and which rule says so, on one line."""
     values = {"die": f"d{view.die}", "votes": vote_word(view.votes_needed),
-              "order": order_word(view.turn_order), "phases": phases_word(view.phases)}
+              "order": order_short(view.turn_order), "phases": phases_word(view.phases)}
     parts = []
     for kind, source in view.setting_rules:
         where = _("rule {number}", number=source) if source is not None else _("default")

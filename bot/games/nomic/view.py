@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.games.base import Seat
-from bot.games.nomic.flow import stored_text
+from bot.games.nomic.flow import end_text, stored_text
 from bot.games.nomic.moves import ACTIONS, Effect, Point
 from bot.games.nomic.state import (
     IN_EFFECT,
@@ -192,6 +192,11 @@ class NomicView:
             if r.number == number:
                 return r
         return None
+
+    @property
+    def result_text(self) -> str:
+        """How the game ended, in the current language (``result`` is the state's English)."""
+        return end_text(self.result) if self.result else ""
 
     def name(self, seat: Seat | None) -> str:
         if seat is None or not 0 <= seat < len(self.players):
