@@ -141,14 +141,16 @@ class NomicBoard(NomicBase):
             return None
         view = match.view(None)
         if view.question is not None:
-            return _("{judge}, you are the Judge.", judge=f"<@{view.players[view.question.judge].user_id}>")
+            judge = f"<@{view.players[view.question.judge].user_id}>"
+            return _("{judge}, you are the Judge.", judge=judge)
         vote = self.open_vote(match)
         if vote is not None and view.proposal is not None:
             who = " ".join(f"<@{view.players[s].user_id}>" for s in view.proposal.waiting)
             return _("\U0001f5f3\ufe0f {voters} vote on proposal {number}: react {yes} or {no} on "
                      "[the proposal]({url}).", voters=who, number=vote[0], yes=YES, no=NO, url=vote[1])
         if view.phase in ("move", "propose") and view.current is not None:
-            return _("{player}, your turn.", player=f"<@{view.players[view.current].user_id}>")
+            player = f"<@{view.players[view.current].user_id}>"
+            return _("{player}, your turn.", player=player)
         return None
 
     def last_move_text(self, match: Match, result: Result | None) -> str:
@@ -171,8 +173,8 @@ class NomicBoard(NomicBase):
             return self.closed_text(match)
         view = match.view(None)
         who = f"<@{view.players[view.current].user_id}>" if view.current is not None else _("nobody")
-        deadline = (" " + _("Turn ends {when}.", when=f"<t:{int(match.rec.deadline)}:R>")
-                    if match.rec.deadline else "")
+        when = f"<t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
+        deadline = " " + _("Turn ends {when}.", when=when) if when else ""
         q = view.question
         if q is not None:
             judge = f"<@{view.players[q.judge].user_id}>"
@@ -214,8 +216,9 @@ class NomicBoard(NomicBase):
             left = view.roll - len(plan)
             tail = (ngettext("{n} step to go", "{n} steps to go", left) if left
                     else _("complete: press Confirm"))
+            space = f"({end[0]}, {end[1]})"
             lines.append(_("\U0001f9ed Planned path **{path}** \u2192 {space} \u00b7 {progress}", path=plan,
-                           space=f"({end[0]}, {end[1]})", progress=tail))
+                           space=space, progress=tail))
         order = " \u2192 ".join(f"**{_md(view.name(s))}**" if s == view.current else _md(view.name(s))
                                 for s in view.order)
         lines.append(_("Round {round}, turn {turn} \u00b7 {order} \u00b7 Judge: {judge}", round=view.round,

@@ -43,7 +43,8 @@ class NomicJudgments(NomicVotes):
             embed.add_field(name=_("The Judge"), value=f"<@{judge_id}>")
             embed.set_footer(text=_("The Judge answers with /nomic ruling; the ruling becomes a rule at "
                                     "once. Play waits; at the turn limit the question lapses."))
-            content = _("{judge}, you are the Judge.", judge=f"<@{judge_id}>")
+            mention = f"<@{judge_id}>"
+            content = _("{judge}, you are the Judge.", judge=mention)
         await interaction.response.send_message(
             content=content, embed=embed,
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(judge_id)], everyone=False,

@@ -149,7 +149,8 @@ def _vote_line(view: NomicView) -> str:
 def _clock(ms: int) -> str:
     sec = max(0, ms // 1000)
     if sec >= 3600:
-        return _("{hours}h {minutes}m", hours=sec // 3600, minutes=f"{sec % 3600 // 60:02d}")
+        minutes = f"{sec % 3600 // 60:02d}"
+        return _("{hours}h {minutes}m", hours=sec // 3600, minutes=minutes)
     return f"{sec // 60}:{sec % 60:02d}"
 
 
