@@ -367,7 +367,7 @@ def _y_axis(d: ImageDraw.ImageDraw, y0: int, y1: int, cell: int, step: int, mx: 
             d.text((mx - 6, my + (y1 - y) * cell + cell / 2), str(y), font=axis_font, fill=MUTED, anchor="rm")
 
 
-def _resource_legend(d: ImageDraw.ImageDraw, ly: int, size: int) -> None:
+def _resource_legend(d: ImageDraw.ImageDraw, ly: int, size: int, right: int) -> None:
     """Each resource once: its colour, its code (as on the spaces' bands) and its name; then unknown (in the
     current language)."""
     lx = PAD
@@ -381,7 +381,9 @@ def _resource_legend(d: ImageDraw.ImageDraw, ly: int, size: int) -> None:
         d.text((lx, ly + 13), word, font=small, fill=MUTED, anchor="lm")
         lx += int(d.textlength(word, font=small)) + 14
     d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=UNKNOWN, outline=GRID)
-    d.text((lx + 23, ly + 13), pgettext("space", "unknown"), font=small, fill=INK, anchor="lm")
+    room = right - lx - 23  # a translation too long for the row is shortened rather than cut by the edge
+    d.text((lx + 23, ly + 13), shorten(pgettext("map legend", "unknown"), small, room), font=small, fill=INK,
+           anchor="lm")
 
 
 def render(view: NomicView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
@@ -486,7 +488,7 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     small = font(g.text)
     # (the box reaches a little above the row: its big labels' antialiasing does)
     kept(d, (PAD, ly - 4, width - PAD, ly + LEGEND_ROW + 2), ("resources", width, g.text, language()),
-         partial(_resource_legend, d, ly, g.text))
+         partial(_resource_legend, d, ly, g.text, width - PAD))
     clock_of: Mapping[int, int] | None = (dict(enumerate(clocks)) if isinstance(clocks, Sequence)
                                           else clocks)
     col_w = (width - PAD * 2) // LEGEND_COLUMNS
