@@ -70,7 +70,9 @@ from bot.games.nomic.moves import (
     Ruling,
     Unvote,
     Vote,
+    resource_name,
 )
+from bot.i18n import _, public
 from bot.matches.service import Match
 from bot.storage import Status
 from cogs import _views as v
@@ -84,18 +86,21 @@ from cogs._game import (
 from cogs._votes import votes_of
 from cogs.nomic.common import (
     ACTIONS,
-    EFFECTS,
     PICTURE,
     RulebookButton,
     _cut,
     _md,
+    effects,
     nomic_view,
 )
 from cogs.nomic.rulebook import NomicRulebook
 
 
+# Slash command descriptions are read from the command tree into the commands catalog and translated by
+# discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
 class Nomic(
-    NomicRulebook, group_name="nomic", group_description="Nomic World: roam the map, rewrite the rules"
+    NomicRulebook, group_name="nomic",
+    group_description="Nomic World: roam the map, rewrite the rules",  # not translated: command text
 ):
     """``/nomic``: the slash commands (new, join, move, propose, judge, ruling, rules, rule, map, resign,
     end)."""
@@ -112,9 +117,15 @@ class Nomic(
         self.votes.unregister(self.game_key)
         self.bot.remove_dynamic_items(RulebookButton)
 
-    @app_commands.command(name="new", description="Open a Nomic World lobby (2 or more players)")
-    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
-                           turn_limit="Time per turn (a vote still open at the limit is rejected)")
+    @app_commands.command(
+        name="new",
+        description="Open a Nomic World lobby (2 or more players)",  # not translated: command text
+    )
+    @app_commands.describe(
+        expires="How long the invitation stays open (default 15 minutes)",  # not translated: command text
+        turn_limit=("Time per turn (a vote still "
+                    "open at the limit is rejected)"),  # not translated: command text
+    )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           turn_limit=TURN_LIMITS)
     async def new(self, interaction: discord.Interaction, turn_limit: app_commands.Choice[int] | None = None,
@@ -124,22 +135,27 @@ class Nomic(
                                 expires=expires.value if expires else None)
 
     @app_commands.command(
-        name="join", description="Join the lobby here, or the running game from the next round"
+        name="join",
+        description=("Join the lobby here, or the "
+                     "running game from the next round")  # not translated: command text
     )
     async def join(self, interaction: discord.Interaction) -> None:
         found = await self.service.find_here(interaction.channel_id or 0, game=self.game_key)
         found = [m for m in found if m.status in (Status.LOBBY, Status.RUNNING)]
         if not found:
-            raise LobbyError("There is no Nomic World game here to join: start one with `/nomic new`, or run "
-                             "this in the game's thread.")
+            raise LobbyError(_("There is no Nomic World game here to join: start one with `/nomic new`, or "
+                               "run this in the game's thread."))
         match = found[0]
         result = await self.service.join(match.id, await self.player_for(interaction.user))
         if match.status == Status.LOBBY:
-            await interaction.response.send_message("You joined the lobby.", ephemeral=True)
+            await interaction.response.send_message(_("You joined the lobby."), ephemeral=True)
             await self.refresh_invite(result.match)
             return
         await self.add_to_thread(result.match, interaction.user.id)
-        text = " ".join(_md(e.text) for e in result.events if e.kind == "join") or "You joined."
+        with public(result.match.rec.guild_id):  # the game's thread reads it
+            said = self.in_channel_words(result.match, result)
+            events = said.events if said is not None else result.events
+            text = " ".join(_md(e.text) for e in events if e.kind == "join") or _("You joined.")
         await interaction.response.send_message(f"\U0001f44b {text}", allowed_mentions=NO_MENTIONS)
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
@@ -150,20 +166,20 @@ class Nomic(
         if action in ("pd0", "pd1") and values:
             action = f"pa:{values[0]}"
         if not action.startswith("pa:"):
-            raise StaleBoard("That button does nothing any more.")
+            raise StaleBoard(_("That button does nothing any more."))
         if version is None or version != match.version:  # path buttons always carry their version
-            raise StaleBoard("This board is out of date: the game has moved on. Use the newest board.")
+            raise StaleBoard(_("This board is out of date: the game has moved on. Use the newest board."))
         view = match.view(None)
         seat = match.seat_of(interaction.user.id)
         if view.phase != "move" or view.question is not None or view.roll is None:
-            raise StaleBoard("No path is due now.")
+            raise StaleBoard(_("No path is due now."))
         if seat != view.current:
-            raise NotYourTurn(f"It is {_md(view.name(view.current))}'s turn to move." if seat is not None
-                              else "You are not playing in this game.")
+            raise NotYourTurn(_("It is {player}'s turn to move.", player=_md(view.name(view.current)))
+                              if seat is not None else _("You are not playing in this game."))
         plan = action[3:]
         if (any(c not in DIRECTIONS for c in plan) or len(plan) > view.roll
                 or any(plan[i] not in next_steps(plan[:i], view.roll) for i in range(len(plan)))):
-            raise StaleBoard("That path cannot be built from here.")
+            raise StaleBoard(_("That path cannot be built from here."))
         kwargs = await self.board_kwargs(match, None, f"pa:{plan}")
         file = kwargs.pop("file")
         kwargs.pop("content")
@@ -171,8 +187,15 @@ class Nomic(
         if len(plan) == view.roll and seat is not None:  # the path is complete: Confirm plays it
             self.draw_ahead(match, seat, [plan])
 
-    @app_commands.command(name="move", description="Play in notation: a path such as NNE, vote yes/no, skip")
-    @app_commands.describe(notation="A path of N/E/S/W steps (NNE, 2N E), vote yes / vote no, or skip")
+    @app_commands.command(
+        name="move",
+        description=("Play in notation: a path such "
+                     "as NNE, vote yes/no, skip")  # not translated: command text
+    )
+    @app_commands.describe(
+        notation=("A path of N/E/S/W steps (NNE, 2N "
+                  "E), vote yes / vote no, or skip")  # not translated: command text
+    )
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
         parsed = nomic_notation.read(notation)
@@ -186,13 +209,13 @@ class Nomic(
             await self.do_ruling(interaction, match, parsed.text)
             return
         if isinstance(parsed, Join):
-            raise LobbyError("Join with `/nomic join`.")
+            raise LobbyError(_("Join with `/nomic join`."))
         if isinstance(parsed, End):
-            raise LobbyError("An admin or the host ends the game with `/nomic end`.")
+            raise LobbyError(_("An admin or the host ends the game with `/nomic end`."))
         if isinstance(parsed, Leave):
             self.player_seat(match, interaction.user.id)
             result = await self.service.play(match.id, interaction.user.id, "leave")
-            await interaction.response.send_message("You left the game.", ephemeral=True)
+            await interaction.response.send_message(_("You left the game."), ephemeral=True)
             await self.present_change(result.match, result)
             return
         if isinstance(parsed, (Vote, Unvote)):
@@ -200,8 +223,12 @@ class Nomic(
             self.judgment_waits(match)
             result = await self.service.play(match.id, interaction.user.id, nomic_notation.write(parsed))
             number = next((e.data.get("number") for e in result.events if e.kind in ("vote", "unvote")), "?")
-            text = (f"Your vote on proposal {number} is withdrawn." if isinstance(parsed, Unvote) else
-                    f"Your vote on proposal {number} is counted: {'yes' if parsed.yes else 'no'}.")
+            if isinstance(parsed, Unvote):
+                text = _("Your vote on proposal {number} is withdrawn.", number=number)
+            elif parsed.yes:
+                text = _("Your vote on proposal {number} is counted: yes.", number=number)
+            else:
+                text = _("Your vote on proposal {number} is counted: no.", number=number)
             await interaction.response.send_message(text, ephemeral=True)
             if any(e.kind in ("adopt", "reject") for e in result.events):
                 await self.present_change(result.match, result)
@@ -223,13 +250,17 @@ class Nomic(
         return await self.move_choices(interaction, current, only_to_act=False)
 
     @app_commands.command(
-        name="propose", description="Propose your turn's rule-change (players vote with ✅ / ❌)"
+        name="propose",
+        description=("Propose your turn's rule-change "
+                     "(players vote with ✅ / ❌)")  # not translated: command text
     )
     @app_commands.describe(
-        action="Enact a new rule, repeal a rule, or amend a rule",
-        rule="The number of the rule to repeal or amend",
-        text="The new rule's text (enact), the new text (amend), or a reason (repeal)",
-        effect="Optional: what the bot itself will enforce, e.g. die=8, votes=majority, end",
+        action="Enact a new rule, repeal a rule, or amend a rule",  # not translated: command text
+        rule="The number of the rule to repeal or amend",  # not translated: command text
+        text=("The new rule's text (enact), the new "
+              "text (amend), or a reason (repeal)"),  # not translated: command text
+        effect=("Optional: what the bot itself will "
+                "enforce, e.g. die=8, votes=majority, end"),  # not translated: command text
     )
     @app_commands.choices(action=ACTIONS)
     async def propose(self, interaction: discord.Interaction, action: app_commands.Choice[str],
@@ -244,95 +275,123 @@ class Nomic(
     async def effect_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
         cur = current.strip().lower()
-        return [app_commands.Choice(name=f"{value} \u2014 {what}", value=value) for value, what in EFFECTS
-                if value.startswith(cur) or cur in what][:25]
+        return [app_commands.Choice(name=f"{value} \u2014 {what}", value=value) for value, what in effects()
+                if value.startswith(cur) or cur in what.lower()][:25]
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         await self.resync_votes()
 
     @app_commands.command(
-        name="judge", description="Invoke Judgment (rule 114): the Judge decides a question"
+        name="judge",
+        description=("Invoke Judgment (rule 114): "
+                     "the Judge decides a question")  # not translated: command text
     )
-    @app_commands.describe(question="What the Judge should decide")
+    @app_commands.describe(question="What the Judge should decide")  # not translated: command text
     async def judge(self, interaction: discord.Interaction,
                     question: app_commands.Range[str, 1, MAX_QUESTION]) -> None:
         match = await self.match_here(interaction)
         await self.do_judge(interaction, match, question)
 
-    @app_commands.command(name="ruling", description="The Judge's ruling on the pending question (rule 114)")
-    @app_commands.describe(text="Your ruling; it becomes a rule at once")
+    @app_commands.command(
+        name="ruling",
+        description=("The Judge's ruling on the "
+                     "pending question (rule 114)")  # not translated: command text
+    )
+    @app_commands.describe(text="Your ruling; it becomes a rule at once")  # not translated: command text
     async def ruling(
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, MAX_TEXT]
     ) -> None:
         match = await self.match_here(interaction)
         await self.do_ruling(interaction, match, text)
 
-    @app_commands.command(name="rules", description="How to play: a picture, a summary, the rules in effect")
+    @app_commands.command(
+        name="rules",
+        description=("How to play: a picture, a "
+                     "summary, the rules in effect")  # not translated: command text
+    )
     async def rules_cmd(self, interaction: discord.Interaction) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_or_none(interaction)  # the picture and summary; the rulebook in effect
-        full = RulebookButton(match.id if match else 0, 0, "n", label="Full rules", emoji="\U0001f4dc")
+        full = RulebookButton(match.id if match else 0, 0, "n", label=_("Full rules"), emoji="\U0001f4dc")
         await self.send_rules(interaction, full)
 
-    @app_commands.command(name="rule", description="One rule or proposal, with its votes and history")
-    @app_commands.describe(number="The rule's number (101-115 for the Initial Set, 201 on for the rest)")
+    @app_commands.command(
+        name="rule",
+        description=("One rule or proposal, with "
+                     "its votes and history")  # not translated: command text
+    )
+    @app_commands.describe(
+        number=("The rule's number (101-115 for the "
+                "Initial Set, 201 on for the rest)")  # not translated: command text
+    )
     async def rule(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 999_999]
     ) -> None:
         match = await self.match_or_none(interaction)
         text = rule_detail(nomic_view(match), number, limit=4000)
-        embed = discord.Embed(title=f"Nomic World \u00b7 rule {number}", description=text, colour=COLOUR_INFO)
+        embed = discord.Embed(title=_("Nomic World \u00b7 rule {number}", number=number), description=text,
+                              colour=COLOUR_INFO)
         if match is not None:
-            embed.set_footer(text=f"Match #{match.id}")
+            embed.set_footer(text=_("Match #{id}", id=match.id))
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="map", description="The world map: where everybody is, what has been revealed")
+    @app_commands.command(
+        name="map",
+        description=("The world map: where everybody "
+                     "is, what has been revealed")  # not translated: command text
+    )
     async def map_cmd(self, interaction: discord.Interaction) -> None:
         match = await self.match_here(interaction)
         view = match.view(None)
         data = await asyncio.to_thread(self.render_plan, match, None, "")
         counts: dict[str, int] = {}
-        for _, res in view.revealed:
+        for _space, res in view.revealed:
             counts[res] = counts.get(res, 0) + 1
         where = []
         for p in view.players:
             if p.status == "left":
                 continue
-            pos = "joins next round" if p.status == "pending" else (
-                "in movement" if p.pos is None else f"({p.pos[0]}, {p.pos[1]})")
+            pos = _("joins next round") if p.status == "pending" else (
+                _("in movement") if p.pos is None else f"({p.pos[0]}, {p.pos[1]})")
             where.append(f"{_md(p.name)}: {pos}")
-        found = ", ".join(f"{n} {res}" for res, n in sorted(counts.items())) or "nothing yet"
-        embed = discord.Embed(title=f"Nomic World \u00b7 the map (match #{match.id})",
-                              description=_cut("\n".join(where) + f"\nRevealed spaces: {found}", 4000),
+        found = (", ".join(f"{n} {resource_name(res)}" for res, n in sorted(counts.items()))
+                 or _("nothing yet"))
+        embed = discord.Embed(title=_("Nomic World \u00b7 the map (match #{id})", id=match.id),
+                              description=_cut("\n".join(where) + "\n"
+                                               + _("Revealed spaces: {found}", found=found), 4000),
                               colour=COLOUR_INFO)
         await interaction.response.send_message(embed=embed, ephemeral=True,
                                                 file=picture_file(data, PICTURE, self.alt_text(match, None)))
 
     @app_commands.command(
-        name="resign", description="Leave the game here (the others play on; asks to confirm)"
+        name="resign",
+        description=("Leave the game here (the others "
+                     "play on; asks to confirm)")  # not translated: command text
     )
     async def resign(self, interaction: discord.Interaction) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
         self.player_seat(match, interaction.user.id)
-        view = v.view_of(v.button(match.id, None, "resign!", label="Yes, leave the game",
+        view = v.view_of(v.button(match.id, None, "resign!", label=_("Yes, leave the game"),
                                   style=discord.ButtonStyle.danger))
         await interaction.response.send_message(
-            "Leave this Nomic World game? The others play on, and you cannot rejoin it.",
+            _("Leave this Nomic World game? The others play on, and you cannot rejoin it."),
             view=view,
             ephemeral=True,
         )
 
     @app_commands.command(
-        name="end", description="End the game here for everyone (Manage Server, or the host)"
+        name="end",
+        description=("End the game here for everyone "
+                     "(Manage Server, or the host)")  # not translated: command text
     )
     async def end(self, interaction: discord.Interaction) -> None:
         match = await self.match_here(interaction, running=False)
         if not self.can_end(interaction, match):
-            raise NotAPlayer("Only the host or someone with Manage Server can end the game.")
-        view = v.view_of(v.button(match.id, None, "end!", label="Yes, end the game",
+            raise NotAPlayer(_("Only the host or someone with Manage Server can end the game."))
+        view = v.view_of(v.button(match.id, None, "end!", label=_("Yes, end the game"),
                                   style=discord.ButtonStyle.danger))
         await interaction.response.send_message(
-            "End this Nomic World game for everyone? It cannot be resumed.", view=view, ephemeral=True
+            _("End this Nomic World game for everyone? It cannot be resumed."), view=view, ephemeral=True
         )
 
 

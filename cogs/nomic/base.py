@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.errors import NotAPlayer, NotYourTurn, ParlorError
+from bot.i18n import _
 from bot.matches.service import Match
 from bot.storage import Status
 from cogs._game import (
@@ -28,9 +29,9 @@ class NomicBase(GameCog):
     def player_seat(self, match: Match, user_id: int) -> int:
         seat = match.seat_of(user_id)
         if seat is None or match.state is None:
-            raise NotAPlayer("You are not playing in this game: `/nomic join` to join it.")
+            raise NotAPlayer(_("You are not playing in this game: `/nomic join` to join it."))
         if match.state.players[seat].status == "left":
-            raise NotAPlayer("You left this game.")
+            raise NotAPlayer(_("You left this game."))
         return seat
 
     @staticmethod
@@ -41,8 +42,9 @@ class NomicBase(GameCog):
         view = match.view(None)
         q = view.question
         if q is not None:
-            raise NotYourTurn(f"Play waits for the Judge, {_md(view.name(q.judge))}, to rule on \u201c"
-                              f"{_md(_cut(q.question, 80))}\u201d with `/nomic ruling` (rule 114).")
+            raise NotYourTurn(_("Play waits for the Judge, {judge}, to rule on \u201c{question}\u201d with "
+                                "`/nomic ruling` (rule 114).", judge=_md(view.name(q.judge)),
+                                question=_md(_cut(q.question, 80))))
 
     async def match_or_none(self, interaction: discord.Interaction) -> Match | None:
         try:

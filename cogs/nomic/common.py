@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
 
-from bot.games.nomic import RULES, NomicView
+from bot.games.nomic import RULES, NomicView, read_effect
 from bot.games.nomic.moves import (
     DIRECTIONS,
 )
+from bot.i18n import N_, _, public
+from bot.i18n.documents import read_document
 from bot.matches.service import Match
 from bot.names import shown
 from bot.replies import reply_error
-from cogs._game import (
-    rules_text,
-)
 
 log = logging.getLogger(__name__)
 
@@ -26,24 +27,33 @@ log = logging.getLogger(__name__)
 ARROWS = {"N": "\u2b06\ufe0f", "E": "\u27a1\ufe0f", "S": "\u2b07\ufe0f", "W": "\u2b05\ufe0f"}
 
 
-WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+WORDS = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West")}
+"""The direction buttons' labels (looked up with ``_()`` where used)."""
 
 
-ACTIONS = [app_commands.Choice(name="enact a new rule", value="enact"),
-           app_commands.Choice(name="repeal a rule", value="repeal"),
-           app_commands.Choice(name="amend a rule", value="amend")]
+# Slash command choice names are read from the command tree into the commands catalog and translated by
+# discord.py's translator (bot/i18n/commands.py), not by _().
+ACTIONS = [app_commands.Choice(name="enact a new rule", value="enact"),  # not translated: command text
+           app_commands.Choice(name="repeal a rule", value="repeal"),  # not translated: command text
+           app_commands.Choice(name="amend a rule", value="amend")]  # not translated: command text
 
 
-EFFECTS: tuple[tuple[str, str], ...] = (
-    ("die=4", "movement die: d4"), ("die=8", "movement die: d8"), ("die=10", "movement die: d10"),
-    ("die=12", "movement die: d12"), ("die=20", "movement die: d20"),
-    ("votes=majority", "votes needed: majority"), ("votes=two-thirds", "votes needed: two-thirds"),
-    ("votes=unanimous", "votes needed: unanimous"),
-    ("order=alphabetical", "turn order: alphabetical"), ("order=join", "turn order: order of joining"),
-    ("order=reverse", "turn order: reverse alphabetical"),
-    ("phases=both", "phases: movement, then rule-change"), ("phases=movement", "phases: movement only"),
-    ("phases=rule-change", "phases: rule-change only"), ("end", "the game ends when it takes effect"),
-)
+EFFECT_VALUES: tuple[str, ...] = (
+    "die=4", "die=8", "die=10", "die=12", "die=20", "votes=majority", "votes=two-thirds", "votes=unanimous",
+    "order=alphabetical", "order=join", "order=reverse", "phases=both", "phases=movement",
+    "phases=rule-change", "end")
+"""The effects ``/nomic propose effect:`` suggests, as typed."""
+ENDS_WHEN_IN_EFFECT = N_("the game ends when it takes effect")
+
+
+def effects() -> list[tuple[str, str]]:
+    """(value as typed, what it does in the current language) of every suggested effect."""
+    out = []
+    for value in EFFECT_VALUES:
+        effect = read_effect(value)
+        what = _(ENDS_WHEN_IN_EFFECT) if effect is None or effect.kind == "end" else effect.describe()
+        out.append((value, what))
+    return out
 
 
 COLOUR_REJECTED = discord.Colour.from_rgb(237, 66, 69)
@@ -55,11 +65,20 @@ MAX_EVENT_LINES = 8
 PICTURE = "nomic.png"
 
 
-HOWTO_NOTE = (
-    "\n\n**Votes by reaction.** React \u2705 or \u274c on the proposal; the proposal shows the tally "
+HOWTO_NOTE = N_(
+    "**Votes by reaction.** React \u2705 or \u274c on the proposal; the proposal shows the tally "
     "as it stands. Until every player has voted you can change your vote (react with the other emoji) "
     "or withdraw it (remove your reaction); the vote is decided when the last player votes."
 )
+"""The how-to's last paragraph (looked up with ``_()`` where used)."""
+
+
+@contextmanager
+def channel(match: Match) -> Iterator[None]:
+    """Write what goes to the match's channel or thread (its board, the proposal and its tally, the
+    Judgment, the result) in the server's language, also when it answers someone's click."""
+    with public(match.rec.guild_id):
+        yield
 
 
 def nomic_view(match: Match | None) -> NomicView:
@@ -90,7 +109,12 @@ def _example_path(roll: int) -> str:
 
 
 def _howto_pages() -> list[str]:
-    text = rules_text("nomic") + HOWTO_NOTE
+    """``rules_text.md`` (in the current language) and the note on votes, in pages of an embed."""
+    try:
+        text = read_document("bot.games.nomic", "rules_text.md")
+    except OSError:
+        text = _("The rules text is missing.")
+    text += "\n\n" + _(HOWTO_NOTE)
     pages: list[str] = []
     cur = ""
     for para in text.split("\n\n"):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.games.base import Event
+from bot.i18n import _, ngettext
 from bot.matches.service import Match, Result
 from bot.storage import Status
 from cogs._game import (
@@ -18,6 +19,7 @@ from cogs.nomic.board import NomicBoard
 from cogs.nomic.common import (
     _cut,
     _md,
+    channel,
     log,
     nomic_view,
 )
@@ -84,7 +86,12 @@ class NomicMovement(NomicBoard):
         if not done:
             return
         for channel_id, message_id, number in done:
-            text = f"\U0001f5f3\ufe0f Proposal {number} was {decided[number]}; its vote is closed."
+            with channel(match):  # a thread ping or a DM: one text for every reader, the server's language
+                text = (_("\U0001f5f3\ufe0f Proposal {number} was adopted; its vote is closed.",
+                          number=number)
+                        if decided[number] == "adopted" else
+                        _("\U0001f5f3\ufe0f Proposal {number} was rejected; its vote is closed.",
+                          number=number))
             try:
                 await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
                     content=text, allowed_mentions=NO_MENTIONS)
@@ -100,22 +107,33 @@ class NomicMovement(NomicBoard):
             await super().present_timeout(result)
             return
         if result.events:
-            result.message = "\u23f0 The turn limit passed."
+            with channel(match):
+                result.message = _("\u23f0 The turn limit passed.")
         await self.present_change(match, result)
 
     async def announce_result(self, match: Match, result: Result) -> None:
         place = await self.place_of(match)
         if place is None:
             return
-        view = nomic_view(match)
-        embed = discord.Embed(title="Nomic World: game over", description=self.status_line(match),
-                              colour=COLOUR_END)
-        lines = [
-            f"{_md(p.name)}: {p.proposals} proposal{'s' * (p.proposals != 1)}, {p.adopted} adopted"
-            + (f", {p.rulings} ruling{'s' * (p.rulings != 1)}" if p.rulings else "")
-            for p in view.players
-        ]
-        if lines:
-            embed.add_field(name="Players", value=_cut("\n".join(lines), 1024), inline=False)
-        embed.set_footer(text=f"Unrated game \u00b7 {len(view.in_effect)} rules were in effect at the end")
-        await place.send(embed=embed, view=self.rematch_view(match), allowed_mentions=NO_MENTIONS)
+        with channel(match):
+            view = nomic_view(match)
+            embed = discord.Embed(title=_("Nomic World: game over"), description=self.status_line(match),
+                                  colour=COLOUR_END)
+            lines = [self.player_line(_md(p.name), p.proposals, p.adopted, p.rulings) for p in view.players]
+            if lines:
+                embed.add_field(name=_("Players"), value=_cut("\n".join(lines), 1024), inline=False)
+            embed.set_footer(text=ngettext("Unrated game \u00b7 {n} rule was in effect at the end",
+                                           "Unrated game \u00b7 {n} rules were in effect at the end",
+                                           len(view.in_effect)))
+            rematch = self.rematch_view(match)
+        await place.send(embed=embed, view=rematch, allowed_mentions=NO_MENTIONS)
+
+    @staticmethod
+    def player_line(player: str, proposals: int, adopted: int, rulings: int) -> str:
+        """``alice: 3 proposals, 1 adopted, 2 rulings`` (the rulings only when there are some)."""
+        made = ngettext("{n} proposal", "{n} proposals", proposals)
+        passed = ngettext("{n} adopted", "{n} adopted", adopted)
+        if not rulings:
+            return _("{player}: {proposals}, {adopted}", player=player, proposals=made, adopted=passed)
+        return _("{player}: {proposals}, {adopted}, {rulings}", player=player, proposals=made, adopted=passed,
+                 rulings=ngettext("{n} ruling", "{n} rulings", rulings))

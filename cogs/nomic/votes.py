@@ -12,6 +12,7 @@ from bot.games.nomic import notation as nomic_notation
 from bot.games.nomic.moves import (
     Propose,
 )
+from bot.i18n import _
 from bot.matches.service import Match
 from bot.storage import Status
 from bot.turns import Notice, Sent
@@ -20,6 +21,7 @@ from cogs._game import (
 )
 from cogs._votes import NO, UI_KEY, YES, vote_location
 from cogs.nomic.common import (
+    channel,
     log,
 )
 from cogs.nomic.movement import NOTICES, NomicMovement
@@ -51,7 +53,11 @@ class NomicVotes(NomicMovement):
     def turn_notice(self, match: Match) -> Notice | None:
         """Voters are asked to vote on the proposal, with a link to it (not "your turn" and the board)."""
         vote = self.open_vote(match)
-        return Notice(f"vote on proposal {vote[0]}", vote[1], "the proposal") if vote else None
+        if vote is None:
+            return None
+        # one notice for the thread ping and every DM: the server's language (bot.turns builds the rest)
+        with channel(match):
+            return Notice(_("vote on proposal {number}", number=vote[0]), vote[1], _("the proposal"))
 
     async def notices_sent(self, match: Match, notice: Notice | None, sent: list[Sent]) -> None:
         """Vote notices (DMs, thread pings for closed DMs, reminders) are kept to be closed with the vote."""
@@ -104,7 +110,8 @@ class NomicVotes(NomicMovement):
             return True
         changed = self.votes_cast(match, ref).get(user_id) is (not yes)
         try:
-            result = await self.service.play(match.id, user_id, "vote yes" if yes else "vote no")
+            notation = "vote yes" if yes else "vote no"  # not translated: notation
+            result = await self.service.play(match.id, user_id, notation)
         except (GameError, ParlorError) as exc:
             fresh = await self.service.get(match.id)
             if self._vote_stands(fresh, ref, user_id, yes):  # counted meanwhile, or decided, or waiting

@@ -11,6 +11,7 @@ from bot.games.base import CHANCE, Chance
 from bot.games.nomic.render import geometry, render
 from bot.games.nomic.rules import RULES
 from bot.games.nomic.view import NomicView
+from bot.i18n import _, language, ngettext, speaking
 from bot.render.callouts import Callouts, Diagram
 
 SEED = 4
@@ -23,7 +24,7 @@ def _position() -> NomicView:
     """The first view of the seeded game (random legal actions) whose last path is long enough."""
     rng = random.Random(SEED)
     state = RULES.initial({}, PLAYERS)
-    for _ in range(400):
+    for _i in range(400):
         view = RULES.view(state, None)
         if len(view.path) >= MIN_PATH and view.status == "running":
             return view
@@ -31,26 +32,41 @@ def _position() -> NomicView:
         if who is None:
             break
         if isinstance(who, Chance):
-            state, _ = RULES.apply(state, CHANCE, rng.choice(who.outcomes))
+            state, _events = RULES.apply(state, CHANCE, rng.choice(who.outcomes))
             continue
         seat = rng.choice(sorted(who))
-        state, _ = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
+        state, _events = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
     raise RuntimeError("the seeded Nomic game made no long enough path")
 
 
-@lru_cache(maxsize=1)
 def diagram() -> Diagram:
+    """The diagram in the current language (its callouts, the map's words and the alt text), drawn once per
+    language."""
+    return _diagram(language())
+
+
+@lru_cache(maxsize=8)
+def _diagram(lang: str) -> Diagram:
+    with speaking(lang):
+        return _draw()
+
+
+def _draw() -> Diagram:
     view = _position()
     c = Callouts(render(view))
     g = geometry(view)
     start, end = g.box(view.path[0]), g.box(view.path[-1])
+    steps = len(view.path) - 1
     c.ring(g.centre(view.path[-1]), g.cell * 0.75)
-    c.tag(((start[0] + start[2]) / 2, start[3] + 4), "start", anchor="mt")
-    c.tag(((end[0] + end[2]) / 2, end[1] - 4), f"lands here: {len(view.path) - 1} steps", anchor="mb")
-    c.tag((g.left + 8, g.top + 8), "the map: grey spaces are unexplored", anchor="lt")
-    return c.done(
-        f"A Nomic World map with {PLAYERS} players. The grey squares are still unexplored; explored "
-        "spaces take the colour of their resource. An amber line shows the last move: a path of "
-        f"{len(view.path) - 1} steps, one square at a time north, east, south or west, from the start to "
-        "the ringed space it landed on."
-    )
+    c.tag(((start[0] + start[2]) / 2, start[3] + 4), _("start"), anchor="mt")
+    c.tag(((end[0] + end[2]) / 2, end[1] - 4),
+          ngettext("lands here: {n} step", "lands here: {n} steps", steps), anchor="mb")
+    c.tag((g.left + 8, g.top + 8), _("the map: grey spaces are unexplored"), anchor="lt")
+    return c.done(ngettext(
+        "A Nomic World map with {players} players. The grey squares are still unexplored; explored spaces "
+        "take the colour of their resource. An amber line shows the last move: a path of {n} step, one "
+        "square at a time north, east, south or west, from the start to the ringed space it landed on.",
+        "A Nomic World map with {players} players. The grey squares are still unexplored; explored spaces "
+        "take the colour of their resource. An amber line shows the last move: a path of {n} steps, one "
+        "square at a time north, east, south or west, from the start to the ringed space it landed on.",
+        steps, players=PLAYERS))

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.games.base import JSON, Event, IllegalMove, Seat
 from bot.games.nomic.state import MOVE, PROPOSE, REVEAL, ROLL, RUNNING, VOTE, Note, Record, State, name, now
+from bot.i18n import N_, _, ngettext
 
 
 def emit(events: list[Event], kind: str, text: str, **data: JSON) -> None:
@@ -36,40 +37,77 @@ def noted(s: State, rec: Record, what: str, seat: Seat | None = None, ref: int |
     return replace(rec, history=(*rec.history, Note(r, t, what, seat, ref, text)))
 
 
+# What each text a player writes is called, in whole sentences (the word's gender changes them in other
+# languages): its spaces, its emptiness, its length.
+_TEXTS: dict[str, tuple[str, str, str]] = {
+    "question": (N_("The question must not start or end with spaces."),
+                 N_("The question is empty: write it out."),
+                 N_("The question is {length} characters long; the limit is {limit}.")),
+    "ruling": (N_("The ruling must not start or end with spaces."),
+               N_("The ruling is empty: write it out."),
+               N_("The ruling is {length} characters long; the limit is {limit}.")),
+    "name": (N_("The display name must not start or end with spaces."),
+             N_("The display name is empty: write it out."),
+             N_("The display name is {length} characters long; the limit is {limit}.")),
+    "enacted": (N_("The new rule's text must not start or end with spaces."),
+                N_("The new rule's text is empty: write it out."),
+                N_("The new rule's text is {length} characters long; the limit is {limit}.")),
+    "reason": (N_("The reason must not start or end with spaces."),
+               N_("The reason is empty: write it out."),
+               N_("The reason is {length} characters long; the limit is {limit}.")),
+    "amended": (N_("The amended text must not start or end with spaces."),
+                N_("The amended text is empty: write it out."),
+                N_("The amended text is {length} characters long; the limit is {limit}.")),
+}
+
+
 def clean(text: str, what: str, limit: int, *, required: bool = True) -> None:
+    """Refuse a player's text (``what``: a key of ``_TEXTS``) with outer spaces, empty, or too long."""
+    spaces, empty, long = _TEXTS[what]
     if text != text.strip():
-        raise IllegalMove(f"The {what} must not start or end with spaces.")
+        raise IllegalMove(_(spaces))
     if required and not text:
-        raise IllegalMove(f"The {what} is empty: write it out.")
+        raise IllegalMove(_(empty))
     if len(text) > limit:
-        raise IllegalMove(f"The {what} is {len(text)} characters long; the limit is {limit}.")
+        raise IllegalMove(_(long, length=len(text), limit=limit))
 
 
 def need_running(s: State, verb: str) -> None:
+    """``verb``: what the player tried, in the current language (``pgettext("infinitive", "vote")``)."""
     if s.status != RUNNING:
-        raise IllegalMove(f"You can {verb} only once the game has started.")
+        raise IllegalMove(_("You can {verb} only once the game has started.", verb=verb))
 
 
 def question_blocks(s: State) -> None:
     if s.question is not None:
         q = s.question
-        raise IllegalMove(f"Judgment is pending: {name(s, q.judge)}, the Judge, must first rule on "
-                          f"\u201c{q.text[:80]}\u201d (rule 114).")
+        raise IllegalMove(_("Judgment is pending: {judge}, the Judge, must first rule on "
+                            "\u201c{question}\u201d (rule 114).", judge=name(s, q.judge),
+                            question=q.text[:80]))
 
 
 def need_current(s: State, seat: Seat, phase: str, verb: str) -> None:
     need_running(s, verb)
     question_blocks(s)
     if seat != s.current:
-        raise IllegalMove(f"It is {name(s, s.current)}'s turn: only the current player can {verb} "
-                          "(rule 103).")
+        raise IllegalMove(_("It is {player}'s turn: only the current player can {verb} (rule 103).",
+                            player=name(s, s.current), verb=verb))
     if s.phase != phase:
-        raise IllegalMove(f"You cannot {verb} now: {phase_text(s)}.")
+        raise IllegalMove(_("You cannot {verb} now: {why}.", verb=verb, why=phase_text(s)))
 
 
 def phase_text(s: State) -> str:
+    """What the game waits for now, in the current language (the end of a sentence)."""
     who = name(s, s.current)
-    return {ROLL: "the die is about to be rolled", MOVE: f"{who} must give a path of {s.roll} steps",
-            REVEAL: "the space just landed on is being revealed",
-            PROPOSE: f"{who} must propose a rule-change",
-            VOTE: "the players are voting on the proposal"}.get(s.phase, "the game is not in a turn")
+    if s.phase == ROLL:
+        return _("the die is about to be rolled")
+    if s.phase == MOVE:
+        return ngettext("{player} must give a path of {n} step", "{player} must give a path of {n} steps",
+                        s.roll or 0, player=who)
+    if s.phase == REVEAL:
+        return _("the space just landed on is being revealed")
+    if s.phase == PROPOSE:
+        return _("{player} must propose a rule-change", player=who)
+    if s.phase == VOTE:
+        return _("the players are voting on the proposal")
+    return _("the game is not in a turn")

@@ -4,10 +4,12 @@ rejecting an open proposal, adopted changes taking effect, the next turn, the en
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from bot.games.base import Event, Reason
 from bot.games.nomic.edits import emit, noted, with_player, with_record
+from bot.games.nomic.moves import vote_word
 from bot.games.nomic.state import (
     ACTIVE,
     ADOPTED,
@@ -30,6 +32,52 @@ from bot.games.nomic.state import (
     settings,
     sort_turns,
 )
+from bot.i18n import N_, _, ngettext
+
+# The texts a game keeps in its state (a rule's history, the end of the game) are English, whatever the
+# language of whoever made the move: a state is the same whoever plays it. They are shown translated
+# (:func:`stored_text`, :func:`end_text`).
+TOOK_EFFECT = "took effect"  # not translated: a history note's kind (state)
+GAME_ENDED = N_("the game ended")
+TURN_ENDED = N_("the turn ended before the vote was complete")
+PROPOSER_LEFT = N_("the proposer left the game")
+RULE_ENDED = N_("Rule {number} ended the game.")
+TOO_FEW = N_("Fewer than two players remain.")
+BY_HOST = N_("Stopped by the host.")
+BY_ADMIN = N_("Stopped by an admin.")
+_FIXED = {t: t for t in (GAME_ENDED, TURN_ENDED, PROPOSER_LEFT, TOO_FEW, BY_HOST, BY_ADMIN)}
+_SCORE = re.compile(r"(\d+) yes, (\d+) no \(([a-z-]+)\)")
+_NO_LONGER = re.compile(r"rule (\d+) was no longer in effect")
+_RULE_ENDED = re.compile(r"Rule (\d+) ended the game\.")
+
+
+def score(yes: int, no: int, rule: str) -> str:
+    """A decided vote in the current language: ``2 yes, 0 no (unanimous)``."""
+    return _("{yes} yes, {no} no ({rule})", yes=yes, no=no, rule=vote_word(rule))
+
+
+def stored_text(text: str) -> str:
+    """A text the state keeps (a history note's reason or score) in the current language; a player's own
+    words (a previous rule text, a question) as they are."""
+    if text in _FIXED:
+        return _(_FIXED[text])
+    m = _SCORE.fullmatch(text)
+    if m:
+        return score(int(m[1]), int(m[2]), m[3])
+    m = _NO_LONGER.fullmatch(text)
+    if m:
+        return _("rule {number} was no longer in effect", number=m[1])
+    return text
+
+
+def end_text(detail: str) -> str:
+    """How the game ended (the state's English ``end_detail``) in the current language."""
+    if detail in _FIXED:
+        return _(_FIXED[detail])
+    m = _RULE_ENDED.fullmatch(detail)
+    if m:
+        return _(RULE_ENDED, number=m[1])
+    return detail
 
 
 def tally(rule: str, voters: int, yes: int, no: int) -> str | None:
@@ -51,7 +99,8 @@ def reject_open(s: State, events: list[Event], reason: str) -> State:
     if p is None:
         return s
     s = with_record(s, noted(s, replace(p, status=REJECTED), "rejected", text=reason))
-    emit(events, "reject", f"Proposal {p.number} is rejected: {reason}.", number=p.number)
+    emit(events, "reject", _("Proposal {number} is rejected: {reason}.", number=p.number,
+                             reason=stored_text(reason)), number=p.number)
     return s
 
 
@@ -60,22 +109,24 @@ def count_votes(s: State, events: list[Event]) -> State:
     proposal ends the turn."""
     p = open_proposal(s)
     assert p is not None
-    if {v for v, _ in p.votes} < set(p.voters):
+    if {v for v, _yes in p.votes} < set(p.voters):
         return s
-    yes = sum(1 for _, y in p.votes if y)
+    yes = sum(1 for _seat, y in p.votes if y)
     no = len(p.votes) - yes
     rule = settings(s).votes
     result = tally(rule, len(p.voters), yes, no)
     if result is None:
         return s
-    score = f"{yes} yes, {no} no ({rule})"
+    kept = f"{yes} yes, {no} no ({rule})"  # not translated: the history's record (shown by stored_text)
     if result == "adopted":
-        s = with_record(s, noted(s, replace(p, status=ADOPTED), "adopted", text=score))
-        emit(events, "adopt", f"Proposal {p.number} is adopted: {score}. It takes effect at the beginning "
-                               "of the next turn (rule 111).", number=p.number)
+        s = with_record(s, noted(s, replace(p, status=ADOPTED), "adopted", text=kept))
+        emit(events, "adopt", _("Proposal {number} is adopted: {score}. It takes effect at the beginning of "
+                                "the next turn (rule 111).", number=p.number, score=score(yes, no, rule)),
+             number=p.number)
     else:
-        s = with_record(s, noted(s, replace(p, status=REJECTED), "rejected", text=score))
-        emit(events, "reject", f"Proposal {p.number} is rejected: {score}.", number=p.number)
+        s = with_record(s, noted(s, replace(p, status=REJECTED), "rejected", text=kept))
+        emit(events, "reject", _("Proposal {number} is rejected: {score}.", number=p.number,
+                                 score=score(yes, no, rule)), number=p.number)
     return next_turn(s, events)
 
 
@@ -86,9 +137,9 @@ def take_effect(s: State, events: list[Event]) -> tuple[State, int | None]:
         if p.status != ADOPTED:
             continue
         if p.kind == "enact":
-            s = with_record(s, noted(s, replace(p, status=IN_EFFECT), "took effect"))
+            s = with_record(s, noted(s, replace(p, status=IN_EFFECT), TOOK_EFFECT))
             s = replace(s, effect_order=(*s.effect_order, p.number))
-            emit(events, "effect", f"Rule {p.number} takes effect.", number=p.number)
+            emit(events, "effect", _("Rule {number} takes effect.", number=p.number), number=p.number)
             if p.effect is not None and p.effect.kind == "end":
                 ender = p.number
             continue
@@ -96,33 +147,34 @@ def take_effect(s: State, events: list[Event]) -> tuple[State, int | None]:
         target = record(s, p.target)
         assert target is not None
         if target.status != IN_EFFECT:
-            s = with_record(s, noted(s, replace(p, status=APPLIED), "took effect",
-                                       text=f"rule {p.target} was no longer in effect"))
+            gone = f"rule {p.target} was no longer in effect"  # not translated: kept (stored_text shows it)
+            s = with_record(s, noted(s, replace(p, status=APPLIED), TOOK_EFFECT, text=gone))
             continue
         if p.kind == "repeal":
             s = with_record(s, noted(s, replace(target, status=REPEALED), "repealed", ref=p.number))
             s = replace(s, effect_order=tuple(n for n in s.effect_order if n != p.target))
-            emit(events, "effect", f"Proposal {p.number} takes effect: rule {p.target} is repealed.",
-                  number=p.number, rule=p.target)
+            emit(events, "effect", _("Proposal {number} takes effect: rule {rule} is repealed.",
+                                     number=p.number, rule=p.target), number=p.number, rule=p.target)
         else:
             effect = p.effect if p.effect is not None else target.effect
             amended = replace(target, text=p.text, effect=effect)
             s = with_record(s, noted(s, amended, "amended", ref=p.number, text=target.text))
-            emit(events, "effect", f"Proposal {p.number} takes effect: rule {p.target} is amended.",
-                  number=p.number, rule=p.target)
+            emit(events, "effect", _("Proposal {number} takes effect: rule {rule} is amended.",
+                                     number=p.number, rule=p.target), number=p.number, rule=p.target)
             if p.effect is not None and p.effect.kind == "end":
                 ender = p.number
-        s = with_record(s, noted(s, replace(p, status=APPLIED), "took effect"))
+        s = with_record(s, noted(s, replace(p, status=APPLIED), TOOK_EFFECT))
     return s, ender
 
 
 def finish_game(s: State, events: list[Event], reason: Reason, detail: str) -> State:
-    s = reject_open(s, events, "the game ended")
+    """End the game; ``detail`` is kept in English (one of this module's constants) and shown translated."""
+    s = reject_open(s, events, GAME_ENDED)
     if s.phase == REVEAL and s.current is not None:
         s = with_player(s, s.current, pos=s.path[-1])
     s = replace(s, status=OVER, current=None, phase="", roll=None, question=None, end_reason=reason.value,
                 end_detail=detail)
-    emit(events, "end", f"The game is over. {detail}", reason=reason.value)
+    emit(events, "end", _("The game is over. {detail}", detail=end_text(detail)), reason=reason.value)
     return s
 
 
@@ -137,25 +189,30 @@ def next_turn(s: State, events: list[Event]) -> State:
         for i in pending:
             s = with_player(s, i, status=ACTIVE)
         s = replace(s, round=s.round + 1, done=())
-        joined = ""
+        text = _("Round {round} begins.", round=s.round)
         if pending:
-            verb = "joins" if len(pending) == 1 else "join"
-            joined = f" {', '.join(name(s, i) for i in pending)} {verb} the game."
-        emit(events, "round", f"Round {s.round} begins.{joined}", round=s.round)
+            text += " " + ngettext("{players} joins the game.", "{players} join the game.", len(pending),
+                                   players=", ".join(name(s, i) for i in pending))
+        emit(events, "round", text, round=s.round)
         active = seats_with(s, ACTIVE)
         remaining = list(active)
     s, ender = take_effect(s, events)
     if ender is not None:
-        return finish_game(s, events, Reason.AGREEMENT, f"Rule {ender} ended the game.")
+        return finish_game(s, events, Reason.AGREEMENT,
+                           RULE_ENDED.format(number=ender))  # not translated: kept (end_text shows it)
     if len(active) < 2:
-        return finish_game(s, events, Reason.ABORTED, "Fewer than two players remain.")
+        return finish_game(s, events, Reason.ABORTED, TOO_FEW)
     rules = settings(s)
     current = sort_turns(s, remaining, rules.order)[0]
     phase = ROLL if rules.phases in ("both", "movement") else PROPOSE
     s = replace(s, current=current, phase=phase)
-    first = "movement" if phase == ROLL else "rule-change"
-    emit(events, "turn", f"Round {s.round}, turn {len(s.done) + 1}: {name(s, current)}'s turn "
-                          f"({first} phase). Judge: {name(s, judge_of(s))}.", seat=current, round=s.round)
+    if phase == ROLL:
+        text = _("Round {round}, turn {turn}: {player}'s turn (movement phase). Judge: {judge}.",
+                 round=s.round, turn=len(s.done) + 1, player=name(s, current), judge=name(s, judge_of(s)))
+    else:
+        text = _("Round {round}, turn {turn}: {player}'s turn (rule-change phase). Judge: {judge}.",
+                 round=s.round, turn=len(s.done) + 1, player=name(s, current), judge=name(s, judge_of(s)))
+    emit(events, "turn", text, seat=current, round=s.round)
     return s
 
 

@@ -22,10 +22,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import N_, _, pgettext
+
 Point = tuple[int, int]
 
 RESOURCES: tuple[str, ...] = ("Wood", "Metal", "Water", "Food")
-"""The four resources of rule 106, in the source's order."""
+"""The four resources of rule 106, in the source's order (the state's and the notation's words)."""
+RESOURCE_NAMES: dict[str, str] = {"Wood": N_("Wood"), "Metal": N_("Metal"), "Water": N_("Water"),
+                                  "Food": N_("Food")}
+"""Each resource as a player reads it (looked up with :func:`resource_name`)."""
 
 DIRECTIONS: dict[str, Point] = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 """Rule 115: positive y is North, positive x is East."""
@@ -38,6 +43,50 @@ ORDER_RULES: tuple[str, ...] = ("alphabetical", "join", "reverse")
 PHASE_SETS: tuple[str, ...] = ("both", "movement", "rule-change")
 EFFECT_KINDS: tuple[str, ...] = ("die", "votes", "order", "phases", "end")
 ACTIONS: tuple[str, ...] = ("enact", "repeal", "amend")
+
+VOTE_WORDS: dict[str, str] = {"unanimous": N_("unanimous"), "two-thirds": N_("two-thirds"),
+                              "majority": N_("majority")}
+"""The votes a proposal needs, as a player reads them (the effect's value stays as typed)."""
+ORDER_WORDS: dict[str, str] = {"alphabetical": N_("alphabetical"), "join": N_("order of joining"),
+                               "reverse": N_("reverse alphabetical")}
+PHASE_WORDS: dict[str, str] = {"both": N_("movement, then rule-change"), "movement": N_("movement only"),
+                               "rule-change": N_("rule-change only")}
+
+
+def resource_name(resource: str) -> str:
+    """``resource`` (a word of :data:`RESOURCES`) in the current language."""
+    return _(RESOURCE_NAMES[resource]) if resource in RESOURCE_NAMES else resource
+
+
+def vote_word(rule: str) -> str:
+    """The votes needed (``unanimous``, ``two-thirds``, ``majority``) in the current language."""
+    return _(VOTE_WORDS[rule]) if rule in VOTE_WORDS else rule
+
+
+def order_word(order: str) -> str:
+    """The turn order setting in words of the current language."""
+    return _(ORDER_WORDS[order]) if order in ORDER_WORDS else order
+
+
+def phases_word(phases: str) -> str:
+    """The phases of a turn in words of the current language."""
+    return _(PHASE_WORDS[phases]) if phases in PHASE_WORDS else phases
+
+
+def order_short(order: str) -> str:
+    """The turn order setting in one word (``alphabetical``, ``join``, ``reverse`` in English)."""
+    words = {"alphabetical": pgettext("turn order", "alphabetical"), "join": pgettext("turn order", "join"),
+             "reverse": pgettext("turn order", "reverse")}
+    return words.get(order, order)
+
+
+def phases_short(phases: str) -> str:
+    """The phases of a turn in one word (``both``, ``movement``, ``rule-change`` in English)."""
+    words = {"both": pgettext("phases of a turn", "both"),
+             "movement": pgettext("phases of a turn", "movement"),
+             "rule-change": pgettext("phases of a turn", "rule-change")}
+    return words.get(phases, phases)
+
 
 MAX_TEXT = 1500
 """Longest rule text, ruling or reason (a Discord message holds 2000 characters)."""
@@ -72,35 +121,35 @@ class Effect:
         return {"kind": self.kind} if self.value is None else {"kind": self.kind, "value": self.value}
 
     def describe(self) -> str:
-        """A short human phrase: ``"die: d20"``, ``"votes needed: majority"``."""
+        """A short human phrase in the current language: ``"die: d20"``, ``"votes needed: majority"``."""
         if self.kind == "die":
-            return f"movement die: d{self.value}"
+            return _("movement die: d{sides}", sides=self.value)
         if self.kind == "votes":
-            return f"votes needed: {self.value}"
+            return _("votes needed: {rule}", rule=vote_word(str(self.value)))
         if self.kind == "order":
-            return {"alphabetical": "turn order: alphabetical", "join": "turn order: order of joining",
-                    "reverse": "turn order: reverse alphabetical"}[str(self.value)]
+            return _("turn order: {order}", order=order_word(str(self.value)))
         if self.kind == "phases":
-            return {"both": "phases: movement, then rule-change", "movement": "phases: movement only",
-                    "rule-change": "phases: rule-change only"}[str(self.value)]
-        return "ends the game"
+            return _("phases: {phases}", phases=phases_word(str(self.value)))
+        return _("ends the game")
 
 
 def effect_problem(kind: object, value: object) -> str:
     """Why ``(kind, value)`` is not a catalogue effect, or ``""`` when it is."""
     if kind == "die":
         if type(value) is not int or value not in DIE_SIDES:
-            return (f"A die effect needs a number of sides from {DIE_SIDES[0]} to {DIE_SIDES[-1]} "
-                    f"(got {value!r}).")
+            return _("A die effect needs a number of sides from {low} to {high} (got {value}).",
+                     low=DIE_SIDES[0], high=DIE_SIDES[-1], value=repr(value))
         return ""
     choices = {"votes": VOTE_RULES, "order": ORDER_RULES, "phases": PHASE_SETS}.get(str(kind))
     if isinstance(kind, str) and choices is not None:
         if value not in choices:
-            return f"A {kind} effect is one of {', '.join(choices)} (got {value!r})."
+            return _("A {kind} effect is one of {choices} (got {value}).", kind=kind,
+                     choices=", ".join(choices), value=repr(value))
         return ""
     if kind == "end":
-        return "" if value is None else "The end effect takes no value."
-    return f"{kind!r} is not an effect the bot knows: use one of {', '.join(EFFECT_KINDS)}."
+        return "" if value is None else _("The end effect takes no value.")
+    return _("{kind} is not an effect the bot knows: use one of {kinds}.", kind=repr(kind),
+             kinds=", ".join(EFFECT_KINDS))
 
 
 @dataclass(frozen=True)

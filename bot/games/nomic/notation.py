@@ -56,6 +56,7 @@ from bot.games.nomic.moves import (
     Vote,
     effect_problem,
 )
+from bot.i18n import _, ngettext
 
 _PATH_CHARS = re.compile(r"[NESW0-9\s,;.\-]+")
 _PATH_TOKEN = re.compile(r"(\d*)\s*([NESW])")
@@ -80,16 +81,18 @@ def read(text: str) -> Move:
     """
     body = text.strip()
     if not body:
-        raise InvalidNotation("Empty move: give a path such as NNE, or vote yes / vote no.")
+        raise InvalidNotation(_("Empty move: give a path such as NNE, or vote yes / vote no."))
     word, rest = _first_word(body)
     key = word.lower()
     if key in _NO_ARGS:
         if rest:
-            raise InvalidNotation(f"`{word}` takes nothing after it (got {rest[:40]!r}).")
+            raise InvalidNotation(_("`{word}` takes nothing after it (got {got}).", word=word,
+                                    got=repr(rest[:40])))
         return _NO_ARGS[key]()
     if key == "end":
         if rest.lower() not in ("", "admin", "host"):
-            raise InvalidNotation(f"`end` takes `host` or `admin` after it, or nothing (got {rest[:40]!r}).")
+            raise InvalidNotation(_("`end` takes `host` or `admin` after it, or nothing (got {got}).",
+                                    got=repr(rest[:40])))
         return End(rest.lower() or "admin")
     if key == "join":
         return _read_join(rest)
@@ -107,17 +110,17 @@ def read(text: str) -> Move:
         return _read_vote(key)
     if key in ("judge", "judgment", "judgement"):
         if not rest:
-            raise InvalidNotation("Say what the Judge should decide: `judge <question>`.")
+            raise InvalidNotation(_("Say what the Judge should decide: `judge <question>`."))
         return Judge(rest)
     if key == "ruling":
         if not rest:
-            raise InvalidNotation("Give the ruling's text: `ruling <text>`.")
+            raise InvalidNotation(_("Give the ruling's text: `ruling <text>`."))
         return Ruling(rest)
     if _PATH_CHARS.fullmatch(body.upper()):
         return Path(read_path(body))
-    raise InvalidNotation(
-        f"Cannot read {body[:60]!r}: give a path of N/E/S/W steps (e.g. NNE), `vote yes`/`vote no`, "
-        "`propose ...`, `judge <question>` or `ruling <text>`.")
+    raise InvalidNotation(_(
+        "Cannot read {text}: give a path of N/E/S/W steps (e.g. NNE), `vote yes`/`vote no`, "
+        "`propose ...`, `judge <question>` or `ruling <text>`.", text=repr(body[:60])))
 
 
 def _first_word(text: str) -> tuple[str, str]:
@@ -137,40 +140,41 @@ def read_path(text: str) -> str:
     up = text.upper()
     if not _PATH_CHARS.fullmatch(up):
         bad = sorted({c for c in up if not _PATH_CHARS.fullmatch(c)})
-        raise InvalidNotation(f"{''.join(bad)[:10]!r} is not a direction: a path uses N, E, S and W "
-                              "(e.g. NNE).")
+        raise InvalidNotation(_("{text} is not a direction: a path uses N, E, S and W (e.g. NNE).",
+                                text=repr("".join(bad)[:10])))
     steps: list[str] = []
     end = 0
     for m in _PATH_TOKEN.finditer(up):
         gap = up[end:m.start()]
         if gap.strip(" \t\n,;.-"):
-            raise InvalidNotation(f"Cannot read the path {text.strip()[:40]!r}: a count goes before its "
-                                  "letter (2N E).")
+            raise InvalidNotation(_("Cannot read the path {path}: a count goes before its letter (2N E).",
+                                    path=repr(text.strip()[:40])))
         count = int(m.group(1)) if m.group(1) else 1
         if count == 0:
-            raise InvalidNotation("A step count must be at least 1 (e.g. 2N).")
+            raise InvalidNotation(_("A step count must be at least 1 (e.g. 2N)."))
         if len(steps) + count > _MAX_STEPS:
-            raise InvalidNotation(f"That path is too long: a roll is at most {DIE_SIDES[-1]}.")
+            raise InvalidNotation(_("That path is too long: a roll is at most {most}.", most=DIE_SIDES[-1]))
         steps.append(m.group(2) * count)
         end = m.end()
     if up[end:].strip(" \t\n,;.-") or not steps:
-        raise InvalidNotation(f"Cannot read the path {text.strip()[:40]!r}: use N, E, S, W, e.g. NNE "
-                              "or 2N E.")
+        raise InvalidNotation(_("Cannot read the path {path}: use N, E, S, W, e.g. NNE or 2N E.",
+                                path=repr(text.strip()[:40])))
     return "".join(steps)
 
 
 def _read_join(rest: str) -> Join:
     uid, name = _first_word(rest)
     if not uid.isdigit() or not uid.isascii():
-        raise InvalidNotation("Join as `join <user id> <display name>`, e.g. `join 80351110224678912 Alice`.")
+        raise InvalidNotation(_("Join as `join <user id> <display name>`, e.g. "
+                                "`join 80351110224678912 Alice`."))
     if not name:
-        raise InvalidNotation("A joining player needs a display name: `join <user id> <display name>`.")
+        raise InvalidNotation(_("A joining player needs a display name: `join <user id> <display name>`."))
     return Join(int(uid), name)
 
 
 def _read_roll(rest: str) -> Roll:
     if not rest.isdigit() or not rest.isascii():
-        raise InvalidNotation(f"A roll is a number, e.g. `roll 4` (got {rest[:20]!r}).")
+        raise InvalidNotation(_("A roll is a number, e.g. `roll 4` (got {got}).", got=repr(rest[:20])))
     return Roll(int(rest))
 
 
@@ -178,7 +182,8 @@ def _read_reveal(rest: str) -> Reveal:
     for r in RESOURCES:
         if rest.lower() == r.lower():
             return Reveal(r)
-    raise InvalidNotation(f"A revealed resource is one of {', '.join(RESOURCES)} (got {rest[:20]!r}).")
+    raise InvalidNotation(_("A revealed resource is one of {resources} (got {got}).",
+                            resources=", ".join(RESOURCES), got=repr(rest[:20])))
 
 
 def _read_vote(rest: str) -> Vote | Unvote:
@@ -189,7 +194,7 @@ def _read_vote(rest: str) -> Vote | Unvote:
         return Vote(True)
     if word in _NO:
         return Vote(False)
-    raise InvalidNotation(f"Vote `yes` or `no`, or `vote withdraw` (got {rest[:20]!r}).")
+    raise InvalidNotation(_("Vote `yes` or `no`, or `vote withdraw` (got {got}).", got=repr(rest[:20])))
 
 
 def _read_proposal(rest: str) -> Propose:
@@ -197,8 +202,8 @@ def _read_proposal(rest: str) -> Propose:
         try:
             data = json.loads(rest)
         except json.JSONDecodeError as exc:
-            where = f"{exc.msg} at character {exc.pos}"
-            raise InvalidNotation(f"The proposal is not valid JSON ({where}).") from None
+            raise InvalidNotation(_("The proposal is not valid JSON ({error} at character {position}).",
+                                    error=exc.msg, position=exc.pos)) from None
         return proposal_from_json(data)
     action, tail = _first_word(rest)
     action = action.lower()
@@ -208,11 +213,12 @@ def _read_proposal(rest: str) -> Propose:
         num, text = _first_word(tail)
         num = num.lstrip("#")
         if not num.isdigit() or not num.isascii():
-            usage = f"{action} <number>" + (" <text>" if action == "amend" else "")
-            raise InvalidNotation(f"Say which rule to {action}: `{usage}`.")
+            if action == "amend":
+                raise InvalidNotation(_("Say which rule to amend: `amend <number> <text>`."))
+            raise InvalidNotation(_("Say which rule to repeal: `repeal <number>`."))
         return Propose(action, int(num), text.strip())
-    raise InvalidNotation("Propose `enact <text>`, `repeal <number>`, `amend <number> <text>`, or a JSON "
-                          'object {"action": ..., "rule": ..., "text": ..., "effect": ...}.')
+    raise InvalidNotation(_("Propose `enact <text>`, `repeal <number>`, `amend <number> <text>`, or a JSON "
+                            'object {"action": ..., "rule": ..., "text": ..., "effect": ...}.'))
 
 
 def proposal_from_json(data: Any) -> Propose:
@@ -222,23 +228,26 @@ def proposal_from_json(data: Any) -> Propose:
         InvalidNotation: a key is missing, unknown or of the wrong type.
     """
     if not isinstance(data, dict):
-        raise InvalidNotation("A proposal is a JSON object with action, rule, text and effect.")
+        raise InvalidNotation(_("A proposal is a JSON object with action, rule, text and effect."))
     unknown = set(data) - {"action", "rule", "text", "effect"}
     if unknown:
-        raise InvalidNotation(f"Unknown proposal field(s): {', '.join(sorted(map(str, unknown)))}.")
+        raise InvalidNotation(ngettext("Unknown proposal field: {fields}.",
+                                       "Unknown proposal fields: {fields}.", len(unknown),
+                                       fields=", ".join(sorted(map(str, unknown)))))
     action = data.get("action")
     if not isinstance(action, str) or action.lower() not in ACTIONS:
-        raise InvalidNotation(f"A proposal's action is enact, repeal or amend (got {action!r}).")
+        raise InvalidNotation(_("A proposal's action is enact, repeal or amend (got {got}).",
+                                got=repr(action)))
     rule = data.get("rule")
     if isinstance(rule, str) and rule.strip().isdigit():
         rule = int(rule)
     if rule is not None and (type(rule) is not int):
-        raise InvalidNotation(f"A proposal's rule is a rule number or null (got {rule!r}).")
+        raise InvalidNotation(_("A proposal's rule is a rule number or null (got {got}).", got=repr(rule)))
     text = data.get("text", "")
     if text is None:
         text = ""
     if not isinstance(text, str):
-        raise InvalidNotation("A proposal's text is a string.")
+        raise InvalidNotation(_("A proposal's text is a string."))
     return Propose(action.lower(), rule, text.strip(), read_effect(data.get("effect")))
 
 
@@ -260,13 +269,13 @@ def read_effect(value: Any) -> Effect | None:
     if isinstance(value, dict):
         if "kind" in value:
             if set(value) - {"kind", "value"}:
-                raise InvalidNotation("An effect object has only kind and value.")
+                raise InvalidNotation(_("An effect object has only kind and value."))
             kind, val = value.get("kind"), value.get("value")
         elif len(value) == 1:
             ((kind, val),) = value.items()
         else:
-            raise InvalidNotation('An effect is {"kind": ..., "value": ...}, '
-                                  'e.g. {"kind": "die", "value": 8}.')
+            raise InvalidNotation(_('An effect is {"kind": ..., "value": ...}, '
+                                    'e.g. {"kind": "die", "value": 8}.'))
         if isinstance(kind, str):
             kind = kind.strip().lower()
         if kind == "die" and isinstance(val, str) and val.strip().lower().lstrip("d").isdigit():
@@ -277,8 +286,8 @@ def read_effect(value: Any) -> Effect | None:
         if problem:
             raise InvalidNotation(problem)
         return Effect(str(kind), val)
-    raise InvalidNotation('An effect is an object such as {"kind": "die", "value": 8}, a short text '
-                          "such as die=8, or null.")
+    raise InvalidNotation(_('An effect is an object such as {"kind": "die", "value": 8}, a short text '
+                            "such as die=8, or null."))
 
 
 _WORD_ALIASES: dict[str, dict[str, str]] = {
@@ -327,9 +336,9 @@ def _effect_from_text(text: str) -> Effect | None:
         word = _canonical_word(kind, t)
         if word in choices:
             return Effect(kind, word)
-    raise InvalidNotation(f"{text.strip()[:40]!r} is not an effect: use die=8, "
-                          "votes=majority|two-thirds|unanimous, order=alphabetical|join|reverse, "
-                          "phases=both|movement|rule-change, or end.")
+    raise InvalidNotation(_("{text} is not an effect: use die=8, votes=majority|two-thirds|unanimous, "
+                            "order=alphabetical|join|reverse, phases=both|movement|rule-change, or end.",
+                            text=repr(text.strip()[:40])))
 
 
 def write(move: Move) -> str:
@@ -351,7 +360,7 @@ def write(move: Move) -> str:
                    "effect": move.effect.to_json() if move.effect else None}
         return "propose " + json.dumps(payload, ensure_ascii=False)
     if isinstance(move, Vote):
-        return "vote yes" if move.yes else "vote no"
+        return "vote yes" if move.yes else "vote no"  # not translated: notation
     if isinstance(move, Judge):
         return f"judge {move.question}"
     if isinstance(move, Ruling):

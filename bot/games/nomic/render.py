@@ -28,9 +28,11 @@ from functools import partial
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.base import Event, Seat
+from bot.games.nomic.flow import end_text
 from bot.games.nomic.labels import Placed, Rect, Wanted, layout_labels
-from bot.games.nomic.moves import Point
+from bot.games.nomic.moves import Point, resource_name, vote_word
 from bot.games.nomic.view import NomicView
+from bot.i18n import _, language, ngettext, pgettext
 from bot.render import (
     ACCENT,
     CARD,
@@ -77,7 +79,15 @@ PHONE_WIDTH, MIN_TEXT_PX = 400, 11
 BAND_MIN_CELL = 40    # smaller spaces show their resource's pictogram only (no room for its code)
 TOKEN_MIN_R = 12      # every token is big enough to carry its letter, even where it overflows its space
 RESOURCE_CODES: dict[str, str] = {"Wood": "Wd", "Metal": "Mt", "Water": "Wa", "Food": "Fd"}
-"""Each resource's code on the band of its spaces (the legend explains each code once)."""
+"""Each resource's code on the band of its spaces (the legend explains each code once), in English; drawn
+in the current language (:func:`resource_code`)."""
+
+
+def resource_code(resource: str) -> str:
+    """The two letters of ``resource`` on its spaces' bands, in the current language."""
+    codes = {"Wood": pgettext("resource code", "Wd"), "Metal": pgettext("resource code", "Mt"),
+             "Water": pgettext("resource code", "Wa"), "Food": pgettext("resource code", "Fd")}
+    return codes.get(resource, RESOURCE_CODES.get(resource, resource))
 
 
 def token_colour(seat: Seat) -> tuple[int, int, int]:
@@ -86,7 +96,7 @@ def token_colour(seat: Seat) -> tuple[int, int, int]:
 
 
 def _bounds(view: NomicView) -> tuple[int, int, int, int]:
-    pts: list[Point] = [(0, 0), *view.path, *(p for p, _ in view.revealed)]
+    pts: list[Point] = [(0, 0), *view.path, *(p for p, _res in view.revealed)]
     pts += [p.pos for p in view.players if p.status != "left" and p.pos is not None]
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]
@@ -98,39 +108,49 @@ def _bounds(view: NomicView) -> tuple[int, int, int, int]:
 
 
 def _header(view: NomicView, names: Sequence[str]) -> tuple[str, str]:
+    """The picture's title and the line under it, in the current language."""
     if view.status == "lobby":
         n = sum(p.status == "active" for p in view.players)
-        return "Nomic World \u00b7 lobby", f"{n} player{'s' * (n != 1)} waiting to start"
+        waiting = ngettext("{n} player waiting to start", "{n} players waiting to start", n)
+        return _("Nomic World \u00b7 lobby"), waiting
     if view.status == "over":
-        return "Nomic World \u00b7 game over", view.result or "The game has ended."
+        ended = end_text(view.result) if view.result else _("The game has ended.")
+        return _("Nomic World \u00b7 game over"), ended
     who = names[view.current] if view.current is not None else "?"
-    title = f"Nomic World \u00b7 round {view.round}, turn {view.turn}"
+    title = _("Nomic World \u00b7 round {round}, turn {turn}", round=view.round, turn=view.turn)
     if view.question is not None:
         q = view.question.question
         q = clip(q, 40)
-        return title, f"Judgment: {names[view.question.judge]} must rule on \u201c{q}\u201d"
-    phase = {
-        "roll": f"{who} rolls the d{view.die}",
-        "move": f"{who} rolled {view.roll}: choose a path",
-        "reveal": f"{who} is landing",
-        "propose": f"{who} proposes a rule-change",
-        "vote": _vote_line(view),
-    }.get(view.phase, who)
-    return title, phase
+        return title, _("Judgment: {judge} must rule on \u201c{question}\u201d",
+                        judge=names[view.question.judge], question=q)
+    if view.phase == "roll":
+        return title, _("{player} rolls the d{sides}", player=who, sides=view.die)
+    if view.phase == "move":
+        return title, _("{player} rolled {n}: choose a path", player=who, n=view.roll)
+    if view.phase == "reveal":
+        return title, _("{player} is landing", player=who)
+    if view.phase == "propose":
+        return title, _("{player} proposes a rule-change", player=who)
+    if view.phase == "vote":
+        return title, _vote_line(view)
+    return title, who
 
 
 def _vote_line(view: NomicView) -> str:
     p = view.proposal
     if p is None:
-        return "Vote"
+        return _("Vote")
     # no counts: the picture is not redrawn per vote; the proposal message carries the live tally
-    return f"Vote on proposal {p.number}: {len(p.voters)} voters, {p.needed} (tally on the proposal)"
+    return ngettext("Vote on proposal {number}: {n} voter, {needed} (tally on the proposal)",
+                    "Vote on proposal {number}: {n} voters, {needed} (tally on the proposal)", len(p.voters),
+                    number=p.number, needed=vote_word(p.needed))
 
 
 def _clock(ms: int) -> str:
     sec = max(0, ms // 1000)
     if sec >= 3600:
-        return f"{sec // 3600}h {sec % 3600 // 60:02d}m"
+        minutes = f"{sec % 3600 // 60:02d}"
+        return _("{hours}h {minutes}m", hours=sec // 3600, minutes=minutes)
     return f"{sec // 60}:{sec % 60:02d}"
 
 
@@ -194,7 +214,7 @@ class Geometry:
         return left, top, left + self.cell, top + self.cell
 
     def centre(self, p: Point) -> tuple[float, float]:
-        left, top, _, _ = self.box(p)
+        left, top, _right, _bottom = self.box(p)
         return left + self.cell / 2, top + self.cell / 2
 
     @property
@@ -240,13 +260,13 @@ def label_font(g: Geometry) -> ImageFont.FreeTypeFont:
 
 def _measure(fnt: ImageFont.FreeTypeFont, text: str) -> tuple[float, float]:
     """The box of a name as drawn (its outline included); one height for every text of the font."""
-    left, _, right, _ = fnt.getbbox(text, anchor="lm", stroke_width=LABEL_STROKE)
+    left, _top, right, _bottom = fnt.getbbox(text, anchor="lm", stroke_width=LABEL_STROKE)
     ascent, descent = fnt.getmetrics()
     return right - left, ascent + descent + 2 * LABEL_STROKE
 
 
 def _ink_offset(fnt: ImageFont.FreeTypeFont, text: str) -> tuple[float, float]:
-    left, top, _, _ = fnt.getbbox(text, anchor="lm", stroke_width=LABEL_STROKE)
+    left, top, _right, _bottom = fnt.getbbox(text, anchor="lm", stroke_width=LABEL_STROKE)
     return left, top
 
 
@@ -256,7 +276,7 @@ Spot = tuple[Seat, float, float, float]
 
 def token_spots(view: NomicView, g: Geometry) -> dict[Point, list[Spot]]:
     """Where each token on the map is drawn, by space: players sharing a space sit side by side."""
-    revealed = {p for p, _ in view.revealed}
+    revealed = {p for p, _res in view.revealed}
     by_space: dict[Point, list[int]] = {}
     for pl in view.players:
         if pl.pos is not None and pl.status == "active":
@@ -282,7 +302,7 @@ def markers(g: Geometry, spots: Mapping[Point, Sequence[Spot]]) -> list[Rect]:
     """The boxes no name may cover: every token (with its halo), the origin, the axes' numbers, "N"."""
     out: list[Rect] = []
     for seats in spots.values():
-        for _, cx, cy, rad in seats:
+        for _seat, cx, cy, rad in seats:
             r = rad + (2 if rad >= 6 else 1)
             out.append((cx - r, cy - r, cx + r + 1, cy + r + 1))
     out.append(g.box((0, 0)))
@@ -303,7 +323,7 @@ def _near(g: Geometry, pos: Point, seats: Sequence[Spot]) -> Rect:
     """The box a name stands beside: the space, and its tokens where they overflow it (small spaces)."""
     box = g.box(pos)
     left, top, right, bottom = float(box[0]), float(box[1]), float(box[2]), float(box[3])
-    for _, cx, cy, rad in seats:
+    for _seat, cx, cy, rad in seats:
         r = rad + 3
         left, top, right, bottom = min(left, cx - r), min(top, cy - r), max(right, cx + r + 1), \
             max(bottom, cy + r + 1)
@@ -311,7 +331,7 @@ def _near(g: Geometry, pos: Point, seats: Sequence[Spot]) -> Rect:
 
 
 def _wanted(spots: Mapping[Point, Sequence[Spot]], shown: Sequence[str], g: Geometry) -> list[Wanted]:
-    return [Wanted(pos, ", ".join(shown[s] for s, _, _, _ in seats), _near(g, pos, seats))
+    return [Wanted(pos, ", ".join(shown[s] for s, _x, _y, _r in seats), _near(g, pos, seats))
             for pos, seats in spots.items()]
 
 
@@ -347,19 +367,23 @@ def _y_axis(d: ImageDraw.ImageDraw, y0: int, y1: int, cell: int, step: int, mx: 
             d.text((mx - 6, my + (y1 - y) * cell + cell / 2), str(y), font=axis_font, fill=MUTED, anchor="rm")
 
 
-def _resource_legend(d: ImageDraw.ImageDraw, ly: int, size: int) -> None:
-    """Each resource once: its colour, its code (as on the spaces' bands) and its name; then unknown."""
+def _resource_legend(d: ImageDraw.ImageDraw, ly: int, size: int, right: int) -> None:
+    """Each resource once: its colour, its code (as on the spaces' bands) and its name; then unknown (in the
+    current language)."""
     lx = PAD
     small, bold = font(size), font(size, bold=True)
     for res, colour in RESOURCE_COLOURS.items():
         d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=colour, outline=GRID)
-        code = RESOURCE_CODES[res]
+        code = resource_code(res)
         d.text((lx + 23, ly + 13), code, font=bold, fill=INK, anchor="lm")
         lx += 23 + int(d.textlength(code, font=bold)) + 5
-        d.text((lx, ly + 13), res, font=small, fill=MUTED, anchor="lm")
-        lx += int(d.textlength(res, font=small)) + 14
+        word = resource_name(res)
+        d.text((lx, ly + 13), word, font=small, fill=MUTED, anchor="lm")
+        lx += int(d.textlength(word, font=small)) + 14
     d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=UNKNOWN, outline=GRID)
-    d.text((lx + 23, ly + 13), "unknown", font=small, fill=INK, anchor="lm")
+    room = right - lx - 23  # a translation too long for the row is shortened rather than cut by the edge
+    d.text((lx + 23, ly + 13), shorten(pgettext("map legend", "unknown"), small, room), font=small, fill=INK,
+           anchor="lm")
 
 
 def render(view: NomicView, *, names: Sequence[str] | None = None, events: Sequence[Event] = (),
@@ -415,7 +439,8 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
          partial(_x_axis, d, x0, x1, cell, step, mx, my + map_h, g.text))
     kept(d, (mx - AXIS - 8, my - 14, mx, my + map_h + 14), ("y axis", y0, y1, cell, g.text),
          partial(_y_axis, d, y0, y1, cell, step, mx, my, g.text))
-    d.text((mx + map_w, my - 4), "N \u2191", font=font(g.text, bold=True), fill=MUTED, anchor="rb")
+    d.text((mx + map_w, my - 4), "N \u2191", font=font(g.text, bold=True), fill=MUTED,  # not translated: N
+           anchor="rb")
 
     # The last path, and the space just landed on when this move made it.
     if len(view.path) >= 2:
@@ -433,9 +458,9 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
     if band:
         lf = font(g.text, bold=True)
         for p, res in resource_at.items():
-            left, _, right, bottom = box(p)
+            left, _top, right, bottom = box(p)
             d.rectangle((left + 1, bottom - band, right - 2, bottom - 2), fill=BAND)
-            text_center(d, (left + cell / 2, bottom - band / 2 - 1), RESOURCE_CODES[res], lf, INK)
+            text_center(d, (left + cell / 2, bottom - band / 2 - 1), resource_code(res), lf, INK)
 
     # Tokens: players sharing a space sit side by side in it; their names beside it, clear of each other.
     name_font = label_font(g)
@@ -453,16 +478,17 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
         if lab.leader is not None:
             d.line(lab.leader, fill=CARD, width=4)
             d.line(lab.leader, fill=INK, width=2)
-        dx, _ = _ink_offset(name_font, lab.text)
+        dx, _dy = _ink_offset(name_font, lab.text)
         d.text((lab.rect[0] - dx, (lab.rect[1] + lab.rect[3]) / 2), lab.text, font=name_font, fill=INK,
                anchor="lm", stroke_width=LABEL_STROKE, stroke_fill=CARD)
 
-    # Legend: resources (the same on every board: kept), then players (colour, name, where, clock).
+    # Legend: resources (the same on every board of a language: kept), then players (colour, name, where,
+    # clock).
     ly = g.legend_top
     small = font(g.text)
     # (the box reaches a little above the row: its big labels' antialiasing does)
-    kept(d, (PAD, ly - 4, width - PAD, ly + LEGEND_ROW + 2), ("resources", width, g.text),
-         partial(_resource_legend, d, ly, g.text))
+    kept(d, (PAD, ly - 4, width - PAD, ly + LEGEND_ROW + 2), ("resources", width, g.text, language()),
+         partial(_resource_legend, d, ly, g.text, width - PAD))
     clock_of: Mapping[int, int] | None = (dict(enumerate(clocks)) if isinstance(clocks, Sequence)
                                           else clocks)
     col_w = (width - PAD * 2) // LEGEND_COLUMNS
@@ -472,15 +498,15 @@ def render(view: NomicView, *, names: Sequence[str] | None = None, events: Seque
         py = ly + LEGEND_ROW * (row + 1)
         d.ellipse((px, py + 4, px + 18, py + 22), fill=token_colour(pl.seat), outline=INK_DARK)
         if pl.status == "pending":
-            where = "joins next round"
+            where = _("joins next round")
         elif pl.pos is None:
-            where = "in movement"
+            where = _("in movement")
         else:
             where = f"({pl.pos[0]}, {pl.pos[1]})"
         mark = "\u25b6 " if pl.seat == view.current else ""
         tail = f"  {where}"
         if clock_of is not None and pl.seat in clock_of:
-            tail += f" \u00b7 {_clock(clock_of[pl.seat])} left"
+            tail += " \u00b7 " + _("{clock} left", clock=_clock(clock_of[pl.seat]))
         room = col_w - 34 - d.textlength(mark + tail, font=small)
         text = mark + _fit(d, shown[pl.seat], small, room) + tail
         fill = ACCENT if pl.seat == view.current else INK

@@ -78,7 +78,7 @@ from bot.games.base import (
     RulesBase,
     Seat,
 )
-from bot.games.nomic.flow import tally
+from bot.games.nomic.flow import end_text, tally
 from bot.games.nomic.judgment import apply_judge, apply_lapse, apply_ruling
 from bot.games.nomic.movement import apply_path, apply_reveal, apply_roll
 from bot.games.nomic.moves import (
@@ -128,9 +128,10 @@ from bot.games.nomic.state import (
     settings,
 )
 from bot.games.nomic.view import NomicView, build_view
+from bot.i18n import ENGLISH, _, speaking
 
-SAMPLE_TEXT = "Players should greet each other at the start of every round."
-SAMPLE_RULING = "The Judge rules that play continues as it stands."
+SAMPLE_TEXT = "Players should greet each other at the start of every round."  # not translated: a move
+SAMPLE_RULING = "The Judge rules that play continues as it stands."  # not translated: a move
 _FULL_PATHS_UP_TO = 8
 """legal_moves lists every path up to this roll, and one path per destination beyond it."""
 
@@ -139,8 +140,8 @@ class NomicRules(RulesBase):
     """Nomic World: the Initial Set as a pure, deterministic state machine (see the module docstring)."""
 
     spec: ClassVar[GameSpec] = GameSpec(
-        key="nomic", title="Nomic World", min_seats=2, max_seats=None, ai_levels=(),
-        hidden_information=False, options=(), rated=False, order=5)
+        key="nomic", title="Nomic World",  # not translated: game title
+        min_seats=2, max_seats=None, ai_levels=(), hidden_information=False, options=(), rated=False, order=5)
 
     # ------------------------------------------------------------ protocol
 
@@ -173,13 +174,14 @@ class NomicRules(RulesBase):
             return frozenset({s.question.judge})
         if s.phase == ROLL:
             sides = settings(s).die
-            return Chance(tuple(Roll(n) for n in range(1, sides + 1)), label=f"movement die (d{sides})")
+            return Chance(tuple(Roll(n) for n in range(1, sides + 1)),
+                          label=_("movement die (d{sides})", sides=sides))
         if s.phase == REVEAL:
-            return Chance(tuple(Reveal(r) for r in RESOURCES), label="resource")
+            return Chance(tuple(Reveal(r) for r in RESOURCES), label=_("resource"))
         if s.phase == VOTE:
             p = open_proposal(s)
             assert p is not None
-            voted = {v for v, _ in p.votes}
+            voted = {v for v, _yes in p.votes}
             return frozenset(v for v in p.voters if v not in voted)
         assert s.current is not None
         return frozenset({s.current})
@@ -235,17 +237,17 @@ class NomicRules(RulesBase):
         """
         events: list[Event] = []
         if s.status == OVER:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(_("The game is over."))
         handler = _HANDLERS.get(type(move))
         if handler is None:
-            raise InvalidNotation(f"Not a Nomic World move: {move!r}.")
+            raise InvalidNotation(_("Not a Nomic World move: {move}.", move=repr(move)))
         return handler(s, seat, move, events), events
 
     def outcome(self, s: State) -> Outcome | None:
         """``None`` while the game runs; at the end everybody shares the same place (unrated)."""
         if s.status != OVER:
             return None
-        return Outcome.draw(len(s.players), Reason(s.end_reason), detail=s.end_detail)
+        return Outcome.draw(len(s.players), Reason(s.end_reason), detail=end_text(s.end_detail))
 
     def view(self, s: State, seat: Seat | None) -> NomicView:
         """Everything is public in Nomic World: the same view for everyone (``viewer`` set)."""
@@ -301,9 +303,10 @@ class NomicRules(RulesBase):
 
 
 def _sample_proposals(s: State) -> list[Move]:
-    """A representative set of legal proposals (the space of texts is unbounded)."""
-    out: list[Move] = [Propose("enact", None, SAMPLE_TEXT), Propose("enact", None, "The game ends.",
-                                                                    Effect("end"))]
+    """A representative set of legal proposals (the space of texts is unbounded). Their texts are moves
+    (a rule's words), the same in every language."""
+    out: list[Move] = [Propose("enact", None, SAMPLE_TEXT),
+                       Propose("enact", None, "The game ends.", Effect("end"))]  # not translated: a move
     now_rules = settings(s)
     options: dict[str, tuple[int | str, ...]] = {
         "die": (4, 8, 12), "votes": VOTE_RULES, "order": ORDER_RULES, "phases": PHASE_SETS}
@@ -315,7 +318,8 @@ def _sample_proposals(s: State) -> list[Move]:
             if v == current[kind]:
                 continue
             effect = Effect(kind, v)
-            text = f"The bot's setting changes: {effect.describe()}."
+            with speaking(ENGLISH):
+                text = f"The bot's setting changes: {effect.describe()}."  # not translated: a move
             if holder is None:
                 out.append(Propose("enact", None, text, effect))
             else:

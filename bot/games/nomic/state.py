@@ -25,6 +25,7 @@ from bot.games.nomic.moves import (
     Point,
     effect_problem,
 )
+from bot.i18n import N_, _
 
 ORIGIN: Point = (0, 0)
 
@@ -43,7 +44,7 @@ RECORD_KINDS = (INITIAL, JUDGMENT, *ACTIONS)
 OPEN = "open"              # a proposal being voted on
 REJECTED = "rejected"      # a proposal that failed
 ADOPTED = "adopted"        # adopted, takes effect at the beginning of the next turn
-IN_EFFECT = "in effect"    # a rule in effect
+IN_EFFECT = "in effect"    # a rule in effect  # not translated: a status (state)
 REPEALED = "repealed"      # a rule no longer in effect
 APPLIED = "applied"        # an adopted repeal or amendment that has taken effect
 STATUSES = (OPEN, REJECTED, ADOPTED, IN_EFFECT, REPEALED, APPLIED)
@@ -191,10 +192,28 @@ def seats_with(s: State, *statuses: str) -> tuple[Seat, ...]:
 
 
 def name(s: State, seat: Seat | None) -> str:
-    """A seat's display name (or a neutral word for no seat)."""
+    """A seat's display name (or a neutral word for no seat, in the current language)."""
     if seat is None or not 0 <= seat < len(s.players):
-        return "nobody" if seat is None else f"seat {seat}"
+        return _("nobody") if seat is None else _("seat {seat}", seat=seat)
     return s.players[seat].name
+
+
+STATUS_WORDS: dict[str, str] = {OPEN: N_("being voted on"), REJECTED: N_("rejected"),
+                                ADOPTED: N_("adopted, takes effect next turn"), IN_EFFECT: N_("in effect"),
+                                REPEALED: N_("repealed"), APPLIED: N_("adopted and applied")}
+"""A rulebook entry's status as a player reads it."""
+
+
+def status_word(status: str) -> str:
+    """A rulebook entry's status in the current language."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+
+
+def known_numbers(last: int) -> str:
+    """The numbers the rulebook has so far (``101-115 and 201-204``), in the current language."""
+    if last >= 201:
+        return _("{initial} and {first}-{last}", initial="101-115", first=201, last=last)
+    return "101-115"
 
 
 @dataclass(frozen=True)
@@ -315,9 +334,9 @@ def _bad(what: str) -> ValueError:
 
 def _int(v: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
     if type(v) is not int:
-        raise _bad(f"{what} must be an integer")
+        raise _bad(f"{what} must be an integer")  # not translated: log
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise _bad(f"{what} is out of range ({v})")
+        raise _bad(f"{what} is out of range ({v})")  # not translated: log
     return v
 
 
@@ -327,28 +346,29 @@ def _opt_int(v: Any, what: str, lo: int | None = None, hi: int | None = None) ->
 
 def _str(v: Any, what: str, choices: tuple[str, ...] | None = None, limit: int = MAX_TEXT) -> str:
     if not isinstance(v, str):
-        raise _bad(f"{what} must be a string")
+        raise _bad(f"{what} must be a string")  # not translated: log
     if choices is not None and v not in choices:
-        raise _bad(f"{what} {v!r} is not one of {choices}")
+        raise _bad(f"{what} {v!r} is not one of {choices}")  # not translated: log
     if len(v) > limit:
-        raise _bad(f"{what} is longer than {limit} characters")
+        raise _bad(f"{what} is longer than {limit} characters")  # not translated: log
     return v
 
 
 def _list(v: Any, what: str) -> list[Any]:
     if not isinstance(v, list):
-        raise _bad(f"{what} must be a list")
+        raise _bad(f"{what} must be a list")  # not translated: log
     return v
 
 
 def _point(v: Any, what: str) -> Point:
     if not (isinstance(v, list) and len(v) == 2):
-        raise _bad(f"{what} must be [x, y]")
+        raise _bad(f"{what} must be [x, y]")  # not translated: log
     return (_int(v[0], what), _int(v[1], what))
 
 
-NOTE_KINDS = ("initial", "proposed", "adopted", "rejected", "took effect", "amended", "repealed", "asked",
-              "ruled")
+NOTE_KINDS = ("initial", "proposed", "adopted", "rejected",
+              "took effect",  # not translated: a note's kind (state)
+              "amended", "repealed", "asked", "ruled")
 
 
 def _note(h: Any, seat_hi: int) -> Note:
@@ -365,7 +385,7 @@ def _effect(v: Any, what: str) -> Effect | None:
     if v is None:
         return None
     _need(isinstance(v, dict) and "kind" in v and set(v) <= {"kind", "value"},
-          f"{what} must be {{kind, value}}")
+          f"{what} must be {{kind, value}}")  # not translated: log
     problem = effect_problem(v["kind"], v.get("value"))
     _need(not problem, f"{what}: {problem}")
     return Effect(v["kind"], v.get("value"))
@@ -376,8 +396,8 @@ def _record(r: dict[str, Any], seat_hi: int) -> Record:
     votes = []
     for v in _list(r.get("votes"), "votes"):
         if not (isinstance(v, list) and len(v) == 2 and isinstance(v[1], bool)):
-            raise _bad("votes are [seat, yes]")
-        votes.append((_int(v[0], "vote seat", 0, seat_hi), v[1]))
+            raise _bad("votes are [seat, yes]")  # not translated: log
+        votes.append((_int(v[0], "vote seat", 0, seat_hi), v[1]))  # not translated: log
     return Record(
         number=_int(r.get("number"), "number"), kind=_str(r.get("kind"), "kind", RECORD_KINDS),
         text=_str(r.get("text"), "text"), status=_str(r.get("status"), "status", STATUSES),
@@ -394,13 +414,13 @@ def load_state(d: Mapping[str, JSON]) -> State:
     Raises:
         ValueError: the JSON is not a valid Nomic World state (the message says what is wrong).
     """
-    _need(isinstance(d, Mapping), "expected a JSON object")
-    _need(d.get("v") == 1, f"unknown schema version {d.get('v')!r}")
+    _need(isinstance(d, Mapping), "expected a JSON object")  # not translated: log
+    _need(d.get("v") == 1, f"unknown schema version {d.get('v')!r}")  # not translated: log
     n_players = len(_list(d.get("players"), "players"))
     seat_hi = n_players - 1
     players = []
     for i, p in enumerate(d["players"]):
-        _need(isinstance(p, dict), f"player {i} must be an object")
+        _need(isinstance(p, dict), f"player {i} must be an object")  # not translated: log
         pos = p.get("pos")
         players.append(Player(_int(p.get("id"), f"player {i} id", 1, 2**64 - 1),
                               _str(p.get("name"), f"player {i} name", limit=MAX_NAME),
@@ -408,7 +428,7 @@ def load_state(d: Mapping[str, JSON]) -> State:
                               None if pos is None else _point(pos, f"player {i} pos")))
     records = []
     for i, r in enumerate(_list(d.get("rules"), "rules")):
-        _need(isinstance(r, dict), f"rule entry {i} must be an object")
+        _need(isinstance(r, dict), f"rule entry {i} must be an object")  # not translated: log
         if i < len(_PRISTINE) and r == _PRISTINE_JSON[i]:
             records.append(_PRISTINE[i])  # an Initial Set rule never touched: skip the field checks
             continue
@@ -419,35 +439,38 @@ def load_state(d: Mapping[str, JSON]) -> State:
     q = d.get("question")
     question = None
     if q is not None:
-        _need(isinstance(q, dict), "question must be an object or null")
-        question = Question(_int(q.get("asker"), "question asker", 0, seat_hi),
-                            _int(q.get("judge"), "question judge", 0, seat_hi),
-                            _str(q.get("text"), "question text", limit=MAX_QUESTION))
+        _need(isinstance(q, dict), "question must be an object or null")  # not translated: log
+        question = Question(_int(q.get("asker"), "question asker", 0, seat_hi),  # not translated: log
+                            _int(q.get("judge"), "question judge", 0, seat_hi),  # not translated: log
+                            _str(q.get("text"), "question text", limit=MAX_QUESTION))  # not translated: log
     end = d.get("end")
-    _need(end is None or isinstance(end, dict), "end must be an object or null")
+    _need(end is None or isinstance(end, dict), "end must be an object or null")  # not translated: log
     revealed = []
     for v in _list(d.get("revealed"), "revealed"):
-        _need(isinstance(v, list) and len(v) == 3, "revealed spaces are [x, y, resource]")
+        _need(isinstance(v, list) and len(v) == 3,
+              "revealed spaces are [x, y, resource]")  # not translated: log
         revealed.append(((_int(v[0], "revealed x"), _int(v[1], "revealed y")),
-                         _str(v[2], "revealed resource", RESOURCES)))
+                         _str(v[2], "revealed resource", RESOURCES)))  # not translated: log
     s = State(
         seats=_int(d.get("seats"), "seats", 0),
         status=_str(d.get("status"), "status", (LOBBY, RUNNING, OVER)),
         players=tuple(players),
         records=tuple(records),
-        effect_order=tuple(_int(n, "effect_order entry") for n in _list(d.get("effect_order"),
-                                                                        "effect_order")),
+        effect_order=tuple(_int(n, "effect_order entry")  # not translated: log
+                           for n in _list(d.get("effect_order"), "effect_order")),
         round=_int(d.get("round"), "round", 0),
-        done=tuple(_int(i, "done seat", 0, seat_hi) for i in _list(d.get("done"), "done")),
+        done=tuple(_int(i, "done seat", 0, seat_hi)  # not translated: log
+                   for i in _list(d.get("done"), "done")),
         current=_opt_int(d.get("current"), "current", 0, seat_hi),
         phase=_str(d.get("phase"), "phase", ("", *PHASES)),
         roll=_opt_int(d.get("roll"), "roll", 1, 20),
         revealed=tuple(revealed),
         path_seat=_opt_int(d.get("path_seat"), "path_seat", 0, seat_hi),
-        path=tuple(_point(p, "path space") for p in _list(d.get("path"), "path")),
+        path=tuple(_point(p, "path space") for p in _list(d.get("path"), "path")),  # not translated: log
         question=question,
-        end_reason=_str(end.get("reason"), "end reason", tuple(r.value for r in Reason)) if end else "",
-        end_detail=_str(end.get("detail"), "end detail", limit=300) if end else "",
+        end_reason=_str(end.get("reason"), "end reason",  # not translated: log
+                        tuple(r.value for r in Reason)) if end else "",
+        end_detail=_str(end.get("detail"), "end detail", limit=300) if end else "",  # not translated: log
     )
     _check_consistency(s)
     return s
@@ -456,20 +479,20 @@ def load_state(d: Mapping[str, JSON]) -> State:
 def _record_problem(s: State, r: Record) -> str:
     """What is wrong with one rulebook entry in ``s``, or ``""``."""
     if (r.kind == INITIAL) != (r.number < FIRST_NUMBER):
-        return "has a kind that does not fit its number"
+        return "has a kind that does not fit its number"  # not translated: log
     if r.kind in ("repeal", "amend"):
         if r.target is None or r.target >= r.number or record(s, r.target) is None:
-            return "must target an earlier rule"
+            return "must target an earlier rule"  # not translated: log
         if r.status not in (OPEN, REJECTED, ADOPTED, APPLIED):
-            return f"has a status ({r.status}) that does not fit a {r.kind}"
+            return f"has a status ({r.status}) that does not fit a {r.kind}"  # not translated: log
     elif r.target is not None:
-        return "has a target but is not a repeal or amendment"
+        return "has a target but is not a repeal or amendment"  # not translated: log
     if r.kind in (JUDGMENT, INITIAL) and r.status not in (IN_EFFECT, REPEALED):
-        return "took effect at once, so it is in effect or repealed"
+        return "took effect at once, so it is in effect or repealed"  # not translated: log
     if r.kind == "enact" and r.status == APPLIED:
-        return "is an enactment and cannot be 'applied'"
+        return "is an enactment and cannot be 'applied'"  # not translated: log
     if r.kind in ACTIONS and r.proposer is None:
-        return "has no proposer"
+        return "has no proposer"  # not translated: log
     return ""
 
 
@@ -479,9 +502,9 @@ def _check_consistency(s: State) -> None:
     expect = [base + i for i in range(len(INITIAL_SET))]
     expect += [FIRST_NUMBER + i for i in range(len(s.records) - len(INITIAL_SET))]
     _need([r.number for r in s.records] == expect,
-          "rule numbers must run 101-115, then 201, 202, ... without gaps")
+          "rule numbers must run 101-115, then 201, 202, ... without gaps")  # not translated: log
     ids = [p.user_id for p in s.players]
-    _need(len(set(ids)) == len(ids), "two seats have the same user id")
+    _need(len(set(ids)) == len(ids), "two seats have the same user id")  # not translated: log
     n_open = 0
     for r in s.records:
         problem = _record_problem(s, r)
@@ -490,42 +513,51 @@ def _check_consistency(s: State) -> None:
         n_open += r.status == OPEN
     in_effect = [r.number for r in s.records if r.status == IN_EFFECT]
     _need(sorted(s.effect_order) == in_effect and len(set(s.effect_order)) == len(s.effect_order),
-          "effect_order must list exactly the rules in effect")
-    points = [p for p, _ in s.revealed]
+          "effect_order must list exactly the rules in effect")  # not translated: log
+    points = [p for p, _res in s.revealed]
     _need(points == sorted(set(points)) and ORIGIN not in points,
-          "revealed spaces must be sorted, distinct and not the origin")
+          "revealed spaces must be sorted, distinct and not the origin")  # not translated: log
     moving = [i for i, p in enumerate(s.players) if p.pos is None]
     if s.status == LOBBY:
         _need(s.round == 0 and s.current is None and not s.phase and not s.done and s.question is None,
-              "a lobby has no round, turn or question")
-        _need(all(p.status != PENDING for p in s.players), "nobody waits for a round in the lobby")
+              "a lobby has no round, turn or question")  # not translated: log
+        _need(all(p.status != PENDING for p in s.players),
+              "nobody waits for a round in the lobby")  # not translated: log
     if s.status == RUNNING:
         _need(s.round >= 1 and s.current is not None and s.phase != "",
-              "a running game has a round, turn and phase")
+              "a running game has a round, turn and phase")  # not translated: log
         assert s.current is not None
-        _need(s.players[s.current].status == ACTIVE, "the current player must be active")
-        _need(s.current not in s.done, "the current player has not had their turn yet")
-        _need(len(set(s.done)) == len(s.done), "a player plays once per round")
-        _need(s.phase != ROLL or s.roll is None, "the die is not rolled yet in the roll phase")
-        _need(s.phase not in (MOVE, REVEAL) or s.roll is not None, "a movement needs a roll")
-        _need(n_open == (s.phase == VOTE), "an open proposal exists exactly during the vote")
+        _need(s.players[s.current].status == ACTIVE,
+              "the current player must be active")  # not translated: log
+        _need(s.current not in s.done, "the current player has not had their turn yet")  # not translated: log
+        _need(len(set(s.done)) == len(s.done), "a player plays once per round")  # not translated: log
+        _need(s.phase != ROLL or s.roll is None,
+              "the die is not rolled yet in the roll phase")  # not translated: log
+        _need(s.phase not in (MOVE, REVEAL) or s.roll is not None,
+              "a movement needs a roll")  # not translated: log
+        _need(n_open == (s.phase == VOTE),
+              "an open proposal exists exactly during the vote")  # not translated: log
         if s.phase == VOTE:
             op = open_proposal(s)
-            _need(op is not None and op.proposer == s.current, "the open proposal is the current player's")
+            _need(op is not None and op.proposer == s.current,
+                  "the open proposal is the current player's")  # not translated: log
         _need(moving == ([s.current] if s.phase == REVEAL else []),
-              "only the player being revealed is in movement")
+              "only the player being revealed is in movement")  # not translated: log
         if s.phase == REVEAL:
             _need(s.path_seat == s.current and bool(s.path) and s.path[-1] != ORIGIN
-                  and s.path[-1] not in points, "a reveal needs an unknown destination")
+                  and s.path[-1] not in points,
+                  "a reveal needs an unknown destination")  # not translated: log
     else:
-        _need(n_open == 0 and not moving, "no proposal is open and nobody moves outside a running game")
+        _need(n_open == 0 and not moving,
+              "no proposal is open and nobody moves outside a running game")  # not translated: log
     if s.status == OVER:
-        _need(s.current is None and s.question is None and s.end_reason != "", "a finished game has a reason")
+        _need(s.current is None and s.question is None and s.end_reason != "",
+              "a finished game has a reason")  # not translated: log
     if s.question is not None:
-        _need(s.status == RUNNING, "a question needs a running game")
-    _need((s.path_seat is None) == (not s.path), "a path has a mover")
+        _need(s.status == RUNNING, "a question needs a running game")  # not translated: log
+    _need((s.path_seat is None) == (not s.path), "a path has a mover")  # not translated: log
     for a, b in zip(s.path, s.path[1:], strict=False):
-        _need(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1, "path spaces must be adjacent")
+        _need(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1, "path spaces must be adjacent")  # not translated: log
 
 
 _PRISTINE: tuple[Record, ...] = initial_state(0).records

@@ -1,5 +1,9 @@
 """What the channel sees of a Nomic World game (everything is public).
 
+The view holds facts, no sentences: a match keeps one view per seat whatever the language of whoever
+reads it, so the texts built from it (a rule's history, an effect in words) are properties written in the
+current language when they are read.
+
 :func:`build_view` turns a state into a :class:`NomicView`: players with
 names and positions, the map's revealed spaces, the last path, whose turn and
 which phase, the open proposal and its votes, the pending question, the
@@ -12,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.games.base import Seat
-from bot.games.nomic.moves import ACTIONS, Point
+from bot.games.nomic.flow import end_text, stored_text
+from bot.games.nomic.moves import ACTIONS, Effect, Point
 from bot.games.nomic.state import (
     IN_EFFECT,
     RUNNING,
@@ -21,12 +26,12 @@ from bot.games.nomic.state import (
     Record,
     State,
     judge_of,
-    name,
     next_number,
     open_proposal,
     round_order,
     settings,
 )
+from bot.i18n import _
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,23 @@ class PlayerView:
 
 
 @dataclass(frozen=True)
+class NoteView:
+    """One line of a rule's history as facts: what happened, who did it (a name), when, which entry, and
+    the note's text (a reason, a score, a previous text, a question)."""
+
+    what: str
+    who: str | None
+    round: int
+    turn: int
+    ref: int | None
+    text: str
+
+    def line(self) -> str:
+        """The line in the current language."""
+        return history_line(self)
+
+
+@dataclass(frozen=True)
 class RuleView:
     """One numbered entry of the rulebook (a rule, a proposal or a judgment).
 
@@ -59,7 +81,7 @@ class RuleView:
     effect). ``text`` is the current text (for an amendment: the text it
     proposes; for a repeal: the reason). ``effect`` is the short form
     (``die=8``), ``effect_text`` its description. ``history`` is one line per
-    event, oldest first, names and times written out.
+    event, oldest first, names and times written out (from ``notes``).
     """
 
     number: int
@@ -68,17 +90,27 @@ class RuleView:
     text: str
     status: str
     effect: str | None
-    effect_text: str | None
+    effect_data: Effect | None
     target: int | None
     proposer: Seat | None
     yes: tuple[Seat, ...]
     no: tuple[Seat, ...]
     amended: bool
-    history: tuple[str, ...]
+    notes: tuple[NoteView, ...]
 
     @property
     def in_effect(self) -> bool:
         return self.status == IN_EFFECT
+
+    @property
+    def effect_text(self) -> str | None:
+        """The effect in words of the current language."""
+        return self.effect_data.describe() if self.effect_data is not None else None
+
+    @property
+    def history(self) -> tuple[str, ...]:
+        """One line per event, oldest first, in the current language."""
+        return tuple(n.line() for n in self.notes)
 
 
 @dataclass(frozen=True)
@@ -91,12 +123,17 @@ class ProposalView:
     rule: int | None
     text: str
     effect: str | None
-    effect_text: str | None
+    effect_data: Effect | None
     voters: tuple[Seat, ...]
     yes: tuple[Seat, ...]
     no: tuple[Seat, ...]
     waiting: tuple[Seat, ...]
     needed: str
+
+    @property
+    def effect_text(self) -> str | None:
+        """The effect in words of the current language."""
+        return self.effect_data.describe() if self.effect_data is not None else None
 
 
 @dataclass(frozen=True)
@@ -156,48 +193,63 @@ class NomicView:
                 return r
         return None
 
+    @property
+    def result_text(self) -> str:
+        """How the game ended, in the current language (``result`` is the state's English)."""
+        return end_text(self.result) if self.result else ""
+
     def name(self, seat: Seat | None) -> str:
         if seat is None or not 0 <= seat < len(self.players):
-            return "nobody"
+            return _("nobody")
         return self.players[seat].name
 
 
-def _when(n: Note) -> str:
-    return "before the game" if n.round == 0 else f"round {n.round}, turn {n.turn}"
+def _when(n: NoteView) -> str:
+    return _("before the game") if n.round == 0 else _("round {round}, turn {turn}", round=n.round,
+                                                       turn=n.turn)
 
 
-def _history_line(s: State, r: Record, n: Note) -> str:
-    who = name(s, n.seat)
+def history_line(n: NoteView) -> str:
+    """One line of a rule's history in the current language (a player's own words kept as written)."""
+    who = n.who if n.who is not None else _("nobody")
     when = _when(n)
     if n.what == "initial":
-        return "In the Initial Set, in effect when the game began."
+        return _("In the Initial Set, in effect when the game began.")
     if n.what == "proposed":
-        return f"Proposed by {who} ({when})."
+        return _("Proposed by {player} ({when}).", player=who, when=when)
     if n.what == "adopted":
-        return f"Adopted: {n.text} ({when})."
+        return _("Adopted: {score} ({when}).", score=stored_text(n.text), when=when)
     if n.what == "rejected":
-        return f"Rejected: {n.text} ({when})."
+        return _("Rejected: {reason} ({when}).", reason=stored_text(n.text), when=when)
     if n.what == "took effect":
-        return f"Took effect ({when})" + (f": {n.text}." if n.text else ".")
+        if n.text:
+            return _("Took effect ({when}): {why}.", when=when, why=stored_text(n.text))
+        return _("Took effect ({when}).", when=when)
     if n.what == "amended":
-        return f"Amended by {n.ref} ({when}). Previous text: {n.text}"
+        return _("Amended by {number} ({when}). Previous text: {text}", number=n.ref, when=when, text=n.text)
     if n.what == "repealed":
-        return f"Repealed by {n.ref} ({when})."
+        return _("Repealed by {number} ({when}).", number=n.ref, when=when)
     if n.what == "asked":
-        return f"Question from {who}: \u201c{n.text}\u201d"
+        return _("Question from {player}: \u201c{question}\u201d", player=who, question=n.text)
     if n.what == "ruled":
-        return f"Ruling by {who}, the Judge; adopted and in effect at once ({when})."
+        return _("Ruling by {player}, the Judge; adopted and in effect at once ({when}).", player=who,
+                 when=when)
     return f"{n.what} ({when})."
+
+
+def _note_view(s: State, n: Note) -> NoteView:
+    who = s.players[n.seat].name if n.seat is not None and 0 <= n.seat < len(s.players) else None
+    return NoteView(n.what, who, n.round, n.turn, n.ref, n.text)
 
 
 def _rule_view(s: State, r: Record) -> RuleView:
     return RuleView(
         number=r.number, kind=r.kind, title=r.title, text=r.text, status=r.status,
-        effect=str(r.effect) if r.effect else None, effect_text=r.effect.describe() if r.effect else None,
+        effect=str(r.effect) if r.effect else None, effect_data=r.effect,
         target=r.target, proposer=r.proposer,
         yes=tuple(v for v, y in r.votes if y), no=tuple(v for v, y in r.votes if not y),
         amended=any(n.what == "amended" for n in r.history),
-        history=tuple(_history_line(s, r, n) for n in r.history))
+        notes=tuple(_note_view(s, n) for n in r.history))
 
 
 def build_view(s: State, viewer: Seat | None) -> NomicView:
@@ -222,8 +274,7 @@ def build_view(s: State, viewer: Seat | None) -> NomicView:
         yes = tuple(v for v, y in op.votes if y)
         no = tuple(v for v, y in op.votes if not y)
         proposal = ProposalView(op.number, op.proposer, op.kind, op.target, op.text,
-                                str(op.effect) if op.effect else None,
-                                op.effect.describe() if op.effect else None, op.voters, yes, no,
+                                str(op.effect) if op.effect else None, op.effect, op.voters, yes, no,
                                 tuple(v for v in op.voters if v not in yes and v not in no), cfg.votes)
     question = None
     if s.question is not None:
@@ -238,5 +289,5 @@ def build_view(s: State, viewer: Seat | None) -> NomicView:
         result=s.end_detail)
 
 
-__all__ = ["NomicView", "PlayerView", "ProposalView", "QuestionView",
-           "RuleView", "build_view"]
+__all__ = ["NomicView", "NoteView", "PlayerView", "ProposalView", "QuestionView",
+           "RuleView", "build_view", "history_line"]
