@@ -15,11 +15,12 @@ from bot.games.nomic import RULES, NomicView, read_effect
 from bot.games.nomic.moves import (
     DIRECTIONS,
 )
-from bot.i18n import N_, _, public
+from bot.i18n import N_, _
 from bot.i18n.documents import read_document
 from bot.matches.service import Match
 from bot.names import shown
 from bot.replies import reply_error
+from cogs._game.base import in_channel
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,9 @@ HOWTO_NOTE = N_(
 @contextmanager
 def channel(match: Match) -> Iterator[None]:
     """Write what goes to the match's channel or thread (its board, the proposal and its tally, the
-    Judgment, the result) in the server's language, also when it answers someone's click."""
-    with public(match.rec.guild_id):
+    Judgment, the result) in the server's language, also when it answers someone's click; a private
+    ``/nomic board`` in its reader's (:func:`cogs._game.base.in_channel`)."""
+    with in_channel(match):
         yield
 
 

@@ -54,10 +54,11 @@ async def test_on_a_spanish_server_the_board_is_spanish_and_an_english_players_a
     w = world
     w.guild.locale = "es-ES"
     await w.alice.slash(w.chan, "nomic new")
-    lobby = await w.chan.wait_for(lambda m: "Join" in m.button_labels() and "Nomic World" in m.text)
+    # the lobby is a post in the channel: the server's Spanish
+    lobby = await w.chan.wait_for(lambda m: "Unirme" in m.button_labels() and "Nomic World" in m.text)
     for p in (w.bob, w.carol):
-        await p.click(lobby, "Join")
-    await w.alice.click(lobby, "Start")
+        await p.click(lobby, "Unirme")
+    await w.alice.click(lobby, "Empezar")
     await w.dd.settle()
     thread = w.thread()
     board = await thread.wait_for(is_spanish_board)
