@@ -29,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from bot.i18n import N_, _
+
 Seat = int
 CHANCE: Seat = -1
 """The pseudo-seat that plays chance outcomes (dice, draws, handicap set-up)."""
@@ -50,8 +52,11 @@ class GameError(ValueError):
         text = str(self)
         if self.legal:
             shown = ", ".join(self.legal[:limit])
-            more = f" (+{len(self.legal) - limit} more)" if len(self.legal) > limit else ""
-            text += f"\nLegal moves: {shown}{more}"
+            if len(self.legal) > limit:
+                more = len(self.legal) - limit
+                text += "\n" + _("Legal moves: {moves} (+{more} more)", moves=shown, more=more)
+            else:
+                text += "\n" + _("Legal moves: {moves}", moves=shown)
         return text
 
 
@@ -73,7 +78,8 @@ class Chance:
 
     outcomes: tuple[Any, ...]
     weights: tuple[float, ...] | None = None
-    label: str = "chance"
+    label: str = N_("chance")
+    """Marked for translation by the engine (``_("die roll")``); the default is looked up where shown."""
 
 
 class Reason(enum.Enum):
