@@ -157,6 +157,7 @@ class ParlorBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await self.load_languages()
         self.add_dynamic_items(MatchComponent)
         await self.tree.set_translator(ParlorTranslator())
         for ext in self.extensions_to_load:
@@ -168,6 +169,16 @@ class ParlorBot(commands.Bot):
         if self.config.metrics_port is not None:
             metrics.set_shards(self.config.shard_ids, self.config.shard_count)
             metrics.watch_active_matches(self._count_active)
+
+    async def load_languages(self) -> None:
+        """The languages players (``/language``) and servers (``/parlor settings language:``) chose, read
+        whole into :data:`bot.i18n.prefs` (a text looks its reader's language up there, never in the
+        database). Servers' Discord languages are noted as Discord announces them (``cogs/language.py``)."""
+        i18n.prefs.clear()
+        i18n.prefs.users.update(
+            (k, v) for k, v in (await self.store.user_languages()).items() if v in i18n.LANGUAGES)
+        i18n.prefs.guilds.update(
+            (k, v) for k, v in (await self.store.guild_languages()).items() if v in i18n.LANGUAGES)
 
     async def _count_active(self) -> int:
         return len(await self.store.active_ids_with_components())

@@ -14,19 +14,22 @@ from typing import Any
 import discord
 
 from bot.errors import ParlorError
+from bot.i18n import N_, _, ngettext
 
+# Discord's names of its permissions, as its server settings show them; looked up with _() where they are
+# said, so the catalogs give Discord's own words in each language and an admin finds the switch by its name.
 CHANNEL_NEEDS = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("embed_links", N_("Embed Links")),
+    ("attach_files", N_("Attach Files")),
 )
-GAME_NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "nomic": (("add_reactions", "Add Reactions"), ("read_message_history", "Read Message History")),  # votes
+GAME_NEEDS: dict[str, tuple[tuple[str, str], ...]] = {  # Nomic's votes are reactions
+    "nomic": (("add_reactions", N_("Add Reactions")), ("read_message_history", N_("Read Message History"))),
 }
 THREAD_NEEDS = (
-    ("create_public_threads", "Create Public Threads"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
+    ("create_public_threads", N_("Create Public Threads")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
 )
 
 
@@ -52,8 +55,11 @@ def _missing(perms: discord.Permissions, needs: tuple[tuple[str, str], ...]) -> 
 
 
 def _and(labels: list[str]) -> str:
-    bold = [f"**{x}**" for x in labels]
-    return bold[0] if len(bold) == 1 else ", ".join(bold[:-1]) + " and " + bold[-1]
+    """The permissions' names, bold, as a list in words ("**A**, **B** and **C**")."""
+    bold = [f"**{_(x)}**" for x in labels]
+    if len(bold) == 1:
+        return bold[0]
+    return _("{names} and {last}", names=", ".join(bold[:-1]), last=bold[-1])
 
 
 def channel_blockers(interaction: discord.Interaction, game: str = "", channel: Any = None) -> list[str]:
@@ -65,7 +71,7 @@ def channel_blockers(interaction: discord.Interaction, game: str = "", channel: 
     needs: tuple[tuple[str, str], ...] = CHANNEL_NEEDS + GAME_NEEDS.get(game, ())
     if in_thread:
         needs = tuple(
-            ("send_messages_in_threads", "Send Messages in Threads") if a == "send_messages" else (a, b)
+            ("send_messages_in_threads", N_("Send Messages in Threads")) if a == "send_messages" else (a, b)
             for a, b in needs
         )
     return _missing(perms, needs)
@@ -84,13 +90,15 @@ def check_can_host(interaction: discord.Interaction, game: str = "", channel: An
     missing = channel_blockers(interaction, game, channel)
     if not missing:
         return
-    where = getattr(channel if channel is not None else interaction.channel, "mention", "this channel")
-    plural = "these permissions" if len(missing) > 1 else "this permission"
-    raise MissingBotPermissions(
-        f"I cannot host a match in {where}: I am missing {_and(missing)} there. Ask a server admin to "
-        "give me "
-        f"{plural} (channel settings → Permissions, or my role), then try again. Nothing was changed."
-    )
+    where = getattr(channel if channel is not None else interaction.channel, "mention", None)
+    raise MissingBotPermissions(ngettext(
+        "I cannot host a match in {channel}: I am missing {permissions} there. Ask a server admin to give "
+        "me this permission (channel settings → Permissions, or my role), then try again. Nothing was "
+        "changed.",
+        "I cannot host a match in {channel}: I am missing {permissions} there. Ask a server admin to give "
+        "me these permissions (channel settings → Permissions, or my role), then try again. Nothing was "
+        "changed.",
+        len(missing), channel=where or _("this channel"), permissions=_and(missing)))
 
 
 def thread_note(interaction: discord.Interaction, channel: Any = None) -> str:
@@ -98,4 +106,5 @@ def thread_note(interaction: discord.Interaction, channel: Any = None) -> str:
     missing = thread_blockers(interaction, channel)
     if not missing:
         return ""
-    return (f"Playing in this channel: I need {_and(missing)} here to give each match its own thread.")
+    return _("Playing in this channel: I need {permissions} here to give each match its own thread.",
+             permissions=_and(missing))

@@ -15,33 +15,43 @@ import discord
 from discord import app_commands
 
 from bot.errors import StaleBoard
+from bot.games.fire_and_ice.geometry import FIRE, SIDE_NAMES
+from bot.i18n import _, ngettext, public
 from bot.matches.service import Match
 from bot.render import board_png
-from bot.render.text import article, plural
 from cogs import _views as v
 from cogs._game import EXPIRY_CHOICES, TURN_LIMITS, GameCog, draw_off_loop_if_long, picture_file
 from cogs._game.puzzle import PuzzleCog
 
-SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),
-         app_commands.Choice(name="Ice", value="ice"),
+# Slash command descriptions and choice names are read from the command tree into the commands catalog and
+# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),  # not translated: command text
+         app_commands.Choice(name="Ice", value="ice"),  # not translated: command text
          app_commands.Choice(name="random", value="random")]
 HANDICAPS = [app_commands.Choice(name="none", value=0)] + [
-    app_commands.Choice(name=f"{n} extra Fire piece{'s' if n > 1 else ''}", value=n) for n in range(1, 7)]
+    app_commands.Choice(name=f"{n} extra Fire piece{'s' if n > 1 else ''}",  # not translated: command text
+                        value=n) for n in range(1, 7)]
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard")]
-SIDE_NAMES = ("Fire", "Ice")
 
 
 class FireAndIce(
-    PuzzleCog, GameCog, group_name="fireandice", group_description="Fire and Ice: islands, lines and a twist"
+    PuzzleCog, GameCog, group_name="fireandice",
+    group_description="Fire and Ice: islands, lines and a twist",  # not translated: command text
 ):
     game_key = "fireandice"
 
-    @app_commands.command(name="new", description="Start a Fire and Ice match (no opponent: open a lobby)")
-    @app_commands.describe(expires="How long the invitation stays open (default 15 minutes)",
-                           opponent="Who to challenge (pick me to play the computer)",
-                           side="Your side (against me: random unless you choose)",
-                           handicap="Extra Fire pieces placed at random before the start",
-                           turn_limit="Time per move", level="Computer strength (when playing me)")
+    @app_commands.command(
+        name="new",
+        description="Start a Fire and Ice match (no opponent: open a lobby)",  # not translated: command text
+    )
+    @app_commands.describe(
+        expires="How long the invitation stays open (default 15 minutes)",  # not translated: command text
+        opponent="Who to challenge (pick me to play the computer)",  # not translated: command text
+        side="Your side (against me: random unless you choose)",  # not translated: command text
+        handicap="Extra Fire pieces placed at random before the start",  # not translated: command text
+        turn_limit="Time per move",  # not translated: command text
+        level="Computer strength (when playing me)",  # not translated: command text
+    )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           side=SIDES, handicap=HANDICAPS, turn_limit=TURN_LIMITS, level=LEVELS)
     async def new(
@@ -65,12 +75,9 @@ class FireAndIce(
     def confirm_text(self, match: Match, notation: str) -> str | None:
         view = match.view(None)
         if view.to_move is not None and view.is_losing(notation):
-            other = SIDE_NAMES[1 - view.to_move]
-            return (
-                f"⚠️ `{notation}` hands {other} the win: the {other} piece left on the vacated point "
-                "completes "
-                f"their line of islands. Play it anyway?"
-            )
+            return _("⚠️ `{move}` hands {side} the win: the {side} piece left on the vacated point completes "
+                     "their line of islands. Play it anyway?", move=notation,
+                     side=_(SIDE_NAMES[1 - view.to_move]))
         return None
 
     def components(self, match: Match, state: str = "") -> list[discord.ui.Item[Any]]:
@@ -80,15 +87,17 @@ class FireAndIce(
             return []
         if view.must_pass:
             return [
-                v.button(mid, ver, "m:pass", label="Pass (no legal move)", style=discord.ButtonStyle.primary)
+                v.button(mid, ver, "m:pass", label=_("Pass (no legal move)"),
+                         style=discord.ButtonStyle.primary)
             ]
         items: list[discord.ui.Item[Any]] = []
         if state.startswith("cf"):
             move = state[2:]
-            other = SIDE_NAMES[1 - view.to_move]
-            items.append(v.button(mid, ver, f"m:{move}", label=f"Yes, play {move} ({other} wins)",
+            other = _(SIDE_NAMES[1 - view.to_move])
+            items.append(v.button(mid, ver, f"m:{move}", label=_("Yes, play {move} ({side} wins)", move=move,
+                                                                 side=other),
                                   style=discord.ButtonStyle.danger))
-            items.append(v.button(mid, ver, "back", label="Back"))
+            items.append(v.button(mid, ver, "back", label=_("Back")))
             return items
         if state.startswith("src"):
             src = state[3:]
@@ -96,27 +105,29 @@ class FireAndIce(
             for dst in view.destinations(src):
                 move = f"{src}-{dst}"
                 if view.is_losing(move):
-                    desc = f"⚠ hands {SIDE_NAMES[1 - view.to_move]} the win"
+                    desc = _("⚠ hands {side} the win", side=_(SIDE_NAMES[1 - view.to_move]))
                 elif move in view.winning_moves:
-                    desc = "🏆 wins the game"
+                    desc = _("🏆 wins the game")
                 else:
                     desc = None
                 opts.append(discord.SelectOption(label=move, value=move, description=desc))
-            items.append(v.select(mid, ver, "dst", opts, placeholder=f"Move {src} to…", row=0))
-            items.append(v.button(mid, ver, "back", label="Back", row=1))
+            items.append(v.select(mid, ver, "dst", opts, placeholder=_("Move {point} to…", point=src), row=0))
+            items.append(v.button(mid, ver, "back", label=_("Back"), row=1))
             return items
         pieces = list(view.movable)
+        choose = (_("Choose a Fire piece to move") if view.to_move == FIRE
+                  else _("Choose an Ice piece to move"))
         for i, part in enumerate(v.chunks(pieces)):
+            span = f" ({part[0]}–{part[-1]})" if len(pieces) > 25 else ""
             opts = [
                 discord.SelectOption(
-                    label=p, value=p, description=plural(len(view.destinations(p)), "destination")
+                    label=p, value=p,
+                    description=ngettext("{n} destination", "{n} destinations", len(view.destinations(p))),
                 )
                 for p in part
             ]
             items.append(v.select(mid, ver, f"src.{i}", opts,
-                                  placeholder=f"Choose {article(SIDE_NAMES[view.to_move] + ' piece')} to move"
-                                              + (f" ({part[0]}–{part[-1]})" if len(pieces) > 25 else ""),
-                                  row=i))
+                                  placeholder=choose + span, row=i))
         return items
 
     def moves_played(self, match: Match) -> int:
@@ -137,30 +148,33 @@ class FireAndIce(
 
     async def edit_board(self, interaction: discord.Interaction, match: Match, state: str) -> None:
         """Choosing a piece (or going back) redraws the picture too: the piece's destinations are marked
-        on it."""
+        on it. The board is the channel's: its picture, alt text and components are in the server's
+        language."""
         if not (state.startswith("src") or state == ""):
             await super().edit_board(interaction, match, state)
             return
-        name = self.picture_name(match, None)
-        selected = state[3:] or None
-        alt = self.alt_text(match, None)
-        if selected:
-            to = ", ".join(match.view(None).destinations(selected))
-            alt = f"Chosen: the piece on {selected}, which can move to {to}. {alt}"
-        data = await draw_off_loop_if_long(name, self.render_selected, match, selected)
-        file = picture_file(data, name, alt)
-        embed = (interaction.message.embeds[0].copy() if interaction.message and interaction.message.embeds
-                 else self.board_embed(match, None))
-        embed.set_image(url=None)  # the picture is the attachment itself: its alt text is read
-        await interaction.response.edit_message(embed=embed, view=v.view_of(*self.components(match, state)),
-                                                attachments=[file])
+        with public(match.rec.guild_id):
+            name = self.picture_name(match, None)
+            selected = state[3:] or None
+            alt = self.alt_text(match, None)
+            if selected:
+                to = ", ".join(match.view(None).destinations(selected))
+                alt = _("Chosen: the piece on {point}, which can move to {destinations}. {alt}",
+                        point=selected, destinations=to, alt=alt)
+            data = await draw_off_loop_if_long(name, self.render_selected, match, selected)
+            file = picture_file(data, name, alt)
+            shown = interaction.message
+            embed = (shown.embeds[0].copy() if shown and shown.embeds else self.board_embed(match, None))
+            embed.set_image(url=None)  # the picture is the attachment itself: its alt text is read
+            components = v.view_of(*self.components(match, state))
+        await interaction.response.edit_message(embed=embed, view=components, attachments=[file])
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:
         await self.check_picker(interaction, match, version)
         if action.startswith("src") and values:
             if values[0] not in match.view(None).movable:
-                raise StaleBoard("That piece cannot move now. Use the newest board.")
+                raise StaleBoard(_("That piece cannot move now. Use the newest board."))
             await self.edit_board(interaction, match, f"src{values[0]}")
         elif action == "dst" and values:
             move = values[0]
@@ -171,21 +185,22 @@ class FireAndIce(
         elif action == "back":
             await self.edit_board(interaction, match, "")
         else:
-            raise StaleBoard("That button does nothing any more.")
+            raise StaleBoard(_("That button does nothing any more."))
 
     def extra_lines(self, match: Match, result: Any) -> list[str]:
         view = match.view(None)
-        lines = [f"Pieces left to add: Fire {view.supply[0]} · Ice {view.supply[1]}"]
+        lines = [_("Pieces left to add: Fire {fire} · Ice {ice}", fire=view.supply[0], ice=view.supply[1])]
         owned = {0: [], 1: []}  # type: dict[int, list[str]]
         for island, who in zip("ABCDEFG", view.controllers, strict=True):
             if who in (0, 1):
                 owned[who].append(island)
         if owned[0] or owned[1]:
-            lines.append(
-                "Islands: " + " · ".join(f"{SIDE_NAMES[s]} {', '.join(owned[s]) or '—'}" for s in (0, 1))
-            )
+            held = " · ".join(f"{_(SIDE_NAMES[s])} {', '.join(owned[s]) or '—'}" for s in (0, 1))
+            lines.append(_("Islands: {held}", held=held))
         if view.to_move is not None and view.handing_win:
-            lines.append(f"⚠️ {len(view.handing_win)} of your moves would hand the opponent the win.")
+            lines.append(ngettext("⚠️ {n} of your moves would hand the opponent the win.",
+                                  "⚠️ {n} of your moves would hand the opponent the win.",
+                                  len(view.handing_win)))
         return lines
 
 

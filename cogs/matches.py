@@ -18,9 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
+from bot.i18n import _, ngettext, pgettext
 from bot.matches.match import Match
 from bot.names import shown
-from bot.render.text import plural
 from bot.storage import MatchRecord, Status
 
 if TYPE_CHECKING:
@@ -48,21 +48,26 @@ def describe(rec: MatchRecord, user_id: int) -> Listed:
     if rec.status == Status.CHALLENGE:
         challenged = rec.seats[1] if len(rec.seats) > 1 else None
         yours = challenged is not None and challenged.user_id == user_id
-        who = "you" if yours else shown(challenged.name) if challenged else "?"
-        return Listed(rec, mine, yours, f"challenge: waiting for {who} to accept")
+        if yours:
+            return Listed(rec, mine, yours, _("challenge: waiting for you to accept"))
+        who = shown(challenged.name) if challenged else "?"
+        return Listed(rec, mine, yours, _("challenge: waiting for {player} to accept", player=who))
     if rec.status == Status.LOBBY:
-        return Listed(rec, mine, False, f"lobby, open to join ({plural(len(rec.seats), 'player')} so far)")
+        return Listed(rec, mine, False, ngettext("lobby, open to join ({n} player so far)",
+                                                 "lobby, open to join ({n} players so far)", len(rec.seats)))
     try:
         acting = sorted(Match(rec).to_act())
     except Exception:  # a record the engine cannot read: still listed, without a turn
         log.warning("could not read the state of match %s for /matches", rec.id, exc_info=True)
         acting = []
     if not acting:
-        return Listed(rec, mine, False, "playing")
-    names = ["you" if rec.seats[s].user_id == user_id else shown(rec.seats[s].name) for s in acting]
-    my_move = "you" in names
-    verb = "your move" if names == ["you"] else f"{', '.join(names)} to move"
-    return Listed(rec, mine, my_move, verb)
+        return Listed(rec, mine, False, pgettext("match status", "playing"))
+    me = [rec.seats[s].user_id == user_id for s in acting]
+    if me == [True]:
+        return Listed(rec, mine, True, _("your move"))
+    names = [pgettext("a player in a list", "you") if is_me else shown(rec.seats[s].name)
+             for s, is_me in zip(acting, me, strict=True)]
+    return Listed(rec, mine, any(me), _("{players} to move", players=", ".join(names)))
 
 
 def line(item: Listed) -> str:
@@ -71,8 +76,9 @@ def line(item: Listed) -> str:
     if rec.message_id:
         where += f"/{rec.message_id}"
     title = GAMES[rec.game].spec.title if rec.game in GAMES else rec.game
-    names = ", ".join(shown(s.name) for s in rec.seats) or "nobody yet"
-    return f"**{title}** #{rec.id} · {names} · {item.turn} · [open]({where})"
+    names = ", ".join(shown(s.name) for s in rec.seats) or _("nobody yet")
+    link = pgettext("a link to a match", "open")
+    return f"**{title}** #{rec.id} · {names} · {item.turn} · [{link}]({where})"
 
 
 def sections(recs: list[MatchRecord], user_id: int) -> list[tuple[str, list[str]]]:
@@ -82,7 +88,7 @@ def sections(recs: list[MatchRecord], user_id: int) -> list[tuple[str, list[str]
                     key=lambda x: (x.rec.deadline or float("inf"), x.rec.id))
     mine = [x for x in listed if x.mine and not x.my_move]
     rest = [x for x in listed if not x.mine and not x.my_move]
-    parts = [("Your move", urgent), ("Your other matches", mine), ("Elsewhere in this server", rest)]
+    parts = [(_("Your move"), urgent), (_("Your other matches"), mine), (_("Elsewhere in this server"), rest)]
     return [(name, [line(x) for x in items]) for name, items in parts if items]
 
 
@@ -107,8 +113,9 @@ def render(parts: list[tuple[str, list[str]]], limit: int = LIMIT) -> str:
             out.append(text)
             size += len(text) + 1
     if left_out:
-        out.append(f"… and {plural(left_out, 'more match', 'more matches')} not listed: open the server's "
-                   "game channels to see them.")
+        out.append(ngettext("… and {n} more match not listed: open the server's game channels to see them.",
+                            "… and {n} more matches not listed: open the server's game channels to see them.",
+                            left_out))
     return "\n".join(out)
 
 
@@ -117,17 +124,19 @@ class Matches(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="matches", description="Active matches in this server: where it is your move first, with links"
+        name="matches",
+        description=("Active matches in this server: where it is your move first, "
+                     "with links"),  # not translated: command text (the commands catalog)
     )
     @app_commands.guild_only()
     async def matches(self, interaction: discord.Interaction) -> None:
         recs = await self.bot.store.active_matches(guild_id=interaction.guild_id)
         if not recs:
-            await interaction.response.send_message("No active matches here. Start one with `/<game> new`.",
-                                                    ephemeral=True)
+            await interaction.response.send_message(
+                _("No active matches here. Start one with `/<game> new`."), ephemeral=True)
             return
         parts = sections(recs, interaction.user.id)
-        embed = discord.Embed(title=f"Active matches ({len(recs)})", description=render(parts),
+        embed = discord.Embed(title=_("Active matches ({count})", count=len(recs)), description=render(parts),
                               colour=discord.Colour.blurple())
         await interaction.response.send_message(embed=embed, ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())

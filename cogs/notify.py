@@ -13,30 +13,36 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_, _
 from bot.storage import NotifyMode
 from cogs._game.describe import text_boards_of
 
 if TYPE_CHECKING:
     from bot.app import ParlorBot
 
+# Slash command descriptions and choice names are read from the command tree into the commands catalog and
+# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
 MODES = [
-    app_commands.Choice(name="a ping in the match thread (default)", value=NotifyMode.THREAD.value),
-    app_commands.Choice(name="a direct message with a link to the match", value=NotifyMode.DM.value),
+    app_commands.Choice(name="a ping in the match thread (default)",  # not translated: command text
+                        value=NotifyMode.THREAD.value),
+    app_commands.Choice(name="a direct message with a link to the match",  # not translated: command text
+                        value=NotifyMode.DM.value),
     app_commands.Choice(name="nothing", value=NotifyMode.OFF.value),
 ]
 BOARDS = [
-    app_commands.Choice(name="pictures (default)", value="picture"),
-    app_commands.Choice(name="pictures and the position as text", value="text"),
+    app_commands.Choice(name="pictures (default)", value="picture"),  # not translated: command text
+    app_commands.Choice(name="pictures and the position as text",  # not translated: command text
+                        value="text"),
 ]
 BOARDS_SAY = {
-    False: "Boards come as pictures (each with a description for screen readers).",
-    True: "Every board you are sent (the board you are to move on, your turn DM) also gives the position "
-          "as text, and the turn notice says your opponent's move in words.",
+    False: N_("Boards come as pictures (each with a description for screen readers)."),
+    True: N_("Every board you are sent (the board you are to move on, your turn DM) also gives the position "
+             "as text, and the turn notice says your opponent's move in words."),
 }
 SAYS = {
-    NotifyMode.THREAD: "a ping in the match thread (only you are mentioned)",
-    NotifyMode.DM: "a direct message linking to the match (if your DMs are closed, a ping in the thread)",
-    NotifyMode.OFF: "nothing: no pings and no reminders",
+    NotifyMode.THREAD: N_("a ping in the match thread (only you are mentioned)"),
+    NotifyMode.DM: N_("a direct message linking to the match (if your DMs are closed, a ping in the thread)"),
+    NotifyMode.OFF: N_("nothing: no pings and no reminders"),
 }
 
 
@@ -44,9 +50,16 @@ class Notify(commands.Cog):
     def __init__(self, bot: ParlorBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="notify", description="How you are told it is your turn in this server")
-    @app_commands.describe(mode="thread: a ping in the match thread · dm: a direct message · off: nothing",
-                           boards="text: every board you are sent also gives the position as text")
+    @app_commands.command(
+        name="notify",
+        description="How you are told it is your turn in this server",  # not translated: command text
+    )
+    @app_commands.describe(
+        mode=("thread: a ping in the match thread · dm: a direct message "
+              "· off: nothing"),  # not translated: command text
+        boards=("text: every board you are sent also gives "
+                "the position as text"),  # not translated: command text
+    )
     @app_commands.choices(mode=MODES, boards=BOARDS)
     @app_commands.guild_only()
     async def notify(
@@ -59,7 +72,7 @@ class Notify(commands.Cog):
             on = boards.value == "text"
             await self.bot.store.set_text_boards(guild_id, interaction.user.id, on)
             text_boards_of(self.bot).changed(guild_id, interaction.user.id, on)
-            said = BOARDS_SAY[on]
+            said = _(BOARDS_SAY[on])
             if mode is None:
                 await interaction.response.send_message(said, ephemeral=True)
                 return
@@ -68,8 +81,9 @@ class Notify(commands.Cog):
                 interaction.user.id, NotifyMode.THREAD)
             texts = interaction.user.id in await text_boards_of(self.bot).users(guild_id)
             await interaction.response.send_message(
-                f"When it is your turn here you get {SAYS[current]}. Change it with `/notify mode:`.\n"
-                f"{BOARDS_SAY[texts]} Change it with `/notify boards:`.",
+                _("When it is your turn here you get {how}. Change it with `/notify mode:`.\n"
+                  "{boards} Change it with `/notify boards:`.", how=_(SAYS[current]),
+                  boards=_(BOARDS_SAY[texts])),
                 ephemeral=True,
             )
             return
@@ -82,18 +96,18 @@ class Notify(commands.Cog):
                 channel_id = await turns.dm_channel_of(interaction.user.id) if turns else None
                 if channel_id is not None:
                     await self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private).send(
-                        f"Turn notices for **{discord.utils.escape_markdown(interaction.guild.name)}** "
-                        "come here "
-                        "from now on."
+                        _("Turn notices for **{server}** come here from now on.",
+                          server=discord.utils.escape_markdown(interaction.guild.name))
                         if interaction.guild
-                        else "Turn notices come here from now on.",
+                        else _("Turn notices come here from now on."),
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
             except discord.Forbidden:
-                note = " Your DMs are closed right now, so you get the thread ping until you open them."
+                note = " " + _("Your DMs are closed right now, so you get the thread ping until you open "
+                               "them.")
         await self.bot.store.set_notify_mode(guild_id, interaction.user.id, chosen, channel_id)
         await interaction.response.send_message(
-            f"From now on, when it is your turn here you get {SAYS[chosen]}.{note}"
+            _("From now on, when it is your turn here you get {how}.", how=_(SAYS[chosen])) + note
             + (f"\n{said}" if said else ""), ephemeral=True)
 
 

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import MatchError
+from bot.i18n import _
 from cogs._game.replay import match_choices, played_match
 
 if TYPE_CHECKING:
@@ -20,9 +21,16 @@ class Replay(commands.Cog):
     def __init__(self, bot: ParlorBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="replay", description="Replay a match of this server by its number")
-    @app_commands.describe(match="The match's number (shown on its boards and its result)",
-                           move="The move to open at (0 = the start; the end unless given)")
+    # Slash command descriptions are read from the command tree into the commands catalog and translated by
+    # discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+    @app_commands.command(
+        name="replay",
+        description="Replay a match of this server by its number",  # not translated: command text
+    )
+    @app_commands.describe(
+        match="The match's number (shown on its boards and its result)",  # not translated: command text
+        move="The move to open at (0 = the start; the end unless given)",  # not translated: command text
+    )
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1],
                      move: app_commands.Range[int, 0, 100000] | None = None) -> None:
@@ -30,7 +38,7 @@ class Replay(commands.Cog):
         cog = self.bot.game_cogs.get(found.rec.game)
         show = getattr(cog, "show_replay", None)
         if show is None:
-            raise MatchError("That game is not available right now.")
+            raise MatchError(_("That game is not available right now."))
         await show(interaction, found, move)
 
     @replay.autocomplete("match")

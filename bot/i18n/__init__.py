@@ -37,7 +37,9 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "PSEUDO",
+    "Text",
     "_",
+    "again",
     "discord_language",
     "format_number",
     "language",
@@ -86,15 +88,39 @@ def _format(text: str, fallback: str, kw: Mapping[str, Any]) -> str:
         return fallback.format(**kw)
 
 
+class Text(str):
+    """A looked-up text that remembers what it was looked up from, so it can be said again in another
+    language (:func:`again`): an engine's refusal is made while the move is applied for the channel, and
+    told to the one player who made it in theirs."""
+
+    source: tuple[str | None, str, str | None, int | None, dict[str, Any]]
+
+
+def _text(value: str, source: tuple[str | None, str, str | None, int | None, dict[str, Any]]) -> Text:
+    t = Text(value)
+    t.source = source
+    return t
+
+
+def again(text: str) -> str:
+    """``text`` in the current language, if it is a :class:`Text` (else unchanged)."""
+    if not isinstance(text, Text):
+        return text
+    context, msgid, plural, n, kw = text.source
+    if plural is not None and n is not None:
+        return npgettext(context, msgid, plural, n, **kw)
+    return pgettext(context, msgid, **kw) if context else _(msgid, **kw)
+
+
 def _(msgid: str, /, **kw: Any) -> str:
     """``msgid`` in the current language, formatted with ``kw`` (``str.format`` placeholders)."""
-    return _format(_lookup(msgid), msgid, kw)
+    return _text(_format(_lookup(msgid), msgid, kw), (None, msgid, None, None, kw))
 
 
 def pgettext(context: str, msgid: str, /, **kw: Any) -> str:
     """Like :func:`_`, for a text whose English is shared by different meanings (``context`` tells them
     apart for translators)."""
-    return _format(_lookup(msgid, context), msgid, kw)
+    return _text(_format(_lookup(msgid, context), msgid, kw), (context, msgid, None, None, kw))
 
 
 def N_(msgid: str, /) -> str:
@@ -119,7 +145,7 @@ def npgettext(context: str | None, singular: str, plural: str, n: int, /, **kw: 
                 text = forms[i]
     if pseudo_mode():
         text = pseudo(text)
-    return _format(text, english, {"n": format_number(n), **kw})
+    return _text(_format(text, english, {"n": format_number(n), **kw}), (context, singular, plural, n, kw))
 
 
 def format_number(n: float) -> str:

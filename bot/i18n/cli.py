@@ -132,7 +132,7 @@ def update(langs: Iterable[str] = TRANSLATED) -> None:
             cat.update(template, no_fuzzy_matching=True)
             cat.obsolete.clear()
             nplurals, expr = PLURAL_FORMS[lang]
-            cat._num_plurals, cat._plural_expr = nplurals, expr  # type: ignore[attr-defined]
+            cat._num_plurals, cat._plural_expr = nplurals, expr  # type: ignore[assignment]
             for m in cat:
                 if m.id and isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list):
                     m.string = tuple((list(m.string) + [""] * nplurals)[:nplurals])

@@ -8,6 +8,7 @@ from bot.games.fire_and_ice.board import State, controllers
 from bot.games.fire_and_ice.geometry import EMPTY, FIRE, ICE, N_POINTS, PIECES, island_of
 from bot.games.fire_and_ice.notation import parse_point
 from bot.games.fire_and_ice.rules import RULES
+from bot.i18n import N_
 from bot.lessons.core import Lesson, Step
 
 D, E = 3, 4
@@ -54,48 +55,48 @@ ICE_HOLDS_B_AND_D = "B1 B2 B5 D3 D4 D5 G5 G6"
 
 LESSON = Lesson(
     game="fireandice",
-    finish="Play the computer now",
+    finish=N_("Play the computer now"),
     steps=(
         Step(
-            caption="You are **Fire** and move first, from **D4**. A piece may move to any empty point of "
-                    "**its own island**: move D4 to another point of island D.",
-            hint="Choose your piece **D4**, then a destination that starts with **D** (D1, D2, …).",
+            caption=N_("You are **Fire** and move first, from **D4**. A piece may move to any empty point of "
+                       "**its own island**: move D4 to another point of island D."),
+            hint=N_("Choose your piece **D4**, then a destination that starts with **D** (D1, D2, …)."),
             setup=lambda: RULES.initial({}, 2),
             accepts=_same_island, solution="D4-D1", wrong="D4-A4",
-            after="An **Ice** piece appeared on D4, the point you left: every move gives your opponent a "
-                  "piece there.",
+            after=N_("An **Ice** piece appeared on D4, the point you left: every move gives your opponent a "
+                     "piece there."),
         ),
         Step(
-            caption="A piece may also jump to the **same number on another island** (D1 to A1, B1, …). "
-                    "Move a piece to another island that way.",
-            hint="Choose **D1**, then a destination on another island ending in **1** (A1, B1, …).",
+            caption=N_("A piece may also jump to the **same number on another island** (D1 to A1, B1, …). "
+                       "Move a piece to another island that way."),
+            hint=N_("Choose **D1**, then a destination on another island ending in **1** (A1, B1, …)."),
             setup=lambda: position("D1 D6", "A4 D4"),
             accepts=_other_island, solution="D1-A1", wrong="D1-D2",
-            after="The piece left behind on D1 is Ice's now.",
+            after=N_("The piece left behind on D1 is Ice's now."),
         ),
         Step(
-            caption="Three of your pieces on a **line** of an island (like 1-4-6, the dots on the picture "
-                    "show the points) **control** it. Take island **D**: complete its line 1-4-6.",
-            hint="You have D1 and D4: move **B6** to **D6** (same number, another island).",
+            caption=N_("Three of your pieces on a **line** of an island (like 1-4-6, the dots on the picture "
+                       "show the points) **control** it. Take island **D**: complete its line 1-4-6."),
+            hint=N_("You have D1 and D4: move **B6** to **D6** (same number, another island)."),
             setup=lambda: position("D1 D4 B6 F2", "A3 C5 D2"),
             accepts=_controls(D), solution="B6-D6", wrong="F2-F1",
-            after="Island D is yours while that line stands; only you can break it.",
+            after=N_("Island D is yours while that line stands; only you can break it."),
         ),
         Step(
-            caption="Careful: the point you leave goes to Ice. Ice holds B and D and has G5 and G6. Take "
-                    "island **E** (line 1-2-5) without handing Ice island G.",
-            hint="Moving G7 away gives Ice G7 and the win (B-D-G). Move **C5** to **E5** instead.",
+            caption=N_("Careful: the point you leave goes to Ice. Ice holds B and D and has G5 and G6. Take "
+                       "island **E** (line 1-2-5) without handing Ice island G."),
+            hint=N_("Moving G7 away gives Ice G7 and the win (B-D-G). Move **C5** to **E5** instead."),
             setup=lambda: position("E1 E2 C5 G7 A2", ICE_HOLDS_B_AND_D),
             accepts=_controls(E), solution="C5-E5", wrong="G7-E7",
-            after="The board warns before a move that hands your opponent the win, and asks to confirm.",
+            after=N_("The board warns before a move that hands your opponent the win, and asks to confirm."),
         ),
         Step(
-            caption="You win with three controlled islands **in a line of islands** (A-D-F, B-D-G, the ring "
-                    "B-C-F, …). You hold A and D: take **F** (line 1-4-6) to win.",
-            hint="You have F1 and F4: move **C6** to **F6**.",
+            caption=N_("You win with three controlled islands **in a line of islands** (A-D-F, B-D-G, the "
+                       "ring B-C-F, …). You hold A and D: take **F** (line 1-4-6) to win."),
+            hint=N_("You have F1 and F4: move **C6** to **F6**."),
             setup=lambda: position("A1 A2 A5 D1 D4 D6 F1 F4 C6", "B3 C1 E2 G4 D2 F2"),
             accepts=_won, solution="C6-F6", wrong="C6-C2",
-            after="A-D-F is a line of islands: Fire wins.",
+            after=N_("A-D-F is a line of islands: Fire wins."),
         ),
     ),
 )

@@ -17,7 +17,8 @@ The methods live in one part per job, mixed into :class:`SqlStore`: :mod:`bot.st
 (``Conn``, dialects, migrations files), :mod:`bot.storage.sql_matches`, :mod:`bot.storage.sql_ratings`,
 :mod:`bot.storage.sql_timers` (deadlines, reminders, archives, claims), :mod:`bot.storage.sql_settings`,
 :mod:`bot.storage.sql_lessons` (lesson progress), :mod:`bot.storage.sql_puzzles` (puzzle results, the
-daily puzzle) and :mod:`bot.storage.tournaments`; the migrations run
+daily puzzle), :mod:`bot.storage.sql_languages` (players' and servers' languages) and
+:mod:`bot.storage.tournaments`; the migrations run
 from here.
 """
 
@@ -28,6 +29,7 @@ from contextlib import AbstractAsyncContextManager
 
 from bot.storage.records import SchemaTooNew
 from bot.storage.sql_chores import ChoreSql
+from bot.storage.sql_languages import LanguageSql
 from bot.storage.sql_lessons import LessonSql
 from bot.storage.sql_matches import MATCH_COLUMNS, MatchSql, _match_values, _row_to_match
 from bot.storage.sql_puzzles import PuzzleSql
@@ -61,6 +63,7 @@ __all__ = [
     "TABLES",
     "Conn",
     "Dialect",
+    "LanguageSql",
     "LessonSql",
     "MatchSql",
     "RatingSql",
@@ -93,7 +96,7 @@ TABLES = (
 """Tables copied by ``copy-db`` (in foreign-key order); tables added by later migrations are found by name."""
 
 
-class SqlStore(MatchSql, SettingsSql, ChoreSql, LessonSql, PuzzleSql, TournamentSql):
+class SqlStore(MatchSql, SettingsSql, ChoreSql, LessonSql, PuzzleSql, LanguageSql, TournamentSql):
     """The :class:`bot.storage.Store` methods over :class:`Conn`; backends add connections.
 
     Tournament tables (migration 004): :class:`bot.storage.tournaments.TournamentSql`, same pattern."""

@@ -58,6 +58,7 @@ from bot.games.eof.pieces import (
     sub,
 )
 from bot.games.eof.rules import EofState, Phase, program_warnings
+from bot.i18n import _
 from bot.matches.service import Match
 from bot.storage import Status
 from cogs import _views as v
@@ -74,16 +75,20 @@ from cogs.eof.execution import EofExecution
 __all__ = ["Eof", "decode_draft", "encode_draft"]
 
 
-class Eof(EofExecution, group_name="eof", group_description="EOF: secret programs edit a shared file"):
+class Eof(EofExecution, group_name="eof",
+          group_description="EOF: secret programs edit a shared file"):  # not translated: command text
     """``/eof``: the slash commands (new, move) on top of the parts in this package."""
 
-    @app_commands.command(name="new", description="Open an EOF lobby (2-4 players)")
-    @app_commands.describe(locking="Deleting a record that holds another player's pointer",
-                           crash_penalty="Does a crashed program lose points?",
-                           draw="feel: pick the size of each draw; blind: random sizes",
-                           turn_limit="Time per turn (a missing program becomes no program)",
-                           colour="Your colour (the others choose theirs when they join)",
-                           expires="How long the lobby stays open (default 15 minutes)")
+    @app_commands.command(name="new",
+                          description="Open an EOF lobby (2-4 players)")  # not translated: command text
+    @app_commands.describe(
+        locking="Deleting a record that holds another player's pointer",  # not translated: command text
+        crash_penalty="Does a crashed program lose points?",  # not translated: command text
+        draw="feel: pick the size of each draw; blind: random sizes",  # not translated: command text
+        turn_limit="Time per turn (a missing program becomes no program)",  # not translated: command text
+        colour="Your colour (the others choose theirs when they join)",  # not translated: command text
+        expires="How long the lobby stays open (default 15 minutes)",  # not translated: command text
+    )
     @app_commands.choices(locking=LOCKING_CHOICES, crash_penalty=PENALTY_CHOICES, draw=DRAW_CHOICES,
                           turn_limit=TURN_LIMITS, colour=COLOUR_CHOICES, expires=EXPIRY_CHOICES)
     async def new(self, interaction: discord.Interaction, locking: app_commands.Choice[str] | None = None,
@@ -93,7 +98,7 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
                   colour: app_commands.Choice[str] | None = None,
                   expires: app_commands.Choice[int] | None = None) -> None:
         if interaction.guild_id is None:
-            raise LobbyError("Start matches in a server channel.")
+            raise LobbyError(_("Start matches in a server channel."))
         await self.check_one_per_thread(interaction)
         options = {"locking": locking.value if locking else "none",
                    "crash_penalty": crash_penalty.value if crash_penalty else "off",
@@ -124,7 +129,7 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
             try:
                 colour = parse_colour(action[4:])
             except ValueError:
-                raise StaleBoard("That button does nothing any more.") from None
+                raise StaleBoard(_("That button does nothing any more.")) from None
             await self.join_in_colour(interaction, match, colour)
             return
         if action == "rest":
@@ -142,7 +147,7 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
         if m:
             await self.on_answer(interaction, match, int(m[1]), int(m[2]), m[3])
             return
-        raise StaleBoard("That button does nothing any more.")
+        raise StaleBoard(_("That button does nothing any more."))
 
     async def match_here(self, interaction: discord.Interaction, *, running: bool = True) -> Match:
         match = await super().match_here(interaction, running=running)
@@ -155,10 +160,13 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
         return match
 
     @app_commands.command(
-        name="move", description="Submit your program (only you see the reply), or draw S/M/L, allow, deny"
+        name="move",
+        description=("Submit your program (only you see the reply), "  # not translated: command text
+                     "or draw S/M/L, allow, deny"),
     )
     @app_commands.describe(
-        notation='Five instructions, e.g. "Y1R G2L B3S R1R G1U"; or draw S / M / L, allow, deny'
+        notation=('Five instructions, e.g. "Y1R G2L B3S R1R G1U"; '  # not translated: command text
+                  "or draw S / M / L, allow, deny"),
     )
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
@@ -169,9 +177,9 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
             if isinstance(move, Program) and not move.skip and program_warnings(move):
                 warn = "\n".join(f"⚠️ {w}" for w in program_warnings(move))
                 view = v.view_of(v.button(match.id, None, f"pc{s.round}:{encode_draft(move.instructions)}",
-                                          label="Submit anyway", style=discord.ButtonStyle.danger))
-                await interaction.response.send_message(f"`{move}`\n{warn}\nSubmit it anyway?", view=view,
-                                                        ephemeral=True)
+                                          label=_("Submit anyway"), style=discord.ButtonStyle.danger))
+                await interaction.response.send_message(f"`{move}`\n{warn}\n" + _("Submit it anyway?"),
+                                                        view=view, ephemeral=True)
                 return
         result = await self.service.play(match.id, interaction.user.id, notation)
         played = next((mv.notation for mv in result.moves if mv.seat == seat), notation)
@@ -179,10 +187,10 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
             s.phase is Phase.PROGRAM and not played.startswith("draw") and played not in ("allow", "deny")
         )
         if submitted:
-            text = ("No program this round (skip)." if played == "skip"
-                    else f"Program submitted for round {s.round}: `{played}`")
+            text = (_("No program this round (skip).") if played == "skip"
+                    else _("Program submitted for round {round}: `{program}`", round=s.round, program=played))
         else:
-            text = f"Played `{played}`."
+            text = _("Played `{move}`.", move=played)
         await interaction.response.send_message(text, ephemeral=True)
         if submitted:
             prog = match.rules.parse(played, s, seat)
@@ -197,7 +205,7 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
         return await self.move_choices(interaction, current)
 
     def suggestions(self, match: Match, seat: int, current: str) -> list[str]:
-        return [value for _, value in self.suggestion_pairs(match, seat, current)]
+        return [value for _label, value in self.suggestion_pairs(match, seat, current)]
 
     def suggestion_pairs(self, match: Match, seat: int, current: str) -> list[tuple[str, str]]:
         """(label, notation) suggestions built from the hand, never from the millions of legal programs."""
@@ -205,7 +213,8 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
         cur = current.strip()
         if s.phase is Phase.DEAL:
             sizes = size_totals(s.bag)
-            opts = [f"draw {SIZE_LETTERS[i]}" for i in range(3) if sizes[i]] + ["draw any"]
+            opts = [f"draw {SIZE_LETTERS[i]}" for i in range(3) if sizes[i]]  # not translated: notation
+            opts.append("draw any")  # not translated: notation
             return [(o, o) for o in opts if o.lower().startswith(cur.lower()) or not cur]
         if s.phase is Phase.PERMISSION:
             return [(o, o) for o in ("allow", "deny") if o.startswith(cur.lower())]
@@ -231,7 +240,9 @@ class Eof(EofExecution, group_name="eof", group_description="EOF: secret program
         need = s.required_length(seat)
         prefix = " ".join(map(str, done))
         if len(done) >= need:
-            return [(f"{prefix} — submit this program", prefix)] if len(done) == need and not partial else []
+            if len(done) == need and not partial:
+                return [(_("{program} — submit this program", program=prefix), prefix)]
+            return []
         left = sub(hand, use)
         valid: list[tuple[str, str]] = []
         invalid: list[tuple[str, str]] = []

@@ -12,13 +12,14 @@ import discord
 from bot.errors import NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import Event, Reason
 from bot.games.eof.pieces import (
-    COLOUR_NAMES,
     SIZE_LETTERS,
     size_totals,
 )
 from bot.games.eof.render import deal_progress
-from bot.games.eof.rules import HAND, EofState, Phase
+from bot.games.eof.rules import HAND, ROUNDS, EofState, Phase
 from bot.games.eof.state import result_sentence
+from bot.games.eof.words import Said, colour_name
+from bot.i18n import _, ngettext, pgettext
 from bot.matches.service import Match, Result
 from bot.names import shown as safe
 from bot.storage import MoveRecord, Status
@@ -27,11 +28,19 @@ from cogs._game.base import seat_text
 from cogs.eof.common import (
     COLOUR_EMOJI,
     EXECUTION_KINDS,
-    SIZE_WORDS,
     _colour_name,
     _move_kind,
 )
 from cogs.eof.lobby import EofLobby
+
+
+def size_button(size: int, left: int) -> str:
+    """The deal's size button: ``Small (3 left)``."""
+    if size == 1:
+        return ngettext("Small ({n} left)", "Small ({n} left)", left)
+    if size == 2:
+        return ngettext("Medium ({n} left)", "Medium ({n} left)", left)
+    return ngettext("Large ({n} left)", "Large ({n} left)", left)
 
 
 class EofBoard(EofLobby):
@@ -60,7 +69,7 @@ class EofBoard(EofLobby):
         best = max(s.scores)
         others = sorted((t for t in range(s.seats) if s.scores[t] != best), key=lambda t: -s.scores[t])
         rest = ", ".join(f"{self.seat_label(match, t)} {s.scores[t]}" for t in others)
-        return f"**{said}.**" + (f" Then {rest}." if rest else "")
+        return f"**{said}.**" + (" " + _("Then {scores}.", scores=rest) if rest else "")
 
     def status_line(self, match: Match) -> str:
         final = self.final_line(match)
@@ -69,30 +78,33 @@ class EofBoard(EofLobby):
         if match.status != Status.RUNNING or match.state is None:
             return super().status_line(match)
         s: EofState = match.state
-        deadline = f" · turn ends <t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
+        when = f"<t:{int(match.rec.deadline)}:R>" if match.rec.deadline else ""
+        deadline = " · " + _("turn ends {time}", time=when) if when else ""
         if s.phase is Phase.DEAL and s.drawer is not None:
             t = s.drawer
             k = len(s.draws[t])
-            what = "choose the size of the next draw below" if s.feel and s.size_choice < 0 else "drawing"
-            return (
-                f"**Deal, round {s.round}:** <@{match.seats[t].user_id}> {deal_progress(k)}: {what}{deadline}"
-            )
+            what = (_("choose the size of the next draw below") if s.feel and s.size_choice < 0
+                    else _("drawing"))
+            mention = f"<@{match.seats[t].user_id}>"
+            return _("**Deal, round {round}:** {player} {progress}: {what}", round=s.round, player=mention,
+                     progress=deal_progress(k), what=what) + deadline
         if s.phase is Phase.PROGRAM:
             waiting = ", ".join(
                 f"<@{match.seats[t].user_id}>" for t in range(s.seats) if s.programs[t] is None
             )
             done = ", ".join(self._who(match, t) for t in range(s.seats) if s.programs[t] is not None)
-            line = f"**Programming, round {s.round}:** waiting for {waiting or 'nobody'}{deadline}"
-            return line + (f"\nProgram in: {done}" if done else "")
+            line = _("**Programming, round {round}:** waiting for {players}", round=s.round,
+                     players=waiting or _("nobody")) + deadline
+            return line + ("\n" + _("Program in: {players}", players=done) if done else "")
         if s.phase is Phase.PERMISSION:
             view = match.view(None)
             pd = view.pending
             if pd is not None:
                 asked = ", ".join(f"<@{match.seats[t].user_id}>" for t in pd.asked if t not in pd.allowed)
-                return (
-                    f"**Execution paused:** {self._who(match, pd.seat)} `{pd.instruction}` wants to delete "
-                    f"record {pd.record + 1} ({pd.piece}); waiting for {asked} to allow or deny{deadline}"
-                )
+                return _("**Execution paused:** {player} `{instruction}` wants to delete record {record} "
+                         "({piece}); waiting for {players} to allow or deny",
+                         player=self._who(match, pd.seat), instruction=str(pd.instruction),
+                         record=pd.record + 1, piece=str(pd.piece), players=asked) + deadline
         return super().status_line(match)
 
     def last_move_text(self, match: Match, result: Result | None) -> str:
@@ -109,17 +121,21 @@ class EofBoard(EofLobby):
             return ""
         shown = texts[-4:]
         more = "… " if len(texts) > len(shown) else ""
-        return "Last: " + more + " ".join(self.named(match, t) for t in shown)
+        return _("Last: {events}", events=more + " ".join(self.named(match, t) for t in shown))
 
     def named(self, match: Match, text: str) -> str:
-        """An engine text (which calls players by their colour, "Red draws Y2") with the players' names
-        and colours ("🟥 **alice** draws Y2"), markdown-safe; colours nobody plays stay words."""
+        """An engine text (which calls players by their colour, "Red draws Y2") in the current language
+        with the players' names and colours ("🟥 **alice** draws Y2"), markdown-safe; colours nobody
+        plays stay words. A text of the engine (:class:`~bot.games.eof.words.Said`) is written again with
+        the names in it; any other text (the platform's) has the colour names replaced."""
         cols = self.colours(match)
-        who = {COLOUR_NAMES[c].capitalize(): self._who(match, t) for t, c in enumerate(cols)
-               if t < len(match.seats)}
+        seat_of = {c: t for t, c in enumerate(cols) if t < len(match.seats)}
+        if isinstance(text, Said):
+            return text.write(lambda c: self._who(match, seat_of[c]) if c in seat_of else colour_name(c))
+        who = {colour_name(c): self._who(match, t) for c, t in seat_of.items()}
         if not who:
             return safe(text)
-        parts = re.split(r"\b(" + "|".join(who) + r")\b", text)
+        parts = re.split(r"\b(" + "|".join(re.escape(w) for w in who) + r")\b", text)
         return "".join(who[p] if i % 2 else safe(p) for i, p in enumerate(parts))
 
     async def picture(self, match: Match, result: Result | None) -> discord.File:
@@ -136,8 +152,9 @@ class EofBoard(EofLobby):
         if s is None:
             return []
         scores = " · ".join(f"{self._who(match, t)} {s.scores[t]}" for t in range(s.seats))
-        rnd = "" if s.phase is Phase.OVER else f"Round {s.round}/4 · "
-        return [f"{rnd}Scores: {scores}"]
+        if s.phase is Phase.OVER:
+            return [_("Scores: {scores}", scores=scores)]
+        return [_("Round {round}/{rounds} · Scores: {scores}", round=s.round, rounds=ROUNDS, scores=scores)]
 
     def history_lines(self, match: Match, moves: Sequence[Any]) -> list[str]:
         """Moves by round; a program shows as "submitted a program" until its round has been executed."""
@@ -157,7 +174,7 @@ class EofBoard(EofLobby):
             if not group:
                 continue
             revealed = over or i < len(rounds) - 1
-            out.append(f"**Round {i + 1}**")
+            out.append(_("**Round {round}**", round=i + 1))
             pending_size = ""
             for mv in group:
                 kind = _move_kind(mv)
@@ -176,8 +193,8 @@ class EofBoard(EofLobby):
                     pending_size = ""
                     continue
                 if kind == "program":
-                    text = f"`{mv.notation}`" if revealed else "submitted a program"
-                    auto = " (turn limit)" if mv.user_id is None else ""
+                    text = f"`{mv.notation}`" if revealed else _("submitted a program")
+                    auto = " " + _("(turn limit)") if mv.user_id is None else ""
                     out.append(f"{name}: {text}{auto}")
                 else:
                     out.append(f"{name}: `{mv.notation}`")
@@ -193,33 +210,35 @@ class EofBoard(EofLobby):
         items: list[discord.ui.Item[Any]] = []
         if s.phase is Phase.DEAL and s.feel and s.size_choice < 0 and s.drawer is not None:
             sizes = size_totals(s.bag)
-            for i, word in enumerate(SIZE_WORDS):
+            for i in range(3):
                 items.append(
                     v.button(
                         mid,
                         ver,
                         f"m:{SIZE_LETTERS[i]}",
-                        label=f"{word.capitalize()} ({sizes[i]} left)",
+                        label=size_button(i + 1, sizes[i]),
                         style=discord.ButtonStyle.primary,
                         disabled=sizes[i] == 0,
                         row=0,
                     )
                 )
-            items.append(v.button(mid, ver, "m:any", label="Any size", row=0))
+            items.append(v.button(mid, ver, "m:any", label=_("Any size"), row=0))
             left = HAND - len(s.draws[s.drawer])
             if left > 1:
                 items.append(
-                    v.button(mid, ver, "rest", label=f"Draw the rest for me ({left})", emoji="🎲", row=1)
+                    v.button(mid, ver, "rest", label=_("Draw the rest for me ({count})", count=left),
+                             emoji="🎲", row=1)
                 )
         elif s.phase is Phase.PROGRAM:
-            items.append(v.button(mid, None, "open", label="Write my program", emoji="📝",
+            items.append(v.button(mid, None, "open", label=_("Write my program"), emoji="📝",
                                   style=discord.ButtonStyle.primary))
         elif s.phase is Phase.PERMISSION:
             tag = f"{s.round}.{s.turn}"
-            items.append(v.button(mid, None, f"an:{tag}:allow", label="Allow the deletion",
+            items.append(v.button(mid, None, f"an:{tag}:allow", label=_("Allow the deletion"),
                                   style=discord.ButtonStyle.success))
             items.append(
-                v.button(mid, None, f"an:{tag}:deny", label="Deny", style=discord.ButtonStyle.danger)
+                v.button(mid, None, f"an:{tag}:deny", label=pgettext("button", "Deny"),
+                         style=discord.ButtonStyle.danger)
             )
         return items
 
@@ -238,10 +257,10 @@ class EofBoard(EofLobby):
         (each draw is still a logged move); the board is edited once."""
         seat = self._player_seat(match, interaction)
         if version is not None and version != match.version:
-            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+            raise StaleBoard(_("This board is out of date: the position has changed. Use the newest board."))
         s: EofState = match.state
         if s is None or s.phase is not Phase.DEAL or s.drawer != seat:
-            raise NotYourTurn("It is not your draw.")
+            raise NotYourTurn(_("It is not your draw."))
         events: list[Event] = []
         moves: list[MoveRecord] = []
         result: Result | None = None
@@ -251,7 +270,8 @@ class EofBoard(EofLobby):
             if (current.status != Status.RUNNING or st.phase is not Phase.DEAL or st.drawer != seat
                     or st.size_choice >= 0):
                 break
-            result = await self.service.play(match.id, interaction.user.id, "draw any")
+            any_size = "draw any"  # not translated: notation
+            result = await self.service.play(match.id, interaction.user.id, any_size)
             events += result.events
             moves += result.moves
             current = result.match
@@ -265,8 +285,9 @@ class EofBoard(EofLobby):
     def _player_seat(self, match: Match, interaction: discord.Interaction) -> int:
         seat = match.seat_of(interaction.user.id)
         if seat is None:
-            raise NotAPlayer("You are not playing in this match.")
+            raise NotAPlayer(_("You are not playing in this match."))
         return seat
 
     def private_header(self, match: Match) -> str:
-        return f"**{self.spec.title} #{match.id}** · [back to the match]({self.jump_url(match)})"
+        back = _("[back to the match]({url})", url=self.jump_url(match))
+        return f"**{self.spec.title} #{match.id}** · {back}"

@@ -13,6 +13,8 @@ from bot.games.eof.pieces import (
     COLOUR_NAMES,
     Instruction,
 )
+from bot.games.eof.words import colour_name
+from bot.i18n import N_
 from bot.storage import MoveRecord
 
 log = logging.getLogger(__name__)
@@ -24,27 +26,31 @@ COLOUR_EMOJI = ("🟥", "🟨", "🟩", "🟦")
 ORIENT_EMOJI = ("⬆️", "⬇️", "⬅️", "➡️", "⏺️")
 
 
-SIZE_WORDS = ("small", "medium", "large")
-
-
+# Slash command descriptions and choice names are read from the command tree into the commands catalog and
+# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
 LOCKING_CHOICES = [
-    app_commands.Choice(name="none: any record may be deleted", value="none"),
-    app_commands.Choice(name="locks, crash: deleting a held record crashes", value="locks-crash"),
-    app_commands.Choice(name="locks, no crash: the delete stops there", value="locks-nocrash"),
-    app_commands.Choice(name="permission, crash: ask; a Deny crashes", value="permission-crash"),
-    app_commands.Choice(name="permission, no crash: ask; a Deny stops it", value="permission-nocrash"),
+    app_commands.Choice(name="none: any record may be deleted", value="none"),  # not translated: command text
+    app_commands.Choice(name="locks, crash: deleting a held record crashes",  # not translated: command text
+                        value="locks-crash"),
+    app_commands.Choice(name="locks, no crash: the delete stops there",  # not translated: command text
+                        value="locks-nocrash"),
+    app_commands.Choice(name="permission, crash: ask; a Deny crashes",  # not translated: command text
+                        value="permission-crash"),
+    app_commands.Choice(name="permission, no crash: ask; a Deny stops it",  # not translated: command text
+                        value="permission-nocrash"),
 ]
 
 
 PENALTY_CHOICES = [
-    app_commands.Choice(name="off: a crash scores 0", value="off"),
-    app_commands.Choice(name="on: -1 per instruction not run", value="on"),
+    app_commands.Choice(name="off: a crash scores 0", value="off"),  # not translated: command text
+    app_commands.Choice(name="on: -1 per instruction not run", value="on"),  # not translated: command text
 ]
 
 
 DRAW_CHOICES = [
-    app_commands.Choice(name="feel: choose the size of each draw", value="feel"),
-    app_commands.Choice(name="blind: sizes are random too", value="blind"),
+    app_commands.Choice(name="feel: choose the size of each draw",  # not translated: command text
+                        value="feel"),
+    app_commands.Choice(name="blind: sizes are random too", value="blind"),  # not translated: command text
 ]
 
 
@@ -60,7 +66,7 @@ LOG_CHUNK = 3800
 """Characters of step log per embed (Discord allows 4096 per description, 6000 per message)."""
 
 
-DMS_CLOSED = (
+DMS_CLOSED = N_(
     "I cannot DM you (your DMs are closed for this server), so your hand, your program builder and "
     "permission questions will be behind a 🔒 **Show privately** button in the match thread — only you "
     "can open it. To get them in DMs instead, allow direct messages from server members."
@@ -68,7 +74,8 @@ DMS_CLOSED = (
 
 
 def _colour_name(c: int) -> str:
-    return COLOUR_NAMES[c].capitalize()
+    """A colour as its player's name, in the current language (``Blue``, ``Azul``)."""
+    return colour_name(c)
 
 
 def encode_draft(draft: Sequence[Instruction]) -> str:

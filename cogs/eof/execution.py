@@ -9,6 +9,7 @@ import discord
 
 from bot.errors import NotYourTurn, StaleBoard
 from bot.games.base import Event, GameError
+from bot.games.eof.execution import done_before_crash
 from bot.games.eof.notation import SKIP, Program
 from bot.games.eof.pieces import (
     Piece,
@@ -18,6 +19,9 @@ from bot.games.eof.pieces import (
 from bot.games.eof.render import winners_text
 from bot.games.eof.rules import EofState, Phase
 from bot.games.eof.scoring import Configuration
+from bot.games.eof.state import round_summary
+from bot.games.eof.words import tr
+from bot.i18n import _, ngettext, public
 from bot.matches.service import Match, Result
 from bot.render import gif_bytes
 from bot.render.describing import fit_body
@@ -33,6 +37,11 @@ from cogs.eof.common import (
 from cogs.eof.private import EofPrivate
 
 
+def _text(value: object) -> str:
+    """An event's text part (a :class:`~bot.games.eof.words.Said`, kept as it is), "" when absent."""
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
 class EofExecution(EofPrivate):
     """Permission answers and execution: the step log with its animation, the scores, the notices."""
 
@@ -42,14 +51,14 @@ class EofExecution(EofPrivate):
         seat = self._player_seat(match, interaction)
         s: EofState = match.state
         if match.status != Status.RUNNING or s is None or s.round != rnd or s.phase is not Phase.PROGRAM:
-            raise StaleBoard(f"This builder is for round {rnd}, whose programming is over.")
+            raise StaleBoard(_("This builder is for round {round}, whose programming is over.", round=rnd))
         if s.programs[seat] is not None:
             await self._edit_private(interaction, match, await self.builder_payload(match, seat))
             return
         try:
             draft = decode_draft(code)
         except GameError:
-            raise StaleBoard("That button does nothing any more.") from None
+            raise StaleBoard(_("That button does nothing any more.")) from None
         self._check_draft(s, seat, draft)
         if kind == "pb":
             chosen = None
@@ -60,8 +69,8 @@ class EofExecution(EofPrivate):
                     chosen = None
                 left = sub(s.hands[seat], counts_of(i.piece for i in draft))
                 if chosen is None or not left[chosen.index] or len(draft) >= s.required_length(seat):
-                    raise StaleBoard("That piece is not left in your hand; press **Write my program** on the "
-                                     "board for a fresh builder.")
+                    raise StaleBoard(_("That piece is not left in your hand; press **Write my program** on "
+                                       "the board for a fresh builder."))
             await self._edit_private(
                 interaction, match, await self.builder_payload(match, seat, draft, chosen)
             )
@@ -88,16 +97,16 @@ class EofExecution(EofPrivate):
         s: EofState = match.state
         if (match.status != Status.RUNNING or s is None or s.phase is not Phase.PERMISSION or s.round != rnd
                 or s.turn != turn):
-            raise StaleBoard("That permission request has already been settled.")
+            raise StaleBoard(_("That permission request has already been settled."))
         if seat not in s.asked:
-            raise NotYourTurn("Only the players whose pointer is on that record can answer.")
+            raise NotYourTurn(_("Only the players whose pointer is on that record can answer."))
         result = await self.service.play(match.id, interaction.user.id, answer)
-        verb = "allowed" if answer == "allow" else "denied"
+        said = _("You allowed the deletion.") if answer == "allow" else _("You denied the deletion.")
         on_board = interaction.message is not None and interaction.message.id == match.rec.message_id
         if on_board or interaction.message is None:
-            await interaction.response.send_message(f"You {verb} the deletion.", ephemeral=True)
+            await interaction.response.send_message(said, ephemeral=True)
         else:
-            await self._edit_private(interaction, result.match, {"content": f"You {verb} the deletion.",
+            await self._edit_private(interaction, result.match, {"content": said,
                                                                  "view": discord.ui.View(timeout=None)})
         await self.present(result.match, result)
 
@@ -149,22 +158,30 @@ class EofExecution(EofPrivate):
         if match.status != Status.RUNNING or s is None:
             return
         kinds = {e.kind for e in result.events}
+        with public(match.rec.guild_id):  # a notice is posted in the thread only when the DM cannot go
+            program_notice = _("Press the button to write your round {round} program privately here.",
+                               round=s.round)
+            permission_notice = _("A delete needs your permission: press the button to answer privately, or "
+                                  "use the board's buttons.")
         if s.phase is Phase.PROGRAM and "pool" in kinds:
             waiting = [t for t in range(s.seats) if s.programs[t] is None and not match.seats[t].is_ai]
-            await asyncio.gather(*(self.send_private(match, t, "prog", notice=(
-                "Press the button to write your round "
-                f"{s.round} program privately here.")) for t in waiting))
+            await asyncio.gather(*(self.send_private(match, t, "prog", notice=program_notice)
+                                   for t in waiting))
         elif s.phase is Phase.PERMISSION and ("permission" in kinds or "execute" in kinds):
             asked = [t for t in s.asked if t not in s.allowed]
-            await asyncio.gather(*(self.send_private(match, t, "perm", notice=(
-                "A delete needs your permission: press the button to answer privately, or use the board's "
-                "buttons.")) for t in asked))
+            await asyncio.gather(*(self.send_private(match, t, "perm", notice=permission_notice)
+                                   for t in asked))
 
     async def post_execution(self, match: Match, result: Result) -> None:
-        """The step log with the animation, the round's scores, then a fresh board at the bottom."""
+        """The step log with the animation, the round's scores, then a fresh board at the bottom: posts in
+        the match thread, in the server's language."""
         place = await self.place_of(match)
         if place is None:
             return
+        with public(match.rec.guild_id):
+            await self._post_execution(place, match, result)
+
+    async def _post_execution(self, place: discord.abc.Messageable, match: Match, result: Result) -> None:
         steps = [e for e in result.events if e.kind == "step"]
         scored = [e for e in result.events if e.kind == "score"]
         before: EofState | None = result.before
@@ -177,19 +194,20 @@ class EofExecution(EofPrivate):
             seat = int(d["seat"])
             head = f"`{int(d['index']) + 1}` {self._who(match, seat)} `{d['instruction']}`"
             if d.get("crash"):
-                result_text = str(d.get("result") or "")
-                gone = result_text.removeprefix("deleted ")
-                said = result_text in ("", "crashed") or gone in str(d["crash"])
-                done = "" if said else f" ({result_text})"
-                lines.append(f"{head} — 💥 **crash**: {self.named(match, str(d['crash']))}"
-                             f"{self.named(match, done)}")
+                crash = self.named(match, _text(d["crash"]))
+                done = done_before_crash(_text(d.get("result")), _text(d["crash"]))
+                if done:
+                    lines.append(head + " — " + _("💥 **crash**: {reason} ({done})", reason=crash,
+                                                  done=self.named(match, done)))
+                else:
+                    lines.append(head + " — " + _("💥 **crash**: {reason}", reason=crash))
             else:
-                lines.append(f"{head} — {self.named(match, str(d.get('result', '')))}")
+                lines.append(f"{head} — {self.named(match, _text(d.get('result')))}")
         for e in result.events:
             if e.kind == "permission" and e.visible_to is None:
                 lines.append(f"⏸️ {self.named(match, e.text)}")
         if not lines:
-            lines.append("No instructions ran (no programs).")
+            lines.append(_("No instructions ran (no programs)."))
         chunks: list[str] = []
         for line in lines:
             if chunks and len(chunks[-1]) + len(line) + 1 <= LOG_CHUNK:
@@ -197,11 +215,12 @@ class EofExecution(EofPrivate):
             else:
                 chunks.append(line[:LOG_CHUNK])
         resumed = before is not None and bool(before.steps)
-        title = f"Round {rnd}: execution" + (" (continued)" if resumed else "")
+        title = (_("Round {round}: execution (continued)", round=rnd) if resumed
+                 else _("Round {round}: execution", round=rnd))
         gif = await self._execution_gif(match, result) if steps else None
         for i, chunk in enumerate(chunks):
-            embed = discord.Embed(title=title if i == 0 else f"{title}, part {i + 1}", description=chunk,
-                                  colour=COLOUR_INFO)
+            part = title if i == 0 else _("{title}, part {part}", title=title, part=i + 1)
+            embed = discord.Embed(title=part, description=chunk, colour=COLOUR_INFO)
             if gif is not None and i == len(chunks) - 1:
                 file = picture_file(gif, "execution.gif")  # shown as itself: its alt text is read
                 file.description = self.execution_alt(match, rnd, len(steps), steps)
@@ -214,21 +233,23 @@ class EofExecution(EofPrivate):
 
     def execution_alt(self, match: Match, rnd: int, steps: int, events: Sequence[Event] = ()) -> str:
         """The execution GIF's alt text: what it shows (each instruction and what it did, in order, as many
-        as fit), and the result it stops on."""
+        as fit), and the result it stops on (in the current language: the thread's)."""
         view = match.view(None)
         names = match.names()
-        end = (f"stopping on the final result: {winners_text(view, names)}" if view.finished
-               else f"stopping on the round {rnd} scores")
-        plural = "s" if steps != 1 else ""
+        end = (_("stopping on the final result: {result}", result=winners_text(view, names)) if view.finished
+               else _("stopping on the round {round} scores", round=rnd))
         said = []
         for e in events:
             d = e.data
             seat = int(d.get("seat", -1))
             who = names[seat] if 0 <= seat < len(names) else "?"
-            what = f"crash, {d.get('crash')}" if d.get("crash") else str(d.get("result", ""))
+            what = (_("crash, {reason}", reason=tr(_text(d.get("crash")))) if d.get("crash")
+                    else tr(_text(d.get("result"))))
             said.append(f"{int(d.get('index', 0)) + 1} {who} {d.get('instruction')}: {what}")
-        return fit_body(f"EOF round {rnd} execution, {steps} instruction{plural} one frame each, {end}.",
-                        "; ".join(said) + "." if said else "")
+        head = ngettext("EOF round {round} execution, {n} instruction one frame each, {end}.",
+                        "EOF round {round} execution, {n} instructions one frame each, {end}.", steps,
+                        round=rnd, end=end)
+        return fit_body(head, "; ".join(said) + "." if said else "")
 
     async def _execution_gif(self, match: Match, result: Result) -> bytes | None:
         animate = self.game.animate
@@ -241,7 +262,7 @@ class EofExecution(EofPrivate):
         def work() -> bytes:
             frames = animate(before, result.events, after, names=names)
             # played once, stopping on the last frame: the result of the round (or of the game)
-            return gif_bytes([f for f, _ in frames], [d for _, d in frames], loop=None)
+            return gif_bytes([f for f, _ms in frames], [d for _f, d in frames], loop=None)
 
         return await asyncio.to_thread(work)
 
@@ -255,14 +276,10 @@ class EofExecution(EofPrivate):
         lr = s.last_round if s.last_round is not None and s.last_round.round == rnd else None
         lines = []
         for t in range(len(points)):
-            if lr is not None and lr.skipped[t]:
-                how = "no program"
-            elif lr is not None and lr.crashed[t]:
-                how = "crashed" + (" (penalty)" if points[t] < 0 else "")
-            else:
-                cfg = [Configuration.load(c).describe() for c in (configs[t] if t < len(configs) else [])]
-                how = ", ".join(cfg) or "no configuration"
+            cfg = [Configuration.load(c) for c in (configs[t] if t < len(configs) else [])]
+            how = tr(round_summary(lr is not None and lr.skipped[t], lr is not None and lr.crashed[t],
+                                   points[t] < 0, cfg))
             total = totals[t] if t < len(totals) else "?"
             lines.append(f"{self._who(match, t)} **{points[t]:+d}** → {total} · {how}")
-        return discord.Embed(title=f"Round {rnd} scores", description="\n".join(lines)[:4096],
+        return discord.Embed(title=_("Round {round} scores", round=rnd), description="\n".join(lines)[:4096],
                              colour=discord.Colour.from_rgb(250, 166, 26))

@@ -12,6 +12,7 @@ from bot.games.eof.pieces import (
     COLOUR_NAMES,
     parse_colour,
 )
+from bot.i18n import _
 from bot.matches.service import Match
 from bot.storage import Status
 from cogs import _views as v
@@ -70,24 +71,24 @@ class EofLobby(GameCog):
     ) -> None:
         """Join the lobby in ``colour`` (None: the first free one), or switch to it if already seated."""
         if match.status != Status.LOBBY:
-            raise LobbyError("This lobby is closed.")
+            raise LobbyError(_("This lobby is closed."))
         uid = interaction.user.id
         cols = self.lobby_colours(match)
         seat = match.seat_of(uid)
         if seat is not None:
             if colour is None:
-                raise LobbyError("You are already in this lobby.")
+                raise LobbyError(_("You are already in this lobby."))
             if cols[seat] == colour:
-                raise LobbyError(f"You already play {_colour_name(colour)}.")
+                raise LobbyError(_("You already play {colour}.", colour=_colour_name(colour)))
             if colour in cols:
-                raise LobbyError(f"{_colour_name(colour)} is taken; pick a free colour.")
+                raise LobbyError(_("{colour} is taken; pick a free colour.", colour=_colour_name(colour)))
             m = await self.service.update_seat_data(match.id, uid, {"colour": COLOUR_NAMES[colour]})
             embed, view = self.invite_message(m)
             await interaction.response.edit_message(embed=embed, view=view, content=None)
             return
         free = [c for c in range(len(COLOUR_NAMES)) if c not in cols]
         if colour is not None and colour not in free:
-            raise LobbyError(f"{_colour_name(colour)} is taken; pick a free colour.")
+            raise LobbyError(_("{colour} is taken; pick a free colour.", colour=_colour_name(colour)))
         if colour is None and free:
             colour = free[0]
         result = await self.service.join(match.id, await self.player_for(interaction.user))
@@ -102,11 +103,16 @@ class EofLobby(GameCog):
         """Try a DM right away; if DMs are closed, say so (ephemerally) at once."""
         cols = self.lobby_colours(match)
         seat = match.seat_of(interaction.user.id)
-        colour = f" as {COLOUR_EMOJI[cols[seat]]} {_colour_name(cols[seat])}" if seat is not None else ""
-        text = (f"**{self.spec.title} #{match.id}** · [back to the lobby]({self.jump_url(match)})\n"
-                f"You are in the lobby{colour}. Your hand, your program builder and any permission questions "
-                "will come here, in DMs.")
-        ok = await self.dms_open(interaction.user, text)
+        back = _("[back to the lobby]({url})", url=self.jump_url(match))
+        header = f"**{self.spec.title} #{match.id}** · {back}"
+        if seat is not None:
+            colour = f"{COLOUR_EMOJI[cols[seat]]} {_colour_name(cols[seat])}"
+            said = _("You are in the lobby as {colour}. Your hand, your program builder and any permission "
+                     "questions will come here, in DMs.", colour=colour)
+        else:
+            said = _("You are in the lobby. Your hand, your program builder and any permission questions "
+                     "will come here, in DMs.")
+        ok = await self.dms_open(interaction.user, f"{header}\n{said}")  # the joiner's DM: their language
         interaction.extras["dms_open"] = ok
         if not ok:
-            await interaction.followup.send(DMS_CLOSED, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(_(DMS_CLOSED), ephemeral=True, allowed_mentions=NO_MENTIONS)

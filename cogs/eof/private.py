@@ -9,11 +9,12 @@ import discord
 from bot.games.eof.notation import Program
 from bot.games.eof.render import PIECE_COLOURS
 from bot.games.eof.rules import EofState, Phase
+from bot.i18n import LANGUAGES, _, pgettext, speaking
 from bot.matches.service import Match
 from bot.storage import Status
 from cogs import _views as v
 from cogs._game import NO_MENTIONS
-from cogs.eof.builder import EofBuilder
+from cogs.eof.builder import EofBuilder, builder_title
 from cogs.eof.common import (
     log,
 )
@@ -33,7 +34,9 @@ class EofPrivate(EofBuilder):
         rec = match.seats[seat]
         payload = await self.private_payload(match, seat, key)
         content = payload.get("content")
-        payload["content"] = (self.private_header(match) + ("\n" + content if content else ""))[:2000]
+        with speaking(self.reader(match, seat)):
+            header = self.private_header(match)
+        payload["content"] = (header + ("\n" + content if content else ""))[:2000]
         try:
             user = self.bot.get_user(rec.user_id) or await self.bot.fetch_user(rec.user_id)
             msg = await user.send(**payload, allowed_mentions=NO_MENTIONS)
@@ -60,9 +63,13 @@ class EofPrivate(EofBuilder):
             channel = user.dm_channel or await user.create_dm()
             me = self.bot.user.id if self.bot.user is not None else 0
             tag = f"**{self.spec.title} #{match.id}**"
+            wanted = set()
+            for lang in LANGUAGES:  # whichever language the player read when it was sent
+                with speaking(lang):
+                    wanted.add(builder_title(rnd))
             async for msg in channel.history(limit=25):
                 titles = {e.title for e in msg.embeds}
-                if msg.author.id == me and tag in msg.content and f"Round {rnd}: your program" in titles:
+                if msg.author.id == me and tag in msg.content and titles & wanted:
                     return channel.id, msg.id
         except discord.HTTPException:
             log.info("could not look for the program builder of match %s", match.id, exc_info=True)
@@ -82,9 +89,11 @@ class EofPrivate(EofBuilder):
         else:
             payload = self._submitted_payload(match, seat, prog)
         file = payload.get("file")
+        with speaking(self.reader(match, seat)):
+            header = self.private_header(match)
         try:
             await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(
-                content=self.private_header(match), embed=payload.get("embed"), view=payload.get("view"),
+                content=header, embed=payload.get("embed"), view=payload.get("view"),
                 attachments=[file] if file is not None else [])
         except discord.HTTPException:
             log.info("could not update the program builder of match %s", match.id, exc_info=True)
@@ -95,25 +104,35 @@ class EofPrivate(EofBuilder):
         return await self.builder_payload(match, seat)
 
     def permission_payload(self, match: Match, seat: int) -> dict[str, Any]:
+        """The permission question for ``seat`` (DM or ephemeral), in the player's language."""
+        with speaking(self.reader(match, seat)):
+            return self._permission_payload(match, seat)
+
+    def _permission_payload(self, match: Match, seat: int) -> dict[str, Any]:
         s: EofState = match.state
         pd = match.view(None).pending if s is not None and s.phase is Phase.PERMISSION else None
         if pd is None or seat not in pd.asked:
-            return {"content": "No permission request is waiting for you."}
+            return {"content": _("No permission request is waiting for you.")}
         if seat in pd.allowed:
-            return {"content": "You have allowed this deletion; waiting for the others."}
+            return {"content": _("You have allowed this deletion; waiting for the others.")}
         if s.locking.endswith("-crash"):
-            deny = "If you deny, their program crashes."
+            deny = _("If you deny, their program crashes.")
         else:
-            deny = "If you deny, their delete stops at your record."
-        deadline = f" No answer <t:{int(match.rec.deadline)}:R> counts as Deny." if match.rec.deadline else ""
+            deny = _("If you deny, their delete stops at your record.")
+        if match.rec.deadline:
+            when = f"<t:{int(match.rec.deadline)}:R>"
+            deny += " " + _("No answer {time} counts as Deny.", time=when)
         embed = discord.Embed(
-            title=f"Round {s.round}: allow the deletion?",
-            description=(f"{self._who(match, pd.seat)} runs `{pd.instruction}` and wants to delete record "
-                         f"{pd.record + 1} ({pd.piece}), which holds your pointer. If it goes, your pointer "
-                         f"goes to BOF. {deny}{deadline}"),
+            title=_("Round {round}: allow the deletion?", round=s.round),
+            description=_("{player} runs `{instruction}` and wants to delete record {record} ({piece}), "
+                          "which holds your pointer. If it goes, your pointer goes to BOF. {deny}",
+                          player=self._who(match, pd.seat), instruction=str(pd.instruction),
+                          record=pd.record + 1, piece=str(pd.piece), deny=deny),
             colour=discord.Colour.from_rgb(*PIECE_COLOURS[s.colours[seat]]))
         tag = f"{s.round}.{s.turn}"
         view = v.view_of(
-            v.button(match.id, None, f"an:{tag}:allow", label="Allow", style=discord.ButtonStyle.success),
-            v.button(match.id, None, f"an:{tag}:deny", label="Deny", style=discord.ButtonStyle.danger))
+            v.button(match.id, None, f"an:{tag}:allow", label=pgettext("button", "Allow"),
+                     style=discord.ButtonStyle.success),
+            v.button(match.id, None, f"an:{tag}:deny", label=pgettext("button", "Deny"),
+                     style=discord.ButtonStyle.danger))
         return {"content": "", "embed": embed, "view": view}

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.i18n import _
 from bot.storage.tournaments import TournamentRecord
 from bot.tournaments.service import TournamentError, TournamentService
 
@@ -45,7 +46,7 @@ class TournamentBase(commands.GroupCog):
         perms = interaction.permissions
         if perms.manage_guild or perms.administrator:
             return True
-        role, _ = await self.bot.store.tournament_settings(interaction.guild_id or 0)
+        role, _most = await self.bot.store.tournament_settings(interaction.guild_id or 0)
         roles = getattr(interaction.user, "roles", [])
         return role is not None and any(r.id == role for r in roles)
 
@@ -53,11 +54,11 @@ class TournamentBase(commands.GroupCog):
                    active_only: bool = True) -> TournamentRecord:
         gid = interaction.guild_id
         if gid is None:
-            raise TournamentError("Tournaments live in servers.")
+            raise TournamentError(_("Tournaments live in servers."))
         if event is not None:
             t = await self.bot.store.load_tournament(event)
             if t is None or t.guild_id != gid:
-                raise TournamentError(f"There is no tournament #{event} on this server.")
+                raise TournamentError(_("There is no tournament #{id} on this server.", id=event))
             return t
         here = interaction.channel_id
         parent = getattr(interaction.channel, "parent_id", None)
@@ -73,9 +74,9 @@ class TournamentBase(commands.GroupCog):
             return found[0]
         if not found:
             raise TournamentError(
-                "There is no tournament on this server yet. Start one with `/tournament new`."
+                _("There is no tournament on this server yet. Start one with `/tournament new`.")
             )
-        raise TournamentError("Several tournaments are running: give `event:` (see `/tournament list`).")
+        raise TournamentError(_("Several tournaments are running: give `event:` (see `/tournament list`)."))
 
     async def channel_of(self, t: TournamentRecord) -> discord.abc.Messageable | None:
         ch = self.bot.get_channel(t.channel_id)

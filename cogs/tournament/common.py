@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.games import TITLES, two_player
+from bot.i18n import N_, _, pgettext
 from bot.tournaments.model import Format
 
 if TYPE_CHECKING:
@@ -34,10 +35,13 @@ GAME_CHOICES = [app_commands.Choice(name=TITLES[k], value=k) for k in two_player
 """Only the games a tournament can pair (exactly two players): offering others to refuse them misleads."""
 
 
+# Slash command descriptions and choice names are read from the command tree into the commands catalog and
+# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
 FORMAT_CHOICES = [
-    app_commands.Choice(name="Swiss", value=Format.SWISS.value),
-    app_commands.Choice(name="round robin", value=Format.ROUND_ROBIN.value),
-    app_commands.Choice(name="double round robin", value=Format.DOUBLE_ROUND_ROBIN.value),
+    app_commands.Choice(name="Swiss", value=Format.SWISS.value),  # not translated: command text
+    app_commands.Choice(name="round robin", value=Format.ROUND_ROBIN.value),  # not translated: command text
+    app_commands.Choice(name="double round robin",  # not translated: command text
+                        value=Format.DOUBLE_ROUND_ROBIN.value),
 ]
 
 
@@ -55,14 +59,14 @@ ROUND_TIMES = [
 
 
 STARTS = [
-    app_commands.Choice(name="in 5 minutes", value=300),
-    app_commands.Choice(name="in 15 minutes", value=900),
-    app_commands.Choice(name="in 1 hour", value=3600),
-    app_commands.Choice(name="in 3 hours", value=10800),
-    app_commands.Choice(name="in 12 hours", value=43200),
-    app_commands.Choice(name="in 24 hours", value=86400),
-    app_commands.Choice(name="in 3 days", value=259200),
-    app_commands.Choice(name="in 7 days", value=604800),
+    app_commands.Choice(name="in 5 minutes", value=300),  # not translated: command text
+    app_commands.Choice(name="in 15 minutes", value=900),  # not translated: command text
+    app_commands.Choice(name="in 1 hour", value=3600),  # not translated: command text
+    app_commands.Choice(name="in 3 hours", value=10800),  # not translated: command text
+    app_commands.Choice(name="in 12 hours", value=43200),  # not translated: command text
+    app_commands.Choice(name="in 24 hours", value=86400),  # not translated: command text
+    app_commands.Choice(name="in 3 days", value=259200),  # not translated: command text
+    app_commands.Choice(name="in 7 days", value=604800),  # not translated: command text
 ]
 
 
@@ -72,8 +76,36 @@ PAGE = 32
 """Players per standings picture (a taller picture is unreadable in Discord's preview)."""
 
 
-STATUS_WORDS = {"signup": "sign-up open", "running": "running", "paused": "paused", "finished": "finished",
-                "cancelled": "cancelled"}
+FORMAT_NAMES = {Format.SWISS: N_("Swiss"), Format.ROUND_ROBIN: N_("round robin"),
+                Format.DOUBLE_ROUND_ROBIN: N_("double round robin")}
+"""A format as the sign-up message names it."""
+FORMAT_WORDS = {Format.SWISS: N_("swiss"), Format.ROUND_ROBIN: N_("round-robin"),
+                Format.DOUBLE_ROUND_ROBIN: N_("double-round-robin")}
+"""A format as ``/tournament list`` names it (short)."""
+
+
+def status_word(status: str) -> str:
+    """A tournament's status in words, in the current language (a context of its own: the words agree with
+    "tournament", whose gender differs from a match's in Spanish and Portuguese)."""
+    words = {
+        "signup": pgettext("tournament status", "sign-up open"),
+        "running": pgettext("tournament status", "running"),
+        "paused": pgettext("tournament status", "paused"),
+        "finished": pgettext("tournament status", "finished"),
+        "cancelled": pgettext("tournament status", "cancelled"),
+    }
+    return words.get(status, status)
+
+
+def and_list(items: list[str]) -> str:
+    """Items as a list in words: "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{names} and {last}", names=", ".join(items[:-1]), last=items[-1])
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
 
 
 def esc(name: str) -> str:

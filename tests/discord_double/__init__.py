@@ -50,14 +50,15 @@ created if none is given). ``guild.create_text_channel(name, category=None, topi
 ``create_category``, ``create_role(name, permissions, mentionable=False)``, ``add_member(user,
 roles=(), nick=None, permissions=None)`` (``permissions=[...]`` makes a role with those bits),
 ``remove_member``, ``give_role``/``take_role``, ``set_bot_permissions([...])`` (the bot's role; the bot
-still gets what @everyone grants), ``set_everyone_permissions([...])``;
+still gets what @everyone grants), ``set_everyone_permissions([...])``, ``set_locale("pt-BR")`` (the
+community language: ``preferred_locale`` and interactions' ``guild_locale``; GUILD_UPDATE);
 ``chan.deny_bot("create_public_threads")``, ``chan.set_overwrite(role|user|guild, allow=, deny=)``,
 ``await chan.delete()`` (THREAD_DELETE / CHANNEL_DELETE; a channel's threads go with it; afterwards
 the REST answers 10003 Unknown Channel). Lookups: ``guild.threads`` (oldest first),
 ``guild.text_channels``, ``guild.channel(name)``, ``guild.member(user)``, ``guild.everyone``,
 ``dd.users``, ``dd.guilds``, ``dd.channels``, ``dd.messages``, ``dd.interactions``, ``dd.bot_user``,
 ``dd.application_id``. Changes made while a bot is connected are dispatched (CHANNEL_CREATE,
-GUILD_MEMBER_ADD, GUILD_ROLE_CREATE/UPDATE, CHANNEL_UPDATE, GUILD_CREATE for a guild join...).
+GUILD_MEMBER_ADD, GUILD_ROLE_CREATE/UPDATE, CHANNEL_UPDATE, GUILD_UPDATE, GUILD_CREATE for a guild join...).
 
 Permissions follow Discord's algorithm (owner, @everyone + roles, administrator, channel overwrites
 for @everyone/roles/member, threads use the parent's). The REST API enforces them for the bot (403 /

@@ -240,6 +240,12 @@ class Guild:
         """Replace the permissions of @everyone (GUILD_ROLE_UPDATE)."""
         self._dd._update_role(self.everyone, permissions=P.to_bits(permissions))
 
+    def set_locale(self, locale: str) -> None:
+        """Change the server's community language (``preferred_locale``; interactions' ``guild_locale``), as
+        an admin does in Server Settings → Community (GUILD_UPDATE)."""
+        self.locale = locale
+        self._dd._update_guild(self)
+
     # -- lookups -------------------------------------------------------------------------------
     def member(self, user: User | int) -> Member | None:
         return self.members.get(user if isinstance(user, int) else user.id)

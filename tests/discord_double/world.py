@@ -269,6 +269,10 @@ class DiscordWorld:
         self._changed()
         self._emit("GUILD_ROLE_UPDATE", lambda _i: F.role_event(r), guild=r.guild, intent=Intent.GUILDS)
 
+    def _update_guild(self, guild: Guild) -> None:
+        self._changed()
+        self._emit("GUILD_UPDATE", lambda _i: F.guild_base(guild), guild=guild, intent=Intent.GUILDS)
+
     def _set_bot_permissions(self, guild: Guild, bits: int) -> None:
         assert guild.bot_role is not None
         self._update_role(guild.bot_role, permissions=bits)

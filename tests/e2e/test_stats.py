@@ -56,13 +56,14 @@ async def test_stats_chart_the_most_played_rated_game_and_count_in_the_singular(
 
 
 def test_computer_records_count_wins_losses_and_draws_per_game():
+    from bot.i18n.pseudo import unpseudo
     from bot.storage import ComputerResult
     from cogs.leaderboard import computer_records
 
     def res(game, ranks, seat=0, level="easy", reason="normal"):
         return ComputerResult(game, level, seat, {"ranks": ranks, "reason": reason})
 
-    lines = computer_records(
+    lines = [unpseudo(x) for x in computer_records(  # unpseudo: the same English in the pseudo-locale run
         [
             res("eggcarton", [0, 1]),
             res("eggcarton", [1, 0], level="expert"),
@@ -71,6 +72,6 @@ def test_computer_records_count_wins_losses_and_draws_per_game():
             res("pylon", [0, 1], seat=1),
             ComputerResult("pylon", "easy", 0, None),
         ]
-    )
+    )]
     assert lines == ["Pylon: 2 games · 1W 1L 0D (easy)",
                      "The Egg Carton Game: 3 games · 1W 1L 1D (easy, expert)"]

@@ -99,3 +99,18 @@ def test_the_pseudo_locale_is_reversible_and_keeps_what_discord_parses(text):
 
 def test_the_pseudo_locale_finds_english_outside_the_catalog():
     assert untranslated(pseudo("Looked up") + " but not this") == ["but not this"]
+
+
+def test_a_looked_up_text_can_be_said_again_in_another_language(monkeypatch):
+    monkeypatch.setitem(catalog("es"), (None, "No piece on {square}."), "No hay pieza en {square}.")
+    monkeypatch.setitem(catalog("es"), (None, "{n} game"), ("{n} partida", "{n} partidas"))
+    from bot.i18n import again
+
+    with public(None):  # made for the channel (English) ...
+        refusal = _("No piece on {square}.", square="c3")
+        count = ngettext("{n} game", "{n} games", 3)
+    with speaking("es"):  # ... told to a Spanish reader
+        assert again(refusal) == "No hay pieza en c3."
+        assert again(count) == "3 partidas"
+        assert again("plain text") == "plain text"
+    assert refusal == "No piece on c3." and isinstance(refusal, str)

@@ -14,6 +14,7 @@ from bot.games.eof.pieces import FULL, Piece, counts_of, pieces_of, sub
 from bot.games.eof.render import render, render_hand
 from bot.games.eof.rules import RULES
 from bot.games.eof.state import EofState, Phase
+from bot.i18n import _, language, speaking
 from bot.render import CARD
 from bot.render.callouts import Callouts, Diagram
 
@@ -41,12 +42,23 @@ def _position() -> EofState:
     s = replace(s, phase=Phase.PROGRAM, first=0, round=2, file=file, pointers=POINTERS, bag=sub(FULL, FULL),
                 pool=pool, hands=tuple(hands), draws=tuple(pieces_of(h) for h in hands),
                 programs=(None, None), crashed=(-1, -1), history=((4, 3),), scores=(4, 3))
-    s, _ = RULES.apply(s, 0, RULES.parse(PROGRAM, s, 0))
+    s, _events = RULES.apply(s, 0, RULES.parse(PROGRAM, s, 0))
     return s
 
 
-@lru_cache(maxsize=1)
 def diagram() -> Diagram:
+    """The diagram in the current language (its callouts, header and alt text are words), drawn once per
+    language."""
+    return _diagram(language())
+
+
+@lru_cache(maxsize=8)
+def _diagram(lang: str) -> Diagram:
+    with speaking(lang):
+        return _draw()
+
+
+def _draw() -> Diagram:
     state = _position()
     view = RULES.view(state, None)
     board = render(view)
@@ -57,15 +69,13 @@ def diagram() -> Diagram:
     both.paste(hand, ((both.width - hand.width) // 2, board.height + gap))
     c = Callouts(both)
     first, end = position_box(view, 1), position_box(view, len(view.file) + 1)
-    c.tag((end[2] + c.size * 0.5, (first[1] + first[3]) / 2), "◀ the file", anchor="lm")
-    _, py = pointer_point(view, 0)
-    c.tag((end[2] + c.size * 0.5, py), "◀ pointers", anchor="lm")
+    c.tag((end[2] + c.size * 0.5, (first[1] + first[3]) / 2), _("◀ the file"), anchor="lm")
+    _x, py = pointer_point(view, 0)
+    c.tag((end[2] + c.size * 0.5, py), _("◀ pointers"), anchor="lm")
     right = (both.width + hand.width) // 2 - 24
-    c.tag((right, board.height + gap + hand.height * 0.53), "Red's secret program ▼", anchor="rm")
-    return c.done(
+    c.tag((right, board.height + gap + hand.height * 0.53), _("Red's secret program ▼"), anchor="rm")
+    return c.done(_(
         "EOF in round 2, while the players write their programs. Above, the shared file between BOF and "
-        f"EOF: {FILE.replace(' ', ', ')}, with Red's pointer on the third record and Yellow's on the fifth. "
-        "Below, Red's private hand and submitted program of five instructions, "
-        f"{PROGRAM.replace(' ', ', ')}, "
-        "run one per turn once both programs are in."
-    )
+        "EOF: {file}, with Red's pointer on the third record and Yellow's on the fifth. Below, Red's private "
+        "hand and submitted program of five instructions, {program}, run one per turn once both programs "
+        "are in.", file=FILE.replace(" ", ", "), program=PROGRAM.replace(" ", ", ")))

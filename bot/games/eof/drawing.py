@@ -20,6 +20,7 @@ from bot.games.eof.pieces import (
     Piece,
 )
 from bot.games.eof.views import EofView
+from bot.games.eof.words import colour_name
 from bot.render import CARD_LIGHT, INK_DARK, PLAYER_COLOURS, font
 from bot.render.text import shorten
 
@@ -268,4 +269,4 @@ def fit_text(text: str, fnt_size: int, width: int, bold: bool = False) -> str:
 def seat_name(view: EofView, names: Sequence[str] | None, seat: int) -> str:
     if names and seat < len(names) and names[seat]:
         return str(names[seat])
-    return view.players[seat].name
+    return colour_name(view.players[seat].colour)  # in the language being written (a view may be kept)

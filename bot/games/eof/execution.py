@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.games.base import JSON, Event, Seat
+from bot.games.eof import words
 from bot.games.eof.notation import Program
 from bot.games.eof.pieces import (
     BLUE,
-    COLOUR_NAMES,
     DOWN,
     EMPTY,
     FULL,
@@ -34,7 +34,39 @@ from bot.games.eof.state import (
     RoundResult,
     Step,
     result_sentence,
+    round_summary,
 )
+from bot.games.eof.words import Arg, ColourWord, Join, Player, Said, and_list, said, tr
+from bot.i18n import N_, _
+
+DELETED = N_("deleted {pieces}")
+"""What a delete that crashed after deleting some records did (the step's result)."""
+
+
+REACHED = (N_("reached BOF after deleting {pieces}"), N_("reached EOF after deleting {pieces}"))
+"""Why a delete crashed at the file's end (the reason names what it deleted)."""
+
+
+def done_before_crash(result: str, crash: str) -> str:
+    """What a crashed instruction did before it crashed (``deleted Y1``), in the current language, when its
+    crash reason does not already say so; "" otherwise."""
+    if isinstance(result, Said):
+        if result.template != DELETED or (isinstance(crash, Said) and crash.template in REACHED):
+            return ""
+        return tr(result)
+    gone = result.removeprefix("deleted ")  # an older stored step: English
+    return "" if result in ("", "crashed") or gone in crash else result
+
+
+def where(p: int, n: int) -> Arg:
+    """Position ``p`` of a file of ``n`` records in words: ``BOF``, ``EOF``, ``record 3``."""
+    if n == 0:
+        return said(N_("BOF/EOF (empty file)"))
+    if p == 0:
+        return "BOF"  # not translated: the file's markers are the game's names
+    if p == n + 1:
+        return "EOF"  # not translated: the file's markers are the game's names
+    return said(N_("record {record}"), record=p)
 
 
 class Work:
@@ -80,21 +112,15 @@ class Work:
             scores=tuple(self.scores), history=tuple(self.history), last_round=self.last_round)
 
     # helpers ---------------------------------------------------------------------------------------
-    def name(self, seat: Seat) -> str:
-        return COLOUR_NAMES[self.colours[seat]].capitalize()
+    def name(self, seat: Seat) -> Player:
+        """The seat in a text: called by its colour (``Red``), or by its player's name where shown."""
+        return Player(self.colours[seat])
 
-    def event(self, kind: str, text: str, visible_to: Seat | None = None, **data: JSON) -> None:
+    def event(self, kind: str, text: Said, visible_to: Seat | None = None, **data: JSON) -> None:
         self.events.append(Event(kind, text, data, visible_to))
 
-    def where(self, p: int) -> str:
-        n = len(self.file)
-        if n == 0:
-            return "BOF/EOF (empty file)"
-        if p == 0:
-            return "BOF"
-        if p == n + 1:
-            return "EOF"
-        return f"record {p}"
+    def where(self, p: int) -> Arg:
+        return where(p, len(self.file))
 
     def eof(self) -> int:
         return len(self.file) + 1 if self.file else 0
@@ -146,16 +172,21 @@ class Work:
         self.asked = self.allowed = ()
         self.dealer = 0
         self.size_choice = -1
-        self.event("round", f"Round {number} of {ROUNDS} begins: every piece outside the file and the "
-                            f"pointers goes back into the bag ({sum(bag)} pieces).", round=number)
+        text = words.ngettext("Round {round} of {rounds} begins: every piece outside the file and the "
+                              "pointers goes back into the bag ({n} piece).",
+                              "Round {round} of {rounds} begins: every piece outside the file and the "
+                              "pointers goes back into the bag ({n} pieces).", sum(bag), round=number,
+                              rounds=ROUNDS)
+        self.event("round", text, round=number)
         if any(self.bag[Piece(c, s).index] for c in self.colours for s in (1, 2, 3)):
             self.phase = Phase.FIRST
             return
         # No piece of a player's colour left in the bag: drawing could never decide. The lead
         # passes clockwise instead (impossible in round 1).
         self.first = (self.first + 1) % self.n
-        self.event("first", f"No piece of a player's colour is in the bag: {self.name(self.first)} plays "
-                            "first (the lead passes clockwise).", seat=self.first)
+        text = said(N_("No piece of a player's colour is in the bag: {player} plays first (the lead passes "
+                       "clockwise)."), player=self.name(self.first))
+        self.event("first", text, seat=self.first)
         self.start_deal()
 
     def start_deal(self) -> None:
@@ -184,9 +215,18 @@ class Work:
         self.dealer = 0
         self.size_choice = -1
         short = [self.name(t) for t in range(self.n) if len(self.draws[t]) < HAND]
-        note = f" The bag ran out: {', '.join(short)} drew fewer than {HAND}." if short else ""
-        self.event("pool", f"The deal is over; the {left} pieces left form the data pool.{note} "
-                           "Write your programs.", pool=list(self.pool))
+        if short:
+            text = words.ngettext("The deal is over; the {n} piece left forms the data pool. The bag ran "
+                                  "out: {players} drew fewer than {hand}. Write your programs.",
+                                  "The deal is over; the {n} pieces left form the data pool. The bag ran "
+                                  "out: {players} drew fewer than {hand}. Write your programs.",
+                                  left, players=Join(tuple(short), last=False), hand=HAND)
+        else:
+            text = words.ngettext("The deal is over; the {n} piece left forms the data pool. Write your "
+                                  "programs.",
+                                  "The deal is over; the {n} pieces left form the data pool. Write your "
+                                  "programs.", left)
+        self.event("pool", text, pool=list(self.pool))
         for t in range(self.n):
             if not self.draws[t]:
                 self.programs[t] = Program(())
@@ -195,8 +235,9 @@ class Work:
 
     # execution ---------------------------------------------------------------------------------------
     def start_execution(self) -> None:
-        order = ", ".join(self.name((self.first + i) % self.n) for i in range(self.n))
-        self.event("execute", f"All programs are in. Execution, one instruction per turn: {order}.")
+        order = Join(tuple(self.name((self.first + i) % self.n) for i in range(self.n)), last=False)
+        self.event("execute", said(N_("All programs are in. Execution, one instruction per turn: {order}."),
+                                   order=order))
         self.run()
 
     def run(self) -> None:
@@ -213,8 +254,11 @@ class Work:
                     self.phase = Phase.PERMISSION
                     return
                 self.steps.append(step)
-                label = f"{self.name(seat)} {step.instruction}"
-                text = f"{label}: CRASH — {step.crash}." if step.crash else f"{label}: {step.text}."
+                who, ins = self.name(seat), str(step.instruction)
+                text = (said(N_("{player} {instruction}: CRASH — {reason}."), player=who, instruction=ins,
+                             reason=step.crash) if step.crash
+                        else said(N_("{player} {instruction}: {result}."), player=who, instruction=ins,
+                                  result=step.text))
                 self.event("step", text, seat=seat, index=i, instruction=str(step.instruction),
                            result=step.text, crash=step.crash, touched=list(step.touched),
                            file=[str(p) for p in self.file], pointers=list(self.pointers),
@@ -224,15 +268,16 @@ class Work:
             self.asked = self.allowed = ()
         self.end_round()
 
-    def crash(self, seat: Seat, index: int, ins: Instruction, reason: str, done: str = "") -> Step:
+    def crash(self, seat: Seat, index: int, ins: Instruction, reason: Said, done: Said | None = None) -> Step:
         self.crashed[seat] = index
         self.pointers[seat] = 0
-        return Step(seat, index, ins, done or "crashed", reason)
+        return Step(seat, index, ins, done or said(N_("crashed")), reason)
 
     def execute(self, seat: Seat, index: int, ins: Instruction) -> Step | None:
         """Carry out one instruction; ``None`` when it waits for permission."""
         if not ins.is_valid:
-            reason = f"{COLOUR_NAMES[ins.colour]} has no {ORIENT_NAMES[ins.orient]} instruction"
+            reason = said(N_("{colour} has no {orientation} instruction"), colour=ColourWord(ins.colour),
+                          orientation=ORIENT_NAMES[ins.orient])
             return self.crash(seat, index, ins, reason)
         p = self.pointers[seat]
         n = len(self.file)
@@ -243,88 +288,108 @@ class Work:
             else:
                 target = p - size if ins.orient == LEFT else p + size
                 if target < 0:
-                    return self.crash(seat, index, ins, f"moving left {size} from {self.where(p)} passes BOF")
+                    return self.crash(seat, index, ins, said(N_("moving left {n} from {where} passes BOF"),
+                                                             n=size, where=self.where(p)))
                 if target > self.eof():
-                    return self.crash(seat, index, ins,
-                                      f"moving right {size} from {self.where(p)} passes EOF")
+                    return self.crash(seat, index, ins, said(N_("moving right {n} from {where} passes EOF"),
+                                                             n=size, where=self.where(p)))
                 self.pointers[seat] = target
             q = self.pointers[seat]
-            return Step(seat, index, ins, f"pointer now on {self.where(q)}", "",
+            return Step(seat, index, ins, said(N_("pointer now on {where}"), where=self.where(q)), "",
                         (q - 1,) if 1 <= q <= n else ())
         if ins.colour == YELLOW:
             own = Piece(self.colours[seat], size)
             if n and ins.orient == LEFT and p == 0:
-                return self.crash(seat, index, ins, "cannot insert before BOF")
+                return self.crash(seat, index, ins, said(N_("cannot insert before BOF")))
             if n and ins.orient == RIGHT and p == n + 1:
-                return self.crash(seat, index, ins, "cannot insert after EOF")
+                return self.crash(seat, index, ins, said(N_("cannot insert after EOF")))
             if not self.pool[own.index]:
-                return self.crash(seat, index, ins, f"no {own} in the data pool")
+                return self.crash(seat, index, ins, said(N_("no {piece} in the data pool"), piece=str(own)))
             q = 1 if not n else (p if ins.orient == LEFT else p + 1)
             self.insert(q, own, seat)
-            return Step(seat, index, ins, f"inserted {own} as record {q}; pointer on it", "", (q - 1,))
+            return Step(seat, index, ins, said(N_("inserted {piece} as record {record}; pointer on it"),
+                                               piece=str(own), record=q), "", (q - 1,))
         if ins.colour == BLUE:
             if not 1 <= p <= n:
-                what = "replace" if ins.orient == STANDING else "swap"
-                return self.crash(seat, index, ins, f"no current record to {what} at {self.where(p)}")
+                reason = (said(N_("no current record to replace at {where}"), where=self.where(p))
+                          if ins.orient == STANDING
+                          else said(N_("no current record to swap at {where}"), where=self.where(p)))
+                return self.crash(seat, index, ins, reason)
             if ins.orient == STANDING:
                 old = self.file[p - 1]
                 own = Piece(self.colours[seat], size)
                 if self.pool[own.index] + (old == own) == 0:
-                    return self.crash(seat, index, ins, f"no {own} in the data pool")
+                    return self.crash(seat, index, ins, said(N_("no {piece} in the data pool"),
+                                                             piece=str(own)))
                 self.pool[old.index] += 1
                 self.pool[own.index] -= 1
                 self.file[p - 1] = own
-                return Step(seat, index, ins, f"replaced {old} at record {p} by {own}", "", (p - 1,))
+                text = said(N_("replaced {old} at record {record} by {new}"), old=str(old), record=p,
+                            new=str(own))
+                return Step(seat, index, ins, text, "", (p - 1,))
             q = p - size if ins.orient == LEFT else p + size
             if not 1 <= q <= n:
-                side = "left" if ins.orient == LEFT else "right"
-                return self.crash(seat, index, ins, f"no record {size} to the {side} of record {p}")
+                reason = (said(N_("no record {n} to the left of record {record}"), n=size, record=p)
+                          if ins.orient == LEFT
+                          else said(N_("no record {n} to the right of record {record}"), n=size, record=p))
+                return self.crash(seat, index, ins, reason)
             a, b = self.file[p - 1], self.file[q - 1]
             self.file[p - 1], self.file[q - 1] = b, a
-            return Step(seat, index, ins, f"swapped records {p} ({a}) and {q} ({b})", "", (p - 1, q - 1))
+            text = said(N_("swapped records {record} ({piece}) and {other} ({other_piece})"), record=p,
+                        piece=str(a), other=q, other_piece=str(b))
+            return Step(seat, index, ins, text, "", (p - 1, q - 1))
         return self.delete(seat, index, ins)
 
     def delete(self, seat: Seat, index: int, ins: Instruction) -> Step | None:
         left = ins.orient == LEFT
-        toward = "BOF" if left else "EOF"
         while len(self.deleted) < ins.size:
             p = self.pointers[seat]
             n = len(self.file)
             gone = " ".join(map(str, self.deleted))
             if not 1 <= p <= n:
                 if self.deleted:
-                    return self.crash(seat, index, ins, f"reached {toward} after deleting {gone}",
-                                      f"deleted {gone}")
-                return self.crash(seat, index, ins, f"no record to delete at {self.where(p)}")
+                    reason = said(REACHED[0] if left else REACHED[1], pieces=gone)
+                    return self.crash(seat, index, ins, reason, said(DELETED, pieces=gone))
+                return self.crash(seat, index, ins, said(N_("no record to delete at {where}"),
+                                                         where=self.where(p)))
             holders = tuple(t for t in range(self.n) if t != seat and self.pointers[t] == p)
             if holders and self.locking != "none":
+                names = and_list([self.name(t) for t in holders])
+                piece = str(self.file[p - 1])
                 if self.locking.startswith("locks"):
-                    blocked, how = True, "is locked by"
+                    blocked = True
+                    reason = said(N_("record {record} ({piece}) is locked by {players}"), record=p,
+                                  piece=piece, players=names)
                 else:
                     if self.verdict == 0:
                         self.asked, self.allowed = holders, ()
-                        names = " and ".join(self.name(t) for t in holders)
-                        self.event("permission", f"{self.name(seat)} {ins} wants to delete record {p} "
-                                                 f"({self.file[p - 1]}), which holds {names}'s pointer: "
-                                                 f"{names}, allow or deny?",
-                                   seat=seat, instruction=str(ins), record=p - 1, asked=list(holders))
+                        ask = said(N_("{player} {instruction} wants to delete record {record} ({piece}), "
+                                      "which holds {players}'s pointer: {players}, allow or deny?"),
+                                   player=self.name(seat), instruction=str(ins), record=p, piece=piece,
+                                   players=names)
+                        self.event("permission", ask, seat=seat, instruction=str(ins), record=p - 1,
+                                   asked=list(holders))
                         return None
-                    blocked, how = self.verdict < 0, "was refused by"
+                    blocked = self.verdict < 0
+                    reason = said(N_("record {record} ({piece}) was refused by {players}"), record=p,
+                                  piece=piece, players=names)
                     self.verdict = 0
                 if blocked:
-                    names = " and ".join(self.name(t) for t in holders)
-                    reason = f"record {p} ({self.file[p - 1]}) {how} {names}"
                     if self.locking.endswith("-crash"):
-                        return self.crash(seat, index, ins, reason, f"deleted {gone}" if gone else "")
-                    done = f"deleted {gone}; " if gone else "deleted nothing: "
-                    text = f"{done}stopped, {reason}; pointer on record {p}"
+                        done = said(DELETED, pieces=gone) if gone else None
+                        return self.crash(seat, index, ins, reason, done)
+                    text = (said(N_("deleted {pieces}; stopped, {reason}; pointer on record {record}"),
+                                 pieces=gone, reason=reason, record=p) if gone
+                            else said(N_("deleted nothing: stopped, {reason}; pointer on record {record}"),
+                                      reason=reason, record=p))
                     return Step(seat, index, ins, text, "", (p - 1,))
             self.deleted.append(self.remove(p, seat))
             self.pointers[seat] = p - 1 if left else p
             self.normalise()
         gone = " ".join(map(str, self.deleted))
         q = self.pointers[seat]
-        return Step(seat, index, ins, f"deleted {gone}; pointer now on {self.where(q)}", "",
+        return Step(seat, index, ins, said(N_("deleted {pieces}; pointer now on {where}"), pieces=gone,
+                                           where=self.where(q)), "",
                     (q - 1,) if 1 <= q <= len(self.file) else ())
 
     def end_round(self) -> None:
@@ -352,22 +417,21 @@ class Work:
                                       tuple(c >= 0 for c in self.crashed), tuple(skipped), tuple(self.steps))
         lines = []
         for t in range(self.n):
-            if skipped[t]:
-                how = "no program"
-            elif self.crashed[t] >= 0:
-                how = "crashed" + (" (penalty)" if self.s0.crash_penalty and points[t] else "")
-            else:
-                how = ", ".join(c.describe() for c in configs[t]) or "no configuration"
-            lines.append(f"{self.name(t)} {points[t]:+d} ({how}) → {self.scores[t]}")
-        self.event("score", f"Round {self.round} scores: " + "; ".join(lines) + ".", round=self.round,
+            how = round_summary(skipped[t], self.crashed[t] >= 0, self.s0.crash_penalty and points[t] != 0,
+                                configs[t])
+            lines.append(said(N_("{player} {points} ({how}) → {total}"), player=self.name(t),
+                              points=f"{points[t]:+d}", how=how, total=self.scores[t]))
+        self.event("score", said(N_("Round {round} scores: {lines}."), round=self.round,
+                                 lines=Join(tuple(lines), last=False, sep="; ")), round=self.round,
                    points=points, totals=list(self.scores),
                    configurations=[[c.dump() for c in cs] for cs in configs])
         self.asked = self.allowed = ()
         self.deleted = []
         if self.round >= ROUNDS:
             self.phase = Phase.OVER
-            said = result_sentence(self.scores, [self.name(t) for t in range(self.n)])
-            self.event("over", f"The game is over after {ROUNDS} rounds. {said}.", scores=list(self.scores))
+            result = result_sentence(self.scores, [self.name(t) for t in range(self.n)])
+            self.event("over", said(N_("The game is over after {rounds} rounds. {result}."), rounds=ROUNDS,
+                                    result=result), scores=list(self.scores))
             return
         self.start_round(self.round + 1)
 
@@ -376,7 +440,8 @@ class Work:
 
 @dataclass(frozen=True)
 class DryRun:
-    """What one instruction would do to the file as it stands (see :func:`dry_run`)."""
+    """What one instruction would do to the file as it stands (see :func:`dry_run`), in the current
+    language (the builder's reader)."""
 
     text: str
     crash: str = ""
@@ -396,14 +461,16 @@ def dry_run(s: EofState, seat: Seat, ins: Instruction, after: Sequence[Instructi
         work.deleted, work.asked, work.allowed = [], (), ()
         done = work.execute(seat, k, earlier)
         if done is None:
-            return DryRun(f"unknown: your instruction {k + 1} ({earlier}) would first ask for permission",
-                          asks=True)
+            return DryRun(_("unknown: your instruction {number} ({instruction}) would first ask for "
+                            "permission", number=k + 1, instruction=str(earlier)), asks=True)
         if done.crash:
-            return DryRun(f"your instruction {k + 1} ({earlier}) would crash first", done.crash)
+            return DryRun(_("your instruction {number} ({instruction}) would crash first", number=k + 1,
+                            instruction=str(earlier)), tr(done.crash))
     work.deleted, work.asked, work.allowed = [], (), ()
     step = work.execute(seat, len(after), ins)
     if step is None:
         asked: tuple[Seat, ...] = work.asked
-        names = " and ".join(work.name(t) for t in asked)
-        return DryRun(f"would ask {names} for permission to delete the record their pointer is on", asks=True)
+        names = and_list([work.name(t) for t in asked])
+        return DryRun(said(N_("would ask {players} for permission to delete the record their pointer is on"),
+                           players=names), asks=True)
     return DryRun(step.text, step.crash)

@@ -23,6 +23,7 @@ from typing import Final, TypeAlias
 
 from bot.games.base import InvalidNotation
 from bot.games.eof.pieces import LETTERS, ORIENT_LETTERS, SIZE_LETTERS, Instruction, Piece
+from bot.i18n import N_, _
 
 
 @dataclass(frozen=True, order=True)
@@ -33,7 +34,7 @@ class Program:
     skip: bool = False
 
     def __str__(self) -> str:
-        return "skip" if self.skip else " ".join(map(str, self.instructions))
+        return "skip" if self.skip else " ".join(map(str, self.instructions))  # not translated: notation
 
 
 SKIP: Final = Program((), skip=True)
@@ -46,7 +47,9 @@ class ChooseSize:
     size: int
 
     def __str__(self) -> str:
-        return "draw any" if self.size == 0 else f"draw {SIZE_LETTERS[self.size - 1]}"
+        if self.size == 0:
+            return "draw any"  # not translated: notation
+        return f"draw {SIZE_LETTERS[self.size - 1]}"  # not translated: notation
 
 
 @dataclass(frozen=True, order=True)
@@ -90,8 +93,9 @@ _SIZE_WORDS: Final = {
 _ALLOW_WORDS: Final = {"allow": True, "yes": True, "y": True, "deny": False, "no": False, "n": False}
 _SKIP_WORDS: Final = ("skip", "none", "empty")
 
-INSTRUCTION_HELP: Final = ("an instruction is colour R/Y/G/B, size 1-3 and orientation U/D/L/R/S, "
-                           "e.g. G2R; a program is five of them: Y1R G2L B3S R1R G1U")
+INSTRUCTION_HELP: Final = N_("an instruction is colour R/Y/G/B, size 1-3 and orientation U/D/L/R/S, "
+                              "e.g. G2R; a program is five of them: Y1R G2L B3S R1R G1U")
+"""How instructions are written (looked up with ``_()`` where it is said)."""
 
 
 def read_program(text: str) -> Program:
@@ -109,11 +113,12 @@ def read_program(text: str) -> Program:
         m = _INSTR.match(t, pos)
         if not m:
             bad = re.split(r"[\s,;]+", t[pos:])[0] or t[pos:]
-            raise InvalidNotation(f"Could not read {bad!r}: {INSTRUCTION_HELP}.")
+            raise InvalidNotation(_("Could not read {text}: {help}.", text=repr(bad),
+                                    help=_(INSTRUCTION_HELP)))
         out.append(Instruction(LETTERS.index(m[1]), int(m[2]), ORIENT_LETTERS.index(m[3])))
         pos = _skip_separators(t, m.end())
     if not out:
-        raise InvalidNotation(f"Empty program: {INSTRUCTION_HELP}.")
+        raise InvalidNotation(_("Empty program: {help}.", help=_(INSTRUCTION_HELP)))
     return Program(tuple(out))
 
 
@@ -125,7 +130,8 @@ def read_instruction(text: str) -> Instruction:
     """
     m = _INSTR.fullmatch(text.strip().upper())
     if not m:
-        raise InvalidNotation(f"Could not read {text.strip()!r}: {INSTRUCTION_HELP}.")
+        raise InvalidNotation(_("Could not read {text}: {help}.", text=repr(text.strip()),
+                                help=_(INSTRUCTION_HELP)))
     return Instruction(LETTERS.index(m[1]), int(m[2]), ORIENT_LETTERS.index(m[3]))
 
 
@@ -155,4 +161,4 @@ def read_draw(text: str) -> Draw:
     try:
         return Draw(Piece.parse(text))
     except ValueError as e:
-        raise InvalidNotation(f"{text.strip()!r} is not a piece: expected e.g. G2.") from e
+        raise InvalidNotation(_("{text} is not a piece: expected e.g. G2.", text=repr(text.strip()))) from e

@@ -13,6 +13,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
+from bot.games.eof.words import colour_word
+from bot.i18n import _, ngettext
+
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 COLOUR_NAMES: Final = ("red", "yellow", "green", "blue")
 LETTERS: Final = "RYGB"
@@ -102,21 +105,31 @@ class Instruction:
         return self.orient in VALID_ORIENTS[self.colour]
 
     def describe(self) -> str:
-        """A few words saying what the instruction does ("move right 2")."""
+        """A few words saying what the instruction does ("move right 2"), in the current language."""
         n = self.size
         if not self.is_valid:
-            return f"{COLOUR_NAMES[self.colour]} {ORIENT_NAMES[self.orient]}: not an instruction (crashes)"
+            return _("{colour} {orientation}: not an instruction (crashes)", colour=colour_word(self.colour),
+                     orientation=ORIENT_NAMES[self.orient])
+        left = self.orient == LEFT
         if self.colour == GREEN:
-            return {UP: "move to the first record", DOWN: "move to the last record",
-                    LEFT: f"move left {n}", RIGHT: f"move right {n}"}[self.orient]
-        side = "left" if self.orient == LEFT else "right"
+            if self.orient == UP:
+                return _("move to the first record")
+            if self.orient == DOWN:
+                return _("move to the last record")
+            return _("move left {n}", n=n) if left else _("move right {n}", n=n)
         if self.colour == RED:
-            return f"delete {n} record{'s' if n > 1 else ''} going {side}"
+            if left:
+                return ngettext("delete {n} record going left", "delete {n} records going left", n)
+            return ngettext("delete {n} record going right", "delete {n} records going right", n)
         if self.colour == BLUE:
             if self.orient == STANDING:
-                return f"replace the record with your size-{n} piece"
-            return f"swap with the record {n} to the {side}"
-        return f"insert your size-{n} piece to the {side}"
+                return _("replace the record with your size-{n} piece", n=n)
+            if left:
+                return _("swap with the record {n} to the left", n=n)
+            return _("swap with the record {n} to the right", n=n)
+        if left:
+            return _("insert your size-{n} piece to the left", n=n)
+        return _("insert your size-{n} piece to the right", n=n)
 
 
 ALL_INSTRUCTIONS: Final = tuple(Instruction(c, s, o) for c in range(4) for s in SIZES for o in range(5))
@@ -132,7 +145,7 @@ def counts_of(pieces: Iterable[Piece]) -> Counts:
 
 def pieces_of(counts: Counts) -> tuple[Piece, ...]:
     """The pieces a counts tuple holds, sorted (colour, then size)."""
-    return tuple(k for k, n in zip(ALL_KINDS, counts, strict=True) for _ in range(n))
+    return tuple(k for k, n in zip(ALL_KINDS, counts, strict=True) for _i in range(n))
 
 
 def add(a: Counts, b: Counts) -> Counts:

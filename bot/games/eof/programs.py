@@ -9,7 +9,6 @@ from typing import overload
 from bot.games.eof.notation import SKIP, Program
 from bot.games.eof.pieces import (
     ALL_KINDS,
-    COLOUR_NAMES,
     DOWN,
     KINDS,
     LEFT,
@@ -21,6 +20,8 @@ from bot.games.eof.pieces import (
     Instruction,
     counts_of,
 )
+from bot.games.eof.words import colour_word
+from bot.i18n import _
 
 
 class ProgramSpace(Sequence[Program]):
@@ -99,12 +100,14 @@ class ProgramSpace(Sequence[Program]):
 
 
 def program_warnings(program: Program) -> tuple[str, ...]:
-    """Sentences warning about instructions that will crash whatever the file (bad orientations)."""
+    """Sentences warning about instructions that will crash whatever the file (bad orientations), in the
+    current language."""
     out = []
     for n, ins in enumerate(program.instructions, 1):
         if not ins.is_valid:
             valid = "/".join(ORIENT_LETTERS[o] for o in (UP, DOWN, LEFT, RIGHT, STANDING)
                              if Instruction(ins.colour, ins.size, o).is_valid)
-            out.append(f"Instruction {n} ({ins}) will crash: {COLOUR_NAMES[ins.colour]} pieces only "
-                       f"work {valid}.")
+            out.append(_("Instruction {number} ({instruction}) will crash: {colour} pieces only work "
+                         "{orientations}.", number=n, instruction=str(ins), colour=colour_word(ins.colour),
+                         orientations=valid))
     return tuple(out)

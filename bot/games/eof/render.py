@@ -77,15 +77,16 @@ from bot.games.eof.drawing import (
 )
 from bot.games.eof.notation import read_instruction
 from bot.games.eof.pieces import (
-    COLOUR_NAMES,
     LETTERS,
     SIZE_LETTERS,
     Instruction,
     Piece,
 )
 from bot.games.eof.scoring import Configuration
-from bot.games.eof.state import HAND, Step, result_sentence
+from bot.games.eof.state import HAND, Step, result_sentence, round_summary
 from bot.games.eof.views import EofView, PlayerView
+from bot.games.eof.words import colour_name, colour_word, tr
+from bot.i18n import _, ngettext, pgettext
 from bot.render import ACCENT, CARD, CARD_LIGHT, INK, INK_DARK, MUTED, font, start
 
 # --- what to highlight ---------------------------------------------------------------------------------
@@ -124,46 +125,50 @@ def _status(view: EofView, names: Sequence[str] | None, marks: _Marks) -> tuple[
         return seat_name(view, names, t)
 
     if view.finished:
-        return "Final scores: " + " · ".join(f"{nm(t)} {sc}" for t, sc in enumerate(view.scores)), ACCENT
+        scores = " · ".join(f"{nm(t)} {sc}" for t, sc in enumerate(view.scores))
+        return _("Final scores: {scores}", scores=scores), ACCENT
     if marks.scored_round is not None and view.last_round is not None:
         pts = ", ".join(f"{nm(t)} {p:+d}" for t, p in enumerate(view.last_round.points))
-        head = f"Round {marks.scored_round} scored: {pts}"
-        return head, ACCENT
+        return _("Round {round} scored: {points}", round=marks.scored_round, points=pts), ACCENT
     if view.pending is not None:
         pd = view.pending
         waiting = [nm(t) for t in pd.asked if t not in pd.allowed]
-        return (f"{nm(pd.seat)} {pd.instruction} wants to delete record {pd.record + 1}: "
-                f"waiting for {', '.join(waiting)} to allow or deny"), ACCENT
+        return _("{player} {instruction} wants to delete record {record}: waiting for {players} to allow or "
+                 "deny", player=nm(pd.seat), instruction=str(pd.instruction), record=pd.record + 1,
+                 players=", ".join(waiting)), ACCENT
     if view.current is not None and view.phase in ("program", "permission", "execute"):
         st = view.current
         if st.crash:
-            return f"{nm(st.seat)} {st.instruction}: CRASH, {st.crash}", CRASH
-        return f"{nm(st.seat)} {st.instruction}: {st.text}", ACCENT
+            return _("{player} {instruction}: CRASH, {reason}", player=nm(st.seat),
+                     instruction=str(st.instruction), reason=tr(st.crash)), CRASH
+        return _("{player} {instruction}: {result}", player=nm(st.seat), instruction=str(st.instruction),
+                 result=tr(st.text)), ACCENT
     if view.phase == "first":
-        return "Drawing a piece to decide who plays first", INK
+        return _("Drawing a piece to decide who plays first"), INK
     if view.phase == "deal" and view.drawing is not None:
         t = view.drawing
         k = len(view.players[t].draws)
-        bag = ""
+        line = _("{player} {progress}", player=nm(t), progress=deal_progress(k))
         if view.bag_sizes is not None:
-            bag = " · bag " + " ".join(f"{SIZE_LETTERS[i]} {n}" for i, n in enumerate(view.bag_sizes))
-        return f"{nm(t)} {deal_progress(k)}{bag}", INK
+            sizes = " ".join(f"{SIZE_LETTERS[i]} {n}" for i, n in enumerate(view.bag_sizes))
+            line += " · " + _("bag {sizes}", sizes=sizes)
+        return line, INK
     if view.phase == "program":
         waiting = [nm(t) for t in view.to_act]
         if waiting:
-            return f"Programming: waiting for {', '.join(waiting)}", INK
+            return _("Programming: waiting for {players}", players=", ".join(waiting)), INK
     return "", INK
 
 
 def deal_progress(drawn: int) -> str:
     """``draws (1/9)``: the draw about to be made (the board's embed says the same)."""
-    return f"draws ({drawn + 1}/{HAND})"
+    return _("draws ({count}/{hand})", count=drawn + 1, hand=HAND)
 
 
 def winners_text(view: EofView, names: Sequence[str] | None = None) -> str:
     """How the finished game ended (:func:`~bot.games.eof.state.result_sentence`): ``Alice wins with
     23``, ``Alice and Bob tie for first with 12``, ``Draw: Alice, Bob and Carol tie with 0``."""
-    return result_sentence(view.scores, [seat_name(view, names, t) for t in range(len(view.scores))])
+    return str(result_sentence(view.scores, [seat_name(view, names, t) for t in range(len(view.scores))]))
 
 
 TITLE_SIZES: Final = (30, 28, 26, TEXT_FONT)
@@ -187,13 +192,27 @@ def title_layout(view: EofView, names: Sequence[str] | None = None) -> tuple[str
     result in the one wording every place uses. A result too long with the players' names is said with
     their colours (the players panel pairs each name with its colour), never cut to the first name."""
     if view.finished:
-        return _fitted([f"EOF · Final · {winners_text(view, names)}", f"EOF · Final · {winners_text(view)}"],
-                       TITLE_SIZES, True)
-    phase = {"first": "Deal", "deal": "Deal", "program": "Programming", "permission": "Execution",
-             "execute": "Execution", "over": "Final"}.get(view.phase, view.phase)
+        return _fitted([_("EOF · Final · {result}", result=winners_text(view, names)),
+                        _("EOF · Final · {result}", result=winners_text(view))], TITLE_SIZES, True)
+    phase = view.phase
     if view.current is not None and view.phase == "program" and view.steps:
-        phase = "Execution"
-    return fit_text(f"EOF · Round {view.round} of {view.rounds} · {phase}", 30, WIDTH - 48, True), 30
+        phase = "execute"
+    title = _("EOF · Round {round} of {rounds} · {phase}", round=view.round, rounds=view.rounds,
+              phase=phase_name(phase))
+    return fit_text(title, 30, WIDTH - 48, True), 30
+
+
+def phase_name(phase: str) -> str:
+    """The title's name of a phase (``Deal``, ``Programming``, ``Execution``, ``Final``)."""
+    if phase in ("first", "deal"):
+        return pgettext("phase", "Deal")
+    if phase == "program":
+        return pgettext("phase", "Programming")
+    if phase in ("permission", "execute"):
+        return pgettext("phase", "Execution")
+    if phase == "over":
+        return pgettext("phase", "Final")
+    return phase
 
 
 def headline(view: EofView, names: Sequence[str] | None = None) -> str:
@@ -204,19 +223,26 @@ def headline(view: EofView, names: Sequence[str] | None = None) -> str:
 def alt_text(view: EofView, names: Sequence[str] | None = None, events: Sequence[Event] = ()) -> str:
     """The board picture's alt text, from the view it is drawn from: the title (the result in the one
     wording once the game is over, with every name whole), the status line, the file, the scores."""
+    return " ".join(alt_parts(view, names, events))[:1024]
+
+
+def alt_parts(view: EofView, names: Sequence[str] | None = None,
+              events: Sequence[Event] = ()) -> tuple[str, str, str]:
+    """The alt text's three sentences, in the current language: the title and status line, the file, the
+    scores (the text board takes the first one)."""
     if view.finished:
-        head = f"EOF, final: {winners_text(view, names)}."
+        head = _("EOF, final: {result}.", result=winners_text(view, names))
     else:
         head = headline(view, names).replace(" · ", ", ", 1) + "."
         status = _status(view, names, _marks(view, events))[0]
         if status:
             head += f" {status}."
     records = " ".join(label(p) for p in view.file)
-    file = f"File of {len(view.file)} record{'s' if len(view.file) != 1 else ''}: {records}." if view.file \
-        else "The file is empty."
-    scores = ", ".join(f"{seat_name(view, names, t)} ({COLOUR_NAMES[pl.colour].capitalize()}) {pl.score}"
+    file = (ngettext("File of {n} record: {records}.", "File of {n} records: {records}.", len(view.file),
+                     records=records) if view.file else _("The file is empty."))
+    scores = ", ".join(f"{seat_name(view, names, t)} ({colour_name(pl.colour)}) {pl.score}"
                        for t, pl in enumerate(view.players))
-    return f"{head} {file} Scores: {scores}."[:1024]
+    return head, file, _("Scores: {scores}.", scores=scores)
 
 
 # --- the board -----------------------------------------------------------------------------------------
@@ -282,7 +308,7 @@ def _draw_file(d: ImageDraw.ImageDraw, view: EofView, marks: _Marks) -> None:
                 for rec in cfg.records:
                     if rec >= n:
                         continue
-                    x0, _, x1, y1 = position_box(view, rec + 1)
+                    x0, _y0, x1, y1 = position_box(view, rec + 1)
                     joined = cfg.kind != "spread" and rec + 1 in cfg.records
                     right = x1 + 1 if joined else x1 - 4
                     d.rectangle([x0 + 4, y1 + NUM_H, right, y1 + NUM_H + 5], fill=colour)
@@ -306,8 +332,8 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
     x0, x1 = 24, WIDTH - 24
     d.rounded_rectangle([x0, top, x1, top + players_height(view)], radius=10, fill=STRIP)
     small = font(TEXT_FONT)
-    d.text((x0 + 14, top + 8), "Players", font=font(TEXT_FONT, True), fill=MUTED)
-    d.text((x1 - 14, top + 8), "score", font=small, fill=MUTED, anchor="ra")
+    d.text((x0 + 14, top + 8), _("Players"), font=font(TEXT_FONT, True), fill=MUTED)
+    d.text((x1 - 14, top + 8), pgettext("heading", "score"), font=small, fill=MUTED, anchor="ra")
     rh = player_row_height(view)
     for seat, pl in enumerate(view.players):
         y = top + PANEL_HEAD + seat * rh
@@ -324,13 +350,10 @@ def _draw_players(d: ImageDraw.ImageDraw, view: EofView, names: Sequence[str] | 
                font=small, fill=CRASH if pl.crashed and not view.finished else INK)
         if view.last_round is not None:
             lr = view.last_round
-            if lr.skipped[seat]:
-                cfg = "no program"
-            elif lr.crashed[seat]:
-                cfg = "crashed"
-            else:
-                cfg = ", ".join(c.describe() for c in lr.configurations[seat]) or "no configuration"
-            line = fit_text(f"Round {lr.round}: {lr.points[seat]:+d} · {cfg}", TEXT_FONT, x1 - x0 - 76)
+            cfg = tr(round_summary(lr.skipped[seat], lr.crashed[seat], False, lr.configurations[seat]))
+            points = f"{lr.points[seat]:+d}"
+            line = fit_text(_("Round {round}: {points} · {summary}", round=lr.round, points=points,
+                              summary=cfg), TEXT_FONT, x1 - x0 - 76)
             d.text((x0 + 62, y + 68), line, font=small, fill=MUTED)
 
 
@@ -340,7 +363,8 @@ def _clock_text(ms: int | None) -> str:
     sec = max(0, ms) // 1000
     h, rem = divmod(sec, 3600)
     m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d} left" if h else f"{m}:{s:02d} left"
+    time = f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+    return _("{time} left", time=time)
 
 
 Clocks = Sequence[int | None] | Mapping[int, int] | None
@@ -349,20 +373,23 @@ Clocks = Sequence[int | None] | Mapping[int, int] | None
 def _player_status(view: EofView, pl: PlayerView, clocks: Clocks) -> str:
     parts: list[str] = []
     if view.phase == "deal" or view.phase == "first":
-        parts.append(f"drew {len(pl.draws)}: " + " ".join(map(str, pl.draws)) if pl.draws else "no draws yet")
+        parts.append(_("drew {count}: {pieces}", count=len(pl.draws), pieces=" ".join(map(str, pl.draws)))
+                     if pl.draws else _("no draws yet"))
     elif view.phase == "program" and not view.steps:
-        parts.append(f"hand {len(pl.draws)} · " + ("✓ program in" if pl.submitted else "programming…"))
+        parts.append(_("hand {count} · ✓ program in", count=len(pl.draws)) if pl.submitted
+                     else _("hand {count} · programming…", count=len(pl.draws)))
     elif view.phase in ("program", "permission", "execute"):
         shown = " ".join(map(str, pl.revealed))
         left = pl.program_length - len(pl.revealed)
         if pl.skipped:
-            parts.append("no program")
+            parts.append(_("no program"))
         elif pl.crashed:
-            parts.append(f"{shown} ✗ crashed: {pl.crash_reason}")
+            parts.append(_("{instructions} ✗ crashed: {reason}", instructions=shown,
+                           reason=tr(pl.crash_reason)))
         else:
             parts.append((shown + " " if shown else "") + "▢ " * max(0, left))
     elif view.phase == "over":
-        parts.append("final score")
+        parts.append(_("final score"))
     if clocks is not None:
         ms = clocks.get(pl.seat) if isinstance(clocks, Mapping) else (
             clocks[pl.seat] if pl.seat < len(clocks) else None)
@@ -377,14 +404,17 @@ def _draw_pool(d: ImageDraw.ImageDraw, view: EofView) -> None:
     x0, x1 = 24, WIDTH - 24
     d.rounded_rectangle([x0, top, x1, top + panels_height(view) - (top - panels_top(view))], radius=10,
                         fill=STRIP)
-    d.text((x0 + 14, top + 8), f"Data pool · {sum(view.pool)}", font=font(TEXT_FONT, True), fill=MUTED)
+    head = _("Data pool · {count}", count=sum(view.pool))
+    d.text((x0 + 14, top + 8), head, font=font(TEXT_FONT, True), fill=MUTED)
     opts = []  # the match's options, beside the pool (the header has no room at this size)
     if view.locking != "none":
-        opts.append(view.locking)
+        opts.append(view.locking)  # the option's value, as typed in /eof new
     if view.crash_penalty:
-        opts.append("crash penalty")
-    if opts:
-        d.text((x1 - 14, top + 8), " · ".join(opts), font=font(TEXT_FONT), fill=MUTED, anchor="ra")
+        opts.append(_("crash penalty"))
+    if opts:  # cut rather than run into the heading (a longer language)
+        room = (x1 - 14) - (x0 + 14) - int(font(TEXT_FONT, True).getlength(head)) - 24
+        d.text((x1 - 14, top + 8), fit_text(" · ".join(opts), TEXT_FONT, room), font=font(TEXT_FONT),
+               fill=MUTED, anchor="ra")
     for c in range(4):
         for size in (1, 2, 3):
             cx, y = pool_slot(view, c, size)
@@ -423,7 +453,8 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
     small = font(HAND_FONT)
     d = CachedDraw(img)
     colour = PIECE_COLOURS[pl.colour]
-    title = fit_text(f"{seat_name(view, names, seat)} · your hand · round {view.round}", 22, width - 48, True)
+    title = fit_text(_("{player} · your hand · round {round}", player=seat_name(view, names, seat),
+                       round=view.round), 22, width - 48, True)
     d.text((24, 14), title, font=font(22, True), fill=colour)
     d.rounded_rectangle([16, 50, width - 16, 156], radius=10, fill=STRIP)
     remaining = [i.piece for i in used]
@@ -437,9 +468,10 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
         draw_pyramid(d, cx, 124, piece, dim=dim)
         d.text((cx, 142), label(piece), font=font(HAND_FONT, True), fill=MUTED if dim else INK, anchor="mm")
     if not pieces:
-        d.text((width // 2, 103), "no pieces", font=small, fill=MUTED, anchor="mm")
+        d.text((width // 2, 103), _("no pieces"), font=small, fill=MUTED, anchor="mm")
     need = view.program_length
-    heading = "Program (submitted)" if view.program else f"Program {len(draft)}/{need}"
+    heading = _("Program (submitted)") if view.program else _("Program {count}/{total}", count=len(draft),
+                                                              total=need)
     d.text((24, 168), heading, font=font(HAND_FONT, True), fill=INK)
     d.rounded_rectangle([16, 196, width - 16, 300], radius=10, fill=STRIP)
     for k in range(max(need, len(draft))):
@@ -455,8 +487,9 @@ def render_hand(view: EofView, *, names: Sequence[str] | None = None,
             d.text((cx, 280), f"{k + 1}", font=small, fill=MUTED, anchor="mm")
     own = [view.pool[pl.colour * 3 + s - 1] for s in (1, 2, 3)]
     pool = " ".join(f"{label(Piece(pl.colour, i + 1))}×{c}" for i, c in enumerate(own))
-    d.text((24, 308), f"Pool has {COLOUR_NAMES[pl.colour]}: {pool}", font=small, fill=MUTED)
-    d.text((24, 332), "(for yellow inserts and blue updates)", font=small, fill=MUTED)
+    d.text((24, 308), _("Pool has {colour}: {pieces}", colour=colour_word(pl.colour), pieces=pool),
+           font=small, fill=MUTED)
+    d.text((24, 332), _("(for yellow inserts and blue updates)"), font=small, fill=MUTED)
     return img
 
 
@@ -540,7 +573,7 @@ def animate(view_before: EofView, events: Sequence[Event], view_after: EofView, 
     stills.append((render(view_after, names=names, events=events), FINAL_MS))
     # one size for every frame (a GIF's canvas is its first frame: a taller final board, e.g. the next
     # round's longer file, would be cropped); shorter frames get card colour below
-    height = max(im.height for im, _ in stills)
+    height = max(im.height for im, _ms in stills)
     return [(to_palette(_pad(im, height)), ms) for im, ms in stills]
 
 

@@ -114,6 +114,8 @@ from bot.games.eof.state import (
     result_sentence,
 )
 from bot.games.eof.views import EofView, Pending, PlayerView
+from bot.games.eof.words import said
+from bot.i18n import N_, _, ngettext, pgettext
 
 __all__ = ["DEFAULT_COLOURS", "HAND", "LOCKING", "PROGRAM_LENGTH", "ROUNDS", "RULES", "DryRun", "EofRules",
            "EofState", "EofView", "Pending", "Phase", "PlayerView", "ProgramSpace", "RoundResult", "Step",
@@ -143,17 +145,18 @@ class EofRules(RulesBase):
     spec: ClassVar[GameSpec] = GameSpec(
         key="eof",
         order=4,
-        title="EOF",
+        title="EOF",  # not translated: game title
         min_seats=2,
         max_seats=4,
         ai_levels=(),
         hidden_information=True,
         options=(
-            OptionSpec("locking", "Deleting a record that holds another player's pointer", LOCKING, "none"),
-            OptionSpec("crash_penalty", "A crashed program loses 1 point per instruction not executed",
+            OptionSpec("locking", N_("Deleting a record that holds another player's pointer"), LOCKING,
+                       "none"),
+            OptionSpec("crash_penalty", N_("A crashed program loses 1 point per instruction not executed"),
                        ("off", "on"), "off"),
-            OptionSpec("draw", "feel: pick the size of each draw; blind: sizes are random", ("feel", "blind"),
-                       "feel"),
+            OptionSpec("draw", N_("feel: pick the size of each draw; blind: sizes are random"),
+                       ("feel", "blind"), "feel"),
         ),
     )
 
@@ -191,7 +194,7 @@ class EofRules(RulesBase):
             return None
         if s.phase is Phase.FIRST:
             kinds = [(Draw(k), s.bag[k.index]) for k in ALL_KINDS if k.colour in s.colours and s.bag[k.index]]
-            return Chance(tuple(d for d, _ in kinds), tuple(float(n) for _, n in kinds), "first player")
+            return Chance(tuple(d for d, _n in kinds), tuple(float(n) for _d, n in kinds), _("first player"))
         if s.phase is Phase.DEAL:
             drawer = s.drawer
             assert drawer is not None
@@ -199,7 +202,8 @@ class EofRules(RulesBase):
                 return frozenset({drawer})
             kinds = [(Draw(k), s.bag[k.index]) for k in ALL_KINDS
                      if s.bag[k.index] and (s.size_choice <= 0 or k.size == s.size_choice)]
-            return Chance(tuple(d for d, _ in kinds), tuple(float(n) for _, n in kinds), "draw")
+            return Chance(tuple(d for d, _n in kinds), tuple(float(n) for _d, n in kinds),
+                          pgettext("chance", "draw"))
         if s.phase is Phase.PROGRAM:
             return frozenset(t for t in range(s.seats) if s.programs[t] is None)
         return frozenset(t for t in s.asked if t not in s.allowed)
@@ -228,76 +232,88 @@ class EofRules(RulesBase):
             IllegalMove: with a sentence naming the move and the rule.
         """
         if s.phase is Phase.OVER:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(_("The game is over."))
         who = self.to_act(s)
         if isinstance(move, Draw):
             if not isinstance(who, Chance) or seat != CHANCE:
-                raise IllegalMove(f"{move} is a draw from the bag: only the platform plays those.")
+                raise IllegalMove(_("{move} is a draw from the bag: only the platform plays those.",
+                                    move=str(move)))
             if move not in who.outcomes:
-                raise IllegalMove(f"{move} cannot come out of the bag now.",
+                raise IllegalMove(_("{move} cannot come out of the bag now.", move=str(move)),
                                   legal=[str(d) for d in who.outcomes])
             return
         if seat == CHANCE or not 0 <= seat < s.seats:
-            raise IllegalMove(f"Seat {seat} does not play in this match.")
+            raise IllegalMove(_("Seat {seat} does not play in this match.", seat=seat))
         if isinstance(move, ChooseSize):
             if s.phase is not Phase.DEAL:
-                raise IllegalMove(f"'{move}': the deal is over; {self._phase_hint(s, seat)}")
+                raise IllegalMove(_("'{move}': the deal is over; {hint}", move=str(move),
+                                    hint=self._phase_hint(s, seat)))
             if not s.feel:
-                raise IllegalMove(f"'{move}': this match draws blind, sizes are random.")
+                raise IllegalMove(_("'{move}': this match draws blind, sizes are random.", move=str(move)))
             drawer = s.drawer
             if seat != drawer:
-                raise IllegalMove(f"'{move}': it is {s.name(drawer or 0)}'s draw, not yours.")
+                raise IllegalMove(_("'{move}': it is {player}'s draw, not yours.", move=str(move),
+                                    player=s.name(drawer or 0)))
             if not isinstance(who, frozenset):
-                raise IllegalMove(f"'{move}': you have already chosen; your piece is being drawn.")
+                raise IllegalMove(_("'{move}': you have already chosen; your piece is being drawn.",
+                                    move=str(move)))
             sizes = size_totals(s.bag)
             if move.size and not sizes[move.size - 1]:
                 legal = [str(m) for m in self.legal_moves(s, seat)]
-                raise IllegalMove(f"'{move}': the bag has no {('small', 'medium', 'large')[move.size - 1]} "
-                                  "pieces left.", legal=legal)
+                none_left = (N_("'{move}': the bag has no small pieces left."),
+                             N_("'{move}': the bag has no medium pieces left."),
+                             N_("'{move}': the bag has no large pieces left."))[move.size - 1]
+                raise IllegalMove(_(none_left, move=str(move)), legal=legal)
             return
         if isinstance(move, Answer):
             if s.phase is not Phase.PERMISSION or seat not in s.asked:
-                raise IllegalMove(f"'{move}': no permission request is waiting for you.")
+                raise IllegalMove(_("'{move}': no permission request is waiting for you.", move=str(move)))
             if seat in s.allowed:
-                raise IllegalMove(f"'{move}': you have already allowed this deletion.")
+                raise IllegalMove(_("'{move}': you have already allowed this deletion.", move=str(move)))
             return
         # Program
         if s.phase in (Phase.FIRST, Phase.DEAL):
-            raise IllegalMove(f"'{move}': programs are written after the deal; {self._phase_hint(s, seat)}")
+            raise IllegalMove(_("'{move}': programs are written after the deal; {hint}", move=str(move),
+                                hint=self._phase_hint(s, seat)))
         if s.phase is not Phase.PROGRAM:
-            raise IllegalMove(f"'{move}': your program for round {s.round} is already running; "
-                              f"{self._phase_hint(s, seat)}")
+            raise IllegalMove(_("'{move}': your program for round {round} is already running; {hint}",
+                                move=str(move), round=s.round, hint=self._phase_hint(s, seat)))
         if s.programs[seat] is not None:
-            raise IllegalMove(f"You have already submitted your program for round {s.round}.")
+            raise IllegalMove(_("You have already submitted your program for round {round}.", round=s.round))
         if move.skip:
             return
         need = s.required_length(seat)
         got = len(move.instructions)
         if got != need:
-            plural = "s" if need != 1 else ""
-            raise IllegalMove(f"'{move}': your program must have {need} instruction{plural} "
-                              f"(you gave {got}).")
+            raise IllegalMove(ngettext(
+                "'{move}': your program must have {n} instruction (you gave {given}).",
+                "'{move}': your program must have {n} instructions (you gave {given}).",
+                need, move=str(move), given=got))
         hand = s.hands[seat]
         use = counts_of(i.piece for i in move.instructions)
         for k, (a, b) in enumerate(zip(use, hand, strict=True)):
             if a > b:
                 piece = ALL_KINDS[k]
-                have = f"only {b}" if b else "none"
-                raise IllegalMove(f"'{move}' uses {piece} {a} times but your hand has {have}. "
-                                  f"Your hand: {' '.join(map(str, pieces_of(hand)))}.")
+                mine = " ".join(map(str, pieces_of(hand)))
+                if b:
+                    raise IllegalMove(_("'{move}' uses {piece} {times} times but your hand has only {have}. "
+                                        "Your hand: {hand}.", move=str(move), piece=str(piece), times=a,
+                                        have=b, hand=mine))
+                raise IllegalMove(_("'{move}' uses {piece} {times} times but your hand has none. Your hand: "
+                                    "{hand}.", move=str(move), piece=str(piece), times=a, hand=mine))
 
     def _phase_hint(self, s: EofState, seat: Seat) -> str:
         if s.phase is Phase.FIRST:
-            return "the first player is being drawn."
+            return _("the first player is being drawn.")
         if s.phase is Phase.DEAL:
-            return f"{s.name(s.drawer or 0)} is drawing."
+            return _("{player} is drawing.", player=s.name(s.drawer or 0))
         if s.phase is Phase.PROGRAM:
             if s.programs[seat] is None:
-                return "write your program now."
-            return "waiting for the others' programs."
+                return _("write your program now.")
+            return _("waiting for the others' programs.")
         if s.phase is Phase.PERMISSION:
-            return "execution is waiting for a permission answer."
-        return "the game is over."
+            return _("execution is waiting for a permission answer.")
+        return _("the game is over.")
 
     # --- moves ----------------------------------------------------------------------------------------
     def apply(self, s: EofState, seat: Seat, move: Move) -> tuple[EofState, list[Event]]:
@@ -316,8 +332,9 @@ class EofRules(RulesBase):
             piece = move.piece
             if s.phase is Phase.FIRST:
                 w.first = s.colours.index(piece.colour)
-                w.event("first", f"Drawn for the lead: {piece}. {w.name(w.first)} plays first this round "
-                                 "(the piece goes back into the bag).", seat=w.first, piece=str(piece))
+                w.event("first", said(N_("Drawn for the lead: {piece}. {player} plays first this round (the "
+                                         "piece goes back into the bag)."), piece=str(piece),
+                                      player=w.name(w.first)), seat=w.first, piece=str(piece))
                 w.start_deal()
             else:
                 t = s.drawer
@@ -328,21 +345,25 @@ class EofRules(RulesBase):
                 w.hands[t] = tuple(counts)
                 w.draws[t] = w.draws[t] + (piece,)
                 w.size_choice = -1
-                w.event("draw", f"{w.name(t)} draws {piece} ({len(w.draws[t])}/{HAND}).", seat=t,
+                w.event("draw", said(N_("{player} draws {piece} ({count}/{hand})."), player=w.name(t),
+                                     piece=str(piece), count=len(w.draws[t]), hand=HAND), seat=t,
                         piece=str(piece))
                 w.advance_deal()
         elif isinstance(move, ChooseSize):
             w.size_choice = move.size
-            what = "any piece" if move.size == 0 else f"a {('small', 'medium', 'large')[move.size - 1]} piece"
-            w.event("choose", f"{w.name(seat)} feels for {what}.", seat=seat, size=move.size)
+            feels = (N_("{player} feels for any piece."), N_("{player} feels for a small piece."),
+                     N_("{player} feels for a medium piece."), N_("{player} feels for a large piece."))
+            w.event("choose", said(feels[move.size], player=w.name(seat)), seat=seat, size=move.size)
         elif isinstance(move, Answer):
             if move.allow:
                 w.allowed = tuple(sorted(set(s.allowed) | {seat}))
-                w.event("answer", f"{w.name(seat)} allows the deletion.", seat=seat, allow=True)
+                w.event("answer", said(N_("{player} allows the deletion."), player=w.name(seat)), seat=seat,
+                        allow=True)
                 if set(w.allowed) >= set(s.asked):
                     w.verdict = 1
             else:
-                w.event("answer", f"{w.name(seat)} denies the deletion.", seat=seat, allow=False)
+                w.event("answer", said(N_("{player} denies the deletion."), player=w.name(seat)), seat=seat,
+                        allow=False)
                 w.verdict = -1
             if w.verdict:
                 w.phase = Phase.PROGRAM
@@ -354,9 +375,10 @@ class EofRules(RulesBase):
             w.hands[seat] = EMPTY
             w.programs[seat] = move
             done = sum(p is not None for p in w.programs)
-            w.event("program", f"{w.name(seat)} has submitted a program ({done}/{s.seats} in).", seat=seat)
-            w.event("program", f"Your program for round {s.round}: {move}.", visible_to=seat, seat=seat,
-                    program=str(move))
+            w.event("program", said(N_("{player} has submitted a program ({count}/{seats} in)."),
+                                    player=w.name(seat), count=done, seats=s.seats), seat=seat)
+            w.event("program", said(N_("Your program for round {round}: {program}."), round=s.round,
+                                    program=str(move)), visible_to=seat, seat=seat, program=str(move))
             if all(p is not None for p in w.programs):
                 w.start_execution()
         return w.freeze(), w.events
@@ -398,12 +420,12 @@ class EofRules(RulesBase):
             elif s.phase is Phase.PERMISSION and answer is not None:
                 move = answer
             elif s.phase is Phase.DEAL:
-                raise InvalidNotation(f"{text.strip()!r}: during the deal, choose the size of your next "
-                                      "draw: draw S, draw M, draw L or draw any.")
+                raise InvalidNotation(_("{text}: during the deal, choose the size of your next draw: draw S, "
+                                        "draw M, draw L or draw any.", text=repr(text.strip())))
             elif s.phase is Phase.PERMISSION:
                 if answer is None and seat in s.asked:
-                    raise InvalidNotation(f"{text.strip()!r}: answer the permission request with allow "
-                                          "or deny.")
+                    raise InvalidNotation(_("{text}: answer the permission request with allow or deny.",
+                                            text=repr(text.strip())))
                 move = answer if answer is not None else read_program(text)
             elif answer is not None:
                 move = answer
@@ -422,7 +444,7 @@ class EofRules(RulesBase):
         if seat is not None and not 0 <= seat < s.seats:
             seat = None
         executing = s.phase in (Phase.PERMISSION,) or (s.phase is Phase.PROGRAM and s.turn > 0)
-        revealed: list[list[Instruction]] = [[] for _ in range(s.seats)]
+        revealed: list[list[Instruction]] = [[] for _seat in range(s.seats)]
         for st in s.steps:
             revealed[st.seat].append(st.instruction)
         players = []

@@ -34,12 +34,17 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.games.eof.pieces import LETTERS, Piece, parse_colour
+from bot.games.eof.words import Said, said
+from bot.i18n import N_
 
 RUN, SORTED, SPREAD, HILL, VALLEY, WHOLE = "run", "sorted", "spread", "hill", "valley", "file"
-KIND_NAMES: Final = {
-    RUN: "run", SORTED: "sorted three", SPREAD: "spread three", HILL: "hill", VALLEY: "valley",
-    WHOLE: "whole file",
+KIND_TEXTS: Final = {
+    RUN: N_("run of {count} at {where}: {points}"), SORTED: N_("sorted three at {where}: {points}"),
+    SPREAD: N_("spread three at {where}: {points}"), HILL: N_("hill at {where}: {points}"),
+    VALLEY: N_("valley at {where}: {points}"), WHOLE: N_("whole file at {where}: {points}"),
 }
+"""How each kind of configuration is said (:meth:`Configuration.describe`)."""
+KIND_NAMES: Final = frozenset(KIND_TEXTS)
 
 
 @dataclass(frozen=True, order=True)
@@ -50,17 +55,15 @@ class Configuration:
     records: tuple[int, ...]
     points: int
 
-    def describe(self) -> str:
-        """E.g. ``"hill at 3-7: 8"`` (records numbered from 1, as on the board)."""
-        name = KIND_NAMES[self.kind]
-        if self.kind == RUN:
-            name = f"run of {len(self.records)}"
+    def describe(self) -> Said:
+        """E.g. ``"hill at 3-7: 8"`` (records numbered from 1, as on the board), in the current language
+        (a :class:`~bot.games.eof.words.Said`, so a score event can be written again for its reader)."""
         nums = [r + 1 for r in self.records]
         if self.kind == SPREAD:
             where = ", ".join(map(str, nums))
         else:
             where = f"{nums[0]}-{nums[-1]}" if len(nums) > 1 else str(nums[0])
-        return f"{name} at {where}: {self.points}"
+        return said(KIND_TEXTS[self.kind], count=len(self.records), where=where, points=self.points)
 
     def dump(self) -> dict[str, object]:
         return {"kind": self.kind, "records": list(self.records), "points": self.points}

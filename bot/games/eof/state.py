@@ -8,9 +8,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.games.base import JSON, Seat
+from bot.games.eof import words
 from bot.games.eof.notation import Program, read_instruction
-from bot.games.eof.pieces import COLOUR_NAMES, EMPTY, Counts, Instruction, Piece
+from bot.games.eof.pieces import EMPTY, Counts, Instruction, Piece
 from bot.games.eof.scoring import Configuration
+from bot.games.eof.words import Arg, Join, Said, and_list, colour_name, english, said
+from bot.i18n import N_
 
 ROUNDS: Final = 4
 HAND: Final = 9
@@ -21,20 +24,9 @@ LOCKING: Final = ("none", "locks-crash", "locks-nocrash", "permission-crash", "p
 DEFAULT_COLOURS: Final = (0, 1, 2, 3)
 
 
-def and_list(items: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``: names in a sentence.
-
-    >>> and_list(["Red", "Yellow", "Green", "Blue"])
-    'Red, Yellow, Green and Blue'
-    """
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def result_sentence(scores: Sequence[int], names: Sequence[str]) -> str:
-    """How a finished game ended, in the one wording every place uses (no final full stop).
+def result_sentence(scores: Sequence[int], names: Sequence[Arg]) -> Said:
+    """How a finished game ended, in the one wording every place uses (no final full stop), in the
+    current language (a :class:`~bot.games.eof.words.Said`: it can be written again in another one).
 
     The highest total wins; equal totals share the place (rulings). Everybody equal is a draw,
     some equal at the top tie for first:
@@ -47,14 +39,27 @@ def result_sentence(scores: Sequence[int], names: Sequence[str]) -> str:
     'Draw: Red, Yellow, Green and Blue tie with 0'
     """
     if not scores:
-        return "Draw"
+        return said(N_("Draw"))
     best = max(scores)
     top = [names[t] for t, sc in enumerate(scores) if sc == best]
     if len(top) == 1:
-        return f"{top[0]} wins with {best}"
+        return said(N_("{player} wins with {score}"), player=top[0], score=best)
     if len(top) == len(scores):
-        return f"Draw: {and_list(top)} tie with {best}"
-    return f"{and_list(top)} tie for first with {best}"
+        return said(N_("Draw: {players} tie with {score}"), players=and_list(top), score=best)
+    return said(N_("{players} tie for first with {score}"), players=and_list(top), score=best)
+
+
+def round_summary(skipped: bool, crashed: bool, penalty: bool,
+                  configurations: Sequence[Configuration]) -> Arg:
+    """What a seat's round came to, in words: ``no program``, ``crashed`` (``crashed (penalty)`` when it
+    cost points), or the configurations it scored (``hill at 3-7: 8, run of 3 at 9-11: 3``)."""
+    if skipped:
+        return said(N_("no program"))
+    if crashed:
+        return said(N_("crashed (penalty)")) if penalty else said(N_("crashed"))
+    if not configurations:
+        return said(N_("no configuration"))
+    return Join(tuple(c.describe() for c in configurations), last=False)
 
 
 class Phase(enum.Enum):
@@ -78,7 +83,8 @@ class Step:
 
     ``text`` says what happened ("moves right 2: now on record 5"), ``crash``
     why the program crashed ("" if it did not), ``touched`` the 0-based
-    records to highlight afterwards.
+    records to highlight afterwards. The texts are :class:`~bot.games.eof.words.Said` (write them for a
+    reader with :func:`~bot.games.eof.words.tr`); an older stored state's are plain English.
     """
 
     seat: Seat
@@ -89,13 +95,25 @@ class Step:
     touched: tuple[int, ...] = ()
 
     def dump(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "index": self.index, "instruction": str(self.instruction),
-                "text": self.text, "crash": self.crash, "touched": list(self.touched)}
+        """The step with its texts in English, and their parts (``said``) to write them in any language."""
+        out: dict[str, JSON] = {"seat": self.seat, "index": self.index, "instruction": str(self.instruction),
+                                "text": english(self.text), "crash": english(self.crash),
+                                "touched": list(self.touched)}
+        parts = {k: words.dump(v) for k, v in (("text", self.text), ("crash", self.crash))
+                 if isinstance(v, Said)}
+        if parts:
+            out["said"] = parts
+        return out
 
     @staticmethod
     def load(d: Mapping[str, JSON]) -> Step:
-        return Step(int(d["seat"]), int(d["index"]), read_instruction(str(d["instruction"])), str(d["text"]),
-                    str(d.get("crash", "")), tuple(int(t) for t in d.get("touched", ())))
+        parts = d.get("said") or {}
+        if not isinstance(parts, dict):
+            raise ValueError("a step's texts must be an object")
+        text = words.load_text(parts.get("text"), str(d["text"]))
+        crash = words.load_text(parts.get("crash"), str(d.get("crash", "")))
+        return Step(int(d["seat"]), int(d["index"]), read_instruction(str(d["instruction"])), text, crash,
+                    tuple(int(t) for t in d.get("touched", ())))
 
 
 @dataclass(frozen=True)
@@ -167,8 +185,8 @@ class EofState:
         return len(self.colours)
 
     def name(self, seat: Seat) -> str:
-        """The seat's colour name, capitalised ("Red")."""
-        return COLOUR_NAMES[self.colours[seat]].capitalize()
+        """The seat's colour as its name, in the current language ("Red", "Rojo")."""
+        return colour_name(self.colours[seat])
 
     @property
     def drawer(self) -> Seat | None:

@@ -24,6 +24,7 @@ from bot.games.fire_and_ice.geometry import (
     island_of,
 )
 from bot.games.fire_and_ice.notation import point_name
+from bot.i18n import _
 
 # --------------------------------------------------------------------------- moves
 
@@ -159,7 +160,8 @@ def play_unchecked(s: State, move: Move | Pass) -> State:
 
 
 def side_name(seat: Seat) -> str:
-    return SIDE_NAMES[seat] if seat in (FIRE, ICE) else "chance"
+    """The side's name in the current language (``Fire``, ``Ice``; ``chance`` for the handicap's draws)."""
+    return _(SIDE_NAMES[seat]) if seat in (FIRE, ICE) else _("chance")
 
 
 def islands_text(line: int) -> str:

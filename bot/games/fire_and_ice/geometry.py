@@ -19,6 +19,8 @@ The bit tables at the bottom let the rules and the AI work on 49-bit masks.
 
 from __future__ import annotations
 
+from bot.i18n import N_, _
+
 ISLANDS = "ABCDEFG"
 N_ISLANDS = 7
 N_POSITIONS = 7
@@ -27,7 +29,8 @@ N_POINTS = 49
 FIRE = 0
 ICE = 1
 EMPTY = -1
-SIDE_NAMES = ("Fire", "Ice")
+SIDE_NAMES = (N_("Fire"), N_("Ice"))
+"""The sides' names in English (look each up with ``_()`` where it is written)."""
 
 PIECES = 25
 """Pieces each side owns (board + supply)."""
@@ -76,7 +79,7 @@ def line_name(line: tuple[int, int, int]) -> str:
 def island_line_name(line: tuple[int, int, int]) -> str:
     """``(0, 2, 6)`` -> ``"A, C and G"``."""
     a, b, c = (ISLANDS[i] for i in line)
-    return f"{a}, {b} and {c}"
+    return _("{a}, {b} and {c}", a=a, b=b, c=c)
 
 
 def _neighbours(p: int) -> tuple[int, ...]:

@@ -21,8 +21,9 @@ import re
 
 from bot.games.base import InvalidNotation
 from bot.games.fire_and_ice.geometry import ISLANDS, N_POINTS
+from bot.i18n import N_, _
 
-EXAMPLE = "Write a move as from-to, for example F6-C6 (island A–G, position 1–7)."
+EXAMPLE = N_("Write a move as from-to, for example F6-C6 (island A–G, position 1–7).")
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "→": "-", ">": "-", "_": "-"})
 _TOKEN = re.compile(r"([A-Z])(\d+)")
@@ -46,13 +47,14 @@ def parse_point(text: str) -> int:
     t = re.sub(r"\s+", "", text).upper()
     m = _TOKEN.fullmatch(t)
     if not m:
-        raise InvalidNotation(f"'{text.strip()}' is not a point: write an island letter A–G and a "
-                              f"position 1–7, for example F6.")
+        raise InvalidNotation(_("'{text}' is not a point: write an island letter A–G and a "
+                                "position 1–7, for example F6.", text=text.strip()))
     letter, number = m.group(1), m.group(2)
     if letter not in ISLANDS:
-        raise InvalidNotation(f"'{t}' is not a point: there is no island {letter} (islands are A–G).")
+        raise InvalidNotation(_("'{text}' is not a point: there is no island {letter} (islands are A–G).",
+                                text=t, letter=letter))
     if not (len(number) == 1 and "1" <= number <= "7"):
-        raise InvalidNotation(f"'{t}' is not a point: island positions are numbered 1–7.")
+        raise InvalidNotation(_("'{text}' is not a point: island positions are numbered 1–7.", text=t))
     return ISLANDS.index(letter) * 7 + int(number) - 1
 
 
@@ -72,7 +74,7 @@ def read(text: str) -> tuple[str] | tuple[str, int] | tuple[str, int, int]:
     """
     t = normalise(text)
     if not t:
-        raise InvalidNotation(f"Empty move. {EXAMPLE}")
+        raise InvalidNotation(_("Empty move. {example}", example=_(EXAMPLE)))
     if t == "PASS":
         return ("pass",)
     m = _MOVE.fullmatch(t)
@@ -82,4 +84,4 @@ def read(text: str) -> tuple[str] | tuple[str, int] | tuple[str, int, int]:
     if m:
         return ("place", parse_point(m.group(1)))
     shown = text.strip()[:40]
-    raise InvalidNotation(f"Can't read '{shown}' as a move. {EXAMPLE}")
+    raise InvalidNotation(_("Can't read '{text}' as a move. {example}", text=shown, example=_(EXAMPLE)))

@@ -38,8 +38,9 @@ from bot.games.fire_and_ice.geometry import (
 )
 from bot.games.fire_and_ice.notation import parse_point
 from bot.games.fire_and_ice.view import FireIceView
+from bot.i18n import _, ngettext, pgettext
 from bot.render import ACCENT, CARD, INK, INK_DARK, MUTED, font, start
-from bot.render.text import plural, shorten
+from bot.render.text import shorten
 
 WIDTH = 900
 HEIGHT = 1040
@@ -168,7 +169,7 @@ def _draw_island_lines(draw: ImageDraw.ImageDraw, island: int, fill: tuple[int, 
     for i, line in enumerate(LINES):
         if i == RING:
             continue
-        a, _, c = sorted(line, key=lambda q: (pts[q][0], pts[q][1]))
+        a, _b, c = sorted(line, key=lambda q: (pts[q][0], pts[q][1]))
         draw.line([pts[a], pts[c]], fill=fill, width=2)
     draw.ellipse(_ring_box(island), outline=fill, width=2)
 
@@ -178,7 +179,7 @@ def _background() -> Image.Image:
     """The parts that never change: card, sea lines, neutral islands, their inner lines, labels."""
     img = Image.new("RGB", (WIDTH, HEIGHT), CARD)
     draw = ImageDraw.Draw(img)
-    for a, _, c in ISLAND_LINES:
+    for a, _b, c in ISLAND_LINES:
         if (a, c) == (1, 5):
             continue
         _dotted_line(draw, island_centre(a), island_centre(c), SEA_LINE)
@@ -260,10 +261,11 @@ def move_line(view: FireIceView, selected: str | None = None) -> str:
     """The header's second centre line: moves played (the number the board's footer gives), the result, or
     (while a piece is chosen) how many destinations it has."""
     if view.to_move is None:
-        return view.detail
+        return view.detail_text()
     if selected:
-        return f"{selected}: {plural(len(view.destinations(selected)), 'destination')} (white)"
-    return f"after move {view.ply}" if view.ply else "no moves yet"
+        return ngettext("{point}: {n} destination (white)", "{point}: {n} destinations (white)",
+                        len(view.destinations(selected)), point=selected)
+    return _("after move {number}", number=view.ply) if view.ply else _("no moves yet")
 
 
 class SideText(NamedTuple):
@@ -291,26 +293,28 @@ def header_layout(view: FireIceView, names: Sequence[str] | None,
     big, small = font(26, bold=True), font(NUMBER_FONT)
     colour: tuple[int, int, int]
     if view.is_over:
-        status = "Draw" if view.is_draw or view.winner is None else f"{SIDE_NAMES[view.winner]} wins!"
+        status = (pgettext("result", "Draw") if view.is_draw or view.winner is None
+                  else _("{side} wins!", side=_(SIDE_NAMES[view.winner])))
         colour = INK if view.winner is None else SIDE_COLOURS[view.winner]
     elif view.to_move is None:
-        status, colour = "Handicap set-up", MUTED
+        status, colour = _("Handicap set-up"), MUTED
     else:
-        status, colour = f"{SIDE_NAMES[view.to_move]} to move", SIDE_COLOURS[view.to_move]
+        status, colour = _("{side} to move", side=_(SIDE_NAMES[view.to_move])), SIDE_COLOURS[view.to_move]
     sub = move_line(view, selected)
     half = (big.getlength(status) + small.getlength(STATUS_GAP + sub)) / 2
     centre = (WIDTH / 2 - half, WIDTH / 2 + half)
     sides: list[SideText] = []
     for seat in (FIRE, ICE):
         room = WIDTH / 2 - 8 - 52 - 6
-        label = SIDE_NAMES[seat]
+        label = _(SIDE_NAMES[seat])
         if names is not None and seat < len(names) and names[seat]:
             label = f"{label} · {names[seat]}"
         text, size = _fit_text(label, (26, NUMBER_FONT), room)
-        counts = f"{view.on_board[seat]} on board · {view.supply[seat]} left"
+        counts = _("{on_board} on board · {supply} left", on_board=view.on_board[seat],
+                   supply=view.supply[seat])
         if clocks is not None and seat < len(clocks):
             counts += f" · {_clock_text(clocks[seat])}"
-        counts, _ = _fit_text(counts, (NUMBER_FONT,), room + 34, bold=False)
+        counts, _size = _fit_text(counts, (NUMBER_FONT,), room + 34, bold=False)
         box = (8, WIDTH / 2 - 6) if seat == FIRE else (WIDTH / 2 + 6, WIDTH - 8)
         sides.append(SideText(text, size, counts, box))
     return HeaderLayout(status, colour, sub, centre, (sides[0], sides[1]))
@@ -365,7 +369,7 @@ def render(view: FireIceView, *, names: Sequence[str] | None = None, events: Seq
     if view.winner is not None and view.winning_line is not None:
         colour = SIDE_COLOURS[view.winner]
         winning = ISLAND_LINES[view.winning_line]
-        a, _, c = winning
+        a, _b, c = winning
         if winning == (1, 2, 5):
             centre, r = _sea_circle()
             box = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)

@@ -78,6 +78,7 @@ from bot.games.fire_and_ice.geometry import (
 )
 from bot.games.fire_and_ice.notation import parse_point, point_name, read
 from bot.games.fire_and_ice.view import FireIceView
+from bot.i18n import N_, _, ngettext
 
 MAX_HANDICAP = 6
 
@@ -92,13 +93,14 @@ class FireAndIceRules(RulesBase):
     spec: ClassVar[GameSpec] = GameSpec(
         key="fireandice",
         order=2,
-        title="Fire and Ice",
+        title="Fire and Ice",  # not translated: game title
         min_seats=2,
         max_seats=2,
         ai_levels=("easy", "medium", "hard"),
         options=(
-            OptionSpec("handicap", "Extra Fire pieces placed at random on different islands before the "
-                       "first move (0–6)", tuple(str(i) for i in range(MAX_HANDICAP + 1)), "0"),
+            OptionSpec("handicap", N_("Extra Fire pieces placed at random on different islands before the "
+                                      "first move (0–6)"),
+                       tuple(str(i) for i in range(MAX_HANDICAP + 1)), "0"),
         ),
         seat_names=SIDE_NAMES,
     )
@@ -128,7 +130,7 @@ class FireAndIceRules(RulesBase):
         if self.outcome(s) is not None:
             return None
         if s.setup > 0:
-            return Chance(placements(s), label="handicap piece")
+            return Chance(placements(s), label=_("handicap piece"))
         return frozenset({s.to_move})
 
     def legal_moves(self, s: State, seat: Seat) -> Sequence[FireIceMove]:
@@ -150,108 +152,123 @@ class FireAndIceRules(RulesBase):
                 breaks a rule (the message names the move and the rule).
         """
         if self.outcome(s) is not None:
-            raise IllegalMove("The game is over: no more moves can be played.")
+            raise IllegalMove(_("The game is over: no more moves can be played."))
         if s.setup > 0:
             return self._apply_place(s, seat, move)
         if seat == CHANCE or isinstance(move, Place):
-            raise IllegalMove("The handicap pieces are already placed; the players move now.")
+            raise IllegalMove(_("The handicap pieces are already placed; the players move now."))
         if seat != s.to_move:
-            raise IllegalMove(f"It is {side_name(s.to_move)}'s turn, not {side_name(seat)}'s.")
+            raise IllegalMove(_("It is {side}'s turn, not {other}'s.", side=side_name(s.to_move),
+                                other=side_name(seat)))
         legal = moves_of(s.board, seat)
         if isinstance(move, Pass):
             if legal:
-                raise IllegalMove(f"You can't pass: {side_name(seat)} has {len(legal)} legal move"
-                                  f"{'s' if len(legal) != 1 else ''}.", legal=[str(m) for m in legal])
+                raise IllegalMove(ngettext("You can't pass: {side} has {n} legal move.",
+                                           "You can't pass: {side} has {n} legal moves.", len(legal),
+                                           side=side_name(seat)), legal=[str(m) for m in legal])
             new = play_unchecked(s, move)
-            events = [Event("pass", f"{side_name(seat)} has no legal move and passes.", {"seat": seat})]
+            events = [Event("pass", _("{side} has no legal move and passes.", side=side_name(seat)),
+                            {"seat": seat})]
             if new.passes >= 2:
-                events.append(Event("draw", "Both sides passed in a row: the game is a draw.", {}))
+                events.append(Event("draw", _("Both sides passed in a row: the game is a draw."), {}))
             return new, events
         if not isinstance(move, Move):
-            raise IllegalMove(f"'{move}' is not a Fire and Ice move.")
+            raise IllegalMove(_("'{move}' is not a Fire and Ice move.", move=move))
         self._check_move(s, seat, move, legal)
         return self._play(s, move)
 
     def _check_move(self, s: State, seat: Seat, move: Move, legal: list[Move]) -> None:
         src, dst = move.src, move.dst
         if not (0 <= src < N_POINTS and 0 <= dst < N_POINTS):
-            raise IllegalMove("That move names a point that is not on the board.")
+            raise IllegalMove(_("That move names a point that is not on the board."))
         a, b = point_name(src), point_name(dst)
         text = f"{a}-{b}"
         if s.board[src] != seat:
-            why = {EMPTY: "it is empty", FIRE: "it holds a Fire piece",
-                   ICE: "it holds an Ice piece"}[s.board[src]]
-            raise IllegalMove(f"Can't play {text}: {a} is not yours ({why}). Move one of your "
-                              f"{side_name(seat)} pieces.", legal=[str(m) for m in legal])
+            why = {EMPTY: _("it is empty"), FIRE: _("it holds a Fire piece"),
+                   ICE: _("it holds an Ice piece")}[s.board[src]]
+            raise IllegalMove(_("Can't play {move}: {point} is not yours ({why}). Move one of your "
+                                "{side} pieces.", move=text, point=a, why=why, side=side_name(seat)),
+                              legal=[str(m) for m in legal])
         if src == dst:
-            raise IllegalMove(f"Can't play {text}: a piece must move to another point.",
+            raise IllegalMove(_("Can't play {move}: a piece must move to another point.", move=text),
                               legal=[str(m) for m in legal if m.src == src])
         if island_of(src) != island_of(dst) and position_of(src) != position_of(dst):
-            raise IllegalMove(f"Can't play {text}: {a} and {b} share neither island nor position. A piece "
-                              f"moves to another point of its island or to the same position on another "
-                              f"island.", legal=[str(m) for m in legal if m.src == src])
+            raise IllegalMove(_("Can't play {move}: {src} and {dst} share neither island nor position. A "
+                                "piece moves to another point of its island or to the same position on "
+                                "another island.", move=text, src=a, dst=b),
+                              legal=[str(m) for m in legal if m.src == src])
         if s.board[dst] != EMPTY:
-            who = "Fire" if s.board[dst] == FIRE else "Ice"
-            raise IllegalMove(f"Can't play {text}: {b} is occupied (by a {who} piece); the destination "
-                              f"must be empty.", legal=[str(m) for m in legal if m.src == src])
+            raise IllegalMove(_("Can't play {move}: {point} is occupied (by a {side} piece); the destination "
+                                "must be empty.", move=text, point=b, side=side_name(s.board[dst])),
+                              legal=[str(m) for m in legal if m.src == src])
 
     def _play(self, s: State, move: Move) -> tuple[State, list[Event]]:
         seat, other = s.to_move, 1 - s.to_move
         new = play_unchecked(s, move)
         added = new.board[move.src] == other
         vacated = point_name(move.src)
-        if added:
-            article = "an" if other == ICE else "a"
-            text = f"{side_name(seat)} {move}; {article} {side_name(other)} piece appears on {vacated}."
+        if added and other == ICE:
+            text = _("{side} {move}; an Ice piece appears on {point}.", side=side_name(seat), move=move,
+                     point=vacated)
+        elif added:
+            text = _("{side} {move}; a Fire piece appears on {point}.", side=side_name(seat), move=move,
+                     point=vacated)
         else:
-            text = (f"{side_name(seat)} {move}; {side_name(other)} has no pieces left, "
-                    f"so {vacated} stays empty.")
+            text = _("{side} {move}; {other} has no pieces left, so {point} stays empty.",
+                     side=side_name(seat), move=move, other=side_name(other), point=vacated)
         events = [Event("move", text, {"seat": seat, "from": point_name(move.src), "to": point_name(move.dst),
                                         "added": point_name(move.src) if added else None})]
         before, after = controllers(s.board), controllers(new.board)
         for k in range(N_ISLANDS):
             if before[k] != after[k]:
                 if after[k] != EMPTY:
-                    events.append(Event("control", f"{side_name(after[k])} takes island {ISLANDS[k]}.",
+                    events.append(Event("control", _("{side} takes island {island}.",
+                                                      side=side_name(after[k]), island=ISLANDS[k]),
                                         {"island": ISLANDS[k], "seat": after[k]}))
                 else:
-                    events.append(Event("control", f"{side_name(before[k])} loses island {ISLANDS[k]}.",
+                    events.append(Event("control", _("{side} loses island {island}.",
+                                                      side=side_name(before[k]), island=ISLANDS[k]),
                                         {"island": ISLANDS[k], "seat": None}))
         won = winning_line(new.board)
         if won is not None:
             winner, line = won
             islands = "".join(ISLANDS[i] for i in ISLAND_LINES[line])
             if winner == seat:
-                wtext = f"{side_name(winner)} controls {islands_text(line)} and wins!"
+                wtext = _("{side} controls {islands} and wins!", side=side_name(winner),
+                          islands=islands_text(line))
             else:
-                wtext = (f"{side_name(seat)}'s move hands {side_name(winner)} the win: "
-                         f"{side_name(winner)} controls {islands_text(line)}.")
+                wtext = _("{side}'s move hands {winner} the win: {winner} controls {islands}.",
+                          side=side_name(seat), winner=side_name(winner), islands=islands_text(line))
             events.append(Event("win", wtext, {"seat": winner, "islands": islands}))
         return new, events
 
     def _apply_place(self, s: State, seat: Seat, move: FireIceMove) -> tuple[State, list[Event]]:
         if seat != CHANCE or not isinstance(move, Place):
-            raise IllegalMove("The handicap pieces are still being placed; the first move comes after.")
+            raise IllegalMove(_("The handicap pieces are still being placed; the first move comes after."))
         options = placements(s)
         if move not in options:
-            raise IllegalMove(f"Can't place a handicap piece on {point_name(move.point)}: handicap pieces go "
-                              f"on different islands, never on D.", legal=[str(p) for p in options])
+            raise IllegalMove(_("Can't place a handicap piece on {point}: handicap pieces go on different "
+                                "islands, never on D.", point=point_name(move.point)),
+                              legal=[str(p) for p in options])
         board = list(s.board)
         board[move.point] = FIRE
         new = State(tuple(board), s.to_move, (s.supply[0] - 1, s.supply[1]), s.handicap, s.setup - 1,
                     s.ply, 0, None)
         n = s.handicap - s.setup + 1
-        return new, [Event("handicap", f"Handicap piece {n} of {s.handicap}: a Fire piece is placed on "
-                           f"{point_name(move.point)}.", {"point": point_name(move.point)})]
+        text = _("Handicap piece {number} of {total}: a Fire piece is placed on {point}.", number=n,
+                 total=s.handicap, point=point_name(move.point))
+        return new, [Event("handicap", text,
+                           {"point": point_name(move.point)})]
 
     def outcome(self, s: State) -> Outcome | None:
         """A win when a side controls three islands on a line; a draw after two passes in a row."""
         won = winning_line(s.board)
         if won is not None:
             winner, line = won
-            return Outcome.win(winner, 2, detail=f"{side_name(winner)} controls {islands_text(line)}")
+            return Outcome.win(winner, 2, detail=_("{side} controls {islands}", side=side_name(winner),
+                                                   islands=islands_text(line)))
         if s.passes >= 2:
-            return Outcome.draw(2, Reason.DRAW, detail="Both sides passed in a row")
+            return Outcome.draw(2, Reason.DRAW, detail=_("Both sides passed in a row"))
         return None
 
     # -- notation ------------------------------------------------------------
@@ -272,8 +289,9 @@ class FireAndIceRules(RulesBase):
         else:  # ("place", point)
             if seat != CHANCE:
                 name = point_name(token[1])
-                raise InvalidNotation(f"'{text.strip()}' names only one point. Write a move as from-to: "
-                                      f"{name}-<destination>, for example F6-C6.")
+                raise InvalidNotation(_("'{text}' names only one point. Write a move as from-to: "
+                                        "{point}-<destination>, for example F6-C6.", text=text.strip(),
+                                        point=name))
             move = Place(token[1])
         self.apply(s, seat, move)  # legality check; raises IllegalMove with the reason
         return move
@@ -440,9 +458,10 @@ def make_view(s: State, seat: Seat | None = None) -> FireIceView:
     if over:
         detail = out.detail if out is not None else ""
     elif s.setup > 0:
-        detail = f"Placing handicap pieces ({s.handicap - s.setup} of {s.handicap} placed)"
+        detail = _("Placing handicap pieces ({placed} of {total} placed)", placed=s.handicap - s.setup,
+                   total=s.handicap)
     else:
-        detail = f"{side_name(s.to_move)} to move"
+        detail = _("{side} to move", side=side_name(s.to_move))
     return FireIceView(
         board=s.board,
         to_move=to_move,

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.games.base import Seat
-from bot.games.fire_and_ice.board import Move, Pass
+from bot.games.fire_and_ice.board import Move, Pass, side_name
+from bot.games.fire_and_ice.geometry import ISLAND_LINES, island_line_name
+from bot.i18n import _
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,20 @@ class FireIceView:
     def is_losing(self, move: str) -> bool:
         """Whether the legal move ``move`` (canonical notation) hands the opponent the win."""
         return move in self.handing_win
+
+    def detail_text(self) -> str:
+        """:attr:`detail` in the current language: the rules' own words (a won line, the handicap set-up,
+        whose turn) are written anew, as the view may have been built while another reader's language was
+        current; a detail the platform put in (a resignation, a timeout) is kept as it is."""
+        if self.is_over and self.winner is not None and self.winning_line is not None:
+            return _("{side} controls {islands}", side=side_name(self.winner),
+                     islands=island_line_name(ISLAND_LINES[self.winning_line]))
+        if not self.is_over and self.to_move is None and self.setup > 0:
+            return _("Placing handicap pieces ({placed} of {total} placed)",
+                     placed=self.handicap - self.setup, total=self.handicap)
+        if not self.is_over and self.to_move is not None:
+            return _("{side} to move", side=side_name(self.to_move))
+        return self.detail
 
     @property
     def must_pass(self) -> bool:
