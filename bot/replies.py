@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.errors import ParlorError
 from bot.games.base import GameError
-from bot.i18n import N_, _
+from bot.i18n import N_, _, again
 from bot.matches import changes
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,8 @@ def user_message(error: BaseException) -> str | None:
         error = error.original
     if isinstance(error, GameError):
         return error.user_text()
-    if isinstance(error, ParlorError):
-        return str(error)
+    if isinstance(error, ParlorError):  # (in the reader's language, if it was written in another)
+        return again(error.args[0]) if error.args and isinstance(error.args[0], str) else str(error)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return _("That command has changed; Discord will show the current one shortly. Please try again "
                  "then.")

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, again
 
 Seat = int
 CHANCE: Seat = -1
@@ -48,8 +48,9 @@ class GameError(ValueError):
         self.legal = tuple(legal)
 
     def user_text(self, limit: int = 12) -> str:
-        """The message plus a short list of legal moves, if known."""
-        text = str(self)
+        """The message plus a short list of legal moves, if known, in the current language (a message the
+        engine wrote in another, e.g. while a move was applied for the channel, is said again)."""
+        text = again(self.args[0]) if self.args and isinstance(self.args[0], str) else str(self)
         if self.legal:
             shown = ", ".join(self.legal[:limit])
             if len(self.legal) > limit:

@@ -57,6 +57,15 @@ def test_an_engine_error_lists_the_legal_moves_in_the_readers_language():
         assert IllegalMove("x", legal=["a1"]).user_text() == "x\nJugadas legales: a1"
 
 
+def test_an_error_written_in_another_language_is_said_again_in_its_readers():
+    with speaking("es"):  # e.g. made while a move was applied for a Spanish server's channel
+        refusal = IllegalMove(_("It is not your turn."), legal=["a1"])
+        over = NotAPlayer(_("You are not playing in this match."))
+    with speaking("pt_BR"):
+        assert refusal.user_text() == "Não é a sua vez.\nJogadas válidas: a1"
+        assert user_message(over) == "Você não está jogando nesta partida."
+
+
 def test_a_records_error_names_the_line_in_the_readers_language():
     with speaking("pt_BR"), pytest.raises(RecordError) as caught:
         loads('[Format "2"]\n')
