@@ -38,6 +38,7 @@ from bot.daily import DailyPuzzles
 from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
 from bot.heap import IdleCollector
+from bot.i18n import N_, _, public
 from bot.i18n.commands import ParlorTranslator
 from bot.matches.replay import ended_match
 from bot.matches.scheduler import Scheduler
@@ -122,7 +123,7 @@ class ParlorBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             application_id=config.application_id,  # type: ignore[arg-type]  # discord.py: int, default None
-            activity=discord.Game("/help · board games"),
+            activity=discord.Game("/help · board games"),  # not translated: one status for every reader
             http_trace=metrics.trace_config(),
             **options,
         )
@@ -260,7 +261,7 @@ class ParlorBot(commands.Bot):
         self.heap.touch()
         if interaction.type is not discord.InteractionType.component or self.component_is_routed(interaction):
             return
-        await reply_error(interaction, BadComponent(NOT_OURS))
+        await reply_error(interaction, BadComponent(_(NOT_OURS)))
 
     async def handle_component(
         self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
@@ -273,14 +274,16 @@ class ParlorBot(commands.Bot):
             match = kept if kept is not None else await self.service.get(cid.match_id)
             cog = self.game_cogs.get(match.rec.game)
             if cog is None:
-                raise LobbyError(f"{GAMES[match.rec.game].spec.title} is not available right now.")
+                title = GAMES[match.rec.game].spec.title
+                raise LobbyError(_("{game} is not available right now.", game=title))
             if cid.action.startswith(ANYWHERE):  # a replay: anywhere in the match's own server
                 if interaction.guild_id is None or interaction.guild_id != match.rec.guild_id:
-                    raise MatchError("That replay belongs to another server.")
+                    raise MatchError(_("That replay belongs to another server."))
             else:
                 self.check_component_place(interaction, match)
             if cid.version is None and not cid.action.startswith(VERSION_FREE):
-                raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+                raise StaleBoard(
+                    _("This board is out of date: the position has changed. Use the newest board."))
             await cog.on_component(interaction, match, cid.version, cid.action, values)
         except Exception as exc:
             await reply_error(interaction, exc)
@@ -291,14 +294,14 @@ class ParlorBot(commands.Bot):
         rec = match.rec
         if interaction.guild_id is None:
             if match.seat_of(interaction.user.id) is None:
-                raise NotAPlayer("That control belongs to a match you are not playing in.")
+                raise NotAPlayer(_("That control belongs to a match you are not playing in."))
             return
         if interaction.guild_id != rec.guild_id or interaction.channel_id not in (
             rec.channel_id,
             rec.thread_id,
         ):
             raise MatchError(
-                "That control belongs to a match played elsewhere; use it in the match's thread."
+                _("That control belongs to a match played elsewhere; use it in the match's thread.")
             )
 
     # ---------------------------------------------------------------- deleted places
@@ -329,9 +332,13 @@ class ParlorBot(commands.Bot):
         return out
 
     async def abort_match_without_place(self, match_id: int, *, thread_only: bool) -> Result | None:
-        what = "thread" if thread_only else "channel"
+        """Abort the match (unrated) and, when only its thread went, say so in its channel: both in the
+        server's language (the service writes the stopping reason inside ``public``)."""
+        what = "thread" if thread_only else "channel"  # (for the log)
+        reason = (N_("Stopped: the match's thread was deleted. Unrated.") if thread_only
+                  else N_("Stopped: the match's channel was deleted. Unrated."))
         try:
-            result = await self.service.abort(match_id, f"Stopped: the match's {what} was deleted. Unrated.")
+            result = await self.service.abort(match_id, reason)
         except MatchOver:
             return None
         except Exception:
@@ -343,13 +350,12 @@ class ParlorBot(commands.Bot):
             channel = self.get_channel(rec.channel_id)
             if isinstance(channel, discord.abc.Messageable):
                 title = GAMES[rec.game].spec.title
-                names = " vs ".join(shown(s.name) for s in rec.seats) or "nobody yet"
+                with public(rec.guild_id):
+                    names = " vs ".join(shown(s.name) for s in rec.seats) or _("nobody yet")
+                    text = _("**{game}** #{number} ({players}) was stopped because its thread was deleted. "
+                             "The match is unrated.", game=title, number=rec.id, players=names)
                 try:
-                    await channel.send(
-                        f"**{title}** #{rec.id} ({names}) was stopped because its thread was "
-                        "deleted. The match is unrated.",
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+                    await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
                 except discord.HTTPException:
                     log.info("could not announce the abort of match %s in its channel", match_id)
         return result
@@ -384,10 +390,13 @@ class ParlorBot(commands.Bot):
             await self.abort_match_without_place(rec.id, thread_only=False)
 
     async def present_result(self, result: Result) -> None:
+        """A timer's result (an expiry, a timeout) presented by the game's cog: public posts, in the
+        server's language (a DM the cog sends sets its reader's own)."""
         cog = self.game_cogs.get(result.match.rec.game)
         if cog is not None:
             try:
-                await cog.present_timeout(result)
+                with public(result.match.rec.guild_id):
+                    await cog.present_timeout(result)
             except discord.NotFound as exc:
                 if exc.code != 10003:
                     raise
@@ -396,7 +405,8 @@ class ParlorBot(commands.Bot):
     async def present_reminder(self, match: Match) -> None:
         cog = self.game_cogs.get(match.rec.game)
         if cog is not None:
-            await cog.remind(match)
+            with public(match.rec.guild_id):  # the thread's reminder; a DM reminder is in its reader's
+                await cog.remind(match)
 
     async def archive_thread(self, match_id: int) -> None:
         """An hour after the end the match thread is archived (kept, readable, reopened by any message)."""
@@ -405,9 +415,9 @@ class ParlorBot(commands.Bot):
         if thread_id is None or await self.service.find_here(thread_id):
             return  # no thread, or a newer match is being played in it
         try:
-            await self.http.edit_channel(
-                thread_id, archived=True, reason=f"match #{match_id} ended an hour ago"
-            )
+            with public(match.rec.guild_id):  # (the server's audit log)
+                reason = _("match #{number} ended an hour ago", number=match_id)
+            await self.http.edit_channel(thread_id, archived=True, reason=reason)
         except discord.HTTPException as exc:
             log.info("could not archive the thread of match %s: %s", match_id, exc)
 
@@ -419,7 +429,8 @@ class ParlorBot(commands.Bot):
         match = await self.service.get(match_id)
         cog = self.game_cogs.get(match.rec.game)
         if cog is not None:
-            await cog.recover(match)
+            with public(match.rec.guild_id):
+                await cog.recover(match)
 
     async def post_daily_puzzle(self, guild_id: int, channel_id: int, p: Puzzle) -> None:
         """The daily puzzle (bot/daily.py), posted by its game's cog; raises what Discord answered."""
@@ -427,7 +438,8 @@ class ParlorBot(commands.Bot):
         if post is None:
             log.warning("no cog posts %s puzzles: the daily puzzle of server %s is skipped", p.game, guild_id)
             return
-        await post(guild_id, channel_id, p)
+        with public(guild_id):
+            await post(guild_id, channel_id, p)
 
     async def recover_boards(self) -> None:
         """At start-up: boards behind their match (the reply never went out) are brought up to date."""
@@ -437,7 +449,8 @@ class ParlorBot(commands.Bot):
                 match = await self.service.get(match_id)
                 cog = self.game_cogs.get(match.rec.game)
                 if cog is not None:
-                    await cog.recover(match)
+                    with public(match.rec.guild_id):
+                        await cog.recover(match)
             except Exception:
                 log.exception("bringing the board of match %s up to date failed", match_id)
         for rec in await self.store.active_matches():  # a computer move lost with the old process

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.errors import ParlorError
+from bot.i18n import N_, _
 from bot.matches import changes
 from bot.replies import reply_error
 
@@ -86,9 +87,10 @@ class BadComponent(ParlorError):
     """A custom id that no Parlor message carries (forged, truncated, from another bot...)."""
 
 
-NOT_OURS = (
+NOT_OURS = N_(
     "That control does not work (it is not one of mine, or it is broken). Use the match's newest board."
 )
+"""Looked up when raised (``BadComponent(_(NOT_OURS))``): the reader's language."""
 
 
 def parse_custom_id(cid: str, component_type: int | None = None) -> ComponentId:
@@ -99,13 +101,13 @@ def parse_custom_id(cid: str, component_type: int | None = None) -> ComponentId:
     """
     m = ID_RE.fullmatch(cid) if len(cid) <= 100 else None
     if m is None:
-        raise BadComponent(NOT_OURS)
+        raise BadComponent(_(NOT_OURS))
     mid = int(m["mid"])
     ver = None if m["ver"] == "-" else int(m["ver"])
     if mid > MAX_ID or (ver is not None and ver > MAX_ID):
-        raise BadComponent(NOT_OURS)
+        raise BadComponent(_(NOT_OURS))
     if component_type is not None and component_type != (2 if m["kind"] == "p" else 3):
-        raise BadComponent(NOT_OURS)
+        raise BadComponent(_(NOT_OURS))
     return ComponentId(m["kind"], mid, ver, m["act"])
 
 
@@ -152,7 +154,7 @@ def offered_values(interaction: discord.Interaction, cid: str, raw: Any) -> list
         or len(raw) > 25
         or any(not isinstance(x, str) or x not in offered for x in raw)
     ):
-        raise BadComponent("That choice is not on the menu (any more). Use the match's newest board.")
+        raise BadComponent(_("That choice is not on the menu (any more). Use the match's newest board."))
     return list(raw)
 
 

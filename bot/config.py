@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 TOKEN_HELP = (
-    "Create an application at https://discord.com/developers/applications, open its Bot page, "
-    "click 'Reset Token' and put the token in DISCORD_TOKEN (environment or a .env file)."
+    "Create an application at https://discord.com/developers/applications, open its Bot page, click 'Reset "
+    "Token' and put the token in DISCORD_TOKEN (environment or a .env file)."  # not translated: console
 )
 # A bot token is three base64url parts: the bot's id, a timestamp, an HMAC.
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")

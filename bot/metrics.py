@@ -173,7 +173,7 @@ class Health:
     def check(self) -> tuple[bool, dict[str, str]]:
         loop = self.loop()
         if loop is None or not loop.is_running():
-            return False, {"gateway": "not started", "database": "not checked"}
+            return False, {"gateway": "not started", "database": "not checked"}  # not translated: health JSON
 
         async def probe() -> dict[str, str]:
             out = {"gateway": "connected" if self.connected() else "disconnected"}
@@ -189,9 +189,11 @@ class Health:
             status = fut.result(self.timeout)
         except concurrent.futures.TimeoutError:
             fut.cancel()
-            status = {"gateway": "not checked", "database": f"no answer within {self.timeout:g}s"}
+            status = {"gateway": "not checked",  # not translated: the health check's JSON
+                      "database": f"no answer within {self.timeout:g}s"}  # not translated: health JSON
         except Exception as exc:  # the loop stopped meanwhile
-            status = {"gateway": "not checked", "database": f"not checked ({type(exc).__name__})"}
+            status = {"gateway": "not checked",  # not translated: the health check's JSON
+                      "database": f"not checked ({type(exc).__name__})"}  # not translated: health JSON
         return status == {"gateway": "connected", "database": "ok"}, status
 
 
@@ -227,11 +229,11 @@ def _app(registry: CollectorRegistry) -> Callable[..., Iterable[bytes]]:
         if environ.get("PATH_INFO") != HEALTH_PATH:
             return cast("Iterable[bytes]", metrics_app(environ, start_response))
         if _health is None:
-            ok, status = False, {"gateway": "not started", "database": "not checked"}
+            ok, status = False, {"gateway": "not started", "database": "not checked"}  # not translated: JSON
         else:
             ok, status = _health.check()
         body = json.dumps({"healthy": ok, **status}).encode()
-        start_response("200 OK" if ok else "503 Service Unavailable",
+        start_response("200 OK" if ok else "503 Service Unavailable",  # not translated: HTTP
                        [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
         return [body]
 
@@ -265,11 +267,13 @@ class ActiveMatches(Collector):
             self.last = fut.result(self.timeout)
         except Exception:  # a scrape must never fail or touch the bot
             log.debug("counting active matches for metrics failed", exc_info=True)
-        yield GaugeMetricFamily("parlor_active_matches", "Matches in a lobby, challenged or running",
+        yield GaugeMetricFamily("parlor_active_matches",
+                                "Matches in a lobby, challenged or running",  # not translated: metric help
                                 value=self.last)
 
     def describe(self) -> Iterator[GaugeMetricFamily]:
-        yield GaugeMetricFamily("parlor_active_matches", "Matches in a lobby, challenged or running")
+        yield GaugeMetricFamily("parlor_active_matches",
+                                "Matches in a lobby, challenged or running")  # not translated: metric help
 
 
 _active: ActiveMatches | None = None

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from openskill.models import PlackettLuce
 
+from bot.i18n import N_, _, language
 from bot.storage import RatingChange, RatingRow
 
 DEFAULT_MU = 25.0
@@ -36,8 +37,8 @@ def rate(guild_id: int, game: str, players: Sequence[tuple[int, int]],
     if len(players) < 2:
         return []
     m = model()
-    before = [current.get(uid) or fresh(guild_id, game, uid) for uid, _ in players]
-    ranks: list[float] = [rank for _, rank in players]  # openskill wants floats; ints are kept as they are
+    before = [current.get(uid) or fresh(guild_id, game, uid) for uid, _rank in players]
+    ranks: list[float] = [rank for _uid, rank in players]  # openskill wants floats; ints are kept as they are
     teams = [[m.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     result = m.rate(teams, ranks=ranks)
     best = min(ranks)
@@ -57,11 +58,12 @@ def rate(guild_id: int, game: str, players: Sequence[tuple[int, int]],
 PROVISIONAL_GAMES = 5
 """Rated games in one game before a player's rating there loses its "provisional" mark."""
 
-RATING_NOTE = (
+RATING_NOTE = N_(
     "Ratings start at 0 and rise as you win and as your results show your skill more surely (an early "
-    f"loss can dip below 0); they are provisional for the first {PROVISIONAL_GAMES} rated games of a game."
+    "loss can dip below 0); they are provisional for the first 5 rated games of a game."
 )
-"""The one explanation shown wherever ratings are (the leaderboard, /stats, a match's result)."""
+"""The one explanation shown wherever ratings are (the leaderboard, /stats, a match's result); looked up where
+shown (``_(RATING_NOTE)``). Its 5 is :data:`PROVISIONAL_GAMES` (a test checks they agree)."""
 
 
 def signed(x: float, *, plus: bool = False) -> str:
@@ -72,10 +74,23 @@ def signed(x: float, *, plus: bool = False) -> str:
     """
     text = f"{x:.1f}"
     if text in ("-0.0", "0.0"):
-        return "0.0"
-    if text.startswith("-"):
-        return "−" + text[1:]
-    return f"+{text}" if plus else text
+        text = "0.0"
+    elif text.startswith("-"):
+        text = "−" + text[1:]
+    elif plus:
+        text = f"+{text}"
+    return text if language() == "en" else text.replace(".", _decimal_symbol(language()))
+
+
+@lru_cache(maxsize=8)
+def _decimal_symbol(lang: str) -> str:
+    """The decimal separator of ``lang`` ("," in Spanish and Portuguese)."""
+    from babel.numbers import get_decimal_symbol
+
+    try:
+        return str(get_decimal_symbol(lang))
+    except ValueError:  # a language Babel does not know (the pseudo-locale): as in English
+        return "."
 
 
 def rating_text(row: RatingRow) -> str:
@@ -87,14 +102,16 @@ def rating_text(row: RatingRow) -> str:
     '18.0'
     """
     if row.games < PROVISIONAL_GAMES:
-        return f"{signed(row.ordinal)} (provisional, {row.games} of {PROVISIONAL_GAMES} games)"
+        return _("{rating} (provisional, {games} of {total} games)", rating=signed(row.ordinal),
+                 games=row.games, total=PROVISIONAL_GAMES)
     return signed(row.ordinal)
 
 
 def rating_change_text(change: RatingChange) -> str:
     """A rating after a match, with how much it moved: "3.4 (+3.4, provisional, 1 of 5 games)"."""
-    after = rating_text(change.after)
-    delta = signed(change.after.ordinal - change.before.ordinal, plus=True)
-    if "(" in after:
-        return after.replace("(", f"({delta}, ", 1)
-    return f"{after} ({delta})"
+    after = change.after
+    delta = signed(after.ordinal - change.before.ordinal, plus=True)
+    if after.games < PROVISIONAL_GAMES:
+        return _("{rating} ({change}, provisional, {games} of {total} games)", rating=signed(after.ordinal),
+                 change=delta, games=after.games, total=PROVISIONAL_GAMES)
+    return f"{signed(after.ordinal)} ({delta})"

@@ -29,6 +29,7 @@ from typing import Any
 from bot.errors import ParlorError
 from bot.games import GAMES, Game
 from bot.games.base import CHANCE, Chance, Event, Outcome, Reason, Rules
+from bot.i18n import _, ngettext
 from bot.matches.match import PLATFORM_OPTIONS, engine_options
 from bot.storage import MatchRecord, MoveRecord
 
@@ -154,16 +155,16 @@ def from_match(rec: MatchRecord, moves: Sequence[MoveRecord], *, parlor: str = "
     try:
         state = rules.initial(dict(opts), seats)
     except ValueError as exc:
-        notes.append(f"the options no longer start a game: {exc}")
+        notes.append(f"the options no longer start a game: {exc}")  # not translated: the file's Note
     for i, mv in enumerate(moves, 1):
         text = mv.notation
         if state is not None:
             try:
                 move = rules.parse(text, state, mv.seat)
                 text = rules.format(move, state)
-                state, _ = rules.apply(state, mv.seat, move)
+                state, _events = rules.apply(state, mv.seat, move)
             except (ValueError, LookupError, TypeError) as exc:
-                notes.append(f"move {i} no longer replays with this engine: {exc}")
+                notes.append(f"move {i} no longer replays with this engine: {exc}")  # not translated: Note
                 state = None
         out.append(RecordMove(mv.seat, text))
     platform = {k: v for k, v in sorted(rec.options.items()) if k in PLATFORM_OPTIONS}
@@ -248,7 +249,8 @@ def _unescape(text: str, where: str) -> str:
             continue
         nxt = next(chars, "")
         if nxt not in UNESCAPES:
-            raise RecordError(f"{where}: unknown escape `\\{_short(nxt)}` (use \\\\, \\\", \\n, \\r or \\t).")
+            raise RecordError(_("{where}: unknown escape `\\{escape}` (use \\\\, \\\", \\n, \\r or \\t).",
+                                where=where, escape=_short(nxt)))
         out.append(UNESCAPES[nxt])
     return "".join(out)
 
@@ -258,8 +260,8 @@ def _game_key(title: str, line: int) -> Game:
     for key, game in GAMES.items():
         if wanted in (key, game.spec.title.lower()):
             return game
-    raise RecordError(f"Line {line}: `[Game]` names no game I know: `{_short(title)}` "
-                      f"(I know {', '.join(g.spec.title for g in GAMES.values())}).")
+    raise RecordError(_("Line {line}: `[Game]` names no game I know: `{game}` (I know {games}).", line=line,
+                        game=_short(title), games=", ".join(g.spec.title for g in GAMES.values())))
 
 
 def _pairs(values: Sequence[str], key: str, line: int) -> dict[str, str]:
@@ -267,16 +269,19 @@ def _pairs(values: Sequence[str], key: str, line: int) -> dict[str, str]:
     for v in values:
         name, eq, val = v.partition("=")
         if not eq or not name.strip():
-            raise RecordError(f"Line {line}: `[{key}]` wants `name=value` pairs, not `{_short(v)}`.")
+            raise RecordError(_("Line {line}: `[{header}]` wants `name=value` pairs, not `{value}`.",
+                                line=line, header=key, value=_short(v)))
         if name.strip() in out:
-            raise RecordError(f"Line {line}: `[{key}]` gives `{_short(name)}` twice.")
+            raise RecordError(_("Line {line}: `[{header}]` gives `{name}` twice.", line=line, header=key,
+                                name=_short(name)))
         out[name.strip()] = val.strip()
     return out
 
 
 def _number(value: str, key: str, line: int) -> int:
     if not re.fullmatch(r"-?[0-9]{1,9}", value):
-        raise RecordError(f"Line {line}: `[{key}]` wants a whole number, not `{_short(value)}`.")
+        raise RecordError(_("Line {line}: `[{header}]` wants a whole number, not `{value}`.", line=line,
+                            header=key, value=_short(value)))
     return int(value)
 
 
@@ -295,13 +300,14 @@ def loads(data: bytes | str) -> Record:
             game or format; the message names the line.
     """
     if len(data) > MAX_BYTES:
-        raise RecordError(f"The record is too large: {len(data) // 1024} KB "
-                          f"(at most {MAX_BYTES // 1024} KB).")
+        raise RecordError(_("The record is too large: {size} KB (at most {most} KB).", size=len(data) // 1024,
+                            most=MAX_BYTES // 1024))
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise RecordError(f"The record is not UTF-8 text (byte {exc.start + 1} is not).") from None
+            raise RecordError(_("The record is not UTF-8 text (byte {byte} is not).",
+                                byte=exc.start + 1)) from None
     else:
         text = data
     headers: dict[str, tuple[int, list[str]]] = {}
@@ -309,13 +315,16 @@ def loads(data: bytes | str) -> Record:
     for i, line in _lines(text):
         if line.startswith("["):
             if moves:
-                raise RecordError(f"Line {i}: a header after the moves (headers come first).")
+                raise RecordError(_("Line {line}: a header after the moves (headers come first).", line=i))
             m = HEADER_RE.fullmatch(line)
             if m is None:
-                raise RecordError(f"Line {i}: not a header line `[Name \"value\"]`: `{_short(line)}`.")
+                raise RecordError(_("Line {line}: not a header line `[Name \"value\"]`: `{text}`.", line=i,
+                                    text=_short(line)))
             if m["key"] in headers and m["key"] != "Note":
-                raise RecordError(f"Line {i}: the header `[{m['key']}]` is there twice.")
-            values = [_unescape(v, f"Line {i}") for v in VALUE_RE.findall(m["values"])]
+                raise RecordError(_("Line {line}: the header `[{header}]` is there twice.", line=i,
+                                    header=m["key"]))
+            where = _("Line {line}", line=i)
+            values = [_unescape(v, where) for v in VALUE_RE.findall(m["values"])]
             if m["key"] == "Note":
                 headers.setdefault("Note", (i, []))[1].extend(values)
             else:
@@ -323,58 +332,68 @@ def loads(data: bytes | str) -> Record:
             continue
         m = MOVE_RE.fullmatch(line)
         if m is None:
-            raise RecordError(f"Line {i}: not a move line `<number>. P<seat> <move>` (or `*` for a chance "
-                              f"outcome): `{_short(line)}`.")
+            raise RecordError(_("Line {line}: not a move line `<number>. P<seat> <move>` (or `*` for a "
+                                "chance outcome): `{text}`.", line=i, text=_short(line)))
         if int(m["n"]) != len(moves) + 1:
-            raise RecordError(f"Line {i}: expected move {len(moves) + 1}, found move {m['n']}.")
+            raise RecordError(_("Line {line}: expected move {expected}, found move {found}.", line=i,
+                                expected=len(moves) + 1, found=m["n"]))
         seat = CHANCE if m["who"] == "*" else int(m["who"][1:]) - 1
         if seat < CHANCE:
-            raise RecordError(f"Line {i}: move {m['n']}: there is no player P0 (players are P1, P2, …).")
-        moves.append(RecordMove(seat, _unescape(m["text"], f"Line {i}")))
+            raise RecordError(_("Line {line}: move {number}: there is no player P0 (players are P1, P2, …).",
+                                line=i, number=m["n"]))
+        moves.append(RecordMove(seat, _unescape(m["text"], _("Line {line}", line=i))))
 
     def one(key: str, default: str | None = None) -> tuple[int, str]:
         if key not in headers:
             if default is None:
-                raise RecordError(f"The header `[{key} \"…\"]` is missing.")
+                raise RecordError(_("The header `[{header} \"…\"]` is missing.", header=key))
             return 0, default
         line, values = headers[key]
         if len(values) != 1:
-            raise RecordError(f"Line {line}: `[{key}]` wants one value, not {len(values)}.")
+            raise RecordError(_("Line {line}: `[{header}]` wants one value, not {count}.", line=line,
+                                header=key, count=len(values)))
         return line, values[0]
 
     fline, fmt = one("Format")
     if fmt != FORMAT:
-        raise RecordError(f"Line {fline}: record format `{_short(fmt)}` is not one I read "
-                          f"(I read format {FORMAT}).")
+        raise RecordError(_("Line {line}: record format `{found}` is not one I read (I read format "
+                            "{format}).", line=fline, found=_short(fmt), format=FORMAT))
     gline, title = one("Game")
     game = _game_key(title, gline)
     if "Players" not in headers:
-        raise RecordError("The header `[Players \"name\" \"name\" …]` is missing.")
+        raise RecordError(_("The header `[Players \"name\" \"name\" …]` is missing."))
     pline, players = headers["Players"]
     if not 1 <= len(players) <= MAX_PLAYERS or any(not p.strip() or len(p) > MAX_NAME for p in players):
-        raise RecordError(f"Line {pline}: `[Players]` wants 1 to {MAX_PLAYERS} names of 1 to {MAX_NAME} "
-                          "characters.")
+        raise RecordError(_("Line {line}: `[Players]` wants 1 to {most} names of 1 to {longest} characters.",
+                            line=pline, most=MAX_PLAYERS, longest=MAX_NAME))
     sline, seats_text = one("Seats", str(len(players)))
     seats = _number(seats_text, "Seats", sline)
     spec = game.spec
     top = min(spec.max_seats or MAX_PLAYERS, len(players))
     if not spec.min_seats <= seats <= top:
-        most = "" if spec.max_seats == spec.min_seats else f" to {spec.max_seats or MAX_PLAYERS}"
-        raise RecordError(f"Line {sline}: {spec.title} starts with {spec.min_seats}{most} players, and "
-                          f"`[Players]` names {len(players)}; `[Seats \"{seats}\"]` does not fit.")
+        if spec.max_seats == spec.min_seats:
+            raise RecordError(_("Line {line}: {game} starts with {least} players, and `[Players]` names "
+                                "{named}; `[Seats \"{seats}\"]` does not fit.", line=sline, game=spec.title,
+                                least=spec.min_seats, named=len(players), seats=seats))
+        raise RecordError(_("Line {line}: {game} starts with {least} to {most} players, and `[Players]` "
+                            "names {named}; `[Seats \"{seats}\"]` does not fit.", line=sline, game=spec.title,
+                            least=spec.min_seats, most=spec.max_seats or MAX_PLAYERS, named=len(players),
+                            seats=seats))
     for n, mv in enumerate(moves, 1):
         if mv.seat >= len(players):
-            raise RecordError(f"Move {n}: P{mv.seat + 1} is not one of the {len(players)} players.")
+            raise RecordError(ngettext("Move {number}: P{seat} is not one of the {n} player.",
+                                       "Move {number}: P{seat} is not one of the {n} players.", len(players),
+                                       number=n, seat=mv.seat + 1))
     rline, result = one("Result", "*")
     termination = one("Termination", "")[1]
     if termination and termination not in {r.value for r in Reason}:
-        raise RecordError(f"`[Termination]`: `{_short(termination)}` is not one of "
-                          f"{', '.join(r.value for r in Reason)}.")
+        raise RecordError(_("`[Termination]`: `{found}` is not one of {reasons}.", found=_short(termination),
+                            reasons=", ".join(r.value for r in Reason)))
     if result != "*":
         parts = result.split("-")
         if len(parts) != len(players) or not all(re.fullmatch(r"[1-9][0-9]{0,2}", p) for p in parts):
-            raise RecordError(f"Line {rline}: `[Result]` wants each player's place (`1-2`, `1-1` for a "
-                              f"draw) or `*`, not `{_short(result)}`.")
+            raise RecordError(_("Line {line}: `[Result]` wants each player's place (`1-2`, `1-1` for a draw) "
+                                "or `*`, not `{found}`.", line=rline, found=_short(result)))
     scores: tuple[int, ...] | None = None
     if "Scores" in headers:
         cline, values = headers["Scores"]
@@ -398,13 +417,13 @@ def loads(data: bytes | str) -> Record:
 
 
 def _who(seat: int) -> str:
-    return "chance" if seat == CHANCE else f"P{seat + 1}"
+    return _("chance") if seat == CHANCE else f"P{seat + 1}"
 
 
 def _to_move(who: Any) -> str:
     if isinstance(who, Chance):
-        return f"a chance outcome ({who.label}) is due"
-    return f"{', '.join(_who(s) for s in sorted(who))} to move"
+        return _("a chance outcome ({what}) is due", what=_(who.label))
+    return _("{players} to move", players=", ".join(_who(s) for s in sorted(who)))
 
 
 def positions(record: Record) -> Iterator[tuple[Any, list[Event]]]:
@@ -419,36 +438,42 @@ def positions(record: Record) -> Iterator[tuple[Any, list[Event]]]:
     try:
         state = rules.initial(dict(record.options), record.start_seats)
     except ValueError as exc:
-        raise RecordError(f"`[Options]`: {exc}") from None
+        raise RecordError(f"`[Options]`: {exc}") from None  # not translated: a header, the engine's words
     yield state, []
     changed = ""
     current = engine_version(rules, record.options, record.start_seats)
     if record.engine and record.engine != current:
-        changed = f" (the record was made with engine {record.engine}, this Parlor runs {current})"
+        changed = " " + _("(the record was made with engine {recorded}, this Parlor runs {current})",
+                          recorded=record.engine, current=current)
     out_of_turn = getattr(rules, "out_of_turn", None)
     for n, mv in enumerate(record.moves, 1):
-        said = f"Move {n} (`{_who(mv.seat)} {_short(mv.notation)}`)"
+        line = f"{_who(mv.seat)} {_short(mv.notation)}"
+        said = _("Move {number} (`{move}`)", number=n, move=line)
         who = rules.to_act(state)
         if who is None or rules.outcome(state) is not None:
-            raise RecordError(f"{said}: the game was already over after move {n - 1}.")
+            raise RecordError(_("{move}: the game was already over after move {number}.", move=said,
+                                number=n - 1))
         try:
             if mv.seat == CHANCE:
                 if not isinstance(who, Chance):
-                    raise RecordError(f"{said}: no chance outcome is due here ({_to_move(who)}).")
+                    raise RecordError(_("{move}: no chance outcome is due here ({due}).", move=said,
+                                        due=_to_move(who)))
                 move = rules.parse(mv.notation, state, CHANCE)
                 if move not in who.outcomes:
-                    raise RecordError(f"{said}: not a possible {who.label} here.")
+                    raise RecordError(_("{move}: not a possible {what} here.", move=said, what=_(who.label)))
             else:
                 if isinstance(who, Chance):
-                    raise RecordError(f"{said}: {_to_move(who)} here, not a move by P{mv.seat + 1}.")
+                    raise RecordError(_("{move}: {due} here, not a move by P{seat}.", move=said,
+                                        due=_to_move(who), seat=mv.seat + 1))
                 move = rules.parse(mv.notation, state, mv.seat)
                 if mv.seat not in who and not (out_of_turn is not None and out_of_turn(state, mv.seat, move)):
-                    raise RecordError(f"{said}: it is not P{mv.seat + 1}'s turn ({_to_move(who)}).")
+                    raise RecordError(_("{move}: it is not P{seat}'s turn ({due}).", move=said,
+                                        seat=mv.seat + 1, due=_to_move(who)))
             state, events = rules.apply(state, mv.seat, move)
         except RecordError as exc:
             raise RecordError(f"{exc}{changed}") from None
         except (ValueError, LookupError, TypeError) as exc:
-            raise RecordError(f"{said} is not legal: {exc}{changed}") from None
+            raise RecordError(_("{move} is not legal: {reason}", move=said, reason=exc) + changed) from None
         yield state, list(events)
 
 

@@ -29,27 +29,30 @@ import logging
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import CHANCE, Seat
+from bot.i18n import N_, _, format_number, language, speaking
 from bot.matches.workers import Worker
 
 log = logging.getLogger(__name__)
 
-REVIEWED = {"fireandice": "every move", "eggcarton": "endgames its exact solver reaches"}
+REVIEWED = {"fireandice": N_("every move"), "eggcarton": N_("endgames its exact solver reaches")}
 """The games with a review, and what of them it judges."""
 
 HOW = {
-    "fireandice": ("The hard level's search ({nodes:,} nodes a position) over every move. Marks, by what the "
-                   "move cost in expected result: inaccuracy ≥ 10 points, mistake ≥ 20, blunder ≥ 30 or a "
-                   "forced win given up."),
-    "eggcarton": ("The exact endgame solver, where it reaches (16 marbles or fewer on the board, sometimes "
-                  "up to 22): {judged} of {moves} picks judged. A blunder turns a won endgame into a lost "
-                  "one; "
-                  "earlier picks are not judged (the expert is exact only in endgames)."),
+    "fireandice": N_("The hard level's search ({nodes} nodes a position) over every move. Marks, by what the "
+                     "move cost in expected result: inaccuracy ≥ 10 points, mistake ≥ 20, blunder ≥ 30 or a "
+                     "forced win given up."),
+    "eggcarton": N_("The exact endgame solver, where it reaches (16 marbles or fewer on the board, sometimes "
+                    "up to 22): {judged} of {moves} picks judged. A blunder turns a won endgame into a lost "
+                    "one; "
+                    "earlier picks are not judged (the expert is exact only in endgames)."),
 }
-"""How each game's review judges (shown with its marks)."""
+"""How each game's review judges (shown with its marks; looked up in the reader's language by :func:`how`)."""
+KINDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+"""A mark's kind in words (:func:`kind_text`); :attr:`Mark.kind` itself stays the identifier."""
 
 FIRE_NODES = 12_000
 FIRE_SCALE = 500.0
@@ -76,6 +79,9 @@ class ReviewJob:
     turns: tuple[Turn, ...]
     after: Any
     """The position after the last move."""
+    lang: str = field(default_factory=language)
+    """The language the marks' words are written in (where the job is made: its reader's); the worker
+    process does not share the bot's context, so it is passed."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,12 @@ class Review:
 
 
 def how(rv: Review) -> str:
-    return HOW[rv.game].format(nodes=FIRE_NODES, judged=rv.judged, moves=rv.moves)
+    return _(HOW[rv.game], nodes=format_number(FIRE_NODES), judged=rv.judged, moves=rv.moves)
+
+
+def kind_text(kind: str) -> str:
+    """``inaccuracy``, ``mistake`` or ``blunder`` in the current language."""
+    return _(KINDS[kind]) if kind in KINDS else kind
 
 
 def job_of(game: str, steps: Sequence[Any]) -> ReviewJob:
@@ -117,11 +128,12 @@ def job_of(game: str, steps: Sequence[Any]) -> ReviewJob:
 
 
 def review(job: ReviewJob) -> Review:
-    """The marks of ``job``'s game (see the module docstring)."""
-    if job.game == "fireandice":
-        return _fire_and_ice(job)
-    if job.game == "eggcarton":
-        return _egg_carton(job)
+    """The marks of ``job``'s game (see the module docstring), their words in ``job.lang``."""
+    with speaking(job.lang):
+        if job.game == "fireandice":
+            return _fire_and_ice(job)
+        if job.game == "eggcarton":
+            return _egg_carton(job)
     raise ValueError(f"No review for {job.game}: its strongest level is not measured strong.")
 
 
@@ -140,15 +152,16 @@ def classify(best: float, played: float, after: float | None, won: float) -> tup
     if after is not None and after >= won:  # the deeper look from the next position: it still wins
         played = max(played, after)
     if best >= won and played < won:
-        return "blunder", "keeps the win"
+        return "blunder", _("keeps the win")
     if played <= -won < best and (after is None or after <= -won):
-        return "blunder", "avoids the forced loss"  # (never a win given up: that is the line above)
+        return "blunder", _("avoids the forced loss")  # (never a win given up: that is the line above)
     drop = expected(best, won) - expected(played, won)
     kind = ("blunder" if drop >= BLUNDER else "mistake" if drop >= MISTAKE
             else "inaccuracy" if drop >= INACCURACY else None)
     if kind is None:
         return None
-    return kind, f"was better (expected result {expected(best, won):.0%} → {expected(played, won):.0%})"
+    was, now = f"{expected(best, won):.0%}", f"{expected(played, won):.0%}"
+    return kind, _("was better (expected result {best} → {played})", best=was, played=now)
 
 
 def _fire_and_ice(job: ReviewJob) -> Review:
@@ -206,7 +219,7 @@ def _egg_carton(job: ReviewJob) -> Review:
         judged += 1
         if better is not None:
             marks.append(Mark(t.step, t.seat, t.played, "blunder",
-                              RULES.format(to_pick(better, t.seat), t.state), "keeps the win"))
+                              RULES.format(to_pick(better, t.seat), t.state), _("keeps the win")))
     return Review(job.game, tuple(marks), judged, len(job.turns))
 
 
@@ -231,30 +244,33 @@ def stop_review_process() -> None:
 # -- kept per match (memory: a review is a few hundred bytes, and a finished match never changes) ----------
 
 KEPT = 256
-_kept: OrderedDict[tuple[int, int], Review] = OrderedDict()
-_running: dict[tuple[int, int], asyncio.Future[Review]] = {}
+_kept: OrderedDict[tuple[int, int, str], Review] = OrderedDict()
+_running: dict[tuple[int, int, str], asyncio.Future[Review]] = {}
 
 
 def kept_review(key: tuple[int, int]) -> Review | None:
-    """The review of match version ``key`` = (match id, version), if made since the bot started."""
-    found = _kept.get(key)
+    """The review of match version ``key`` = (match id, version), if made since the bot started, in the
+    current language (its marks' words are written in one)."""
+    found = _kept.get((*key, language()))
     if found is not None:
-        _kept.move_to_end(key)
+        _kept.move_to_end((*key, language()))
     return found
 
 
 async def review_once(key: tuple[int, int], job: Callable[[], ReviewJob]) -> Review:
-    """The review of ``key``: kept, under way (a second click waits for the same one), or started now."""
+    """The review of ``key``: kept, under way (a second click waits for the same one), or started now (in
+    the current language: kept per language)."""
     found = kept_review(key)
     if found is not None:
         return found
-    running = _running.get(key)
+    full = (*key, language())
+    running = _running.get(full)
     if running is None:
         running = asyncio.ensure_future(review_off_loop(job()))
-        _running[key] = running
-        running.add_done_callback(lambda _f: _running.pop(key, None))
+        _running[full] = running
+        running.add_done_callback(lambda _f: _running.pop(full, None))
     done = await asyncio.shield(running)  # (a click's wait cancelled leaves the review running)
-    _kept[key] = done
+    _kept[full] = done
     while len(_kept) > KEPT:
         _kept.popitem(last=False)
     return done

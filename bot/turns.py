@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 import discord
 
 from bot.chores import FAILURES, message_payload, transient
+from bot.i18n import N_, _, language_of_user, public, speaking
 from bot.matches.service import Match, Result
 from bot.names import shown
 from bot.storage import NotifyMode, Status, Store
@@ -73,7 +74,8 @@ class Notice:
 
     action: str
     url: str
-    label: str = "go to it"
+    label: str = N_("go to it")
+    """Marked for translation; looked up where the notice is written (a label given is used as it is)."""
 
 
 Sent = tuple[int, int]
@@ -139,14 +141,20 @@ class Turns:
     @staticmethod
     def ping_text(match: Match, seats: list[int], title: str, *, reminder: str = "",
                   notice: Notice | None = None) -> str:
+        """The thread's ping: written for the channel, in the server's language."""
         who = " ".join(f"<@{match.seats[s].user_id}>" for s in seats)
-        if notice is not None:
-            head = (f"⏰ reminder: {notice.action} in {title} #{match.id}, {reminder}" if reminder
-                    else notice.action)
-            return f"{who} {head}: [{notice.label}]({notice.url})"
-        if reminder:
-            return f"{who} ⏰ reminder: your move in {title} #{match.id}, {reminder}."
-        return f"{who} your turn."
+        with public(match.rec.guild_id):
+            if notice is not None:
+                link = f"[{_(notice.label)}]({notice.url})"
+                if reminder:
+                    return _("{players} ⏰ reminder: {action} in {game} #{number}, {left}: {link}",
+                             players=who, action=notice.action, game=title, number=match.id, left=reminder,
+                             link=link)
+                return _("{players} {action}: {link}", players=who, action=notice.action, link=link)
+            if reminder:
+                return _("{players} ⏰ reminder: your move in {game} #{number}, {left}.", players=who,
+                         game=title, number=match.id, left=reminder)
+            return _("{players} your turn.", players=who)
 
     async def dm(self, match: Match, seat: int, title: str, *, reminder: str = "",
                  notice: Notice | None = None, sent: list[Sent] | None = None, last: str = "",
@@ -156,12 +164,8 @@ class Turns:
         (``picture``: its bytes, file name and alt text) and ``text`` (the board as text, for a player who
         chose text boards); False if their DMs are closed. The message is added to ``sent``."""
         rec = match.seats[seat]
-        names = " vs ".join(shown(s.name) for s in match.seats)
-        what = notice.action if notice is not None else "your move"
-        head = f"⏰ Reminder: {what}, {reminder}" if reminder else what[:1].upper() + what[1:]
-        link = (f"[{notice.label}]({notice.url})" if notice is not None
-                else f"[go to the board]({board_url(match)})")
-        body = f"{head} in **{title} #{match.id}** ({names}): {link}"
+        with speaking(language_of_user(rec.user_id, match.rec.guild_id)):  # a DM: its reader's language
+            body = self.dm_text(match, title, reminder=reminder, notice=notice)
         if last and not reminder:
             body += f"\n{last}"
         if text and not reminder:
@@ -182,6 +186,25 @@ class Turns:
             log.warning("turn DM to %s for match %s failed", rec.user_id, match.id, exc_info=True)
             return False
 
+    @staticmethod
+    def dm_text(match: Match, title: str, *, reminder: str = "", notice: Notice | None = None) -> str:
+        """A turn DM's first line, in the current language: what to do, where, and the link."""
+        names = " vs ".join(shown(s.name) for s in match.seats)
+        game = f"**{title} #{match.id}**"
+        if notice is not None:
+            link = f"[{_(notice.label)}]({notice.url})"
+            if reminder:
+                return _("⏰ Reminder: {action}, {left} in {game} ({players}): {link}", action=notice.action,
+                         left=reminder, game=game, players=names, link=link)
+            action = notice.action[:1].upper() + notice.action[1:]
+            return _("{action} in {game} ({players}): {link}", action=action, game=game, players=names,
+                     link=link)
+        link = _("[go to the board]({url})", url=board_url(match))
+        if reminder:
+            return _("⏰ Reminder: your move, {left} in {game} ({players}): {link}", left=reminder, game=game,
+                     players=names, link=link)
+        return _("Your move in {game} ({players}): {link}", game=game, players=names, link=link)
+
     async def deliver(self, match: Match, thread_seats: list[int], dm_seats: list[int], title: str,
                       place: discord.abc.Messageable | None, *, reminder: str = "",
                       notice: Notice | None = None, last: str = "",
@@ -201,8 +224,9 @@ class Turns:
             return sent
         users = [match.seats[s].user_id for s in ping]
         text = self.ping_text(match, ping, title, reminder=reminder, notice=notice)
-        if not reminder and notice is None:
-            text += f" [Board]({board_url(match)})" if match.rec.message_id else ""
+        if not reminder and notice is None and match.rec.message_id:
+            with public(match.rec.guild_id):
+                text += " " + _("[Board]({url})", url=board_url(match))
         try:
             msg = await place.send(text[:2000], allowed_mentions=mentions_of(users))
             sent.append((msg.channel.id, msg.id))

@@ -16,6 +16,19 @@ STILL_REACHING_UP: frozenset[tuple[str, str]] = frozenset()
 """Imports from bot/ into cogs/ tolerated for now: none (the Discord layer registers what the core needs).
 A new one fails; an entry whose import is gone must be deleted."""
 
+LOOKUP = ("bot.i18n", "bot.i18n.catalogs", "bot.i18n.pseudo", "bot.i18n.documents")
+"""The translation look-up (issue #33): engines and pictures mark and look up their texts through it, so it
+is below them and imports nothing of the bot but itself (:func:`test_the_translation_lookup_is_a_leaf`)."""
+
+
+
+def _in_lookup(dep: str) -> bool:
+    """``dep`` is one of :data:`LOOKUP` or a name imported from one (``bot.i18n._``), not another module."""
+    parent = dep.rpartition(".")[0]
+    own_module = (ROOT / (dep.replace(".", "/") + ".py")).exists() or (ROOT / dep.replace(".", "/")).is_dir()
+    return dep in LOOKUP or (parent in LOOKUP and not own_module)
+
+
 MAX_LINES = 600
 PRODUCT = ("bot", "cogs")
 """Every file under these folders must stay under MAX_LINES."""
@@ -85,7 +98,8 @@ def test_engines_and_pictures_know_nothing_of_the_platform() -> None:
     graph = _graph()
     lower = ("bot.games", "bot.render")
     bad = sorted((a, b) for a, b in graph.edges
-                 if a.startswith(lower) and not b.startswith(lower))
+                 if a.startswith(lower) and not b.startswith(lower) and not _in_lookup(b)
+                 and b != "bot")  # (``from bot import i18n``: the package itself is empty)
     assert not bad, f"bot/games or bot/render import the layers above them: {bad}"
 
 
@@ -101,7 +115,8 @@ def test_game_packages_import_only_base_render_and_themselves() -> None:
         for dep in _imports(tree, name, path.name == "__init__.py", None):
             if dep.split(".")[0] in ("bot", "cogs", "discord") and not (
                     dep == own or dep.startswith(own + ".") or dep.startswith("bot.games.base")
-                    or dep == "bot.render" or dep.startswith("bot.render.") or dep in ("bot", "bot.games")):
+                    or dep == "bot.render" or dep.startswith("bot.render.") or dep in ("bot", "bot.games")
+                    or _in_lookup(dep)):
                 wrong.append(f"{name} imports {dep}")
     assert wrong == []
 
@@ -112,8 +127,22 @@ def test_render_imports_nothing_of_the_bot_or_discord() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for dep in _imports(tree, _module(path), path.name == "__init__.py", None):
             above = dep.split(".")[0] in ("bot", "cogs", "discord")
-            if above and not dep.startswith("bot.render") and dep != "bot":
+            if above and not dep.startswith("bot.render") and dep != "bot" and not _in_lookup(dep):
                 wrong.append(f"{_module(path)} imports {dep}")
+    assert wrong == []
+
+
+def test_the_translation_lookup_is_a_leaf() -> None:
+    """What engines and pictures may import of bot.i18n imports nothing of the bot but itself, nor discord."""
+    wrong = []
+    for name in LOOKUP:
+        path = ROOT / (name.replace(".", "/") + ".py")
+        if not path.exists():
+            path = ROOT / name.replace(".", "/") / "__init__.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for dep in _imports(tree, name, path.name == "__init__.py", None):
+            if dep.split(".")[0] in ("bot", "cogs", "discord") and not _in_lookup(dep) and dep != "bot":
+                wrong.append(f"{name} imports {dep}")
     assert wrong == []
 
 

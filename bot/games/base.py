@@ -29,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from bot.i18n import N_, _, again
+
 Seat = int
 CHANCE: Seat = -1
 """The pseudo-seat that plays chance outcomes (dice, draws, handicap set-up)."""
@@ -46,12 +48,16 @@ class GameError(ValueError):
         self.legal = tuple(legal)
 
     def user_text(self, limit: int = 12) -> str:
-        """The message plus a short list of legal moves, if known."""
-        text = str(self)
+        """The message plus a short list of legal moves, if known, in the current language (a message the
+        engine wrote in another, e.g. while a move was applied for the channel, is said again)."""
+        text = again(self.args[0]) if self.args and isinstance(self.args[0], str) else str(self)
         if self.legal:
             shown = ", ".join(self.legal[:limit])
-            more = f" (+{len(self.legal) - limit} more)" if len(self.legal) > limit else ""
-            text += f"\nLegal moves: {shown}{more}"
+            if len(self.legal) > limit:
+                more = len(self.legal) - limit
+                text += "\n" + _("Legal moves: {moves} (+{more} more)", moves=shown, more=more)
+            else:
+                text += "\n" + _("Legal moves: {moves}", moves=shown)
         return text
 
 
@@ -73,7 +79,8 @@ class Chance:
 
     outcomes: tuple[Any, ...]
     weights: tuple[float, ...] | None = None
-    label: str = "chance"
+    label: str = N_("chance")
+    """Marked for translation by the engine (``_("die roll")``); the default is looked up where shown."""
 
 
 class Reason(enum.Enum):

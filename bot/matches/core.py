@@ -18,7 +18,8 @@ from typing import Any
 
 from bot import ratings as rating_math
 from bot.errors import LobbyError
-from bot.games.base import CHANCE, Chance, Event, Outcome, Seat
+from bot.games.base import CHANCE, Chance, Event, GameError, Outcome, Seat
+from bot.i18n import _, public
 from bot.matches.changes import note as note_changed
 from bot.matches.match import AI_LEASE, ARCHIVE_AFTER, TURN_RUN, Match, Result, _Conflict, reminder_time
 from bot.storage import (
@@ -68,7 +69,7 @@ class ServiceCore:
     async def get(self, match_id: int) -> Match:
         rec = await self.store.load_match(match_id)
         if rec is None:
-            raise LobbyError("That match no longer exists.")
+            raise LobbyError(_("That match no longer exists."))
         return Match(rec)
 
     async def get_settled(self, match_id: int) -> Match:
@@ -104,7 +105,7 @@ class ServiceCore:
             )
         except VersionConflict:
             raise _Conflict(
-                "Someone else acted on this match at the same moment; look at the board again."
+                _("Someone else acted on this match at the same moment; look at the board again.")
             ) from None
         note_changed(m.id)
         self.on_deadline_change()
@@ -113,6 +114,18 @@ class ServiceCore:
         return changes
 
     # -- bookkeeping shared by every action ---------------------------------------
+
+    @staticmethod
+    def _engine_apply(m: Match, seat: Seat, move: Any) -> tuple[Any, list[Event]]:
+        """``m.rules.apply`` on the match's state: its events (and anything else the engine words) are
+        written for the match's channel, in the server's language; a move the rules refuse is explained to
+        the player who tried it, in theirs (the engine is asked again: only on that rare path)."""
+        try:
+            with public(m.rec.guild_id):
+                return m.rules.apply(m.state, seat, move)
+        except GameError:
+            m.rules.apply(m.state, seat, move)
+            raise
 
     async def _close(self, m: Match, status: Status, message: str) -> Result:
         expected = m.version
@@ -144,7 +157,7 @@ class ServiceCore:
         now = self.clock()
         before = m.state
         ply = int(m.rec.ui.get("plies", 0))
-        m.state, events = m.rules.apply(m.state, seat, move)
+        m.state, events = self._engine_apply(m, seat, move)
         moves = [MoveRecord(ply, seat, user_id, m.rules.format(move, before), now)]
         self._charge_clock(m, now)
         events = list(events) + self._settle(m, moves, now)
@@ -173,7 +186,7 @@ class ServiceCore:
         """Resolve chance nodes with the match's seeded RNG, logging each like a move."""
         events: list[Event] = []
         plies = int(m.rec.ui.get("plies", 0)) + len(moves)
-        for _ in range(10_000):
+        for _i in range(10_000):
             who = m.rules.to_act(m.state)
             if not isinstance(who, Chance):
                 break
@@ -182,7 +195,7 @@ class ServiceCore:
                 rng.choices(who.outcomes, weights=who.weights)[0] if who.weights else rng.choice(who.outcomes)
             )
             before = m.state
-            m.state, evs = m.rules.apply(m.state, CHANCE, outcome)
+            m.state, evs = self._engine_apply(m, CHANCE, outcome)
             events.extend(evs)
             moves.append(MoveRecord(plies, CHANCE, None, m.rules.format(outcome, before), now))
             plies += 1
@@ -200,7 +213,7 @@ class ServiceCore:
         """
         out: list[list[Any]] = [list(x) for x in run] if isinstance(run, list) else []
         for mv in moves:
-            mover = next((s for s, _ in reversed(out) if s != CHANCE), None)
+            mover = next((s for s, _notation in reversed(out) if s != CHANCE), None)
             if mv.seat != CHANCE and mover is not None and mover != mv.seat:
                 out = []
             out.append([mv.seat, mv.notation])
@@ -243,8 +256,12 @@ class ServiceCore:
         m.rec.remind_at = remind if remind is not None and remind < deadline else None
 
     def _finish_if_over(self, m: Match, outcome: Outcome | None = None) -> RatingUpdate | None:
-        """Mark the match finished if it is over; the rating update to make in the saving transaction."""
-        outcome = outcome or m.rules.outcome(m.state)
+        """Mark the match finished if it is over; the rating update to make in the saving transaction.
+
+        The outcome's words (stored with the match, shown with its result) are the server's language."""
+        if outcome is None:
+            with public(m.rec.guild_id):
+                outcome = m.rules.outcome(m.state)
         if outcome is None:
             return None
         m.rec.status = Status.FINISHED
@@ -261,4 +278,4 @@ class ServiceCore:
         def compute(current: Mapping[int, RatingRow]) -> list[RatingChange]:
             return rating_math.rate(guild_id, game, players, current)
 
-        return RatingUpdate(guild_id, game, tuple(uid for uid, _ in players), compute)
+        return RatingUpdate(guild_id, game, tuple(uid for uid, _rank in players), compute)

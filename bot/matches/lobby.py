@@ -10,6 +10,7 @@ from typing import Any
 from bot.errors import LobbyError, NotAPlayer
 from bot.games import GAMES
 from bot.games.base import Event
+from bot.i18n import _, ngettext, public
 from bot.matches.changes import note as note_changed
 from bot.matches.core import ServiceCore
 from bot.matches.match import (
@@ -31,7 +32,8 @@ class Lobby(ServiceCore):
     @staticmethod
     def check_turn_limit(seconds: int) -> int:
         if not MIN_TURN_LIMIT <= seconds <= MAX_TURN_LIMIT:
-            raise LobbyError(f"The turn limit must be between {MIN_TURN_LIMIT} seconds and 14 days.")
+            raise LobbyError(_("The turn limit must be between {least} seconds and 14 days.",
+                               least=MIN_TURN_LIMIT))
         return seconds
 
     @staticmethod
@@ -39,7 +41,7 @@ class Lobby(ServiceCore):
         if seconds is None:
             return CHALLENGE_EXPIRY
         if not 60 <= seconds <= MAX_TURN_LIMIT:
-            raise LobbyError("An invitation must stay open between 1 minute and 14 days.")
+            raise LobbyError(_("An invitation must stay open between 1 minute and 14 days."))
         return seconds
 
     async def create(
@@ -65,14 +67,16 @@ class Lobby(ServiceCore):
         limit = self.check_turn_limit(turn_limit if turn_limit is not None else settings.turn_limit)
         if opponent is not None:
             if opponent.user_id == host.user_id and opponent.ai_level is None:
-                raise LobbyError("You cannot challenge yourself; leave `opponent` empty to open a lobby.")
+                raise LobbyError(_("You cannot challenge yourself; leave `opponent` empty to open a lobby."))
             if opponent.ai_level is not None and opponent.ai_level not in spec.ai_levels:
                 if not spec.ai_levels:
-                    raise LobbyError(f"{spec.title} has no computer opponent.")
-                raise LobbyError(f"Unknown level {opponent.ai_level!r}; choose {', '.join(spec.ai_levels)}.")
+                    raise LobbyError(_("{game} has no computer opponent.", game=spec.title))
+                raise LobbyError(_("Unknown level {level}; choose {levels}.", level=repr(opponent.ai_level),
+                                   levels=", ".join(spec.ai_levels)))
             if spec.min_seats > 2:
                 raise LobbyError(
-                    f"{spec.title} needs at least {spec.min_seats} players: open a lobby instead."
+                    _("{game} needs at least {least} players: open a lobby instead.", game=spec.title,
+                      least=spec.min_seats)
                 )
         # validate the engine options now, so a bad option never creates a match
         engine_opts = engine_options(options)
@@ -123,28 +127,32 @@ class Lobby(ServiceCore):
         async with self.lock(match_id):
             m = await self.get(match_id)
             if m.status != Status.CHALLENGE:
-                raise LobbyError("This challenge is no longer open.")
+                raise LobbyError(_("This challenge is no longer open."))
             if len(m.seats) < 2 or m.seats[1].user_id != user_id:
-                raise NotAPlayer("Only the challenged player can accept.")
+                raise NotAPlayer(_("Only the challenged player can accept."))
             return await self._start(m)
 
     async def decline(self, match_id: int, user_id: int) -> Result:
         async with self.lock(match_id):
             m = await self.get(match_id)
             if m.status != Status.CHALLENGE:
-                raise LobbyError("This challenge is no longer open.")
+                raise LobbyError(_("This challenge is no longer open."))
             if m.seats[1].user_id != user_id:
-                raise NotAPlayer("Only the challenged player can decline.")
-            return await self._close(m, Status.DECLINED, f"{m.seats[1].name} declined.")
+                raise NotAPlayer(_("Only the challenged player can decline."))
+            with public(m.rec.guild_id):
+                said = _("{player} declined.", player=m.seats[1].name)
+            return await self._close(m, Status.DECLINED, said)
 
     async def cancel(self, match_id: int, user_id: int) -> Result:
         async with self.lock(match_id):
             m = await self.get(match_id)
             if not m.status.is_open:
-                raise LobbyError("This match has already started or ended.")
+                raise LobbyError(_("This match has already started or ended."))
             if m.rec.host_id != user_id:
-                raise NotAPlayer("Only the player who opened it can cancel.")
-            return await self._close(m, Status.CANCELLED, f"{m.seats[0].name} cancelled.")
+                raise NotAPlayer(_("Only the player who opened it can cancel."))
+            with public(m.rec.guild_id):
+                said = _("{player} cancelled.", player=m.seats[0].name)
+            return await self._close(m, Status.CANCELLED, said)
 
     async def join(self, match_id: int, player: Player) -> Result:
         async with self.lock(match_id):
@@ -153,27 +161,30 @@ class Lobby(ServiceCore):
             if m.status == Status.RUNNING and spec.max_seats is None:
                 return await self._join_running(m, player)
             if m.status != Status.LOBBY:
-                raise LobbyError("This lobby is closed.")
+                raise LobbyError(_("This lobby is closed."))
             if m.seat_of(player.user_id) is not None:
-                raise LobbyError("You are already in this lobby.")
+                raise LobbyError(_("You are already in this lobby."))
             if spec.max_seats is not None and len(m.seats) >= spec.max_seats:
-                raise LobbyError(f"This lobby is full ({spec.max_seats} players).")
+                raise LobbyError(ngettext("This lobby is full ({n} player).",
+                                          "This lobby is full ({n} players).", spec.max_seats))
             expected = m.version
             m.rec.seats.append(SeatRecord(len(m.seats), player.user_id, player.name, None))
             m.rec.version += 1
             await self._save(m, expected)
-            return Result(m, message=f"{player.name} joined.")
+            with public(m.rec.guild_id):
+                said = _("{player} joined.", player=player.name)
+            return Result(m, message=said)
 
     async def _join_running(self, m: Match, player: Player) -> Result:
         """Open-ended games (Nomic World) take new players while running, through a join move."""
         if m.seat_of(player.user_id) is not None:
-            raise LobbyError("You are already playing in this match.")
+            raise LobbyError(_("You are already playing in this match."))
         expected = m.version
         seat = len(m.seats)
         m.rec.seats.append(SeatRecord(seat, player.user_id, player.name, None))
         join = getattr(m.game.module, "join_move", None)
         if join is None:
-            raise LobbyError("This game does not take players once it has started.")
+            raise LobbyError(_("This game does not take players once it has started."))
         return await self._apply(
             m, seat, join(m.state, seat, player.user_id, player.name), expected, user_id=player.user_id
         )
@@ -182,14 +193,14 @@ class Lobby(ServiceCore):
         async with self.lock(match_id):
             m = await self.get(match_id)
             if m.status != Status.LOBBY:
-                raise LobbyError("The match has started: use resign instead.")
+                raise LobbyError(_("The match has started: use resign instead."))
             seat = m.seat_of(user_id)
             if seat is None:
-                raise NotAPlayer("You are not in this lobby.")
+                raise NotAPlayer(_("You are not in this lobby."))
             if user_id == m.rec.host_id:
-                return await self._close(
-                    m, Status.CANCELLED, f"{m.seats[seat].name} (the host) left; lobby closed."
-                )
+                with public(m.rec.guild_id):
+                    said = _("{player} (the host) left; lobby closed.", player=m.seats[seat].name)
+                return await self._close(m, Status.CANCELLED, said)
             expected = m.version
             name = m.seats[seat].name
             del m.rec.seats[seat]
@@ -197,17 +208,19 @@ class Lobby(ServiceCore):
                 s.seat = i
             m.rec.version += 1
             await self._save(m, expected)
-            return Result(m, message=f"{name} left.")
+            with public(m.rec.guild_id):
+                said = _("{player} left.", player=name)
+            return Result(m, message=said)
 
     async def update_seat_data(self, match_id: int, user_id: int, data: Mapping[str, Any]) -> Match:
         """Store per-seat lobby choices (e.g. an EOF colour)."""
         async with self.lock(match_id):
             m = await self.get(match_id)
             if m.status != Status.LOBBY:
-                raise LobbyError("The lobby is closed.")
+                raise LobbyError(_("The lobby is closed."))
             seat = m.seat_of(user_id)
             if seat is None:
-                raise NotAPlayer("Join the lobby first.")
+                raise NotAPlayer(_("Join the lobby first."))
             expected = m.version
             m.seats[seat].data.update(data)
             m.rec.version += 1
@@ -218,13 +231,14 @@ class Lobby(ServiceCore):
         async with self.lock(match_id):
             m = await self.get(match_id)
             if m.status == Status.RUNNING:
-                raise LobbyError("This match has already started.")
+                raise LobbyError(_("This match has already started."))
             if not m.status.is_open:
-                raise LobbyError("This lobby is closed.")
+                raise LobbyError(_("This lobby is closed."))
             if user_id != m.rec.host_id:
-                raise NotAPlayer("Only the host can start the match.")
+                raise NotAPlayer(_("Only the host can start the match."))
             if len(m.seats) < m.spec.min_seats:
-                raise LobbyError(f"{m.spec.title} needs at least {m.spec.min_seats} players to start.")
+                raise LobbyError(_("{game} needs at least {least} players to start.", game=m.spec.title,
+                                   least=m.spec.min_seats))
             return await self._start(m)
 
     async def begin(self, match_id: int) -> Result:
@@ -237,7 +251,7 @@ class Lobby(ServiceCore):
             if m.status == Status.RUNNING:
                 return Result(m)
             if m.status != Status.LOBBY:
-                raise LobbyError("This match can no longer start.")
+                raise LobbyError(_("This match can no longer start."))
             return await self._start(m)
 
     async def _start(self, m: Match) -> Result:
@@ -272,7 +286,7 @@ class Lobby(ServiceCore):
             for seat, text in opening(m.rec.seats):
                 move = m.rules.parse(text, m.state, seat)
                 before = m.state
-                m.state, evs = m.rules.apply(m.state, seat, move)
+                m.state, evs = self._engine_apply(m, seat, move)
                 events.extend(evs)
                 moves.append(
                     MoveRecord(

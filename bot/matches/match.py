@@ -13,6 +13,7 @@ from typing import Any
 from bot.errors import StaleBoard
 from bot.games import GAMES, Game
 from bot.games.base import Event, Outcome, Seat
+from bot.i18n import language
 from bot.storage import MatchRecord, MoveRecord, RatingChange, SeatRecord, Status
 
 MIN_TURN_LIMIT = 30
@@ -73,7 +74,8 @@ class Match:
         self.game: Game = GAMES[rec.game]
         self.rules = self.game.rules
         self.state: Any = self.rules.load(rec.state) if rec.state is not None else None
-        self._views: dict[Seat | None, tuple[Any, Any]] = {}  # seat -> (the state it was made of, view)
+        self._views: dict[tuple[Seat | None, str], tuple[Any, Any]] = {}
+        """(seat, language) -> (the state it was made of, view): a view may hold words (whose turn it is)."""
 
     # convenient read-only views of the record
     id = property(lambda self: self.rec.id)
@@ -117,12 +119,14 @@ class Match:
 
         Kept while the state is the same object (engine states are immutable values; an action puts a new
         one in ``state``): a move's reply reads the view in several places -- buttons, picture, embed
-        lines -- and some engines take a while to build it (Fire and Ice ~0.3 ms)."""
-        kept = self._views.get(seat)
+        lines -- and some engines take a while to build it (Fire and Ice ~0.3 ms). Kept per language: an
+        engine may word parts of it (whose turn it is), in the language current when it is made."""
+        key = (seat, language())
+        kept = self._views.get(key)
         if kept is not None and kept[0] is self.state:
             return kept[1]
         view = self.rules.view(self.state, seat)
-        self._views[seat] = (self.state, view)
+        self._views[key] = (self.state, view)
         return view
 
     def clocks_ms(self, now: float) -> list[int] | None:

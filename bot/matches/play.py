@@ -12,6 +12,7 @@ from collections.abc import Callable
 from bot import metrics
 from bot.errors import MatchOver, NotAPlayer, NotYourTurn, StaleBoard
 from bot.games.base import Event, GameError, Outcome, Reason, Seat
+from bot.i18n import N_, _, public
 from bot.matches.match import AI_LEASE, ATTEMPTS, Match, Result, _Conflict
 from bot.matches.timeouts import Timeouts
 from bot.names import shown
@@ -67,15 +68,15 @@ class Play(Timeouts):
     ) -> Result:
         m = loaded if loaded is not None and loaded.id == match_id else await self.get(match_id)
         if expected_version is not None and expected_version != m.version:
-            raise StaleBoard("This board is out of date: the position has changed. Use the newest board.")
+            raise StaleBoard(_("This board is out of date: the position has changed. Use the newest board."))
         if m.status != Status.RUNNING:
             raise MatchOver(
-                "This match is over." if not m.status.is_open else "This match has not started yet."
+                _("This match is over.") if not m.status.is_open else _("This match has not started yet.")
             )
         if seat is None:
             seat = m.seat_of(user_id)
             if seat is None:
-                raise NotAPlayer("You are not playing in this match.")
+                raise NotAPlayer(_("You are not playing in this match."))
         if seat in m.to_act():
             move = m.rules.parse(text, m.state, seat)
         else:  # only moves the rules allow out of turn (agree to end, votes, joins)
@@ -98,7 +99,7 @@ class Play(Timeouts):
             InvalidNotation / IllegalMove: the engine's.
         """
         move = m.rules.parse(text, m.state, seat)
-        state, events = m.rules.apply(m.state, seat, move)
+        state, events = self._engine_apply(m, seat, move)
         ahead = copy.copy(m)
         ahead.rec = dataclasses.replace(m.rec, ui=copy.deepcopy(m.rec.ui), version=m.rec.version + 1)
         ahead.state, ahead._views = state, {}
@@ -111,31 +112,35 @@ class Play(Timeouts):
     def _whose_turn(m: Match) -> str:
         names = [shown(m.seats[s].name) for s in sorted(m.to_act())]
         if not names:
-            return "It is not your turn."
-        return f"It is not your turn: waiting for {', '.join(names)}."
+            return _("It is not your turn.")
+        return _("It is not your turn: waiting for {players}.", players=", ".join(names))
 
     async def resign(self, match_id: int, user_id: int) -> Result:
         async with self.lock(match_id):
             m = await self.get(match_id)
             if m.status != Status.RUNNING:
-                raise MatchOver("This match is not running.")
+                raise MatchOver(_("This match is not running."))
             seat = m.seat_of(user_id)
             if seat is None:
-                raise NotAPlayer("You are not playing in this match.")
+                raise NotAPlayer(_("You are not playing in this match."))
             expected = m.version
             m.rec.version += 1
             outcome = Outcome.forfeit(seat, len(m.seats), Reason.RESIGNATION)
-            outcome = Outcome(
-                outcome.ranks, outcome.reason, outcome.scores, f"{m.seats[seat].name} resigned."
-            )
+            with public(m.rec.guild_id):  # the result's words: for the channel
+                detail = _("{player} resigned.", player=m.seats[seat].name)
+            outcome = Outcome(outcome.ranks, outcome.reason, outcome.scores, detail)
             ratings = await self._save(m, expected, rate=self._finish_if_over(m, outcome))
             return Result(m, actor=seat, finished=True, ratings=ratings, message=outcome.detail)
 
-    async def abort(self, match_id: int, reason: str = "Stopped by an admin.") -> Result:
+    async def abort(self, match_id: int, reason: str = N_("Stopped by an admin.")) -> Result:
+        """Stop the match, unrated. ``reason`` is a text marked with ``N_`` (it is written here, in the
+        server's language: it is the match's result), or one already written so."""
         async with self.lock(match_id):
             m = await self.get(match_id)
             if not m.status.is_active:
-                raise MatchOver("This match is not active.")
+                raise MatchOver(_("This match is not active."))
+            with public(m.rec.guild_id):
+                reason = _(reason)
             m.rec.outcome = Outcome.draw(max(1, len(m.seats)), Reason.ABORTED, detail=reason).dump()
             return await self._close(m, Status.ABORTED, reason)
 

@@ -21,10 +21,11 @@ import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import CHANCE, Event, Seat
+from bot.i18n import _, language, speaking
 from bot.matches.match import Match, engine_options
 from bot.matches.workers import Worker
 from bot.render.match_gif import MatchGif, match_gif
@@ -111,8 +112,8 @@ def positions(match: Match, moves: Sequence[MoveRecord]) -> Replay:
             move = rules.parse(mv.notation, state, mv.seat)
             state, new = rules.apply(state, mv.seat, move)
         except ValueError as exc:  # GameError is a ValueError: the log no longer reads on this engine
-            broken = (f"Move {max(len(steps), 1)} (`{mv.notation}`) does not replay on "
-                      f"today's rules ({exc}); the replay stops before it.")
+            broken = _("Move {number} (`{move}`) does not replay on today's rules ({reason}); the replay "
+                       "stops before it.", number=max(len(steps), 1), move=mv.notation, reason=exc)
             break
         events.extend(new)
         records.append(mv)
@@ -121,19 +122,20 @@ def positions(match: Match, moves: Sequence[MoveRecord]) -> Replay:
     return Replay(match.id, match.version, tuple(steps), broken)
 
 
-_kept: OrderedDict[tuple[int, int], Replay] = OrderedDict()
+_kept: OrderedDict[tuple[int, int, str], Replay] = OrderedDict()
+"""Kept per language too: the steps' event texts are written in the language the replay was built in."""
 
 
 def kept(match: Match) -> Replay | None:
-    """The replay of this version of the match, if built lately."""
-    found = _kept.get((match.id, match.version))
+    """The replay of this version of the match, if built lately (in the current language)."""
+    found = _kept.get((match.id, match.version, language()))
     if found is not None:
-        _kept.move_to_end((match.id, match.version))
+        _kept.move_to_end((match.id, match.version, language()))
     return found
 
 
 def keep(replay: Replay) -> Replay:
-    _kept[(replay.match_id, replay.version)] = replay
+    _kept[(replay.match_id, replay.version, language())] = replay
     while len(_kept) > KEPT:
         _kept.popitem(last=False)
     return replay
@@ -178,10 +180,18 @@ class GifJob:
     frames: tuple[tuple[Any, tuple[Event, ...]], ...]
     names: tuple[str, ...] | None
     captions: tuple[str, ...]
+    lang: str = field(default_factory=language)
+    """The language the pictures' words are drawn in (where the job is made); passed, as the worker process
+    does not share the bot's context."""
 
 
 def make_gif(job: GifJob) -> MatchGif:
     """The GIF of ``job`` (:func:`bot.render.match_gif.match_gif`); ``first``/``last`` count steps."""
+    with speaking(job.lang):
+        return _make_gif(job)
+
+
+def _make_gif(job: GifJob) -> MatchGif:
     from bot.games import GAMES
 
     render = GAMES[job.game].render

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.games.base import Event, Outcome, Reason
+from bot.i18n import _, public
 from bot.matches.core import ServiceCore
 from bot.matches.match import Match, Result
 from bot.storage import MoveRecord, Status
@@ -18,13 +19,18 @@ class Timeouts(ServiceCore):
             if m.rec.deadline is None or m.rec.deadline > self.clock() or not m.status.is_active:
                 return None
             if m.status.is_open:
-                what = "challenge" if m.status == Status.CHALLENGE else "lobby"
-                return await self._close(m, Status.EXPIRED, f"The {what} expired: nobody took it up in time.")
+                with public(m.rec.guild_id):
+                    if m.status == Status.CHALLENGE:
+                        said = _("The challenge expired: nobody took it up in time.")
+                    else:
+                        said = _("The lobby expired: nobody took it up in time.")
+                return await self._close(m, Status.EXPIRED, said)
             return await self._timeout_locked(m)
 
     async def force_timeout(self, match_id: int, why: str | None = None) -> Result | None:
         """Decide a running match now by the game's own timeout rule (a tournament round's deadline);
-        ``why`` completes "<player> …" in the result."""
+        ``why`` is the result's sentence, a text marked with ``N_`` holding ``{player}`` (written here, in the
+        server's language): "{player} was to move when the round's time ran out."."""
         async with self.lock(match_id):
             m = await self.get(match_id)
             if m.status != Status.RUNNING:
@@ -45,7 +51,7 @@ class Timeouts(ServiceCore):
                 ply = int(m.rec.ui.get("plies", 0))
                 for seat, move in moves_due:
                     state_before = m.state
-                    m.state, evs = m.rules.apply(m.state, seat, move)
+                    m.state, evs = self._engine_apply(m, seat, move)
                     events.extend(evs)
                     moves.append(
                         MoveRecord(ply + len(moves), seat, None, m.rules.format(move, state_before), now)
@@ -56,6 +62,8 @@ class Timeouts(ServiceCore):
                 ratings = await self._save(
                     m, expected, moves=moves, rate=self._finish_if_over(m), counters=self._counters(m, events)
                 )
+                with public(m.rec.guild_id):
+                    said = _("The turn limit passed.")
                 return Result(
                     m,
                     events=events,
@@ -63,7 +71,7 @@ class Timeouts(ServiceCore):
                     before=before,
                     finished=m.status == Status.FINISHED,
                     ratings=ratings,
-                    message="The turn limit passed.",
+                    message=said,
                 )
         losers = clock_out or to_act
         if not losers:
@@ -72,9 +80,15 @@ class Timeouts(ServiceCore):
             await self._save(m, expected)
             return Result(m)
         loser = losers[0]
-        why = why or ("ran out of time on the clock" if clock_out else "did not move within the turn limit")
+        with public(m.rec.guild_id):
+            if why is not None:
+                detail = _(why, player=m.seats[loser].name)
+            elif clock_out:
+                detail = _("{player} ran out of time on the clock.", player=m.seats[loser].name)
+            else:
+                detail = _("{player} did not move within the turn limit.", player=m.seats[loser].name)
         outcome = Outcome.forfeit(loser, len(m.seats), Reason.TIMEOUT)
-        outcome = Outcome(outcome.ranks, outcome.reason, outcome.scores, f"{m.seats[loser].name} {why}.")
+        outcome = Outcome(outcome.ranks, outcome.reason, outcome.scores, detail)
         if m.rec.clocks and clock_out:
             m.rec.clocks["remaining"][loser] = 0
         m.rec.version += 1

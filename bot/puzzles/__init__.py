@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.games.base import GameError
+from bot.i18n import _
 
 PUZZLE_GAMES = ("pylon", "fireandice", "eggcarton")
 
@@ -92,10 +93,10 @@ def node(p: Puzzle, path: tuple[int, ...]) -> tuple[Any, dict[str, Any] | None]:
         if tree is None or not 0 <= k < len(tree):
             raise KeyError(k)
         move = choices(tree)[k]
-        state, _ = rules.apply(state, p.seat, rules.parse(move, state, p.seat))
+        state, _events = rules.apply(state, p.seat, rules.parse(move, state, p.seat))
         for reply in tree[move]["r"]:
             other = 1 - p.seat
-            state, _ = rules.apply(state, other, rules.parse(reply, state, other))
+            state, _events = rules.apply(state, other, rules.parse(reply, state, other))
         tree = tree[move]["n"]
     return state, tree
 
@@ -105,7 +106,7 @@ def answer(p: Puzzle, path: tuple[int, ...], text: str) -> Verdict:
     rules = GAMES[p.game].rules
     state, tree = node(p, path)
     if tree is None:
-        return Verdict(False, "This puzzle is already solved.")
+        return Verdict(False, _("This puzzle is already solved."))
     try:
         move = rules.parse(text, state, p.seat)
         notation = rules.format(move, state)

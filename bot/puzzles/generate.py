@@ -161,7 +161,8 @@ def build(games: Iterable[str], count: int, seconds: float, seed: int = 1,
         g = 0
         while len(found) < 3 * count and time.monotonic() < deadline:
             g += 1
-            collect(game, engine_game(game, seed * 1000 + g), found, f"engine game {seed * 1000 + g}",
+            label = f"engine game {seed * 1000 + g}"  # not translated: the puzzle file's source field
+            collect(game, engine_game(game, seed * 1000 + g), found, label,
                     deadline=deadline)
         picked = choose_mix(found.values(), count, seed)
         picked.sort(key=lambda p: (p["depth"], p["source"]))

@@ -69,7 +69,7 @@ class Prover:
             return known
         self.nodes += 1
         if self.nodes > self.budget:
-            raise TooDeep(f"more than {self.budget} positions")
+            raise TooDeep(f"more than {self.budget} positions")  # not translated: the generator's own use
         if mover == self.me:
             result = any(self.wins(g.play(s, m), d - 1) for m in g.moves(s))
         else:

@@ -32,6 +32,7 @@ from typing import Any, cast
 from PIL import Image, ImageColor, ImageDraw
 
 import bot.render.palette as P
+from bot.i18n import language
 from bot.render.kept import Kept
 
 Colour = tuple[int, ...]
@@ -47,7 +48,7 @@ class PaletteMiss(Exception):
     def __init__(self, colours: Iterable[Colour], *, solid: bool = False) -> None:
         self.colours = {tuple(c[:3]) for c in colours}
         self.solid = solid  # a shape's colour: the palette is to hold it exactly from now on
-        super().__init__(f"colours outside the palette: {sorted(self.colours)}")
+        super().__init__(f"colours outside the palette: {sorted(self.colours)}")  # not translated: internal
 
 
 def _state(family: P._Family) -> dict[str, Any]:
@@ -145,8 +146,9 @@ class PaletteDraw(ImageDraw.ImageDraw):
 
 def kept(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], key: Hashable,
          draw: Callable[[], None]) -> None:
-    """``draw()``, a part of a board that stays inside ``box`` and whose pixels there depend only on ``key``
-    and on what lies under them (a stack of pyramids on its square, a card, a token): on a palette canvas
+    """``draw()``, a part of a board that stays inside ``box`` and whose pixels there depend only on ``key``,
+    the language (the words it may hold) and on what lies under them (a stack of pyramids on its square, a
+    card, a token): on a palette canvas
     the drawn box is kept (with the pixels it was drawn on), so drawing the same part on the same pixels
     again is one paste instead of its shapes and labels. Elsewhere (RGB, outside :func:`board_png`) it is
     just ``draw()``."""
@@ -160,9 +162,10 @@ def kept(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], key: Hashable,
         return
     lo, hi = target.im.crop(box).getextrema()
     # (keyed by the family's free entries too: a colour the palette took since may be the nearer entry for
-    # some of the part's pixels, so a part kept from before would not be the part drawn now)
+    # some of the part's pixels, so a part kept from before would not be the part drawn now; and by the
+    # language: a part's labels are drawn in the current one)
     key = ("kept", key, box[2] - box[0], box[3] - box[1], lo if lo == hi else target.crop(box).tobytes(),
-           d.family.free)
+           d.family.free, language())
     patches: Kept = _state(d.family)["patches"]
     patch = patches.get(key)
     if patch is not None:

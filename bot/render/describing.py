@@ -17,6 +17,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.i18n import _, ngettext
+
 ALT_LIMIT = 1024
 """Discord's limit for an attachment's description."""
 TEXT_LIMIT = 1800
@@ -84,7 +86,7 @@ def fit(head: str, items: Sequence[str], tail: str = "", *, limit: int = ALT_LIM
     used = 0
     for i, item in enumerate(items):
         rest = len(items) - i - 1
-        note = len(f"{sep}and {rest} more") if rest else 0
+        note = len(sep + _more(rest)) if rest else 0
         if used + len(item) + len(sep) + note > room:
             break
         shown.append(item)
@@ -93,10 +95,15 @@ def fit(head: str, items: Sequence[str], tail: str = "", *, limit: int = ALT_LIM
     if items:
         body = lead + sep.join(shown)
         if len(shown) < len(items):
-            body += f"{sep if shown else ''}and {len(items) - len(shown)} more"
+            body += (sep if shown else "") + _more(len(items) - len(shown))
         body += end
     text = " ".join(p for p in (head, body, tail) if p)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _more(n: int) -> str:
+    """``and 3 more``: the items a list left out."""
+    return ngettext("and {n} more", "and {n} more", n)
 
 
 def fit_body(head: str, body: str, tail: str = "", *, limit: int = ALT_LIMIT) -> str:
@@ -105,25 +112,34 @@ def fit_body(head: str, body: str, tail: str = "", *, limit: int = ALT_LIMIT) ->
     text = " ".join(p for p in (head, body, tail) if p)
     if len(text) <= limit:
         return text
-    mark = "; … (shortened)."
+    mark = "; " + _("… (shortened).")
     room = limit - len(head) - len(tail) - len(mark) - 2
     cut = body[:max(room, 0)]
     at = max(cut.rfind("; "), cut.rfind(". "))
-    short = cut[:at] + mark if at > 0 else "… (shortened)."
+    short = cut[:at] + mark if at > 0 else _("… (shortened).")
     return fit_body(head, short, tail, limit=limit) if short != body else text[: limit - 1] + "…"
 
 
 def legal_lines(legal: Legal, who: str = "") -> list[str]:
     """The legal moves, listed (up to :data:`LIST_LIMIT`) or counted."""
-    whose = f" for {who}" if who else ""
     if isinstance(legal, int):
-        return [f"Legal moves{whose}: {legal}."] if legal else []
+        return [_counted(legal, who)] if legal else []
     if not legal:
         return []
-    listed = f"Legal moves{whose} ({len(legal)}): {', '.join(legal)}."
+    moves = ", ".join(legal)
+    if who:
+        listed = _("Legal moves for {player} ({count}): {moves}.", player=who, count=len(legal), moves=moves)
+    else:
+        listed = _("Legal moves ({count}): {moves}.", count=len(legal), moves=moves)
     if len(legal) > LIST_LIMIT or len(listed) > LIST_CHARS:
-        return [f"Legal moves{whose}: {len(legal)}."]
+        return [_counted(len(legal), who)]
     return [listed]
+
+
+def _counted(count: int, who: str) -> str:
+    if who:
+        return _("Legal moves for {player}: {count}.", player=who, count=count)
+    return _("Legal moves: {count}.", count=count)
 
 
 def clip_lines(lines: Sequence[str], limit: int = TEXT_LIMIT) -> str:
@@ -131,9 +147,10 @@ def clip_lines(lines: Sequence[str], limit: int = TEXT_LIMIT) -> str:
     out: list[str] = []
     used = 0
     for i, line in enumerate(lines):
-        note = len(f"… ({len(lines) - i} more lines)") + 1
+        more = ngettext("… ({n} more line)", "… ({n} more lines)", len(lines) - i)
+        note = len(more) + 1
         if used + len(line) + 1 + (note if i < len(lines) - 1 else 0) > limit:
-            out.append(f"… ({len(lines) - i} more lines)")
+            out.append(more)
             break
         out.append(line)
         used += len(line) + 1
@@ -141,4 +158,5 @@ def clip_lines(lines: Sequence[str], limit: int = TEXT_LIMIT) -> str:
 
 
 def plural(n: int, word: str) -> str:
+    """English only (``3 stacks``): a translated text counts with ``ngettext``."""
     return f"{n} {word}{'' if n == 1 else 's'}"

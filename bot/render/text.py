@@ -11,9 +11,11 @@ import unicodedata
 
 from PIL import ImageFont
 
+from bot.i18n import _, ngettext
+
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``n`` with ``word`` in the right number.
+    """``n`` with ``word`` in the right number, in English (a translated text counts with ``ngettext``).
 
     >>> plural(1, "pyramid"), plural(0, "game"), plural(2, "destination"), plural(3, "match", "matches")
     ('1 pyramid', '0 games', '2 destinations', '3 matches')
@@ -22,7 +24,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def article(word: str) -> str:
-    """``word`` with "a" or "an" (by its first letter, which is right for the words we use).
+    """``word`` with "a" or "an" (by its first letter, which is right for the words we use), in English.
 
     >>> article("Ice piece"), article("Fire piece")
     ('an Ice piece', 'a Fire piece')
@@ -37,10 +39,10 @@ def player_range(least: int, most: int | None) -> str:
     ('2 players', '2 to 4 players', 'any number of players, at least 3')
     """
     if most is None:
-        return f"any number of players, at least {least}"
+        return _("any number of players, at least {least}", least=least)
     if most == least:
-        return plural(least, "player")
-    return f"{least} to {most} players"
+        return ngettext("{n} player", "{n} players", least)
+    return _("{least} to {most} players", least=least, most=most)
 
 
 ELLIPSIS = "\u2026"

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import asyncpg  # type: ignore[import-untyped]
 
 from bot.errors import NotSaved
+from bot.i18n import _
 from bot.storage.records import StorageError
 from bot.storage.sql import POSTGRES, Conn, SqlStore
 
@@ -141,7 +142,8 @@ class PostgresStore(SqlStore):
                 await db.execute("SELECT pg_advisory_xact_lock(?)", MIGRATION_LOCK)
                 return await self._migrate(db)
         except SchemaTooNew as exc:
-            raise SchemaTooNew(exc.found, exc.known, where=f"the database {safe_url(self.url)}") from None
+            where = f"the database {safe_url(self.url)}"  # not translated: operator message
+            raise SchemaTooNew(exc.found, exc.known, where=where) from None
 
     # -- connections --------------------------------------------------------------------
 
@@ -158,8 +160,8 @@ class PostgresStore(SqlStore):
         except _WRITE_FAULTS as exc:
             log.error("database write to %s failed: %s", safe_url(self.url), exc, exc_info=exc)
             raise NotSaved(
-                "That was not saved: the bot's database cannot be written right now. Nothing changed; "
-                "please tell the bot's operator."
+                _("That was not saved: the bot's database cannot be written right now. Nothing changed; "
+                  "please tell the bot's operator.")
             ) from exc
 
     async def _ratings_for_update(

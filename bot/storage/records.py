@@ -171,7 +171,10 @@ class StorageError(Exception):
 
 
 class SchemaTooNew(StorageError):
-    def __init__(self, found: int, known: int, where: str = "the database") -> None:
+    # (operator messages: the start-up's error, like the logs)
+    def __init__(self, found: int, known: int,
+                 where: str = "the database") -> None:  # not translated: operator
         self.found, self.known = found, known
         super().__init__(f"{where} has schema version {found}, newer than this Parlor's {known}: "
-                         "run the newer Parlor that wrote it, or restore a backup made for this version.")
+                         "run the newer Parlor that wrote it, or restore a backup made for this "
+                         "version.")  # not translated: operator

@@ -9,7 +9,10 @@ from typing import Any
 
 from bot.storage.sqlbase import SqlBase, dumps, loads
 
-CHORE_COLUMNS = "id, match_id, kind, channel_id, message_id, payload, attempts, next_at, created_at"
+CHORE_COLUMNS = (
+    "id, match_id, kind, channel_id, message_id, payload, attempts, next_at, "  # not translated: SQL
+    "created_at"
+)
 
 
 @dataclass

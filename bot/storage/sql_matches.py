@@ -21,7 +21,8 @@ from bot.storage.sql_timers import TimerSql
 from bot.storage.sqlbase import ACTIVE_MARKS, Conn, dumps, loads, marks
 
 MATCH_COLUMNS = (
-    "id, game, guild_id, channel_id, thread_id, message_id, status, options, state, version, seed, host_id, "
+    "id, game, guild_id, channel_id, thread_id, message_id, status, options, "  # not translated: SQL
+    "state, version, seed, host_id, "
     "rated, turn_limit, deadline, clocks, outcome, ui, created_at, updated_at, finished_at, remind_at, "
     "archive_at"
 )
@@ -191,8 +192,9 @@ class MatchSql(RatingSql, TimerSql):
                 match.id,
                 expected_version,
                 match.rev,
-                otherwise=VersionConflict(f"match {match.id} is no longer at version {expected_version} "
-                                          f"(revision {match.rev})"),
+                otherwise=VersionConflict(  # (retried; never shown)
+                    f"match {match.id} is no longer at version {expected_version} "  # not translated: log
+                    f"(revision {match.rev})"),
             )
             await self._write_seats(db, match)
             if new_moves:
@@ -250,14 +252,17 @@ class MatchSql(RatingSql, TimerSql):
 
     async def active_matches(self, *, guild_id: int | None = None) -> list[MatchRecord]:
         if guild_id is None:
-            return await self._select_matches(f"status IN ({ACTIVE_MARKS}) ORDER BY id", ACTIVE)
+            return await self._select_matches(
+                f"status IN ({ACTIVE_MARKS}) ORDER BY id", ACTIVE)  # not translated: SQL
         return await self._select_matches(
-            f"status IN ({ACTIVE_MARKS}) AND guild_id = ? ORDER BY id", (*ACTIVE, guild_id)
+            f"status IN ({ACTIVE_MARKS}) AND guild_id = ? ORDER BY id",  # not translated: SQL
+            (*ACTIVE, guild_id)
         )
 
     async def active_matches_of_user(self, user_id: int, game: str | None = None) -> list[MatchRecord]:
         """Active matches where ``user_id`` holds a seat (newest first): for commands used in DMs."""
-        where = f"status IN ({ACTIVE_MARKS}) AND id IN (SELECT match_id FROM seats WHERE user_id = ?)"
+        where = (f"status IN ({ACTIVE_MARKS}) "  # not translated: SQL
+                 "AND id IN (SELECT match_id FROM seats WHERE user_id = ?)")
         params: list[Any] = [*ACTIVE, user_id]
         if game is not None:
             where += " AND game = ?"
@@ -266,11 +271,13 @@ class MatchSql(RatingSql, TimerSql):
 
     async def matches_in_place(self, place_id: int, *, active_only: bool = True) -> list[MatchRecord]:
         """Matches played in a thread, or directly in a channel, newest first (active, or the last 10)."""
-        place = "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?))"
+        place = "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?))"  # not translated: SQL
         if not active_only:
-            return await self._select_matches(f"{place} ORDER BY id DESC LIMIT 10", (place_id, place_id))
+            return await self._select_matches(f"{place} ORDER BY id DESC LIMIT 10",  # not translated: SQL
+                                              (place_id, place_id))
         return await self._select_matches(
-            f"status IN ({ACTIVE_MARKS}) AND {place} ORDER BY id DESC", (*ACTIVE, place_id, place_id)
+            f"status IN ({ACTIVE_MARKS}) AND {place} ORDER BY id DESC",  # not translated: SQL
+            (*ACTIVE, place_id, place_id)
         )
 
     async def active_ids_with_components(self) -> list[int]:
@@ -283,7 +290,7 @@ class MatchSql(RatingSql, TimerSql):
     async def latest_finished_in_place(self, place_id: int) -> MatchRecord | None:
         """The most recently ended match played in this thread or directly in this channel."""
         found = await self._select_matches(
-            f"status NOT IN ({ACTIVE_MARKS}) AND state IS NOT NULL AND "
+            f"status NOT IN ({ACTIVE_MARKS}) AND state IS NOT NULL AND "  # not translated: SQL
             "(thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY finished_at DESC, id DESC "
             "LIMIT 1",
             (*ACTIVE, place_id, place_id),
@@ -294,7 +301,7 @@ class MatchSql(RatingSql, TimerSql):
                               limit: int = 25) -> list[MatchRecord]:
         """A server's matches that were played (started: running, finished or stopped), newest first;
         with ``user_id`` only theirs (replays: ``/<game> history match:``, ``/stats``)."""
-        where = "guild_id = ? AND state IS NOT NULL AND status IN (?, ?, ?)"
+        where = "guild_id = ? AND state IS NOT NULL AND status IN (?, ?, ?)"  # not translated: SQL
         params: list[Any] = [guild_id, Status.RUNNING.value, Status.FINISHED.value, Status.ABORTED.value]
         if user_id is not None:
             where += " AND id IN (SELECT match_id FROM seats WHERE user_id = ?)"
@@ -302,7 +309,8 @@ class MatchSql(RatingSql, TimerSql):
         if game is not None:
             where += " AND game = ?"
             params.append(game)
-        return await self._select_matches(f"{where} ORDER BY id DESC LIMIT {int(limit)}", params)
+        return await self._select_matches(
+            f"{where} ORDER BY id DESC LIMIT {int(limit)}", params)  # not translated: SQL
 
     async def set_board_version(self, match_id: int, version: int) -> None:
         """The live board now shows ``version`` (no version change, like :meth:`set_place`)."""

@@ -18,7 +18,7 @@ from bot.storage.records import (
 )
 from bot.storage.sqlbase import Conn, SqlBase, loads, marks
 
-RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, wins, losses, draws, games"
+RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, wins, losses, draws, games"  # not translated: SQL
 
 
 def _rating(r: Any) -> RatingRow:

@@ -39,6 +39,7 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import NotSaved
+from bot.i18n import _
 from bot.storage.records import MatchRecord, StorageError
 from bot.storage.sql import SQLITE, Conn, SqlStore, code_schema_version, migrations  # noqa: F401 (re-export)
 from bot.storage.sql_matches import MATCH_COLUMNS, SEAT_CHUNK, _row_to_match, attach_seats, seats_query
@@ -311,16 +312,18 @@ def describe(exc: BaseException, path: str) -> str:
     """One line for an error SQLite raised while opening ``path``."""
     text = str(exc)
     if "malformed" in text or "not a database" in text:
-        return (
-            f"the database file {path} is corrupt ({text}): restore it from a backup, or move it away to "
-            "start "
-            "with an empty database."
+        return (  # (operator messages: the start-up's error, like the logs)
+            f"the database file {path} is corrupt ({text}): restore it from a backup, "  # not translated
+            "or move it away to start with an empty database."
         )
     if "readonly" in text or "read-only" in text:
-        return f"the database file {path} is read-only ({text}): make the file and its folder writable."
+        return (f"the database file {path} is read-only ({text}): "  # not translated: operator
+                "make the file and its folder writable.")
     if "unable to open" in text:
-        return f"cannot open the database file {path} ({text}): check the path and its permissions."
-    return f"cannot use the database file {path} ({text}): check the file, the disk and their permissions."
+        return (f"cannot open the database file {path} ({text}): "  # not translated: operator
+                "check the path and its permissions.")
+    return (f"cannot use the database file {path} ({text}): "  # not translated: operator
+            "check the file, the disk and their permissions.")
 
 
 class SqliteStore(SqlStore):
@@ -389,7 +392,8 @@ class SqliteStore(SqlStore):
             if row is not None:
                 found = await _Conn(self._db).fetchval("SELECT MAX(version) FROM schema_version")
                 if found is not None and found > code_schema_version():
-                    raise SchemaTooNew(found, code_schema_version(), where=f"the database {self.path}")
+                    where = f"the database {self.path}"  # not translated: operator message
+                    raise SchemaTooNew(found, code_schema_version(), where=where)
             await self._db.execute("PRAGMA journal_mode=WAL")
             await self._db.execute("PRAGMA synchronous=NORMAL")  # durable across process crashes in WAL mode
             await self._db.execute("PRAGMA foreign_keys=ON")
@@ -401,7 +405,7 @@ class SqliteStore(SqlStore):
                 await db.execute("DELETE FROM claims")
             if self.readers:
                 self._pool = asyncio.Queue()
-                for _ in range(self.readers):
+                for _i in range(self.readers):
                     conn = await self._connect(read_only=True)
                     self._read_conns.append(conn)
                     self._pool.put_nowait(conn)
@@ -482,9 +486,9 @@ class SqliteStore(SqlStore):
                 if isinstance(exc, sqlite3.OperationalError) and _is_storage_fault(exc):
                     log.error("database write to %s failed: %s", self.path, exc, exc_info=exc)
                     raise NotSaved(
-                        "That was not saved: the bot's database cannot be written right now "
-                        "(the server's disk may be full). Nothing changed; please tell the bot's "
-                        "operator."
+                        _("That was not saved: the bot's database cannot be written right now "
+                          "(the server's disk may be full). Nothing changed; please tell the bot's "
+                          "operator.")
                     ) from exc
                 raise
 
@@ -511,4 +515,5 @@ async def _in_thread(db: aiosqlite.Connection, fn: Callable[..., Any], *args: An
 
 def _is_storage_fault(exc: sqlite3.OperationalError) -> bool:
     text = str(exc).lower()
-    return any(word in text for word in ("full", "disk i/o", "readonly", "read-only", "no such file"))
+    words = ("full", "disk i/o", "readonly", "read-only", "no such file")  # not translated: SQLite's words
+    return any(word in text for word in words)

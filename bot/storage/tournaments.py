@@ -83,8 +83,8 @@ class TournamentChange:
 
 
 _T_COLUMNS = (
-    "id, guild_id, channel_id, message_id, organiser_id, game, format, rounds, round_time, turn_limit, "
-    "rated, "
+    "id, guild_id, channel_id, message_id, organiser_id, game, format, "  # not translated: SQL
+    "rounds, round_time, turn_limit, rated, "
     "status, current_round, starts_at, deadline, seed, version, data, created_at, updated_at, finished_at"
 )
 
@@ -228,7 +228,8 @@ class TournamentSql:
                 expected_version,
             )
             if n != 1:
-                raise VersionConflict(f"tournament {t.id} is no longer at version {expected_version}")
+                raise VersionConflict(  # (retried; never shown)
+                    f"tournament {t.id} is no longer at version {expected_version}")  # not translated: log
             if change.new_round is not None:
                 rnd, started, deadline = change.new_round
                 n = await db.execute(
@@ -241,7 +242,8 @@ class TournamentSql:
                     deadline,
                 )
                 if n != 1:
-                    raise VersionConflict(f"round {rnd} of tournament {t.id} has already started")
+                    raise VersionConflict(  # (retried; never shown)
+                        f"round {rnd} of tournament {t.id} has already started")  # not translated: log
             if change.finish_round is not None:
                 await db.execute(
                     "UPDATE tournament_rounds SET finished_at = ? WHERE tournament_id = ? AND round = ?",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from bot.errors import ParlorError
+from bot.i18n import N_, _, public
 from bot.matches.service import Match, MatchService, Result
 from bot.storage import VersionConflict
 from bot.storage.tournaments import PairingRecord, TournamentChange, TournamentRecord
@@ -126,7 +127,7 @@ class TournamentCore:
     async def get(self, tid: int) -> TournamentRecord:
         t = await self.store.load_tournament(tid)
         if t is None:
-            raise TournamentError("That tournament does not exist.")
+            raise TournamentError(_("That tournament does not exist."))
         return t
 
     async def _save(self, t: TournamentRecord, change: TournamentChange | None = None) -> None:
@@ -138,13 +139,13 @@ class TournamentCore:
         except VersionConflict as exc:
             t.version = expected
             raise TournamentConflict(
-                "Someone changed this tournament at the same moment; please try again."
+                _("Someone changed this tournament at the same moment; please try again.")
             ) from exc
         self.on_deadline_change()
 
     def _check_organiser(self, t: TournamentRecord, user_id: int, is_admin: bool) -> None:
         if user_id != t.organiser_id and not is_admin:
-            raise TournamentError("Only the organiser (or someone with Manage Server) can do that.")
+            raise TournamentError(_("Only the organiser (or someone with Manage Server) can do that."))
 
     async def _retry(self, action: Callable[[], Awaitable[T]]) -> T | None:
         """Run ``action`` again (fresh reads) when another process changed the tournament meanwhile."""
@@ -158,18 +159,22 @@ class TournamentCore:
         return None
 
     async def _after(self, tr: Transition) -> None:
-        """Tell the presenter (outside the lock: posting to Discord takes time)."""
+        """Tell the presenter (outside the lock: posting to Discord takes time); its posts are the server's,
+        in its language."""
         try:
-            if tr.cancelled:
-                await self.presenter.event_cancelled(tr.tournament, tr.cancelled)
-            elif tr.started_round is not None:
-                await self.presenter.round_started(tr.tournament, tr.started_round)
-            elif tr.finished:
-                await self.presenter.event_finished(tr.tournament)
+            with public(tr.tournament.guild_id):
+                if tr.cancelled:
+                    await self.presenter.event_cancelled(tr.tournament, tr.cancelled)
+                elif tr.started_round is not None:
+                    await self.presenter.round_started(tr.tournament, tr.started_round)
+                elif tr.finished:
+                    await self.presenter.event_finished(tr.tournament)
         except Exception:
             log.exception("presenting tournament %s failed", tr.tournament.id)
 
     async def _cancel_locked(self, t: TournamentRecord, reason: str) -> Transition:
+        """Cancel the event; ``reason`` is written for its channel (the caller writes it inside
+        ``public(t.guild_id)``)."""
         t.status = "cancelled"
         t.deadline = None
         t.finished_at = self.clock()
@@ -177,7 +182,7 @@ class TournamentCore:
         for p in await self.store.pairings(t.id, t.current_round) if t.current_round else []:
             if p.result is None and p.match_id is not None:
                 with contextlib.suppress(ParlorError):
-                    await self.matches.abort(p.match_id, "The tournament was cancelled.")
+                    await self.matches.abort(p.match_id, N_("The tournament was cancelled."))
         return Transition(t, cancelled=reason)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from bot.i18n import N_, public
 from bot.storage import VersionConflict
 from bot.storage.tournaments import TournamentChange
 from bot.tournaments.core import (
@@ -36,8 +37,11 @@ class Deadlines(Signup, Results):
                 out.append(tr)
         try:
             left = await self.unposted()
-            if left:
-                await self.presenter.post_started(left)
+            guilds = sorted({s.match.rec.guild_id or 0 for s in left})
+            for guild in guilds:  # each server's matches posted in its language
+                with public(guild or None):
+                    await self.presenter.post_started(
+                        [s for s in left if (s.match.rec.guild_id or 0) == guild])
         except Exception:
             log.exception("posting left-over tournament matches failed")
         return out
@@ -57,11 +61,12 @@ class Deadlines(Signup, Results):
         for p in await self.store.pairings(tid, t.current_round):
             if p.result is None and p.match_id is not None:
                 result = await self.matches.force_timeout(
-                    p.match_id, "was to move when the round's time ran out"
+                    p.match_id, N_("{player} was to move when the round's time ran out.")
                 )
                 if result is not None:
                     try:
-                        await self.presenter.match_decided(result)
+                        with public(result.match.rec.guild_id):
+                            await self.presenter.match_decided(result)
                     except Exception:
                         log.exception("presenting the round-deadline result of match %s failed", p.match_id)
         async with self.lock(tid):

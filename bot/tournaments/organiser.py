@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 
 from bot.errors import ParlorError
+from bot.i18n import N_, _, public
 from bot.storage import Status
 from bot.storage.tournaments import TournamentChange, TournamentRecord
 from bot.tournaments.core import (
@@ -28,18 +29,17 @@ class Organiser(Results):
                 self._check_organiser(t, by, is_admin)
             if t.status == "signup":
                 if not any(e.user_id == user_id for e in await self.store.entrants(tid)):
-                    raise TournamentError("That player has not joined this tournament.")
+                    raise TournamentError(_("That player has not joined this tournament."))
                 await self._save(t, TournamentChange(remove_entrants=[user_id]))
-                return Transition(t, notes=["removed from the sign-up list"])
+                return Transition(t, notes=[_("removed from the sign-up list")])
             if t.status not in ("running", "paused"):
-                raise TournamentError("This tournament is over.")
+                raise TournamentError(_("This tournament is over."))
             me = next((e for e in await self.store.entrants(tid) if e.user_id == user_id), None)
             if me is None:
-                raise TournamentError(
-                    "That player is not in this tournament." if by else "You are not in this tournament."
-                )
+                raise TournamentError(_("That player is not in this tournament.") if by
+                                      else _("You are not in this tournament."))
             if me.withdrawn_round is not None:
-                raise TournamentError("Already withdrawn from this tournament.")
+                raise TournamentError(_("Already withdrawn from this tournament."))
             notes = []
             results = []
             to_abort = []
@@ -62,13 +62,13 @@ class Organiser(Results):
                         else GameResult.WHITE_FORFEIT_WIN
                     )
                     results.append((p.round, p.board, win.value))
-                    notes.append("the unstarted game of this round counts as a forfeit")
+                    notes.append(_("the unstarted game of this round counts as a forfeit"))
                 else:
-                    notes.append("the game already under way continues (resign it to end it)")
+                    notes.append(_("the game already under way continues (resign it to end it)"))
             await self._save(t, TournamentChange(withdraw=[(user_id, t.current_round)], results=results))
             for mid in to_abort:
                 with contextlib.suppress(ParlorError):
-                    await self.matches.abort(mid, "Withdrawn from the tournament: a forfeit.")
+                    await self.matches.abort(mid, N_("Withdrawn from the tournament: a forfeit."))
             tr = await self._advance_locked(t) or Transition(t)
             tr.notes = notes
         await self._after(tr)
@@ -79,7 +79,7 @@ class Organiser(Results):
             t = await self.get(tid)
             self._check_organiser(t, user_id, is_admin)
             if t.status != "running":
-                raise TournamentError("Only a running tournament can be paused.")
+                raise TournamentError(_("Only a running tournament can be paused."))
             t.status = "paused"
             t.data["round_time_left"] = max(0.0, (t.deadline or self.clock()) - self.clock())
             t.deadline = None
@@ -91,7 +91,7 @@ class Organiser(Results):
             t = await self.get(tid)
             self._check_organiser(t, user_id, is_admin)
             if t.status != "paused":
-                raise TournamentError("This tournament is not paused.")
+                raise TournamentError(_("This tournament is not paused."))
             t.status = "running"
             t.deadline = self.clock() + float(t.data.pop("round_time_left", t.round_time))
             await self._save(t)
@@ -104,8 +104,10 @@ class Organiser(Results):
             t = await self.get(tid)
             self._check_organiser(t, user_id, is_admin)
             if t.status not in ("signup", "running", "paused"):
-                raise TournamentError("This tournament is already over.")
-            tr = await self._cancel_locked(t, "Cancelled by the organiser.")
+                raise TournamentError(_("This tournament is already over."))
+            with public(t.guild_id):
+                reason = _("Cancelled by the organiser.")
+            tr = await self._cancel_locked(t, reason)
         await self._after(tr)
         return tr
 

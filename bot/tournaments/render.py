@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import _, ngettext, pgettext
 from bot.render import font
 from bot.render.text import shorten
 from bot.tournaments.model import Format, format_points
@@ -65,12 +66,14 @@ def render_standings(rows: Sequence[Row], names: dict[int, str], fmt: Format, *,
     d.text((24, 16), title[:48], font=font(32, bold=True), fill=INK)
     if subtitle:
         d.text((24, 56), subtitle[:64], font=small, fill=MUTED)
-    cols = ("SB", "H2H") if fmt.is_round_robin else ("Buch.", "SB")
+    # (SB: Sonneborn-Berger and Buch.: Buchholz are names, the same in every language)
+    cols = ("SB", pgettext("standings column", "H2H")) if fmt.is_round_robin else ("Buch.", "SB")
     x_place, x_name, x_pts, x_t1, x_t2, x_wdl = 24, 96, 520, 600, 680, 790
     y = HEAD - 32
     d.text((x_place, y), "#", font=small, fill=MUTED)
-    d.text((x_name, y), "Player", font=small, fill=MUTED)
-    for x, label in ((x_pts, "Pts"), (x_t1, cols[0]), (x_t2, cols[1]), (x_wdl, "W-D-L")):
+    d.text((x_name, y), pgettext("standings column", "Player"), font=small, fill=MUTED)
+    for x, label in ((x_pts, pgettext("standings column", "Pts")), (x_t1, cols[0]), (x_t2, cols[1]),
+                     (x_wdl, pgettext("standings column", "W-D-L"))):
         d.text((x, y), label, font=small, fill=MUTED, anchor="ra")
     d.line((16, HEAD - 4, WIDTH - 16, HEAD - 4), fill=MUTED, width=2)
     for i, r in enumerate(shown):
@@ -89,7 +92,7 @@ def render_standings(rows: Sequence[Row], names: dict[int, str], fmt: Format, *,
         name = fit(
             d, names.get(r.player, str(r.player)), fnt, x_pts - 70 - x_name - (150 if r.withdrawn else 0)
         )
-        d.text((x_name, mid), name + (" (withdrew)" if r.withdrawn else ""), font=fnt,
+        d.text((x_name, mid), name + (" " + _("(withdrew)") if r.withdrawn else ""), font=fnt,
                fill=MUTED if r.withdrawn else INK, anchor="lm")
         if r.withdrawn:
             d.line((x_name, mid, x_name + d.textlength(name, font=fnt), mid), fill=MUTED, width=2)
@@ -101,5 +104,6 @@ def render_standings(rows: Sequence[Row], names: dict[int, str], fmt: Format, *,
         d.text((x_wdl, mid), f"{r.wins}-{r.draws}-{r.losses}", font=body, fill=INK, anchor="rm")
     if more:
         top = HEAD + len(shown) * ROW
-        d.text((x_name, top + ROW // 2), f"… and {more} more", font=body, fill=MUTED, anchor="lm")
+        d.text((x_name, top + ROW // 2), ngettext("… and {n} more", "… and {n} more", more), font=body,
+               fill=MUTED, anchor="lm")
     return img

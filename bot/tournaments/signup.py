@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Sequence
 
 from bot.games import GAMES, two_player
+from bot.i18n import _, ngettext, public
 from bot.matches.service import Player
 from bot.storage.tournaments import EntrantRecord, TournamentChange, TournamentRecord
 from bot.tournaments import pairing as pairing_math
@@ -31,17 +32,17 @@ class Signup(Rounds):
             title = GAMES[game].spec.title if game in GAMES else game
             titles = [GAMES[k].spec.title for k in two_player()]
             raise TournamentError(
-                f"{title} is not a 2-player game: tournaments are for "
-                f"{', '.join(titles[:-1])} and {titles[-1]} (events for more players come later)."
+                _("{game} is not a 2-player game: tournaments are for {games} and {last} (events for more "
+                  "players come later).", game=title, games=", ".join(titles[:-1]), last=titles[-1])
             )
         if not MIN_ROUND_TIME <= round_time <= MAX_ROUND_TIME:
-            raise TournamentError("The round time must be between 1 minute and 14 days.")
+            raise TournamentError(_("The round time must be between 1 minute and 14 days."))
         if rounds is not None and not 1 <= rounds <= 50:
-            raise TournamentError("The number of rounds must be between 1 and 50.")
+            raise TournamentError(_("The number of rounds must be between 1 and 50."))
         if fmt.is_round_robin and rounds is not None:
-            raise TournamentError("A round robin has as many rounds as it needs; leave `rounds` empty.")
+            raise TournamentError(_("A round robin has as many rounds as it needs; leave `rounds` empty."))
         if not 0 <= starts_in <= 30 * 86400:
-            raise TournamentError("The start must be within 30 days.")
+            raise TournamentError(_("The start must be within 30 days."))
         settings = await self.matches.settings(guild_id)
         limit = self.matches.check_turn_limit(turn_limit if turn_limit is not None else settings.turn_limit)
         limit = min(limit, round_time)
@@ -61,19 +62,21 @@ class Signup(Rounds):
         async with self.lock(tid):
             t = await self.get(tid)
             if t.status != "signup":
-                raise TournamentError("Sign-up is closed: this tournament has already started or ended.")
+                raise TournamentError(_("Sign-up is closed: this tournament has already started or ended."))
             entrants = await self.store.entrants(tid)
             if any(e.user_id == player.user_id for e in entrants):
-                raise TournamentError("You have already joined this tournament.")
+                raise TournamentError(_("You have already joined this tournament."))
             if len(entrants) >= MAX_PLAYERS:
-                raise TournamentError(f"This tournament is full ({MAX_PLAYERS} players).")
-            _, most = await self.store.tournament_settings(t.guild_id)
+                raise TournamentError(_("This tournament is full ({count} players).", count=MAX_PLAYERS))
+            _settings, most = await self.store.tournament_settings(t.guild_id)
             mine = await self.store.active_tournaments_of_user(t.guild_id, player.user_id)
             if len(mine) >= most:
-                raise TournamentError(
-                    f"You are already in {len(mine)} events on this server (the most is {most}); "
-                    "withdraw from one first."
-                )
+                raise TournamentError(ngettext(
+                    "You are already in {n} event on this server (the most is {most}); withdraw from one "
+                    "first.",
+                    "You are already in {n} events on this server (the most is {most}); withdraw from one "
+                    "first.",
+                    len(mine), most=most))
             seed = max((e.seed for e in entrants), default=0) + 1
             entrant = EntrantRecord(player.user_id, player.name, seed, None, self.clock())
             await self._save(t, TournamentChange(add_entrants=[entrant]))
@@ -83,9 +86,9 @@ class Signup(Rounds):
         async with self.lock(tid):
             t = await self.get(tid)
             if t.status != "signup":
-                raise TournamentError("The tournament has started: use `/tournament withdraw` instead.")
+                raise TournamentError(_("The tournament has started: use `/tournament withdraw` instead."))
             if not any(e.user_id == user_id for e in await self.store.entrants(tid)):
-                raise TournamentError("You have not joined this tournament.")
+                raise TournamentError(_("You have not joined this tournament."))
             await self._save(t, TournamentChange(remove_entrants=[user_id]))
             return t
 
@@ -100,16 +103,19 @@ class Signup(Rounds):
             if user_id is not None:
                 self._check_organiser(t, user_id, is_admin)
             if t.status != "signup":
-                raise TournamentError("This tournament has already started or ended.")
+                raise TournamentError(_("This tournament has already started or ended."))
             entrants = await self.store.entrants(tid)
             if len(entrants) < MIN_PLAYERS:
                 if user_id is not None:
-                    raise TournamentError(f"A tournament needs at least {MIN_PLAYERS} players to start "
-                                          f"({len(entrants)} signed up).")
-                reason = (
-                    f"Cancelled: only {len(entrants)} player{'s' if len(entrants) != 1 else ''} signed up "
-                    f"by the start time (at least {MIN_PLAYERS} are needed)."
-                )
+                    raise TournamentError(_("A tournament needs at least {least} players to start ({count} "
+                                            "signed up).", least=MIN_PLAYERS, count=len(entrants)))
+                with public(t.guild_id):
+                    reason = ngettext(
+                        "Cancelled: only {n} player signed up by the start time (at least {least} are "
+                        "needed).",
+                        "Cancelled: only {n} players signed up by the start time (at least {least} are "
+                        "needed).",
+                        len(entrants), least=MIN_PLAYERS)
                 tr = await self._cancel_locked(t, reason)
             else:
                 tr = await self._start_event_locked(t, entrants)

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.i18n import _, ngettext, pgettext
 from bot.tournaments.model import Format, Pairing, format_points
 
 
@@ -79,7 +80,7 @@ def standings(players: Sequence[int], pairings: Iterable[Pairing], fmt: Format, 
             opp = p.opponent_of(me)
             if opp is not None and p.result.was_played:
                 games[me].append((opp, got))
-    buchholz = {pl: sum(points[o] for o, _ in games[pl]) for pl in players}
+    buchholz = {pl: sum(points[o] for o, _got in games[pl]) for pl in players}
     sb = {pl: sum(got * points[o] for o, got in games[pl]) for pl in players}
     seed = {pl: i for i, pl in enumerate(players)}
 
@@ -112,16 +113,19 @@ def standings(players: Sequence[int], pairings: Iterable[Pairing], fmt: Format, 
 
 def text_table(rows: Sequence[Row], names: dict[int, str], fmt: Format, *, limit: int = 40) -> str:
     """The table as monospace text (for ``/tournament standings``)."""
-    tb = ("SB", "H2H") if fmt.is_round_robin else ("Buch", "SB")
+    # (SB: Sonneborn-Berger and Buch: Buchholz are names, the same in every language)
+    tb = ("SB", pgettext("standings column", "H2H")) if fmt.is_round_robin else ("Buch", "SB")
+    player = pgettext("standings column", "Player")
     width = min(18, max([4, *(len(names.get(r.player, "?")) for r in rows[:limit])]))
-    head = f"{'#':>3} {'Player':<{width}} {'Pts':>4} {tb[0]:>5} {tb[1]:>5}  W-D-L"
+    head = (f"{'#':>3} {player:<{width}} {pgettext('standings column', 'Pts'):>4} {tb[0]:>5} {tb[1]:>5}  "
+            f"{pgettext('standings column', 'W-D-L')}")
     lines = [head, "-" * len(head)]
     for r in rows[:limit]:
         name = names.get(r.player, "?")[:width]
         t1, t2 = (r.sb_text, format_points(r.h2h)) if fmt.is_round_robin else (r.buchholz_text, r.sb_text)
-        mark = " (withdrew)" if r.withdrawn else ""
+        mark = " " + _("(withdrew)") if r.withdrawn else ""
         lines.append(f"{r.place:>3} {name:<{width}} {r.points_text:>4} {t1:>5} {t2:>5}  "
                      f"{r.wins}-{r.draws}-{r.losses}{mark}")
     if len(rows) > limit:
-        lines.append(f"… and {len(rows) - limit} more")
+        lines.append(ngettext("… and {n} more", "… and {n} more", len(rows) - limit))
     return "\n".join(lines)

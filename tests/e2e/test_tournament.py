@@ -244,7 +244,7 @@ async def test_too_many_events_and_withdraw(world):
     second = await open_event(w, game="pylon")
     await w.alice.click(first, "Join")
     r = await w.alice.click(second, "Join")
-    assert r.ephemeral and "already in 1 events" in (await r.message()).text
+    assert r.ephemeral and "already in 1 event on this server" in (await r.message()).text
     assert "alice" not in second.text
     r = await w.alice.slash(w.chan, "tournament list")
     assert "#1" in (await r.message()).text and "#2" in (await r.message()).text
