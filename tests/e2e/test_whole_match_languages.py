@@ -81,9 +81,9 @@ async def test_a_whole_match_in_the_players_and_the_servers_language(world, lang
 
     await w.alice.slash(w.chan, f"{command} new", opponent=w.bot_member, level="easy")
     await w.dd.settle()
-    thread, match = await _play_by_typing(w, w.alice, game, command, random.Random(7))
+    thread, _match = await _play_by_typing(w, w.alice, game, command, random.Random(7))
 
-    posts = [m for m in thread.public_messages]
+    posts = list(thread.public_messages)
     assert posts, "the thread holds the board and the result"
     title = _in(lang, "{game}: match over", game=GAMES[game].rules.spec.title)
     assert any(title in m.text for m in posts), [m.text[:200] for m in posts]
