@@ -9,13 +9,16 @@ def is_board(m):
     return bool(m.attachments) and "To move" in m.text
 
 
-async def challenge(w, game, **opts):
+async def challenge(w, game, *, accept="Accept", **opts):
+    """alice challenges bob, who accepts (``accept``: the button's label in the server's language)."""
     await w.alice.slash(w.chan, f"{game} new", opponent=w.bob, **opts)
-    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
-    await w.bob.click(invite, "Accept")
+    invite = await w.chan.wait_for(lambda m: accept in m.button_labels())
+    await w.bob.click(invite, accept)
     await w.dd.settle()
     thread = w.thread()
-    return thread, await thread.wait_for(is_board)
+    if accept == "Accept":
+        return thread, await thread.wait_for(is_board)
+    return thread, await thread.wait_for(lambda m: bool(m.attachments) and m.attachments[0].is_png)
 
 
 # ------------------------------------------------------------------ Fire and Ice
