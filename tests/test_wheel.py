@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 VERSION = PYPROJECT["project"]["version"]
 MAPPED = {"parlor_assets": "assets"}  # installed package -> folder in the repository
-IGNORED = ("__pycache__",)
+IGNORED = ("__pycache__", "templates")  # templates: the catalogs' English .pot, for translators, not shipped
 
 
 def _files(folder: Path) -> list[Path]:
@@ -53,6 +53,8 @@ def test_pyproject_installs_every_package_folder():
     wanted = set(MAPPED)
     for top in ("bot", "cogs"):
         for f in _files(ROOT / top):
+            if "locales" in f.relative_to(ROOT).parts:  # the catalogs: package data of bot (no code)
+                continue
             wanted.add(".".join(f.parent.relative_to(ROOT).parts))
     missing = sorted(wanted - set(setuptools["packages"]))
     assert not missing, f"add to [tool.setuptools] packages in pyproject.toml: {missing}"

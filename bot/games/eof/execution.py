@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.games.base import JSON, Event, Seat
-from bot.games.eof import words
+import bot.games.eof.words as words
 from bot.games.eof.notation import Program
 from bot.games.eof.pieces import (
     BLUE,
