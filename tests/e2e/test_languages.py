@@ -59,18 +59,18 @@ async def test_an_admin_chooses_the_servers_language_for_its_posts(world):
     r = await w.admin.slash(w.chan, "tournament new", game="pylon")  # a post in the channel: Spanish
     signup = await r.message()
     assert not r.ephemeral and signup.embed.title == "Torneo n.º 1: Pylon"
-    assert signup.button_labels() == ["Unirse", "Salir", "Empezar (organizador)"]
+    assert signup.button_labels() == ["Unirme", "Salir", "Empezar (organizador)"]
     r = await w.alice.slash(w.chan, "tournament list")  # what only alice reads stays in her language
     assert r.ephemeral and "sign-up open" in (await r.message()).text
 
     await w.restart()
-    await w.bob.click(signup, "Unirse")  # the sign-up post is redrawn after the restart: still Spanish
+    await w.bob.click(signup, "Unirme")  # the sign-up post is redrawn after the restart: still Spanish
     assert "Jugadores (1)" in signup.text and "bob" in signup.text
     assert await w.bot.store.guild_languages() == {w.guild.id: "es"}
 
     r = await w.admin.slash(w.chan, "parlor settings", language="auto")  # the server's Discord language
     assert (await r.message()).embed.field("Language") == "English (automatic: the server's Discord language)"
-    await w.carol.click(signup, "Unirse")
+    await w.carol.click(signup, "Unirme")
     assert "Players (2)" in signup.text and signup.button_labels()[0] == "Join"
 
 
