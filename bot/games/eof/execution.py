@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.games.base import JSON, Event, Seat
 import bot.games.eof.words as words
+from bot.games.base import JSON, Event, Seat
 from bot.games.eof.notation import Program
 from bot.games.eof.pieces import (
     BLUE,

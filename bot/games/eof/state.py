@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bot.games.base import JSON, Seat
 import bot.games.eof.words as words
+from bot.games.base import JSON, Seat
 from bot.games.eof.notation import Program, read_instruction
 from bot.games.eof.pieces import EMPTY, Counts, Instruction, Piece
 from bot.games.eof.scoring import Configuration
