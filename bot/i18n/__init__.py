@@ -25,10 +25,10 @@ placeholders do not match its English is ignored (English instead) and reported 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.i18n.catalogs import LANGUAGES, catalog, discord_language, plural_index
 from bot.i18n.pseudo import PSEUDO, pseudo
@@ -47,12 +47,14 @@ __all__ = [
     "language_of_user",
     "ngettext",
     "npgettext",
+    "per_language",
     "pgettext",
     "prefs",
     "public",
     "speaking",
 ]
 
+T = TypeVar("T")
 ENGLISH = "en"
 _language: ContextVar[str] = ContextVar("parlor_language", default=ENGLISH)
 _public: ContextVar[str | None] = ContextVar("parlor_public_language", default=None)
@@ -158,6 +160,20 @@ def format_number(n: float) -> str:
     from babel.numbers import format_decimal
 
     return str(format_decimal(n, locale=_language.get()))
+
+
+def per_language(make: Callable[[], T]) -> Callable[[], T]:
+    """``make()`` computed once per language and kept (a rules diagram: its words are the reader's)."""
+    kept: dict[str, T] = {}
+
+    def in_current_language() -> T:
+        lang = _language.get()
+        if lang not in kept:
+            kept[lang] = make()
+        return kept[lang]
+
+    in_current_language.__doc__ = make.__doc__
+    return in_current_language
 
 
 @contextmanager

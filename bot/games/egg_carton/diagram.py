@@ -3,29 +3,18 @@ the sowing path called out: A to F, off at the right end, I to N, off at the lef
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from bot.games.egg_carton.render import CUP_R, render, slot_centre, zone_centre
 from bot.games.egg_carton.rules import RULES
-from bot.i18n import _, language, speaking
+from bot.i18n import _, per_language
 from bot.render.callouts import Callouts, Diagram
 
 SLOT_A, SLOT_F, SLOT_I, SLOT_N = 0, 5, 6, 11
 RIGHT, LEFT = 0, 1
 
 
+@per_language
 def diagram() -> Diagram:
     """The diagram in the current language (its callouts and alt text are words), drawn once per language."""
-    return _diagram(language())
-
-
-@lru_cache(maxsize=8)
-def _diagram(lang: str) -> Diagram:
-    with speaking(lang):
-        return _draw()
-
-
-def _draw() -> Diagram:
     c = Callouts(render(RULES.view(RULES.initial({}, 2), None)))
     low, high = CUP_R * 0.72, CUP_R * 0.72
     a, f, i, n = (slot_centre(s) for s in (SLOT_A, SLOT_F, SLOT_I, SLOT_N))

@@ -5,7 +5,6 @@ with the file, the two pointers and the program called out."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 
 from PIL import Image
 
@@ -14,7 +13,7 @@ from bot.games.eof.pieces import FULL, Piece, counts_of, pieces_of, sub
 from bot.games.eof.render import render, render_hand
 from bot.games.eof.rules import RULES
 from bot.games.eof.state import EofState, Phase
-from bot.i18n import _, language, speaking
+from bot.i18n import _, per_language
 from bot.render import CARD
 from bot.render.callouts import Callouts, Diagram
 
@@ -46,19 +45,10 @@ def _position() -> EofState:
     return s
 
 
+@per_language
 def diagram() -> Diagram:
     """The diagram in the current language (its callouts, header and alt text are words), drawn once per
     language."""
-    return _diagram(language())
-
-
-@lru_cache(maxsize=8)
-def _diagram(lang: str) -> Diagram:
-    with speaking(lang):
-        return _draw()
-
-
-def _draw() -> Diagram:
     state = _position()
     view = RULES.view(state, None)
     board = render(view)

@@ -3,12 +3,10 @@ game's renderer, with the islands, the point numbers and one line of islands cal
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from bot.games.fire_and_ice.geometry import ISLAND_LINES, ISLANDS, point
 from bot.games.fire_and_ice.render import island_centre, point_xy, render
 from bot.games.fire_and_ice.rules import RULES
-from bot.i18n import _, language, speaking
+from bot.i18n import _, per_language
 from bot.render.callouts import Callouts, Diagram
 
 OPENING = ("D4-A4", "D4-D1", "A4-A1", "A4-G4")
@@ -17,18 +15,9 @@ LINE = ISLAND_LINES.index((0, 3, 5))
 """The highlighted line of islands: A, D, F (top to bottom)."""
 
 
+@per_language
 def diagram() -> Diagram:
     """The diagram in the current language (its callouts and alt text are words), drawn once per language."""
-    return _diagram(language())
-
-
-@lru_cache(maxsize=8)
-def _diagram(lang: str) -> Diagram:
-    with speaking(lang):
-        return _draw()
-
-
-def _draw() -> Diagram:
     state = RULES.initial({}, 2)
     for text in OPENING:
         seat = next(iter(RULES.to_act(state)))  # type: ignore[arg-type]

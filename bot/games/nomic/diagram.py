@@ -5,13 +5,12 @@ called out."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 from bot.games.base import CHANCE, Chance
 from bot.games.nomic.render import geometry, render
 from bot.games.nomic.rules import RULES
 from bot.games.nomic.view import NomicView
-from bot.i18n import _, language, ngettext, speaking
+from bot.i18n import _, ngettext, per_language
 from bot.render.callouts import Callouts, Diagram
 
 SEED = 4
@@ -39,19 +38,10 @@ def _position() -> NomicView:
     raise RuntimeError("the seeded Nomic game made no long enough path")
 
 
+@per_language
 def diagram() -> Diagram:
     """The diagram in the current language (its callouts, the map's words and the alt text), drawn once per
     language."""
-    return _diagram(language())
-
-
-@lru_cache(maxsize=8)
-def _diagram(lang: str) -> Diagram:
-    with speaking(lang):
-        return _draw()
-
-
-def _draw() -> Diagram:
     view = _position()
     c = Callouts(render(view))
     g = geometry(view)

@@ -3,12 +3,10 @@ renderer, with one stack and its owner called out."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from bot.games.pylon.notation import parse_square
 from bot.games.pylon.render import render, square_box, square_center
 from bot.games.pylon.rules import RULES
-from bot.i18n import _, language, speaking
+from bot.i18n import _, per_language
 from bot.render.callouts import Callouts, Diagram
 
 SIZES = "SML"
@@ -24,18 +22,9 @@ def _placements() -> list[str]:
             for sq in range(30)]
 
 
+@per_language
 def diagram() -> Diagram:
     """The diagram in the current language (its callouts and alt text are words), drawn once per language."""
-    return _diagram(language())
-
-
-@lru_cache(maxsize=8)
-def _diagram(lang: str) -> Diagram:
-    with speaking(lang):
-        return _draw()
-
-
-def _draw() -> Diagram:
     state = RULES.initial({}, 2)
     for text in (*_placements(), *STACKING):
         seat = next(iter(RULES.to_act(state)))  # type: ignore[arg-type]
