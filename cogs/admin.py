@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 REFUSAL = N_("Only members with the **Manage Server** permission can change Parlor's settings.")
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
-# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
-RESET_CHOICES = [app_commands.Choice(name="all games", value="all")] + [  # not translated: command text
+# translated by discord.py's translator (bot/i18n/commands.py), not by _().
+RESET_CHOICES = [app_commands.Choice(name="all games", value="all")] + [
     app_commands.Choice(name=TITLES[k], value=k) for k in RATED
 ]
 
@@ -86,7 +86,7 @@ class ResetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
 @app_commands.default_permissions(manage_guild=True)  # registered so: members without it never see /parlor
 @app_commands.guild_only()
 class Admin(commands.GroupCog, group_name="parlor",
-            group_description="Parlor server settings"):  # not translated: command text
+            group_description="Parlor server settings"):
     def __init__(self, bot: ParlorBot) -> None:
         self.bot = bot
         bot.add_dynamic_items(ResetConfirm)
@@ -94,18 +94,18 @@ class Admin(commands.GroupCog, group_name="parlor",
 
     @app_commands.command(
         name="settings",
-        description="Show or change this server's Parlor settings",  # not translated: command text
+        description="Show or change this server's Parlor settings",
     )
     @app_commands.describe(
-        threads="Play each match in its own thread",  # not translated: command text
-        turn_limit="Default time per turn",  # not translated: command text
-        reset_leaderboard="Reset ratings (asks to confirm)",  # not translated: command text
-        puzzle_channel="Post a puzzle a day in this channel (12:00 UTC)",  # not translated: command text
+        threads="Play each match in its own thread",
+        turn_limit="Default time per turn",
+        reset_leaderboard="Reset ratings (asks to confirm)",
+        puzzle_channel="Post a puzzle a day in this channel (12:00 UTC)",
         daily_puzzle=(
-            "False: stop the daily puzzle (True: post it in this channel)"  # not translated: command text
+            "False: stop the daily puzzle (True: post it in this channel)"
         ),
         language=("The language of Parlor's posts here "
-                  "(Automatic: the server's Discord language)"),  # not translated: command text
+                  "(Automatic: the server's Discord language)"),
     )
     @app_commands.choices(turn_limit=TURN_LIMITS, reset_leaderboard=RESET_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction, threads: bool | None = None,

@@ -32,32 +32,32 @@ log = logging.getLogger(__name__)
 
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("novice", "beginner", "intermediate", "expert")]
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
-# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
-MARBLES = [app_commands.Choice(name=f"{n} per slot", value=n)  # not translated: command text
+# translated by discord.py's translator (bot/i18n/commands.py), not by _().
+MARBLES = [app_commands.Choice(name=f"{n} per slot", value=n)
            for n in range(1, 7)]
 CLOCKS = [app_commands.Choice(name="off", value="off")] + [
-    app_commands.Choice(name=f"{n} minute{'s' if n > 1 else ''} each",  # not translated: command text
+    app_commands.Choice(name=f"{n} minute{'s' if n > 1 else ''} each",
                         value=f"{n}m") for n in (1, 3, 5, 10)]
 SPEEDS = [app_commands.Choice(name=x, value=x) for x in ("slow", "normal", "fast", "off")]
 
 
 class EggCarton(PuzzleCog, GameCog, group_name="eggcarton",
-                group_description="The Egg Carton Game: relay sowing"):  # not translated: command text
+                group_description="The Egg Carton Game: relay sowing"):
     game_key = "eggcarton"
 
     @app_commands.command(
         name="new",
-        description="Start an Egg Carton match (no opponent: open a lobby)",  # not translated: command text
+        description="Start an Egg Carton match (no opponent: open a lobby)",
     )
     @app_commands.describe(
-        expires="How long the invitation stays open (default 15 minutes)",  # not translated: command text
-        opponent="Who to challenge (pick me to play the computer)",  # not translated: command text
-        marbles="Marbles in each slot at the start",  # not translated: command text
-        level="Computer strength (when playing me)",  # not translated: command text
-        clock="Tournament clock: a time bank per player",  # not translated: command text
-        speed="Animation of the sowing",  # not translated: command text
-        first="Who picks first (default: you, also against me)",  # not translated: command text
-        turn_limit="Time per move",  # not translated: command text
+        expires="How long the invitation stays open (default 15 minutes)",
+        opponent="Who to challenge (pick me to play the computer)",
+        marbles="Marbles in each slot at the start",
+        level="Computer strength (when playing me)",
+        clock="Tournament clock: a time bank per player",
+        speed="Animation of the sowing",
+        first="Who picks first (default: you, also against me)",
+        turn_limit="Time per move",
     )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           marbles=MARBLES, level=LEVELS, clock=CLOCKS, speed=SPEEDS, first=FIRST_CHOICES,

@@ -25,33 +25,33 @@ from cogs._game.base import in_channel
 from cogs._game.puzzle import PuzzleCog
 
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
-# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
-SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),  # not translated: command text
-         app_commands.Choice(name="Ice", value="ice"),  # not translated: command text
+# translated by discord.py's translator (bot/i18n/commands.py), not by _().
+SIDES = [app_commands.Choice(name="Fire (moves first)", value="fire"),
+         app_commands.Choice(name="Ice", value="ice"),
          app_commands.Choice(name="random", value="random")]
 HANDICAPS = [app_commands.Choice(name="none", value=0)] + [
-    app_commands.Choice(name=f"{n} extra Fire piece{'s' if n > 1 else ''}",  # not translated: command text
+    app_commands.Choice(name=f"{n} extra Fire piece{'s' if n > 1 else ''}",
                         value=n) for n in range(1, 7)]
 LEVELS = [app_commands.Choice(name=x, value=x) for x in ("easy", "medium", "hard")]
 
 
 class FireAndIce(
     PuzzleCog, GameCog, group_name="fireandice",
-    group_description="Fire and Ice: islands, lines and a twist",  # not translated: command text
+    group_description="Fire and Ice: islands, lines and a twist",
 ):
     game_key = "fireandice"
 
     @app_commands.command(
         name="new",
-        description="Start a Fire and Ice match (no opponent: open a lobby)",  # not translated: command text
+        description="Start a Fire and Ice match (no opponent: open a lobby)",
     )
     @app_commands.describe(
-        expires="How long the invitation stays open (default 15 minutes)",  # not translated: command text
-        opponent="Who to challenge (pick me to play the computer)",  # not translated: command text
-        side="Your side (against me: random unless you choose)",  # not translated: command text
-        handicap="Extra Fire pieces placed at random before the start",  # not translated: command text
-        turn_limit="Time per move",  # not translated: command text
-        level="Computer strength (when playing me)",  # not translated: command text
+        expires="How long the invitation stays open (default 15 minutes)",
+        opponent="Who to challenge (pick me to play the computer)",
+        side="Your side (against me: random unless you choose)",
+        handicap="Extra Fire pieces placed at random before the start",
+        turn_limit="Time per move",
+        level="Computer strength (when playing me)",
     )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           side=SIDES, handicap=HANDICAPS, turn_limit=TURN_LIMITS, level=LEVELS)

@@ -30,7 +30,7 @@ class Help(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="help", description="The games I host and how to start one"  # not translated: command text
+        name="help", description="The games I host and how to start one"
     )
     async def help(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
 AUTOMATIC = "auto"
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
-# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+# translated by discord.py's translator (bot/i18n/commands.py), not by _().
 CHOICES = [
-    app_commands.Choice(name="Automatic: follow Discord", value=AUTOMATIC),  # not translated: command text
+    app_commands.Choice(name="Automatic: follow Discord", value=AUTOMATIC),
     *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
 ]
 """The language choices of ``/language`` and ``/parlor settings language:``: automatic, then each language
@@ -71,10 +71,10 @@ class Language(commands.Cog):
 
     @app_commands.command(
         name="language",
-        description="The language Parlor uses with you, in every server",  # not translated: command text
+        description="The language Parlor uses with you, in every server",
     )
     @app_commands.describe(
-        language="Automatic follows your Discord language",  # not translated: command text
+        language="Automatic follows your Discord language",
     )
     @app_commands.choices(language=CHOICES)
     async def language(self, interaction: discord.Interaction,

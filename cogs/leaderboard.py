@@ -85,12 +85,12 @@ class Leaderboard(commands.Cog):
         self.bot = bot
 
     # Slash command descriptions are read from the command tree into the commands catalog and translated by
-    # discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+    # discord.py's translator (bot/i18n/commands.py), not by _().
     @app_commands.command(
         name="leaderboard",
-        description="The top 10 players of a game in this server",  # not translated: command text
+        description="The top 10 players of a game in this server",
     )
-    @app_commands.describe(game="Which game")  # not translated: command text
+    @app_commands.describe(game="Which game")
     @app_commands.choices(game=RATED_GAMES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
@@ -117,12 +117,12 @@ class Leaderboard(commands.Cog):
 
     @app_commands.command(
         name="stats",
-        description="Ratings and records of a player in this server",  # not translated: command text
+        description="Ratings and records of a player in this server",
     )
     @app_commands.describe(
-        user="Whose stats (default: yours)",  # not translated: command text
+        user="Whose stats (default: yours)",
         game=("Chart the rating history of one game "
-              "(default: the most played rated game)"),  # not translated: command text
+              "(default: the most played rated game)"),
     )
     @app_commands.choices(game=RATED_GAMES)
     @app_commands.guild_only()

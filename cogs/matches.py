@@ -126,7 +126,7 @@ class Matches(commands.Cog):
     @app_commands.command(
         name="matches",
         description=("Active matches in this server: where it is your move first, "
-                     "with links"),  # not translated: command text (the commands catalog)
+                     "with links"),
     )
     @app_commands.guild_only()
     async def matches(self, interaction: discord.Interaction) -> None:

@@ -21,17 +21,17 @@ if TYPE_CHECKING:
     from bot.app import ParlorBot
 
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
-# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+# translated by discord.py's translator (bot/i18n/commands.py), not by _().
 MODES = [
-    app_commands.Choice(name="a ping in the match thread (default)",  # not translated: command text
+    app_commands.Choice(name="a ping in the match thread (default)",
                         value=NotifyMode.THREAD.value),
-    app_commands.Choice(name="a direct message with a link to the match",  # not translated: command text
+    app_commands.Choice(name="a direct message with a link to the match",
                         value=NotifyMode.DM.value),
     app_commands.Choice(name="nothing", value=NotifyMode.OFF.value),
 ]
 BOARDS = [
-    app_commands.Choice(name="pictures (default)", value="picture"),  # not translated: command text
-    app_commands.Choice(name="pictures and the position as text",  # not translated: command text
+    app_commands.Choice(name="pictures (default)", value="picture"),
+    app_commands.Choice(name="pictures and the position as text",
                         value="text"),
 ]
 BOARDS_SAY = {
@@ -52,13 +52,13 @@ class Notify(commands.Cog):
 
     @app_commands.command(
         name="notify",
-        description="How you are told it is your turn in this server",  # not translated: command text
+        description="How you are told it is your turn in this server",
     )
     @app_commands.describe(
         mode=("thread: a ping in the match thread · dm: a direct message "
-              "· off: nothing"),  # not translated: command text
+              "· off: nothing"),
         boards=("text: every board you are sent also gives "
-                "the position as text"),  # not translated: command text
+                "the position as text"),
     )
     @app_commands.choices(mode=MODES, boards=BOARDS)
     @app_commands.guild_only()

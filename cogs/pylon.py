@@ -74,21 +74,21 @@ def agree_sentence(score: str, verdict: int, other: str, already: bool) -> str:
 
 
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
-# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+# translated by discord.py's translator (bot/i18n/commands.py), not by _().
 class Pylon(PuzzleCog, GameCog, group_name="pylon",
-            group_description="Pylon: place pyramids, then stack them"):  # not translated: command text
+            group_description="Pylon: place pyramids, then stack them"):
     game_key = "pylon"
 
     @app_commands.command(
         name="new",
-        description="Start a Pylon match (no opponent: open a lobby)",  # not translated: command text
+        description="Start a Pylon match (no opponent: open a lobby)",
     )
     @app_commands.describe(
-        expires="How long the invitation stays open (default 15 minutes)",  # not translated: command text
-        opponent="Who to challenge (pick me to play the computer)",  # not translated: command text
-        first="Who places the first pyramid",  # not translated: command text
-        turn_limit="Time per move",  # not translated: command text
-        level="Computer strength (when playing me)",  # not translated: command text
+        expires="How long the invitation stays open (default 15 minutes)",
+        opponent="Who to challenge (pick me to play the computer)",
+        first="Who places the first pyramid",
+        turn_limit="Time per move",
+        level="Computer strength (when playing me)",
     )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           first=FIRST_CHOICES, turn_limit=TURN_LIMITS, level=LEVELS)

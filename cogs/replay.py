@@ -22,14 +22,14 @@ class Replay(commands.Cog):
         self.bot = bot
 
     # Slash command descriptions are read from the command tree into the commands catalog and translated by
-    # discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+    # discord.py's translator (bot/i18n/commands.py), not by _().
     @app_commands.command(
         name="replay",
-        description="Replay a match of this server by its number",  # not translated: command text
+        description="Replay a match of this server by its number",
     )
     @app_commands.describe(
-        match="The match's number (shown on its boards and its result)",  # not translated: command text
-        move="The move to open at (0 = the start; the end unless given)",  # not translated: command text
+        match="The match's number (shown on its boards and its result)",
+        move="The move to open at (0 = the start; the end unless given)",
     )
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1],

@@ -138,8 +138,8 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
 
     # Command descriptions: the commands catalog translates them (bot/i18n/commands.py), not _().
     @app_commands.command(name="move",
-                          description="Play a move in the game's notation")  # not translated: command text
-    @app_commands.describe(notation="Your move, e.g. as shown in /rules")  # not translated: command text
+                          description="Play a move in the game's notation")
+    @app_commands.describe(notation="Your move, e.g. as shown in /rules")
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:
         match = await self.match_here(interaction)
         seat = match.seat_of(interaction.user.id)
@@ -238,17 +238,17 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
     @app_commands.command(
         name="board",
         description=(
-            "Show the board of the match here (or of the last one that ended)"  # not translated: command text
+            "Show the board of the match here (or of the last one that ended)"
         ),
     )
     @app_commands.describe(
         public=(
-            "Post it for everyone (a running match's board moves down here) "  # not translated: command text
-            "instead of only for you"  # not translated: command text
+            "Post it for everyone (a running match's board moves down here) "
+            "instead of only for you"
         ),
         text=(
-            "Also give the position as text "  # not translated: command text
-            "(for screen readers, or if you prefer text)"  # not translated: command text
+            "Also give the position as text "
+            "(for screen readers, or if you prefer text)"
         ),
     )
     async def board(self, interaction: discord.Interaction, public: bool = False, text: bool = False) -> None:
@@ -285,7 +285,7 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
 
     @app_commands.command(
         name="resign",
-        description="Resign the match here (asks to confirm)",  # not translated: command text
+        description="Resign the match here (asks to confirm)",
     )
     async def resign(self, interaction: discord.Interaction) -> None:
         match = await self.match_here(interaction)
@@ -304,14 +304,14 @@ class GameCog(RecordsCog, ReplayCog, LearnCog, RulesCog):
 
     @app_commands.command(
         name="history",
-        description="The moves of the match here, or replay any match of "  # not translated: command text
-                    "this server by its number",  # not translated: command text
+        description="The moves of the match here, or replay any match of "
+                    "this server by its number",
     )
     @app_commands.describe(
         match=(
-            "A match's number (shown on its boards): replay it, move by move"  # not translated: command text
+            "A match's number (shown on its boards): replay it, move by move"
         ),
-        move="With match: the move to open the replay at (0 = the start)",  # not translated: command text
+        move="With match: the move to open the replay at (0 = the start)",
     )
     async def history(self, interaction: discord.Interaction, match: app_commands.Range[int, 1] | None = None,
                       move: app_commands.Range[int, 0, 100000] | None = None) -> None:

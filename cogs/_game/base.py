@@ -47,8 +47,8 @@ TURN_LIMITS: list[app_commands.Choice[Any]] = [
     app_commands.Choice(name="7 days", value=604800),
 ]
 FIRST_CHOICES: list[app_commands.Choice[Any]] = [
-    app_commands.Choice(name="me (the challenger)", value="challenger"),  # not translated: command text
-    app_commands.Choice(name="my opponent", value="opponent"),  # not translated: command text
+    app_commands.Choice(name="me (the challenger)", value="challenger"),
+    app_commands.Choice(name="my opponent", value="opponent"),
     app_commands.Choice(name="random", value="random"),
 ]
 EXPIRY_CHOICES: list[app_commands.Choice[Any]] = [

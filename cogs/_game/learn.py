@@ -187,7 +187,7 @@ class LearnCog(BoardCog):
     @app_commands.command(
         name="learn",
         description=(
-            "A short private lesson: play your first moves, step by step"  # not translated: command text
+            "A short private lesson: play your first moves, step by step"
         ),
     )
     async def learn(self, interaction: discord.Interaction) -> None:

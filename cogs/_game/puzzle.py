@@ -101,11 +101,11 @@ class PuzzleCog(LearnCog):
 
     @app_commands.command(
         name="puzzle",
-        description="A private puzzle: find the move that forces the win",  # not translated: command text
+        description="A private puzzle: find the move that forces the win",
     )
     @app_commands.describe(
-        number="A puzzle by its number (default: one you have not tried yet)",  # not translated: command text
-        top="Show this server's best puzzle solvers instead",  # not translated: command text
+        number="A puzzle by its number (default: one you have not tried yet)",
+        top="Show this server's best puzzle solvers instead",
     )
     async def puzzle(self, interaction: discord.Interaction,
                      number: app_commands.Range[int, 1, 999] | None = None, top: bool = False) -> None:

@@ -68,12 +68,12 @@ class RecordsCog(BoardCog):
 
     @app_commands.command(
         name="import",
-        description="Replay a record file and see its final position "  # not translated: command text
-                    "(only you see it; nothing is stored)",  # not translated: command text
+        description="Replay a record file and see its final position "
+                    "(only you see it; nothing is stored)",
     )
     @app_commands.describe(
         record=(
-            "A record (.txt) from the Record button under a finished match"  # not translated: command text
+            "A record (.txt) from the Record button under a finished match"
         ),
     )
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment) -> None:

@@ -111,7 +111,7 @@ class RulesCog(BoardCog):
 
     @app_commands.command(
         name="rules",
-        description="How to play: a picture, a summary, and the full rules",  # not translated: command text
+        description="How to play: a picture, a summary, and the full rules",
     )
     async def rules_cmd(self, interaction: discord.Interaction) -> None:
         await self.send_rules(interaction, FullRulesButton(self.game_key))

@@ -76,18 +76,18 @@ __all__ = ["Eof", "decode_draft", "encode_draft"]
 
 
 class Eof(EofExecution, group_name="eof",
-          group_description="EOF: secret programs edit a shared file"):  # not translated: command text
+          group_description="EOF: secret programs edit a shared file"):
     """``/eof``: the slash commands (new, move) on top of the parts in this package."""
 
     @app_commands.command(name="new",
-                          description="Open an EOF lobby (2-4 players)")  # not translated: command text
+                          description="Open an EOF lobby (2-4 players)")
     @app_commands.describe(
-        locking="Deleting a record that holds another player's pointer",  # not translated: command text
-        crash_penalty="Does a crashed program lose points?",  # not translated: command text
-        draw="feel: pick the size of each draw; blind: random sizes",  # not translated: command text
-        turn_limit="Time per turn (a missing program becomes no program)",  # not translated: command text
-        colour="Your colour (the others choose theirs when they join)",  # not translated: command text
-        expires="How long the lobby stays open (default 15 minutes)",  # not translated: command text
+        locking="Deleting a record that holds another player's pointer",
+        crash_penalty="Does a crashed program lose points?",
+        draw="feel: pick the size of each draw; blind: random sizes",
+        turn_limit="Time per turn (a missing program becomes no program)",
+        colour="Your colour (the others choose theirs when they join)",
+        expires="How long the lobby stays open (default 15 minutes)",
     )
     @app_commands.choices(locking=LOCKING_CHOICES, crash_penalty=PENALTY_CHOICES, draw=DRAW_CHOICES,
                           turn_limit=TURN_LIMITS, colour=COLOUR_CHOICES, expires=EXPIRY_CHOICES)
@@ -161,11 +161,11 @@ class Eof(EofExecution, group_name="eof",
 
     @app_commands.command(
         name="move",
-        description=("Submit your program (only you see the reply), "  # not translated: command text
+        description=("Submit your program (only you see the reply), "
                      "or draw S/M/L, allow, deny"),
     )
     @app_commands.describe(
-        notation=('Five instructions, e.g. "Y1R G2L B3S R1R G1U"; '  # not translated: command text
+        notation=('Five instructions, e.g. "Y1R G2L B3S R1R G1U"; '
                   "or draw S / M / L, allow, deny"),
     )
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'

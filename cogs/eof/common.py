@@ -27,30 +27,30 @@ ORIENT_EMOJI = ("⬆️", "⬇️", "⬅️", "➡️", "⏺️")
 
 
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
-# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+# translated by discord.py's translator (bot/i18n/commands.py), not by _().
 LOCKING_CHOICES = [
-    app_commands.Choice(name="none: any record may be deleted", value="none"),  # not translated: command text
-    app_commands.Choice(name="locks, crash: deleting a held record crashes",  # not translated: command text
+    app_commands.Choice(name="none: any record may be deleted", value="none"),
+    app_commands.Choice(name="locks, crash: deleting a held record crashes",
                         value="locks-crash"),
-    app_commands.Choice(name="locks, no crash: the delete stops there",  # not translated: command text
+    app_commands.Choice(name="locks, no crash: the delete stops there",
                         value="locks-nocrash"),
-    app_commands.Choice(name="permission, crash: ask; a Deny crashes",  # not translated: command text
+    app_commands.Choice(name="permission, crash: ask; a Deny crashes",
                         value="permission-crash"),
-    app_commands.Choice(name="permission, no crash: ask; a Deny stops it",  # not translated: command text
+    app_commands.Choice(name="permission, no crash: ask; a Deny stops it",
                         value="permission-nocrash"),
 ]
 
 
 PENALTY_CHOICES = [
-    app_commands.Choice(name="off: a crash scores 0", value="off"),  # not translated: command text
-    app_commands.Choice(name="on: -1 per instruction not run", value="on"),  # not translated: command text
+    app_commands.Choice(name="off: a crash scores 0", value="off"),
+    app_commands.Choice(name="on: -1 per instruction not run", value="on"),
 ]
 
 
 DRAW_CHOICES = [
-    app_commands.Choice(name="feel: choose the size of each draw",  # not translated: command text
+    app_commands.Choice(name="feel: choose the size of each draw",
                         value="feel"),
-    app_commands.Choice(name="blind: sizes are random too", value="blind"),  # not translated: command text
+    app_commands.Choice(name="blind: sizes are random too", value="blind"),
 ]
 
 

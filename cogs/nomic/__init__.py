@@ -97,10 +97,10 @@ from cogs.nomic.rulebook import NomicRulebook
 
 
 # Slash command descriptions are read from the command tree into the commands catalog and translated by
-# discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+# discord.py's translator (bot/i18n/commands.py), not by _().
 class Nomic(
     NomicRulebook, group_name="nomic",
-    group_description="Nomic World: roam the map, rewrite the rules",  # not translated: command text
+    group_description="Nomic World: roam the map, rewrite the rules",
 ):
     """``/nomic``: the slash commands (new, join, move, propose, judge, ruling, rules, rule, map, resign,
     end)."""
@@ -119,12 +119,12 @@ class Nomic(
 
     @app_commands.command(
         name="new",
-        description="Open a Nomic World lobby (2 or more players)",  # not translated: command text
+        description="Open a Nomic World lobby (2 or more players)",
     )
     @app_commands.describe(
-        expires="How long the invitation stays open (default 15 minutes)",  # not translated: command text
+        expires="How long the invitation stays open (default 15 minutes)",
         turn_limit=("Time per turn (a vote still "
-                    "open at the limit is rejected)"),  # not translated: command text
+                    "open at the limit is rejected)"),
     )
     @app_commands.choices(expires=EXPIRY_CHOICES,
                           turn_limit=TURN_LIMITS)
@@ -137,7 +137,7 @@ class Nomic(
     @app_commands.command(
         name="join",
         description=("Join the lobby here, or the "
-                     "running game from the next round")  # not translated: command text
+                     "running game from the next round")
     )
     async def join(self, interaction: discord.Interaction) -> None:
         found = await self.service.find_here(interaction.channel_id or 0, game=self.game_key)
@@ -190,11 +190,11 @@ class Nomic(
     @app_commands.command(
         name="move",
         description=("Play in notation: a path such "
-                     "as NNE, vote yes/no, skip")  # not translated: command text
+                     "as NNE, vote yes/no, skip")
     )
     @app_commands.describe(
         notation=("A path of N/E/S/W steps (NNE, 2N "
-                  "E), vote yes / vote no, or skip")  # not translated: command text
+                  "E), vote yes / vote no, or skip")
     )
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 300]) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
@@ -252,15 +252,15 @@ class Nomic(
     @app_commands.command(
         name="propose",
         description=("Propose your turn's rule-change "
-                     "(players vote with ✅ / ❌)")  # not translated: command text
+                     "(players vote with ✅ / ❌)")
     )
     @app_commands.describe(
-        action="Enact a new rule, repeal a rule, or amend a rule",  # not translated: command text
-        rule="The number of the rule to repeal or amend",  # not translated: command text
+        action="Enact a new rule, repeal a rule, or amend a rule",
+        rule="The number of the rule to repeal or amend",
         text=("The new rule's text (enact), the new "
-              "text (amend), or a reason (repeal)"),  # not translated: command text
+              "text (amend), or a reason (repeal)"),
         effect=("Optional: what the bot itself will "
-                "enforce, e.g. die=8, votes=majority, end"),  # not translated: command text
+                "enforce, e.g. die=8, votes=majority, end"),
     )
     @app_commands.choices(action=ACTIONS)
     async def propose(self, interaction: discord.Interaction, action: app_commands.Choice[str],
@@ -285,9 +285,9 @@ class Nomic(
     @app_commands.command(
         name="judge",
         description=("Invoke Judgment (rule 114): "
-                     "the Judge decides a question")  # not translated: command text
+                     "the Judge decides a question")
     )
-    @app_commands.describe(question="What the Judge should decide")  # not translated: command text
+    @app_commands.describe(question="What the Judge should decide")
     async def judge(self, interaction: discord.Interaction,
                     question: app_commands.Range[str, 1, MAX_QUESTION]) -> None:
         match = await self.match_here(interaction)
@@ -296,9 +296,9 @@ class Nomic(
     @app_commands.command(
         name="ruling",
         description=("The Judge's ruling on the "
-                     "pending question (rule 114)")  # not translated: command text
+                     "pending question (rule 114)")
     )
-    @app_commands.describe(text="Your ruling; it becomes a rule at once")  # not translated: command text
+    @app_commands.describe(text="Your ruling; it becomes a rule at once")
     async def ruling(
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, MAX_TEXT]
     ) -> None:
@@ -308,7 +308,7 @@ class Nomic(
     @app_commands.command(
         name="rules",
         description=("How to play: a picture, a "
-                     "summary, the rules in effect")  # not translated: command text
+                     "summary, the rules in effect")
     )
     async def rules_cmd(self, interaction: discord.Interaction) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_or_none(interaction)  # the picture and summary; the rulebook in effect
@@ -318,11 +318,11 @@ class Nomic(
     @app_commands.command(
         name="rule",
         description=("One rule or proposal, with "
-                     "its votes and history")  # not translated: command text
+                     "its votes and history")
     )
     @app_commands.describe(
         number=("The rule's number (101-115 for the "
-                "Initial Set, 201 on for the rest)")  # not translated: command text
+                "Initial Set, 201 on for the rest)")
     )
     async def rule(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 999_999]
@@ -338,7 +338,7 @@ class Nomic(
     @app_commands.command(
         name="map",
         description=("The world map: where everybody "
-                     "is, what has been revealed")  # not translated: command text
+                     "is, what has been revealed")
     )
     async def map_cmd(self, interaction: discord.Interaction) -> None:
         match = await self.match_here(interaction)
@@ -366,7 +366,7 @@ class Nomic(
     @app_commands.command(
         name="resign",
         description=("Leave the game here (the others "
-                     "play on; asks to confirm)")  # not translated: command text
+                     "play on; asks to confirm)")
     )
     async def resign(self, interaction: discord.Interaction) -> None:  # type: ignore[override]  # discord.py types a command by its cog class, so every override 'differs'
         match = await self.match_here(interaction)
@@ -382,7 +382,7 @@ class Nomic(
     @app_commands.command(
         name="end",
         description=("End the game here for everyone "
-                     "(Manage Server, or the host)")  # not translated: command text
+                     "(Manage Server, or the host)")
     )
     async def end(self, interaction: discord.Interaction) -> None:
         match = await self.match_here(interaction, running=False)

@@ -34,9 +34,9 @@ WORDS = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West")}
 
 # Slash command choice names are read from the command tree into the commands catalog and translated by
 # discord.py's translator (bot/i18n/commands.py), not by _().
-ACTIONS = [app_commands.Choice(name="enact a new rule", value="enact"),  # not translated: command text
-           app_commands.Choice(name="repeal a rule", value="repeal"),  # not translated: command text
-           app_commands.Choice(name="amend a rule", value="amend")]  # not translated: command text
+ACTIONS = [app_commands.Choice(name="enact a new rule", value="enact"),
+           app_commands.Choice(name="repeal a rule", value="repeal"),
+           app_commands.Choice(name="amend a rule", value="amend")]
 
 
 EFFECT_VALUES: tuple[str, ...] = (

@@ -39,13 +39,13 @@ from cogs.tournament.presenter import TournamentPresenter
 from cogs.tournament.signup import SignupButton
 
 # Slash command descriptions are read from the command tree into the commands catalog and translated by
-# discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
-EVENT = "The tournament number (default: the one in this channel)"  # not translated: command text
+# discord.py's translator (bot/i18n/commands.py), not by _().
+EVENT = "The tournament number (default: the one in this channel)"  # not translated: an option's description
 
 
 class TournamentCog(TournamentPresenter, group_name="tournament",
                     group_description=("Swiss and round-robin tournaments in the "
-                                       "2-player games")):  # not translated: command text
+                                       "2-player games")):
     """``/tournament``: the cog's life (resuming after a restart) and its slash commands."""
 
     def __init__(self, bot: ParlorBot) -> None:
@@ -90,17 +90,17 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
     @app_commands.command(
         name="new",
         description=("Open a tournament in this channel "
-                     "(sign-up with Join/Leave)"),  # not translated: command text
+                     "(sign-up with Join/Leave)"),
     )
     @app_commands.describe(
-        game="The game (2-player games)",  # not translated: command text
-        format="Swiss (default) or round robin",  # not translated: command text
+        game="The game (2-player games)",
+        format="Swiss (default) or round robin",
         rounds=("Swiss rounds (default: set by the sign-ups, "
-                "e.g. 3 for 4 players, 4 for 8)"),  # not translated: command text
-        round_time="Time for each round",  # not translated: command text
-        turn_limit="Time per move (default: the server's turn limit)",  # not translated: command text
-        rated="Count for the leaderboard (default yes)",  # not translated: command text
-        starts="When the first round starts",  # not translated: command text
+                "e.g. 3 for 4 players, 4 for 8)"),
+        round_time="Time for each round",
+        turn_limit="Time per move (default: the server's turn limit)",
+        rated="Count for the leaderboard (default yes)",
+        starts="When the first round starts",
     )
     @app_commands.rename(round_time="round-time", turn_limit="turn-limit")
     @app_commands.choices(
@@ -141,10 +141,10 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
             await self.service.set_message(t.id, cb.resource.id)
 
     @app_commands.command(
-        name="standings", description="The standings of a tournament"  # not translated: command text
+        name="standings", description="The standings of a tournament"
     )
     @app_commands.describe(
-        event=EVENT, page="Page of the table (32 players a page)"  # not translated: command text
+        event=EVENT, page="Page of the table (32 players a page)"
     )
     @app_commands.guild_only()
     async def standings_cmd(self, interaction: discord.Interaction, event: int | None = None,
@@ -155,7 +155,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
         await interaction.followup.send(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(
-        name="withdraw", description="Leave a tournament you are playing in"  # not translated: command text
+        name="withdraw", description="Leave a tournament you are playing in"
     )
     @app_commands.describe(event=EVENT)
     @app_commands.guild_only()
@@ -172,7 +172,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
             await self.signup_changed(await self.service.get(t.id))
 
     @app_commands.command(
-        name="list", description="This server's tournaments"  # not translated: command text
+        name="list", description="This server's tournaments"
     )
     @app_commands.guild_only()
     async def list_cmd(self, interaction: discord.Interaction) -> None:
@@ -196,7 +196,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
 
     @app_commands.command(
         name="pause",
-        description="Organiser: pause a tournament (the round clock stops)",  # not translated: command text
+        description="Organiser: pause a tournament (the round clock stops)",
     )
     @app_commands.describe(event=EVENT)
     @app_commands.guild_only()
@@ -208,7 +208,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
                              "(games in progress go on)."))
 
     @app_commands.command(
-        name="resume", description="Organiser: resume a paused tournament"  # not translated: command text
+        name="resume", description="Organiser: resume a paused tournament"
     )
     @app_commands.describe(event=EVENT)
     @app_commands.guild_only()
@@ -223,10 +223,10 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
 
     @app_commands.command(
         name="remove",
-        description="Organiser: remove a player from a tournament",  # not translated: command text
+        description="Organiser: remove a player from a tournament",
     )
     @app_commands.describe(
-        player="The player to take out (no pairings in later rounds)",  # not translated: command text
+        player="The player to take out (no pairings in later rounds)",
         event=EVENT,
     )
     @app_commands.guild_only()
@@ -247,7 +247,7 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
             await self.signup_changed(await self.service.get(t.id))
 
     @app_commands.command(
-        name="cancel", description="Organiser: cancel a tournament"  # not translated: command text
+        name="cancel", description="Organiser: cancel a tournament"
     )
     @app_commands.describe(event=EVENT)
     @app_commands.guild_only()
@@ -259,11 +259,11 @@ class TournamentCog(TournamentPresenter, group_name="tournament",
     @app_commands.command(
         name="settings",
         description=("Manage Server: who may open tournaments, "
-                     "events per player"),  # not translated: command text
+                     "events per player"),
     )
     @app_commands.describe(
-        organiser_role="Members with this role may open and run tournaments",  # not translated: command text
-        max_events="How many events a player may be in at once (default 3)",  # not translated: command text
+        organiser_role="Members with this role may open and run tournaments",
+        max_events="How many events a player may be in at once (default 3)",
     )
     @app_commands.rename(organiser_role="organiser-role", max_events="max-events")
     @app_commands.default_permissions(manage_guild=True)

@@ -36,11 +36,11 @@ GAME_CHOICES = [app_commands.Choice(name=TITLES[k], value=k) for k in two_player
 
 
 # Slash command descriptions and choice names are read from the command tree into the commands catalog and
-# translated by discord.py's translator (bot/i18n/commands.py), not by _(): "# not translated" marks them.
+# translated by discord.py's translator (bot/i18n/commands.py), not by _().
 FORMAT_CHOICES = [
-    app_commands.Choice(name="Swiss", value=Format.SWISS.value),  # not translated: command text
-    app_commands.Choice(name="round robin", value=Format.ROUND_ROBIN.value),  # not translated: command text
-    app_commands.Choice(name="double round robin",  # not translated: command text
+    app_commands.Choice(name="Swiss", value=Format.SWISS.value),
+    app_commands.Choice(name="round robin", value=Format.ROUND_ROBIN.value),
+    app_commands.Choice(name="double round robin",
                         value=Format.DOUBLE_ROUND_ROBIN.value),
 ]
 
@@ -59,14 +59,14 @@ ROUND_TIMES = [
 
 
 STARTS = [
-    app_commands.Choice(name="in 5 minutes", value=300),  # not translated: command text
-    app_commands.Choice(name="in 15 minutes", value=900),  # not translated: command text
-    app_commands.Choice(name="in 1 hour", value=3600),  # not translated: command text
-    app_commands.Choice(name="in 3 hours", value=10800),  # not translated: command text
-    app_commands.Choice(name="in 12 hours", value=43200),  # not translated: command text
-    app_commands.Choice(name="in 24 hours", value=86400),  # not translated: command text
-    app_commands.Choice(name="in 3 days", value=259200),  # not translated: command text
-    app_commands.Choice(name="in 7 days", value=604800),  # not translated: command text
+    app_commands.Choice(name="in 5 minutes", value=300),
+    app_commands.Choice(name="in 15 minutes", value=900),
+    app_commands.Choice(name="in 1 hour", value=3600),
+    app_commands.Choice(name="in 3 hours", value=10800),
+    app_commands.Choice(name="in 12 hours", value=43200),
+    app_commands.Choice(name="in 24 hours", value=86400),
+    app_commands.Choice(name="in 3 days", value=259200),
+    app_commands.Choice(name="in 7 days", value=604800),
 ]
 
 

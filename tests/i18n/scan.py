@@ -5,6 +5,8 @@ A string literal (or f-string) that reads like words is *unmarked* unless it is:
 - a docstring, an ``assert``, a comparison operand, a subscript, a dictionary key, ``__all__``;
 - given to a log, ``warnings``, ``print`` (operator output), ``re``, ``struct``, a metric's help;
 - the message of an exception users never read (``RuntimeError``, ``ValueError``, ``TypeError``, ...);
+- a slash command's description, option or choice (``app_commands.command/describe/Choice``, a cog's
+  ``group_description``): those are the commands catalog, extracted from the command tree;
 - SQL, or in a file or area that is not extracted (``bot.i18n.areas.NOT_EXTRACTED``);
 - on a line ending ``# not translated: <why>`` (notation, identifiers, Discord's own words).
 
@@ -99,9 +101,17 @@ class Finder(ast.NodeVisitor):
             return
         self.generic_visit(node)
 
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for n in (*node.bases, *node.decorator_list, *node.body):  # not its keywords: group_description=
+            self.visit(n)
+
     def visit_Call(self, node: ast.Call) -> None:
         name = _name(node.func)
         if name in MARKERS:
+            return
+        # a slash command's texts: the commands catalog, read from the command tree (bot/i18n/cli.py)
+        if name == "Choice" or (isinstance(node.func, ast.Attribute)
+                                and _name(node.func.value) == "app_commands"):
             return
         if name in QUIET_CALLS or (isinstance(node.func, ast.Attribute) and _name(node.func.value) in
                                    {"log", "logger", "logging", "warnings", "re", "struct", "os", "sys"}):
