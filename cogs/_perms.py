@@ -15,6 +15,7 @@ import discord
 
 from bot.errors import ParlorError
 from bot.i18n import N_, _, ngettext
+from bot.render.text import in_words
 
 # Discord's names of its permissions, as its server settings show them; looked up with _() where they are
 # said, so the catalogs give Discord's own words in each language and an admin finds the switch by its name.
@@ -56,10 +57,7 @@ def _missing(perms: discord.Permissions, needs: tuple[tuple[str, str], ...]) -> 
 
 def _and(labels: list[str]) -> str:
     """The permissions' names, bold, as a list in words ("**A**, **B** and **C**")."""
-    bold = [f"**{_(x)}**" for x in labels]
-    if len(bold) == 1:
-        return bold[0]
-    return _("{names} and {last}", names=", ".join(bold[:-1]), last=bold[-1])
+    return in_words([f"**{_(x)}**" for x in labels])
 
 
 def channel_blockers(interaction: discord.Interaction, game: str = "", channel: Any = None) -> list[str]:

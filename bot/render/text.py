@@ -14,6 +14,13 @@ from PIL import ImageFont
 from bot.i18n import _, ngettext
 
 
+def in_words(items: list[str], sep: str = ", ") -> str:
+    """Items as a list in words, in the current language: "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{names} and {last}", names=sep.join(items[:-1]), last=items[-1])
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``n`` with ``word`` in the right number, in English (a translated text counts with ``ngettext``).
 

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.games import TITLES, two_player
-from bot.i18n import N_, _, pgettext
+from bot.i18n import N_, pgettext
 from bot.tournaments.model import Format
 
 if TYPE_CHECKING:
@@ -97,11 +97,6 @@ def status_word(status: str) -> str:
     return words.get(status, status)
 
 
-def and_list(items: list[str]) -> str:
-    """Items as a list in words: "a", "a and b", "a, b and c"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return _("{names} and {last}", names=", ".join(items[:-1]), last=items[-1])
 
 
 def mention(user_id: int) -> str:

@@ -20,7 +20,8 @@ from cogs._game import game_cog, picture_file
 
 if TYPE_CHECKING:
     pass
-from cogs.tournament.common import COLOUR, NO_MENTIONS, PAGE, and_list, esc, log, mention
+from bot.render.text import in_words
+from cogs.tournament.common import COLOUR, NO_MENTIONS, PAGE, esc, log, mention
 from cogs.tournament.signup import TournamentSignup
 
 MEDALS = {1: ("🥇", N_("1st")), 2: ("🥈", N_("2nd")), 3: ("🥉", N_("3rd"))}
@@ -253,7 +254,7 @@ class TournamentPresenter(TournamentSignup):
             embed, file = await self.standings_post(t, title=_("Tournament #{id}: final standings", id=tid))
             podium = [r for r in st.rows if r.place <= 3][:3]
             winners = [r for r in st.rows if r.place == 1]
-            lead = and_list([f"**{esc(st.names.get(r.player, '?'))}**" for r in winners])
+            lead = in_words([f"**{esc(st.names.get(r.player, '?'))}**" for r in winners])
             top = winners[0] if winners else None
             lines = ["🏆 " + ngettext("Winner: {players} with {points} point!",
                                      "Winner: {players} with {points} points!",

@@ -19,6 +19,7 @@ from typing import Any, TypeAlias
 from bot import i18n
 from bot.games.base import JSON
 from bot.i18n import N_, _, pgettext, speaking
+from bot.render.text import in_words
 
 PLAYER_NAMES: tuple[str, ...] = (N_("Red"), N_("Yellow"), N_("Green"), N_("Blue"))
 """A seat called by its colour (``Red draws G2``), capitalised as a name."""
@@ -145,9 +146,7 @@ def _arg(value: Arg, who: Who | None) -> str:
         return colour_word(value.colour)
     if isinstance(value, Join):
         parts = [_arg(v, who) for v in value.items]
-        if value.last and len(parts) > 1:
-            return _("{names} and {last}", names=value.sep.join(parts[:-1]), last=parts[-1])
-        return value.sep.join(parts)
+        return in_words(parts, value.sep) if value.last else value.sep.join(parts)
     return str(value)
 
 
