@@ -10,44 +10,42 @@ import time
 
 from bot.storage.sqlbase import SqlBase
 
+_TABLES = {"user_languages": "user_id", "guild_languages": "guild_id"}
+
 
 class LanguageSql(SqlBase):
     """The languages part of :class:`bot.storage.sql.SqlStore`."""
 
     async def user_languages(self) -> dict[int, str]:
         """Every player's chosen language, by user id (players on automatic are left out)."""
-        async with self._read() as db:
-            rows = await db.fetch("SELECT user_id, language FROM user_languages")
-        return {int(r[0]): str(r[1]) for r in rows}
+        return await self._languages("user_languages")
 
     async def guild_languages(self) -> dict[int, str]:
         """Every server's chosen language, by guild id (servers on automatic are left out)."""
-        async with self._read() as db:
-            rows = await db.fetch("SELECT guild_id, language FROM guild_languages")
-        return {int(r[0]): str(r[1]) for r in rows}
+        return await self._languages("guild_languages")
 
     async def set_user_language(self, user_id: int, language: str | None) -> None:
         """Choose a player's language; None: automatic (their Discord language)."""
-        async with self._write() as db:
-            if language is None:
-                await db.execute("DELETE FROM user_languages WHERE user_id = ?", user_id)
-                return
-            await db.execute(
-                "INSERT INTO user_languages (user_id, language, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, "
-                "updated_at = excluded.updated_at",
-                user_id, language, time.time(),
-            )
+        await self._set_language("user_languages", user_id, language)
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Choose a server's language for its channels; None: automatic (its Discord community language)."""
+        await self._set_language("guild_languages", guild_id, language)
+
+    async def _languages(self, table: str) -> dict[int, str]:
+        async with self._read() as db:
+            rows = await db.fetch(f"SELECT {_TABLES[table]}, language FROM {table}")
+        return {int(r[0]): str(r[1]) for r in rows}
+
+    async def _set_language(self, table: str, key: int, language: str | None) -> None:
+        column = _TABLES[table]
         async with self._write() as db:
             if language is None:
-                await db.execute("DELETE FROM guild_languages WHERE guild_id = ?", guild_id)
+                await db.execute(f"DELETE FROM {table} WHERE {column} = ?", key)
                 return
             await db.execute(
-                "INSERT INTO guild_languages (guild_id, language, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
+                f"INSERT INTO {table} ({column}, language, updated_at) VALUES (?, ?, ?) "
+                f"ON CONFLICT ({column}) DO UPDATE SET language = excluded.language, "
                 "updated_at = excluded.updated_at",
-                guild_id, language, time.time(),
+                key, language, time.time(),
             )
