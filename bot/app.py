@@ -39,6 +39,7 @@ from bot.errors import LobbyError, MatchError, MatchOver, NotAPlayer, StaleBoard
 from bot.games import GAMES
 from bot.heap import IdleCollector
 from bot.i18n import N_, _, public
+from bot.i18n.catalogs import preload
 from bot.i18n.commands import ParlorTranslator
 from bot.matches.replay import ended_match
 from bot.matches.scheduler import Scheduler
@@ -160,6 +161,7 @@ class ParlorBot(commands.Bot):
         await self.load_languages()
         self.add_dynamic_items(MatchComponent)
         await self.tree.set_translator(ParlorTranslator())
+        self._catalogs = asyncio.create_task(asyncio.to_thread(preload), name="parlor-catalogs")
         for ext in self.extensions_to_load:
             await self.load_extension(ext)
         if self.sync_commands:
