@@ -44,7 +44,7 @@ from bot.i18n.commands import ParlorTranslator
 from bot.matches.replay import ended_match
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
-from bot.names import shown
+from bot.names import shown, versus
 from bot.puzzles import Puzzle
 from bot.replies import reply_error
 from bot.storage import Status, Store
@@ -353,7 +353,7 @@ class ParlorBot(commands.Bot):
             if isinstance(channel, discord.abc.Messageable):
                 title = GAMES[rec.game].spec.title
                 with public(rec.guild_id):
-                    names = " vs ".join(shown(s.name) for s in rec.seats) or _("nobody yet")
+                    names = versus(shown(s.name) for s in rec.seats) or _("nobody yet")
                     text = _("**{game}** #{number} ({players}) was stopped because its thread was deleted. "
                              "The match is unrated.", game=title, number=rec.id, players=names)
                 try:

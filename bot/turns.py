@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Protocol
 import discord
 
 from bot.chores import FAILURES, message_payload, transient
-from bot.i18n import N_, _, language_of_user, public, speaking
+from bot.i18n import N_, _, capitalised, language_of_user, public, speaking
 from bot.matches.service import Match, Result
-from bot.names import shown
+from bot.names import shown, versus
 from bot.storage import NotifyMode, Status, Store
 
 if TYPE_CHECKING:
@@ -189,14 +189,14 @@ class Turns:
     @staticmethod
     def dm_text(match: Match, title: str, *, reminder: str = "", notice: Notice | None = None) -> str:
         """A turn DM's first line, in the current language: what to do, where, and the link."""
-        names = " vs ".join(shown(s.name) for s in match.seats)
+        names = versus(shown(s.name) for s in match.seats)
         game = f"**{title} #{match.id}**"
         if notice is not None:
             link = f"[{_(notice.label)}]({notice.url})"
             if reminder:
                 return _("⏰ Reminder: {action}, {left} in {game} ({players}): {link}", action=notice.action,
                          left=reminder, game=game, players=names, link=link)
-            action = notice.action[:1].upper() + notice.action[1:]
+            action = capitalised(notice.action)
             return _("{action} in {game} ({players}): {link}", action=action, game=game, players=names,
                      link=link)
         link = _("[go to the board]({url})", url=board_url(match))

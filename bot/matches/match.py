@@ -14,6 +14,7 @@ from bot.errors import StaleBoard
 from bot.games import GAMES, Game
 from bot.games.base import Event, Outcome, Seat
 from bot.i18n import language
+from bot.names import named
 from bot.storage import MatchRecord, MoveRecord, RatingChange, SeatRecord, Status
 
 MIN_TURN_LIMIT = 30
@@ -99,7 +100,7 @@ class Match:
         return self.rec.seats[seat]
 
     def names(self) -> list[str]:
-        return [s.name for s in self.rec.seats]
+        return [named(s.name) for s in self.rec.seats]  # (a computer's level in the current language)
 
     def to_act(self) -> frozenset[Seat]:
         """Seats that may move now (empty when finished or at a chance node)."""

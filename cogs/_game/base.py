@@ -7,7 +7,7 @@ import dataclasses
 import importlib
 import io
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import ModuleType
@@ -76,14 +76,6 @@ def human_seconds(seconds: float) -> str:
     if seconds >= 60 and seconds % 60 == 0:
         return ngettext("{n} minute", "{n} minutes", seconds // 60)
     return ngettext("{n} second", "{n} seconds", seconds)
-
-
-def versus(names: Iterable[str]) -> str:
-    """``alice vs bob`` (``alice vs bob vs carol``): the players of a match, in the current language."""
-    out = ""
-    for name in names:
-        out = _("{first} vs {second}", first=out, second=name) if out else name
-    return out
 
 
 def match_tag(match_id: int | str) -> str:

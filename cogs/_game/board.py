@@ -16,7 +16,7 @@ from bot.games.base import CHANCE, GameError
 from bot.games.samples import sample_positions
 from bot.i18n import N_, _, language, ngettext, pgettext
 from bot.matches.service import Match, Result
-from bot.names import shown
+from bot.names import shown, versus
 from bot.ratings import RATING_NOTE, rating_change_text
 from bot.render import board_png, png_bytes
 from bot.render.kept import Kept
@@ -40,7 +40,6 @@ from cogs._game.base import (
     match_tag,
     picture_file,
     result_band,
-    versus,
 )
 from cogs._game.describe import describe_board, text_boards_of, text_for
 

@@ -10,7 +10,7 @@ import discord
 from bot.errors import LobbyError, NotAPlayer
 from bot.i18n import _
 from bot.matches.service import Match, Player, Result
-from bot.names import plain, shown
+from bot.names import plain, shown, versus
 from bot.storage import Status
 from bot.turns import mentions_of
 from cogs import _perms
@@ -21,7 +21,6 @@ from cogs._game.base import (
     COLOUR_OK,
     NO_MENTIONS,
     in_channel,
-    versus,
 )
 from cogs._game.play import PlayCog
 

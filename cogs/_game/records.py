@@ -22,10 +22,10 @@ from bot.games import GAMES
 from bot.games.base import CHANCE
 from bot.i18n import _, ngettext
 from bot.matches.service import Match, Result
-from bot.names import shown
+from bot.names import shown, versus
 from bot.storage import MatchRecord, SeatRecord, Status
 from cogs import _views as v
-from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, match_tag, picture_file, versus
+from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, match_tag, picture_file
 from cogs._game.board import BoardCog, option_text
 
 RECORD_ACTION = "record"

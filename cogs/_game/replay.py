@@ -38,17 +38,17 @@ from discord import app_commands
 from bot.errors import MatchError
 from bot.games import GAMES, TITLES
 from bot.games.base import CHANCE
-from bot.i18n import N_, _, language, ngettext, pgettext, public
+from bot.i18n import N_, _, capitalised, language, ngettext, pgettext, public
 from bot.matches.replay import GifJob, Replay, Step, gif_off_loop, make_gif, replay_of, stop_gif_process
 from bot.matches.service import Match, Result
-from bot.names import shown
+from bot.names import shown, versus
 from bot.render import board_png
 from bot.render.kept import Kept
 from bot.render.match_gif import MAX_FRAMES, MatchGif
 from bot.review import REVIEWED, Review, how, job_of, kept_review, review_once, stop_review_process
 from bot.storage import MatchRecord, Status
 from cogs import _views as v
-from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, match_tag, picture_file, versus
+from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, match_tag, picture_file
 from cogs._game.lobby import LobbyCog
 
 STEP = "rp:"
@@ -205,7 +205,7 @@ class ReplayCog(LobbyCog):
         rv = kept_review((match.id, match.version))
         mark = rv.at(n) if rv is not None else None
         if mark is not None:  # (not in the drawn step: a review may come in after the step was drawn)
-            text = f"{text}\n🔎 **{kind_words(mark.kind).capitalize()}** · `{mark.better}` {mark.why}"[:4096]
+            text = f"{text}\n🔎 **{capitalised(kind_words(mark.kind))}** · `{mark.better}` {mark.why}"[:4096]
         seats = versus(self.seat_label(match, s.seat) for s in match.seats)
         embed = discord.Embed(title=f"{self.spec.title} #{match.id} · {seats}"[:256], description=text,
                               colour=COLOUR_END if match.status != Status.RUNNING else COLOUR_INFO)
