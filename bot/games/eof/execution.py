@@ -16,7 +16,7 @@ from bot.games.eof.pieces import (
     FULL,
     GREEN,
     LEFT,
-    ORIENT_NAMES,
+    ORIENT_WORDS,
     RIGHT,
     STANDING,
     UP,
@@ -277,7 +277,7 @@ class Work:
         """Carry out one instruction; ``None`` when it waits for permission."""
         if not ins.is_valid:
             reason = said(N_("{colour} has no {orientation} instruction"), colour=ColourWord(ins.colour),
-                          orientation=ORIENT_NAMES[ins.orient])
+                          orientation=said(ORIENT_WORDS[ins.orient]))
             return self.crash(seat, index, ins, reason)
         p = self.pointers[seat]
         n = len(self.file)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from bot.games.eof.words import colour_word
-from bot.i18n import _, ngettext
+from bot.i18n import N_, _, ngettext
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 COLOUR_NAMES: Final = ("red", "yellow", "green", "blue")
@@ -29,7 +29,8 @@ PIECES: Final = PER_KIND * KINDS
 
 UP, DOWN, LEFT, RIGHT, STANDING = 0, 1, 2, 3, 4
 ORIENT_LETTERS: Final = "UDLRS"
-ORIENT_NAMES: Final = ("up", "down", "left", "right", "standing")
+ORIENT_WORDS: Final = (N_("up"), N_("down"), N_("left"), N_("right"), N_("standing"))
+"""The orientations as words in a sentence (looked up where shown)."""
 
 VALID_ORIENTS: Final[tuple[frozenset[int], ...]] = (
     frozenset({LEFT, RIGHT}),                 # red: delete
@@ -109,7 +110,7 @@ class Instruction:
         n = self.size
         if not self.is_valid:
             return _("{colour} {orientation}: not an instruction (crashes)", colour=colour_word(self.colour),
-                     orientation=ORIENT_NAMES[self.orient])
+                     orientation=_(ORIENT_WORDS[self.orient]))
         left = self.orient == LEFT
         if self.colour == GREEN:
             if self.orient == UP:
