@@ -31,7 +31,7 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from bot.i18n.catalogs import LANGUAGES, catalog, discord_language, plural_index
-from bot.i18n.pseudo import PSEUDO, pseudo
+from bot.i18n.pseudo import OPEN, PSEUDO, pseudo
 
 __all__ = [
     "LANGUAGES",
@@ -40,6 +40,7 @@ __all__ = [
     "Text",
     "_",
     "again",
+    "capitalised",
     "discord_language",
     "format_number",
     "language",
@@ -126,6 +127,13 @@ def pgettext(context: str, msgid: str, /, **kw: Any) -> str:
     """Like :func:`_`, for a text whose English is shared by different meanings (``context`` tells them
     apart for translators)."""
     return _text(_format(_lookup(msgid, context), msgid, kw), (context, msgid, None, None, kw))
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter upper-case (a looked-up phrase starting a sentence): unlike
+    ``str.capitalize`` it leaves the rest as translated, and looks past the pseudo-locale's bracket."""
+    i = 1 if text.startswith(OPEN) else 0
+    return text[:i] + text[i:i + 1].upper() + text[i + 1:]
 
 
 def N_(msgid: str, /) -> str:

@@ -60,7 +60,8 @@ def named(text: str, sides: Sequence[str], names: Sequence[str] | None) -> str:
     swap = {k: v for k, v in swap.items() if k != v}
     if not swap:
         return text
-    pattern = r"\b(" + "|".join(re.escape(k) for k in sorted(swap, key=len, reverse=True)) + r")\b"
+    # (not \b: a side's word may start or end with a non-letter, e.g. the pseudo-locale's brackets)
+    pattern = r"(?<!\w)(" + "|".join(re.escape(k) for k in sorted(swap, key=len, reverse=True)) + r")(?!\w)"
     return re.sub(pattern, lambda m: swap[m.group(1)], text)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.games.base import CHANCE, Event
 from bot.i18n import N_, _
+from bot.i18n.pseudo import CLOSE, PAD
 from bot.matches.service import Match, Result
 from bot.names import shown
 from cogs._game.base import ALT_LIMIT, describer
@@ -81,7 +82,8 @@ def describe_board(game_key: str, match: Match, result: Result | None, ended: st
 def last_in_words(alt: str) -> str:
     """The alt text's "Last: …" sentence(s): the opponent's move in words, for a turn notice (its words
     in the current language, or English's where a game's text has no translation)."""
-    for mark in dict.fromkeys((_(LAST), LAST)):
+    # (a looked-up "Last:" as it starts a longer text: without the pseudo-locale's padding and bracket)
+    for mark in dict.fromkeys((_(LAST).rstrip(PAD + CLOSE), LAST)):
         at = alt.rfind(mark + " ")
         if at >= 0:
             return alt[at:]
