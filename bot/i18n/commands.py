@@ -41,18 +41,15 @@ def command_text(msgid: str, lang: str, kind: str) -> str | None:
     """The translation of a command's text, or None (Discord then shows the English)."""
     from bot.i18n import pseudo_mode
 
+    found = catalog(lang).get((COMMAND_CONTEXT, msgid)) if lang != "en" else None
+    text = found if isinstance(found, str) and found and valid(kind, found) else None
     if pseudo_mode():
-        # names stay valid names: accented, not wrapped (Discord's name rules), descriptions wrapped
-        text = pseudo(msgid)
+        # the translation (or the English) wrapped; names stay valid names: accented, not wrapped
+        text = pseudo(text or msgid)
         if kind == "name":
             text = text[1:-1].rstrip("‧")
         return text if valid(kind, text) else None
-    if lang == "en":
-        return None
-    found = catalog(lang).get((COMMAND_CONTEXT, msgid))
-    if not isinstance(found, str) or not found or not valid(kind, found):
-        return None
-    return found
+    return text
 
 
 class ParlorTranslator(app_commands.Translator):

@@ -18,7 +18,7 @@ OPEN, CLOSE, PAD = "⟦", "⟧", "‧"
 _PLAIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ACCENTED = "ȧƀċḋėḟġḣїĵķŀṁṅȯṗʠṙṡṫǔṿẇẋẏżȦƁĊḊĖḞĠḢЇĴĶĿṀṄȮṖǪṘṠṪǓṼẆẊẎŻ"
 _TO = str.maketrans(_PLAIN, _ACCENTED)
-_FROM = str.maketrans(_ACCENTED, _PLAIN, OPEN + CLOSE + PAD)
+_FROM = str.maketrans(_ACCENTED + "ɃṾ", _PLAIN + "BV", OPEN + CLOSE + PAD)  # (+ ƀ, ṿ upper-cased by code)
 assert len(set(_ACCENTED)) == len(_PLAIN)
 
 # kept as they are: placeholders, code spans, <...> (mentions, emoji, timestamps), links, markdown markers
@@ -50,6 +50,9 @@ def unpseudo(text: str) -> str:
 
 def untranslated(text: str) -> list[str]:
     """The runs of English letters outside ⟦…⟧ in a text a player reads (names are the caller's to allow)."""
-    outside = re.sub(re.escape(OPEN) + r"[^" + re.escape(CLOSE) + r"]*" + re.escape(CLOSE), " ", text)
+    inner = re.compile(re.escape(OPEN) + r"[^" + re.escape(OPEN + CLOSE) + r"]*" + re.escape(CLOSE))
+    outside, before = text, None
+    while outside != before:  # innermost first: a text may quote another (⟦… ⟦Red⟧ …⟧)
+        before, outside = outside, inner.sub(" ", outside)
     outside = re.sub(r"`[^`]*`|<[^<>\s]*>|https?://\S+|\{[^{}]*\}", " ", outside)
     return re.findall(r"[A-Za-z][A-Za-z']+(?: [A-Za-z][A-Za-z']+)*", outside)
