@@ -371,13 +371,25 @@ def _resource_legend(d: ImageDraw.ImageDraw, ly: int, size: int, right: int) -> 
     """Each resource once: its colour, its code (as on the spaces' bands) and its name; then unknown (in the
     current language)."""
     lx = PAD
-    small, bold = font(size), font(size, bold=True)
-    for res, colour in RESOURCE_COLOURS.items():
+    items = [(colour, resource_code(res), resource_name(res)) for res, colour in RESOURCE_COLOURS.items()]
+    unknown = pgettext("map legend", "unknown")
+
+    def width(small: ImageFont.FreeTypeFont, bold: ImageFont.FreeTypeFont) -> float:
+        return sum(23 + d.textlength(code, font=bold) + 5 + d.textlength(word, font=small) + 14
+                   for _c, code, word in items) + 23 + d.textlength(unknown, font=small)
+
+    # a language whose names are longer gets a smaller type (down to 3/4), then shortened names
+    fitted = size
+    while fitted > size * 3 // 4 and width(font(fitted), font(fitted, bold=True)) > right - lx:
+        fitted -= 1
+    small, bold = font(fitted), font(fitted, bold=True)
+    over = width(small, bold) - (right - lx)
+    for colour, code, word in items:
         d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=colour, outline=GRID)
-        code = resource_code(res)
         d.text((lx + 23, ly + 13), code, font=bold, fill=INK, anchor="lm")
         lx += 23 + int(d.textlength(code, font=bold)) + 5
-        word = resource_name(res)
+        if over > 0:
+            word = shorten(word, small, max(12, int(d.textlength(word, font=small) - over / len(items))))
         d.text((lx, ly + 13), word, font=small, fill=MUTED, anchor="lm")
         lx += int(d.textlength(word, font=small)) + 14
     d.rectangle((lx, ly + 4, lx + 18, ly + 22), fill=UNKNOWN, outline=GRID)
