@@ -14,6 +14,7 @@ import discord
 
 from . import fixtures as F
 from . import perms as P
+from . import pseudo
 from .errors import InteractionFailed, WaitTimeout
 from .gateway import GatewayLink
 from .interactions import Interaction
@@ -124,6 +125,8 @@ class DiscordDouble(DiscordWorld):
 
         self._violations: list[Violation] = []
         self.pseudo_findings: list[str] = []  # PARLOR_PSEUDO_LOCALE=1: English a user would read (pseudo.py)
+        self.pseudo_typed: set[str] = set()  # ... except what players typed
+        self.pseudo_sent: dict[str, str] = {}  # English → the words the bot sent (what it reads back)
         self.bot_errors: list[CapturedLog] = []
         self.bot_warnings: list[CapturedLog] = []
         self.gateway_errors: list[str] = []
@@ -280,6 +283,7 @@ class DiscordDouble(DiscordWorld):
         return self._interactions_by_token.get(token)
 
     async def _dispatch_interaction(self, inter: Interaction) -> Interaction:
+        pseudo.collect_typed(inter.data, self.pseudo_typed)
         self.interactions[inter.id] = inter
         self._interactions_by_token[inter.token] = inter
         if not self.connected or self.link is None:

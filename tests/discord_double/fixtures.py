@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from . import perms
+from . import perms, pseudo
 from .models import Attachment, Channel, ChannelType, Guild, Member, Message, Role, User, emoji_display
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -467,6 +467,8 @@ def message(
         data["poll"] = copy.deepcopy(msg.poll)
     if msg.position is not None:
         data["position"] = msg.position
+    if dd.pseudo_sent:  # the pseudo-locale run: the bot reads back what it sent (the tests read English)
+        data = pseudo.as_sent(data, dd.pseudo_sent)
     return data
 
 

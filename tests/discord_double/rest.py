@@ -249,8 +249,8 @@ class RestAPI:
                     rec.interaction_id = inter.id
                     inter.requests.append(rec)
             if body is not None and pseudo.active():  # the pseudo-locale run: check, then read as English
-                dd.pseudo_findings.extend(pseudo.check(rec.route, body, dd.known_names()))
-                body = rec.json = pseudo.to_english(body)
+                dd.pseudo_findings.extend(pseudo.check(rec.route, body, dd.known_names(), dd.pseudo_typed))
+                body = rec.json = pseudo.to_english(body, dd.pseudo_sent)
             req = Req(dd, method, path, params, dict(query), body, list(files), rec)
             try:
                 result = handler(req)

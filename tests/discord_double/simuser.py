@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import perms as P
+from . import pseudo
 from .errors import UserActionError
 from .interactions import (
     Interaction,
@@ -550,6 +551,7 @@ class SimUser(User):
             raise UserActionError("cannot send an empty message")
         if len(content) > 2000:
             raise UserActionError("messages are limited to 2000 characters")
+        pseudo.add_typed(content, dd.pseudo_typed)  # (the pseudo-locale run: a player's words may be quoted)
         specs = []
         for f in files:
             name, data = (f[0], f[1]) if isinstance(f, tuple) else (Path(f).name, Path(f).read_bytes())
@@ -572,6 +574,7 @@ class SimUser(User):
         if msg.author.id != self.id:
             raise UserActionError(f"{self.username} can only edit their own messages")
         self._require_message(msg)
+        pseudo.add_typed(content, self._dd.pseudo_typed)
         self._dd._edit_message(msg, {"content": content})
         await self._dd._deliver_pending()
         return msg

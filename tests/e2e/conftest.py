@@ -7,6 +7,7 @@ an admin with Manage Server, the connected bot, a controllable clock for the mat
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,4 +117,7 @@ def _pseudo_locale_findings(request):
     double = request.node.funcargs.get("dd") or getattr(request.node.funcargs.get("world"), "dd", None)
     if double is not None and double.pseudo_findings:
         found = sorted(set(double.pseudo_findings))
+        if dump := os.environ.get("PARLOR_PSEUDO_DUMP"):  # every finding of the run, for a translator
+            with open(dump, "a", encoding="utf-8") as f:
+                f.writelines(f"{request.node.nodeid}\t{line}\n" for line in found)
         pytest.fail(f"{len(found)} untranslated or overflowing text(s):\n" + "\n".join(found[:40]))
