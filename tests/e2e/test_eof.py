@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.eof.rules import Phase
+from bot.i18n.pseudo import unpseudo  # (the pseudo-locale run: texts the test makes read as English)
 from tests.e2e.eof_helpers import (
     INSTRUCTION,
     Clock,
@@ -303,7 +304,7 @@ async def test_turn_limit_expiry(dd, tmp_path, monkeypatch):
         mark = dd.mark()
         clock.advance(61)
         results = await bot.scheduler.run_due()
-        assert results and results[0].message == "The turn limit passed."
+        assert results and unpseudo(results[0].message) == "The turn limit passed."
         cont = await thread.wait_for(lambda m: m.embed.title == "Round 1: execution (continued)", since=mark,
                                      timeout=10)
         assert "refused" in cont.text
@@ -362,7 +363,7 @@ async def test_whole_match_updates_ratings(dd, tmp_path):
     # the result said once, in the one wording (issue 27), with the others' totals after it
     from bot.games.eof.state import result_sentence
     labels = [f"{u.username} ({c})" for u, c in zip(users, ("Red", "Yellow"), strict=True)]
-    said = result_sentence(m.state.scores, labels)
+    said = unpseudo(result_sentence(m.state.scores, labels))
     assert over.embed.description.startswith(f"**{said}.**")
     assert "won" not in over.embed.description and over.embed.description.count(" with ") == 1
     rows = await bot.store.ratings(m.rec.guild_id, "eof", [alice.id, bob.id])
@@ -436,13 +437,13 @@ async def test_draw_count_agrees_and_draw_the_rest_for_me(dd, tmp_path):
     board = dd.messages[m.rec.message_id]
     assert "draws (1/9)" in board.text
     picture_text, _ = _status(m.view(None), m.names(), _marks(m.view(None), ()))
-    assert "draws (1/9)" in picture_text  # the picture and the embed count the same draw
+    assert "draws (1/9)" in unpseudo(picture_text)  # the picture and the embed count the same draw
     user = user_of(m, users, drawer)
     await click_suffix(user, board, ":m:M")
     m = await bot.service.get(mid)
     board = dd.messages[m.rec.message_id]
     assert "draws (2/9)" in board.text
-    assert "draws (2/9)" in _status(m.view(None), m.names(), _marks(m.view(None), ()))[0]
+    assert "draws (2/9)" in unpseudo(_status(m.view(None), m.names(), _marks(m.view(None), ()))[0])
     # the other player cannot draw for the drawer
     other = user_of(m, users, 1 - drawer)
     r = await other.click(board, "Draw the rest for me (8)")

@@ -2,6 +2,8 @@
 
 import pytest
 
+from bot.i18n.pseudo import unpseudo  # (the pseudo-locale run: texts the test makes read as English)
+
 pytestmark = pytest.mark.e2e
 
 
@@ -86,7 +88,7 @@ async def test_fire_and_ice_footer_counts_moves_like_the_picture_with_a_handicap
     match = (await w.bot.service.find_here(thread.id))[0]
     assert match.rec.ui["plies"] == 2                      # two handicap pieces were placed by chance…
     assert "move 0 ·" in board.embed.footer                # …but no move was played, as the picture says
-    assert move_line(match.view(None)) == "no moves yet"
+    assert unpseudo(move_line(match.view(None))) == "no moves yet"
 
 
 async def test_fire_and_ice_confirms_a_move_that_hands_the_win(world):

@@ -136,6 +136,7 @@ async def test_private_controls_in_a_dm_only_for_players(world):
     _thread, _board = await start_pylon(w)
     rec = await only_match(w)
     # the bot DMs carol and alice something (any bot DM will do as the message the forged control sits on)
+    w.dd.pseudo_typed.add("hello")  # (the pseudo-locale run: the test's own words, not the bot's)
     carol_dm = await w.bot.create_dm(await w.bot.fetch_user(w.carol.id))
     await carol_dm.send("hello")
     alice_dm = await w.bot.create_dm(await w.bot.fetch_user(w.alice.id))

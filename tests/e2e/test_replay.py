@@ -8,6 +8,7 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
+from bot.i18n.pseudo import unpseudo  # (the pseudo-locale run: texts the test makes read as English)
 from tests.e2e.test_platform import is_board, start_pylon
 
 
@@ -233,7 +234,7 @@ async def test_eof_replay_hides_hands_and_programs_until_the_end(dd, tmp_path):
 
 
 def cog_status(bot, match):
-    return bot.game_cogs["eof"].status_line(match)
+    return unpseudo(bot.game_cogs["eof"].status_line(match))
 
 
 async def replay_steps(bot, mid):

@@ -308,6 +308,8 @@ async def test_a_failed_reply_leaves_no_stuck_board(world):
     await w.alice.slash(thread, "pylon move", notation="S a1", check=False)
     await w.dd.settle()
     cog.board_kwargs = original
+    # (the pseudo-locale run: the refused title is this test's own, not the bot's words)
+    w.dd.pseudo_findings[:] = [f for f in w.dd.pseudo_findings if "x" * 40 not in f and " 300 > " not in f]
     match = (await w.bot.service.find_here(thread.id))[0]
     assert match.version >= 2
     latest = live_board(thread)

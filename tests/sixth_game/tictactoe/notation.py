@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.games.base import InvalidNotation
+from bot.i18n import _
 
 COLUMNS = "abc"
 SQUARE_NAMES: tuple[str, ...] = tuple(f"{c}{r}" for r in "123" for c in COLUMNS)
@@ -22,5 +23,6 @@ def read_square(text: str) -> int:
     """``"b2"``, ``"B2"`` or ``" b 2 "`` → 4; anything else is :class:`InvalidNotation`."""
     m = _SQUARE.fullmatch(text)
     if m is None:
-        raise InvalidNotation(f"`{text[:20]}` is not a square: write a column a–c and a row 1–3, like `b2`.")
+        raise InvalidNotation(_("`{text}` is not a square: write a column a–c and a row 1–3, like `b2`.",
+                                text=text[:20]))
     return (int(m[2]) - 1) * 3 + COLUMNS.index(m[1].lower())

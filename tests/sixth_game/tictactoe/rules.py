@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bot.games.base import JSON, Event, GameSpec, IllegalMove, Outcome, RulesBase, Seat
+from bot.i18n import _
 
 from .notation import SQUARE_NAMES, read_square, square_name
 
@@ -73,7 +74,8 @@ class TicTacToeRules(RulesBase):
         legal = self.legal_moves(s, seat)
         if move not in legal:
             taken = 0 <= move < 9 and s.cells[move] is not None
-            why = f"{square_name(move)} is taken." if taken else "That move is not possible now."
+            why = (_("{square} is taken.", square=square_name(move)) if taken
+                   else _("That move is not possible now."))
             raise IllegalMove(why, legal=[square_name(i) for i in legal])
         cells = (*s.cells[:move], seat, *s.cells[move + 1:])
         event = Event("mark", f"{MARKS[seat]} on {square_name(move)}", {"square": move, "seat": seat})
@@ -85,9 +87,10 @@ class TicTacToeRules(RulesBase):
             winner = s.cells[line[0]]
             assert winner is not None
             ends = f"{square_name(line[0])}–{square_name(line[2])}"
-            return Outcome.win(winner, 2, detail=f"{MARKS[winner]} has three in a row ({ends}).")
+            return Outcome.win(winner, 2, detail=_("{mark} has three in a row ({ends}).", mark=MARKS[winner],
+                                                   ends=ends))
         if all(c is not None for c in s.cells):
-            return Outcome.draw(2, detail="The grid is full.")
+            return Outcome.draw(2, detail=_("The grid is full."))
         return None
 
     def view(self, s: TicTacToeState, seat: Seat | None) -> TicTacToeView:
@@ -108,8 +111,10 @@ class TicTacToeRules(RulesBase):
         square = read_square(text)
         legal = self.legal_moves(s, seat)
         if square not in legal:
-            raise IllegalMove(f"{square_name(square)} is taken." if s.cells[square] is not None
-                              else "That move is not possible now.", legal=[SQUARE_NAMES[i] for i in legal])
+            taken = s.cells[square] is not None
+            raise IllegalMove(_("{square} is taken.", square=square_name(square)) if taken
+                              else _("That move is not possible now."),
+                              legal=[SQUARE_NAMES[i] for i in legal])
         return square
 
     def format(self, move: int, s: TicTacToeState) -> str:
