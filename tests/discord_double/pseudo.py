@@ -24,7 +24,8 @@ TITLES = {"pylon", "fire", "and", "ice", "the", "egg", "carton", "game", "eof", 
 LIMITS = {  # Discord's limits on what a user reads, by field
     "content": 2000, "title": 256, "description": 4096, "label": 80, "placeholder": 150, "text": 2048,
 }
-_TYPED = re.compile(r"https?://\S+|/[a-z]+(?: [a-z]+){0,2}|\b[a-z_]+:|\b[A-Z]{1,4}\b|\b[NESW]+\b|\b[A-Za-z]\d+\b")
+_TYPED = re.compile(r"https?://\S+|/[a-z]+(?: [a-z]+){0,2}|\b[a-z_]+:|\b[A-Z]{1,4}\b|\b[NESW]+\b"
+                    r"|\b[A-Za-z]\d+\b")
 
 
 def active() -> bool:
