@@ -39,6 +39,7 @@ from bot.errors import MatchError
 from bot.games import GAMES, TITLES
 from bot.games.base import CHANCE
 from bot.i18n import N_, _, language, ngettext, pgettext, public
+from bot.matches.match import ended_view
 from bot.matches.replay import GifJob, Replay, Step, gif_off_loop, make_gif, replay_of, stop_gif_process
 from bot.matches.service import Match, Result
 from bot.names import shown
@@ -48,7 +49,7 @@ from bot.render.match_gif import MAX_FRAMES, MatchGif
 from bot.review import REVIEWED, Review, how, job_of, kept_review, review_once, stop_review_process
 from bot.storage import MatchRecord, Status
 from cogs import _views as v
-from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, match_tag, picture_file, versus
+from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, match_tag, picture_file, versus
 from cogs._game.lobby import LobbyCog
 
 STEP = "rp:"
