@@ -180,8 +180,9 @@ class GifJob:
     rec: MatchRecord
     """The match's record without its state (a cache of the last position) or clocks: the game, and the
     options and seats :func:`initial_state` sets the start up from."""
-    moves: tuple[MoveRecord, ...]
-    """The log of the steps shown: every move of the replay the job is made from (only those that replay)."""
+    moves: tuple[tuple[Seat, str], ...]
+    """The log, ``(seat, notation)`` per move: every move of the replay the job is made from (those that
+    replay). Not the records: their user ids and times would triple the job's size and draw nothing."""
     first: int
     """The step of the first frame (0, or later for a game longer than one GIF holds)."""
     names: tuple[str, ...] | None
@@ -204,7 +205,7 @@ def gif_job(match: Match, replay: Replay, captions: Sequence[str], *, first: int
     """The job of the GIF of ``replay``'s steps ``first`` to the last, captioned ``captions``."""
     rec = dataclasses.replace(match.rec, state=None, clocks=None,
                               ui={k: v for k, v in match.rec.ui.items() if k == "start_seats"})
-    moves = tuple(mv for step in replay.steps for mv in step.moves)
+    moves = tuple((mv.seat, mv.notation) for step in replay.steps for mv in step.moves)
     return GifJob(rec, moves, first, tuple(names) if names is not None else None, tuple(captions), ended)
 
 
@@ -217,7 +218,8 @@ def make_gif(job: GifJob) -> MatchGif:
 
 def _make_gif(job: GifJob) -> MatchGif:
     match = Match(job.rec)
-    replay = positions(match, job.moves)
+    replay = positions(match, [MoveRecord(i, seat, None, notation, 0.0)
+                               for i, (seat, notation) in enumerate(job.moves)])
     render = match.game.render
     last = len(job.captions) - 1
 

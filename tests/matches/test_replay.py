@@ -23,9 +23,10 @@ from bot.render.match_gif import MAX_FRAMES, MatchGif, match_gif
 from bot.storage import MatchRecord, MoveRecord, SeatRecord, Status
 from tests.test_records import random_match
 
-JOB_BYTES = 20_000
-"""The most a GIF job may weigh pickled (the log of a long game: ~10 KB for a 4-player EOF game of 160
-moves, where the views it replaced weighed ~130 KB)."""
+JOB_BYTES = 24_000
+"""The most a GIF job may weigh pickled: the log of a long game (~10 KB for a 4-player EOF game of 160 moves,
+where the views it replaced weighed ~130 KB; ~20 KB for a Nomic World game of 600 plies, the longest
+notations)."""
 
 
 def pylon_match() -> Match:
