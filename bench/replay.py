@@ -15,7 +15,9 @@ The real bot (ParlorBot: cogs, SQLite store, renderers) runs against the in-proc
    job built on the loop as the button builds it):
    - the GIF job: the loop thread's CPU to build it, its pickled size, and the bot process's CPU per GIF
      (all its threads: the job, pickling it, the answer) with nothing else going on;
-   - the longest loop stall: how late a ticker task sleeping 1 ms wakes, idle and while GIFs are made;
+   - the longest loop stall: how late a ticker task sleeping 1 ms wakes, idle and while GIFs are made (on a
+     shared machine mostly the OS's scheduling), and in the GIFs' own turns on the loop (the ticks right
+     after a job was built: a GIF's answer handled, the next job built);
    - typed moves of another Pylon match (``/pylon move``), each followed by the floor: ``/floor``, a slash
      command of the bench's own answered with the move's answer ready (same text, embed, picture and
      buttons), and a click on a floor button (as in 1.); in blocks of 25, GIFs on and off alternating
@@ -29,6 +31,7 @@ Usage: python bench/replay.py [rounds=60] [--profile]
 from __future__ import annotations
 
 import asyncio
+import bisect
 import cProfile
 import io
 import pickle
@@ -170,6 +173,8 @@ class Gifs:
     def __init__(self, cog: Any, match: Any, replay: Any) -> None:
         self.cog, self.match, self.replay = cog, match, replay
         self.build: list[float] = []
+        self.built: list[float] = []
+        """When each job was built (perf_counter): the loop's turn that ends there is the GIF's own."""
         self.made = 0
         self.on = False
 
@@ -177,6 +182,7 @@ class Gifs:
         t = time.thread_time()
         job = self.cog.gif_job(self.match, self.replay)
         self.build.append(time.thread_time() - t)
+        self.built.append(time.perf_counter())
         await gif_off_loop(job)
         self.made += 1
 
@@ -185,22 +191,30 @@ class Gifs:
             await self.one()
 
 
-async def ticking(work: Any) -> list[float]:
-    """How late a ticker sleeping :data:`TICK` woke, each time, while ``work`` (awaitable) runs."""
+async def ticking(work: Any) -> tuple[list[float], list[float]]:
+    """How late a ticker sleeping :data:`TICK` woke, each time, while ``work`` (awaitable) runs; and when
+    it woke (perf_counter)."""
     lags: list[float] = []
+    woke: list[float] = []
     done = False
 
     async def tick() -> None:
         while not done:
             t = time.perf_counter()
             await asyncio.sleep(TICK)
-            lags.append(max(0.0, time.perf_counter() - t - TICK))
+            woke.append(time.perf_counter())
+            lags.append(max(0.0, woke[-1] - t - TICK))
 
     ticker = asyncio.create_task(tick())
     await work
     done = True
     await ticker
-    return lags
+    return lags, woke
+
+
+def lag_after(lags: list[float], woke: list[float], when: list[float]) -> list[float]:
+    """The lateness of the first tick after each of ``when``: the loop's turn that ended then held it."""
+    return [lags[i] for t in when if (i := bisect.bisect_left(woke, t)) < len(woke)]
 
 
 async def main() -> None:
@@ -316,16 +330,20 @@ async def main() -> None:
                   f"threads, {GIFS_TIMED} GIFs) {per_gif * 1000:5.1f} ms")
 
             # the longest loop stall: a ticker's lateness, idle and while GIFs are made one after another
-            idle_lags = await ticking(asyncio.sleep(STALL_IDLE))
+            idle_lags, _woke = await ticking(asyncio.sleep(STALL_IDLE))
 
             async def some_gifs() -> None:
+                await asyncio.sleep(0.01)  # (the ticker ticking before the first job is built)
                 for _ in range(GIFS_TIMED):
                     await gifs.one()
 
-            gif_lags = await ticking(some_gifs())
+            gifs.built.clear()
+            gif_lags, woke = await ticking(some_gifs())
+            own = lag_after(gif_lags, woke, gifs.built)
             print(f"loop stall (a ticker's lateness, every {TICK * 1000:.0f} ms) idle {STALL_IDLE:.0f} s: "
                   f"max {ms(idle_lags, 100)} p99 {ms(idle_lags, 99)}   while {GIFS_TIMED} GIFs are made: max "
-                  f"{ms(gif_lags, 100)} p99 {ms(gif_lags, 99)}")
+                  f"{ms(gif_lags, 100)} p99 {ms(gif_lags, 99)}; in the GIFs' own turns (a GIF back, the next "
+                  f"job built) max {ms(own, 100)}")
 
             # typed moves and floor clicks in blocks, GIFs on and off alternating (ABBA: drift hits both)
             moves: dict[bool, list[float]] = {False: [], True: []}
