@@ -6,6 +6,7 @@ of :class:`bot.matches.service.MatchService`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,32 @@ class _Conflict(StaleBoard):
 
 def engine_options(options: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in options.items() if k not in PLATFORM_OPTIONS}
+
+
+def ended_view(view: Any, outcome: Outcome) -> Any:
+    """A game's view as if its engine had ended the game with ``outcome`` (resignation, timeout, abort):
+    nobody to move, the winner set, where the view has such fields (Pylon, Fire and Ice, the Egg Carton
+    Game); other views are returned unchanged."""
+    if not dataclasses.is_dataclass(view) or isinstance(view, type):
+        return view
+    names = {f.name for f in dataclasses.fields(view)}
+    winners = sorted(outcome.winners)
+    changes: dict[str, Any] = {}
+    if "to_move" in names:
+        changes["to_move"] = None
+    if "winner" in names:
+        changes["winner"] = winners[0] if len(winners) == 1 else None
+    if "is_over" in names:
+        changes["is_over"] = True
+    if "is_draw" in names:
+        changes["is_draw"] = outcome.is_draw
+    if "again" in names:
+        changes["again"] = False
+    if "detail" in names and isinstance(getattr(view, "detail", None), str):
+        changes["detail"] = (outcome.detail or "").rstrip(".")
+    if "phase" in names and "outcome" in names:
+        changes["phase"], changes["outcome"] = "over", outcome
+    return dataclasses.replace(view, **changes)
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import CHANCE, Event, Seat
+from bot.games.base import CHANCE, Event, Outcome, Seat
 from bot.i18n import _, language, speaking
-from bot.matches.match import Match, engine_options
+from bot.matches.match import Match, ended_view, engine_options
 from bot.matches.workers import Worker
 from bot.render.match_gif import MatchGif, match_gif
-from bot.storage import MoveRecord, Status
+from bot.storage import MatchRecord, MoveRecord, Status
 
 log = logging.getLogger(__name__)
 
@@ -171,38 +171,68 @@ async def replay_of(service: Any, match: Match) -> Replay:
 
 @dataclass(frozen=True)
 class GifJob:
-    """What the GIF of a match is drawn from: the channel's view and the events of each step shown, the
-    names, and each frame's caption (the last: the result). Plain data, so it can go to another process."""
+    """What the GIF of a match is drawn from, as plain data for another process: the match's log, replayed
+    where the GIF is drawn (:func:`positions`: the loop does not build ~160 views and pickle ~130 KB of them
+    for a 4-player EOF game, the job is ~10 KB), the first step shown, the names, each frame's caption (the
+    last: the result) and how the last frame ends. The pictures are the channel's views (``view(None)``):
+    nothing hidden appears, whether the match is on or over."""
 
-    game: str
+    rec: MatchRecord
+    """The match's record without its state (a cache of the last position) or clocks: the game, and the
+    options and seats :func:`initial_state` sets the start up from."""
+    moves: tuple[tuple[Seat, str], ...]
+    """The log, ``(seat, notation)`` per move: every move of the replay the job is made from (those that
+    replay). Not the records: their user ids and times would triple the job's size and draw nothing."""
     first: int
-    """The step of ``frames[0]`` (0, or later for a game longer than one GIF holds)."""
-    frames: tuple[tuple[Any, tuple[Event, ...]], ...]
+    """The step of the first frame (0, or later for a game longer than one GIF holds)."""
     names: tuple[str, ...] | None
     captions: tuple[str, ...]
+    """One per frame, steps ``first`` to the last."""
+    ended: Outcome | None = None
+    """The outcome the last frame shows the match ended with, when the platform ended it (a resignation, a
+    timeout: the engine's view still has someone to move); None when the engine's own view says it."""
     lang: str = field(default_factory=language)
     """The language the pictures' words are drawn in (where the job is made); passed, as the worker process
     does not share the bot's context."""
 
+    @property
+    def game(self) -> str:
+        return self.rec.game
+
+
+def gif_job(match: Match, replay: Replay, captions: Sequence[str], *, first: int,
+            names: Sequence[str] | None, ended: Outcome | None) -> GifJob:
+    """The job of the GIF of ``replay``'s steps ``first`` to the last, captioned ``captions``."""
+    rec = dataclasses.replace(match.rec, state=None, clocks=None,
+                              ui={k: v for k, v in match.rec.ui.items() if k == "start_seats"})
+    moves = tuple((mv.seat, mv.notation) for step in replay.steps for mv in step.moves)
+    return GifJob(rec, moves, first, tuple(names) if names is not None else None, tuple(captions), ended)
+
 
 def make_gif(job: GifJob) -> MatchGif:
-    """The GIF of ``job`` (:func:`bot.render.match_gif.match_gif`); ``first``/``last`` count steps."""
+    """The GIF of ``job`` (:func:`bot.render.match_gif.match_gif`), in the job's language: its log replayed
+    (the events' words too), each step's channel view drawn; ``first``/``last`` count steps."""
     with speaking(job.lang):
         return _make_gif(job)
 
 
 def _make_gif(job: GifJob) -> MatchGif:
-    from bot.games import GAMES
-
-    render = GAMES[job.game].render
+    match = Match(job.rec)
+    replay = positions(match, [MoveRecord(i, seat, None, notation, 0.0)
+                               for i, (seat, notation) in enumerate(job.moves)])
+    render = match.game.render
+    last = len(job.captions) - 1
 
     def draw(i: int) -> Any:
-        view, events = job.frames[i]
+        step = replay.step(job.first + i)
+        view = match.rules.view(step.state, None)
+        if i == last and job.ended is not None:
+            view = ended_view(view, job.ended)
         if job.names is None:
-            return render(view, events=events)
-        return render(view, names=job.names, events=events)
+            return render(view, events=step.events)
+        return render(view, names=job.names, events=step.events)
 
-    gif = match_gif(draw, lambda i: job.captions[i], len(job.frames) - 1)
+    gif = match_gif(draw, lambda i: job.captions[i], last)
     return dataclasses.replace(gif, first=gif.first + job.first, last=gif.last + job.first)
 
 

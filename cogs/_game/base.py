@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import importlib
 import io
 import logging
@@ -135,32 +134,6 @@ def in_channel(match: Match) -> Iterator[None]:
         return
     with public(match.rec.guild_id):
         yield
-
-
-def ended_view(view: Any, outcome: Any) -> Any:
-    """A game's view as if its engine had ended the game with ``outcome`` (resignation, timeout, abort):
-    nobody to move, the winner set, where the view has such fields (Pylon, Fire and Ice, the Egg Carton
-    Game); other views are returned unchanged."""
-    if not dataclasses.is_dataclass(view) or isinstance(view, type):
-        return view
-    names = {f.name for f in dataclasses.fields(view)}
-    winners = sorted(outcome.winners)
-    changes: dict[str, Any] = {}
-    if "to_move" in names:
-        changes["to_move"] = None
-    if "winner" in names:
-        changes["winner"] = winners[0] if len(winners) == 1 else None
-    if "is_over" in names:
-        changes["is_over"] = True
-    if "is_draw" in names:
-        changes["is_draw"] = outcome.is_draw
-    if "again" in names:
-        changes["again"] = False
-    if "detail" in names and isinstance(getattr(view, "detail", None), str):
-        changes["detail"] = (outcome.detail or "").rstrip(".")
-    if "phase" in names and "outcome" in names:
-        changes["phase"], changes["outcome"] = "over", outcome
-    return dataclasses.replace(view, **changes)
 
 
 def result_band(png: bytes, text: str) -> bytes:

@@ -15,6 +15,7 @@ from bot.chores import FAILURES, message_payload, transient
 from bot.games.base import CHANCE, GameError
 from bot.games.samples import sample_positions
 from bot.i18n import N_, _, language, ngettext, pgettext
+from bot.matches.match import ended_view
 from bot.matches.service import Match, Result
 from bot.names import shown, versus
 from bot.ratings import RATING_NOTE, rating_change_text
@@ -34,7 +35,6 @@ from cogs._game.base import (
     COLOUR_OLD,
     NO_MENTIONS,
     GameBase,
-    ended_view,
     human_seconds,
     in_channel,
     match_tag,

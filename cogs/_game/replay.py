@@ -39,7 +39,16 @@ from bot.errors import MatchError
 from bot.games import GAMES, TITLES
 from bot.games.base import CHANCE
 from bot.i18n import N_, _, capitalised, language, ngettext, pgettext, public
-from bot.matches.replay import GifJob, Replay, Step, gif_off_loop, make_gif, replay_of, stop_gif_process
+from bot.matches.replay import (
+    GifJob,
+    Replay,
+    Step,
+    gif_job,
+    gif_off_loop,
+    make_gif,
+    replay_of,
+    stop_gif_process,
+)
 from bot.matches.service import Match, Result
 from bot.names import shown, versus
 from bot.render import board_png
@@ -48,7 +57,7 @@ from bot.render.match_gif import MAX_FRAMES, MatchGif
 from bot.review import REVIEWED, Review, how, job_of, kept_review, review_once, stop_review_process
 from bot.storage import MatchRecord, Status
 from cogs import _views as v
-from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, ended_view, match_tag, picture_file
+from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, match_tag, picture_file
 from cogs._game.lobby import LobbyCog
 
 STEP = "rp:"
@@ -381,18 +390,16 @@ class ReplayCog(LobbyCog):
         return board_png(lambda: self.game.render(view, names=at.names(), events=step.events), self.game_key)
 
     def gif_job(self, match: Match, replay: Replay) -> GifJob:
-        """What the GIF of the match is drawn from (the channel's views: nothing hidden appears)."""
+        """What the GIF of the match is drawn from: its log, replayed in the GIF process, which draws the
+        channel's views (nothing hidden appears); here only the captions, the names and whether the last
+        frame shows the match ended by the platform (a resignation, a timeout)."""
         first = max(0, replay.last - MAX_FRAMES + 1)
-        frames = []
-        for n in range(first, replay.last + 1):
-            at = self.match_at(match, replay, n)
-            view = at.view(None)
-            if n == replay.last and at.outcome is not None and self.ended_by_platform(at):
-                view = ended_view(view, at.outcome)
-            frames.append((view, tuple(replay.step(n).events)))
+        at = self.match_at(match, replay, replay.last)
+        ended = at.outcome if at.outcome is not None and self.ended_by_platform(at) else None
         takes_names = "names" in inspect.signature(self.game.render).parameters
-        return GifJob(self.game_key, first, tuple(frames), tuple(match.names()) if takes_names else None,
-                      tuple(self.gif_caption(match, replay, n) for n in range(first, replay.last + 1)))
+        captions = [self.gif_caption(match, replay, n) for n in range(first, replay.last + 1)]
+        return gif_job(match, replay, captions, first=first, names=match.names() if takes_names else None,
+                       ended=ended)
 
     def gif_caption(self, match: Match, replay: Replay, n: int) -> str:
         if n == replay.last and match.status != Status.RUNNING:

@@ -3,13 +3,19 @@ step's picture the board the players saw; another server's match refused; the wh
 
 from __future__ import annotations
 
+import inspect
 import io
+import pickle
 
 import pytest
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 from bot.i18n.pseudo import unpseudo  # (the pseudo-locale run: texts the test makes read as English)
+from bot.matches.match import ended_view
+from bot.matches.replay import make_gif, positions
+from bot.render.match_gif import MAX_FRAMES
 from tests.e2e.test_platform import is_board, start_pylon
+from tests.matches.test_replay import JOB_BYTES, frames_gif
 
 
 def is_final(m):
@@ -151,6 +157,7 @@ async def test_the_whole_game_as_one_gif(world):
     await w.dd.settle()
     again = await r.message()
     assert r.ephemeral and again.attachments[0].bytes == att.bytes
+    assert att.bytes == (await views_beforehand(w.bot, mid)).data  # the GIF process replayed the log
     # every frame is the board of its step (palette-mapped: within a few levels), the last the final board
     for n, frame in enumerate(frames):
         board = rgb(seen[n])
@@ -160,6 +167,35 @@ async def test_the_whole_game_as_one_gif(world):
         diff = ImageChops.difference(top, board)
         mean = ImageStat.Stat(diff.convert("L")).mean[0]
         assert mean < 2.0, (n, mean)
+
+
+async def views_beforehand(bot, mid):
+    """The match's GIF made the way it was before the job carried the log: every frame's view made by the
+    cog (the channel's, the last one ended when the platform ended the match), then drawn."""
+    m = await bot.service.get(mid)
+    replay = positions(m, await bot.service.history(mid))
+    cog = bot.game_cogs[m.rec.game]
+    first = max(0, replay.last - MAX_FRAMES + 1)
+    frames = []
+    for n in range(first, replay.last + 1):
+        at = cog.match_at(m, replay, n)
+        view = at.view(None)
+        if n == replay.last and at.outcome is not None and cog.ended_by_platform(at):
+            view = ended_view(view, at.outcome)
+        frames.append((view, tuple(replay.step(n).events)))
+    names = tuple(m.names()) if "names" in inspect.signature(cog.game.render).parameters else None
+    return frames_gif(m.rec.game, first, frames, names,
+                      [cog.gif_caption(m, replay, n) for n in range(first, replay.last + 1)])
+
+
+async def gif_of(bot, mid):
+    """The GIF the 🎞 button makes, its job through pickle (as to the GIF process); and the job."""
+    m = await bot.service.get(mid)
+    replay = positions(m, await bot.service.history(mid))
+    job = bot.game_cogs[m.rec.game].gif_job(m, replay)
+    data = pickle.dumps(job)
+    assert len(data) < JOB_BYTES
+    return make_gif(pickle.loads(data)), job
 
 
 async def test_replay_command_and_stats_list_the_matches_by_number(world):
@@ -212,6 +248,8 @@ async def test_eof_replay_hides_hands_and_programs_until_the_end(dd, tmp_path):
     r = await bob.slash(chan, "eof history", match=mid)  # the newest position: the same
     text = (await r.message()).text
     assert secret not in text and "hand `" not in text
+    gif, job = await gif_of(bot, mid)  # the GIF: the channel's views, the program not in a caption
+    assert gif == await views_beforehand(bot, mid) and not any(secret in c for c in job.captions)
 
     for _ in range(20):  # play on to the end
         m = await bot.service.get(mid)
@@ -231,6 +269,8 @@ async def test_eof_replay_hides_hands_and_programs_until_the_end(dd, tmp_path):
     text = (await r.message()).text
     m = await bot.service.get(mid)
     assert cog_status(bot, m) in text and "Hidden during the game" in text and "still on" not in text
+    gif, job = await gif_of(bot, mid)
+    assert gif == await views_beforehand(bot, mid) and any(secret in c for c in job.captions)
 
 
 def cog_status(bot, match):

@@ -25,6 +25,7 @@ from bot.review import ReviewJob, classify, kind_text, review
 from bot.storage import RatingChange, RatingRow
 from bot.storage.sqlite import SqliteStore
 from bot.turns import Notice, Turns
+from tests.matches.test_replay import pylon_match
 
 GUILD = 9
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
@@ -193,7 +194,7 @@ def test_the_reviews_words_follow_the_language_it_was_asked_in(monkeypatch):
 
 def test_the_gif_is_drawn_in_the_language_it_was_asked_in(monkeypatch):
     with speaking("pt_BR"):
-        job = replays.GifJob("pylon", 0, (), None, ())
+        job = replays.GifJob(pylon_match().rec, (), 0, None, ())
     seen = []
     monkeypatch.setattr(replays, "_make_gif", lambda j: seen.append(language()))
     replays.make_gif(job)
