@@ -32,7 +32,11 @@ def rgb(data: bytes) -> Image.Image:
 
 
 def same_pixels(a: bytes, b: bytes) -> bool:
-    return ImageChops.difference(rgb(a), rgb(b)).getbbox() is None
+    """The same picture: every pixel within the palette's quantization error (a picture's palette is learned
+    as the bot draws, so two drawings of one position may round a text's edge to neighbouring colours)."""
+    from bot.render import MAX_PALETTE_ERROR
+
+    return max(ImageChops.difference(rgb(a), rgb(b)).getextrema(), key=lambda e: e[1])[1] <= MAX_PALETTE_ERROR
 
 
 async def played_pylon(w):
