@@ -157,6 +157,7 @@ def compile_all(root: Path = LOCALES) -> int:
 def problems(langs: Iterable[str] = TRANSLATED) -> list[str]:
     out: list[str] = []
     for lang in langs:
+        said: dict[tuple[str | None, str], dict[str, tuple[str, ...]]] = {}
         for area in all_areas():
             pot = TEMPLATES / f"{area}.pot"
             path = _po_path(lang, area)
@@ -187,6 +188,12 @@ def problems(langs: Iterable[str] = TRANSLATED) -> list[str]:
                         out.append(f"{label}: placeholders {sorted(got)} != {sorted(want)}")
                 if area == COMMANDS and not valid("description", strings[0]):
                     out.append(f"{label}: longer than Discord's 100 characters: {strings[0]!r}")
+                key = (t.context, t.id if isinstance(t.id, str) else t.id[0])
+                said.setdefault(key, {})[area] = tuple(strings)
+        # one English text is one entry at run time (the areas are merged): its areas must agree
+        for (_ctx, msgid), by_area in said.items():
+            if len(set(by_area.values())) > 1:
+                out.append(f"{lang}: {msgid!r} is translated differently in {', '.join(sorted(by_area))}")
     return out
 
 
