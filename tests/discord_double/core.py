@@ -124,9 +124,6 @@ class DiscordDouble(DiscordWorld):
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
 
         self._violations: list[Violation] = []
-        self.pseudo_findings: list[str] = []  # PARLOR_PSEUDO_LOCALE=1: English a user would read (pseudo.py)
-        self.pseudo_typed: set[str] = set()  # ... except what players typed
-        self.pseudo_sent: dict[str, str] = {}  # English → the words the bot sent (what it reads back)
         self.bot_errors: list[CapturedLog] = []
         self.bot_warnings: list[CapturedLog] = []
         self.gateway_errors: list[str] = []

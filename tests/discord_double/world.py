@@ -98,6 +98,9 @@ class DiscordWorld:
         self.requests: list[Any] = []
         self.unimplemented: list[str] = []
         self.warnings: list[str] = []
+        self.pseudo_findings: list[str] = []  # PARLOR_PSEUDO_LOCALE=1: English a user would read (pseudo.py)
+        self.pseudo_typed: set[str] = set()  # ... except what players typed
+        self.pseudo_sent: dict[str, str] = {}  # English → the words the bot sent (what it reads back)
         self._seq = 0
         self._change_event: asyncio.Event | None = None
         self._last_activity = time.monotonic()
