@@ -516,9 +516,6 @@ def _pad(img: Image.Image, height: int) -> Image.Image:
     return out
 
 
-__all__ = ["animate", "board_height", "piece_point", "pointer_point", "position_box", "render", "render_hand"]
-
-
 __all__ = [
     "CRASH",
     "FINAL_MS",
