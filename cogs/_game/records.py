@@ -26,7 +26,8 @@ from bot.names import shown, versus
 from bot.storage import MatchRecord, SeatRecord, Status
 from cogs import _views as v
 from cogs._game.base import COLOUR_END, COLOUR_INFO, NO_MENTIONS, match_tag, picture_file
-from cogs._game.board import BoardCog, option_text
+from cogs._game.board import BoardCog
+from cogs._game.invite import option_text
 
 RECORD_ACTION = "record"
 """The component action of the Record button (version-free: it works on any old end-of-match message)."""

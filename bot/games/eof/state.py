@@ -1,4 +1,4 @@
-"""EOF: the match state (phases, the step log, finished rounds) and the game's constants."""
+"""EOF: the match state (phases, the step log, finished rounds), its JSON and the game's constants."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Final
 
 import bot.games.eof.words as words
 from bot.games.base import JSON, Seat
-from bot.games.eof.notation import Program, read_instruction
-from bot.games.eof.pieces import EMPTY, Counts, Instruction, Piece
+from bot.games.eof.notation import Program, read_instruction, read_program
+from bot.games.eof.pieces import EMPTY, FULL, KINDS, LETTERS, PIECES, Counts, Instruction, Piece
 from bot.games.eof.scoring import Configuration
 from bot.games.eof.words import Arg, Join, Said, and_list, colour_name, english, said
 from bot.i18n import N_
@@ -212,3 +212,120 @@ class EofState:
         """Seats in playing order this round (first player, then clockwise)."""
         f = max(self.first, 0)
         return tuple((f + i) % self.seats for i in range(self.seats))
+
+
+# --- JSON ----------------------------------------------------------------------------------------------
+
+def dump_state(s: EofState) -> dict[str, JSON]:
+    """Plain JSON with ``"v": 1``."""
+    return {
+        "v": 1, "colours": "".join(LETTERS[c] for c in s.colours), "locking": s.locking,
+        "crash_penalty": s.crash_penalty, "draw": "feel" if s.feel else "blind", "phase": s.phase.value,
+        "round": s.round, "first": s.first, "file": " ".join(map(str, s.file)),
+        "pointers": list(s.pointers),
+        "bag": list(s.bag), "pool": list(s.pool), "hands": [list(h) for h in s.hands],
+        "draws": [" ".join(map(str, d)) for d in s.draws], "dealer": s.dealer,
+        "size_choice": s.size_choice,
+        "programs": [None if p is None else str(p) for p in s.programs], "turn": s.turn,
+        "crashed": list(s.crashed), "deleted": " ".join(map(str, s.deleted)), "asked": list(s.asked),
+        "allowed": list(s.allowed), "steps": [st.dump() for st in s.steps], "scores": list(s.scores),
+        "history": [list(h) for h in s.history],
+        "last_round": s.last_round.dump() if s.last_round else None,
+    }
+
+
+def load_state(d: Mapping[str, JSON]) -> EofState:
+    """Rebuild a state from :func:`dump_state`, checking that it is consistent.
+
+    Raises:
+        ValueError: wrong version, missing or malformed fields, or pieces that do not add up.
+    """
+    try:
+        s = _load(d)
+    except (KeyError, TypeError, IndexError, AttributeError) as e:
+        raise ValueError(f"not an EOF state: {e!r}") from e
+    _validate(s)
+    return s
+
+
+def _load(d: Mapping[str, JSON]) -> EofState:
+    if d.get("v") != 1:
+        raise ValueError(f"unsupported EOF state version {d.get('v')!r}")
+
+    def pieces(text: JSON) -> tuple[Piece, ...]:
+        return tuple(Piece.parse(p) for p in str(text).split())
+
+    def counts(v: JSON) -> Counts:
+        c = tuple(int(x) for x in v)
+        if len(c) != KINDS:
+            raise ValueError("piece counts must have 12 entries")
+        return c
+
+    def program(v: JSON) -> Program | None:
+        if v is None:
+            return None
+        if v == "":
+            return Program(())
+        return read_program(str(v))
+
+    colours = tuple(LETTERS.index(ch) for ch in str(d["colours"]))
+    return EofState(
+        colours=colours, locking=str(d["locking"]), crash_penalty=bool(d["crash_penalty"]),
+        feel=d["draw"] == "feel", phase=Phase(d["phase"]), round=int(d["round"]), first=int(d["first"]),
+        file=pieces(d["file"]), pointers=tuple(int(p) for p in d["pointers"]), bag=counts(d["bag"]),
+        pool=counts(d["pool"]), hands=tuple(counts(h) for h in d["hands"]),
+        draws=tuple(pieces(x) for x in d["draws"]), dealer=int(d["dealer"]),
+        size_choice=int(d["size_choice"]), programs=tuple(program(p) for p in d["programs"]),
+        turn=int(d["turn"]), crashed=tuple(int(c) for c in d["crashed"]), deleted=pieces(d["deleted"]),
+        asked=tuple(int(a) for a in d["asked"]), allowed=tuple(int(a) for a in d["allowed"]),
+        steps=tuple(Step.load(st) for st in d["steps"]), scores=tuple(int(x) for x in d["scores"]),
+        history=tuple(tuple(int(x) for x in h) for h in d["history"]),
+        last_round=RoundResult.load(d["last_round"]) if d.get("last_round") else None,
+    )
+
+
+def _validate(s: EofState) -> None:
+    n = s.seats
+    if not 2 <= n <= 4 or len(set(s.colours)) != n:
+        raise ValueError("EOF needs 2-4 seats with distinct colours")
+    if s.locking not in LOCKING:
+        raise ValueError(f"unknown locking option {s.locking!r}")
+    if not 1 <= s.round <= ROUNDS:
+        raise ValueError(f"round {s.round} out of range")
+    per_seat = (s.pointers, s.hands, s.draws, s.programs, s.crashed, s.scores)
+    if any(len(x) != n for x in per_seat):
+        raise ValueError("per-seat fields must have one entry per seat")
+    if any(len(h) != n for h in s.history) or len(s.history) > ROUNDS:
+        raise ValueError("bad score history")
+    last = len(s.file) + 1 if s.file else 0
+    if any(not 0 <= p <= last for p in s.pointers):
+        raise ValueError("a pointer is outside the file")
+    if not -1 <= s.first < n or (s.phase is not Phase.FIRST and s.first < 0):
+        raise ValueError("bad first player")
+    if any(x < 0 for c in (s.bag, s.pool, *s.hands) for x in c):
+        raise ValueError("negative piece count")
+    total = list(s.bag)
+    for c in (s.pool, *s.hands):
+        total = [a + b for a, b in zip(total, c, strict=True)]
+    for piece in (*s.file, *(Piece(c, 1) for c in s.colours)):
+        total[piece.index] += 1
+    for prog in s.programs:
+        if prog is not None:
+            for ins in prog.instructions:
+                total[ins.piece.index] += 1
+    if tuple(total) != FULL:
+        raise ValueError(f"pieces do not add up to the set of {PIECES}")
+    for t, prog in enumerate(s.programs):
+        if prog is not None and any(h for h in s.hands[t]):
+            raise ValueError("a seat with a program still holds a hand")
+        if not s.crashed[t] < (len(prog.instructions) if prog else 5):
+            raise ValueError("crash index out of range")
+    if s.phase is Phase.PERMISSION:
+        if not s.asked or any(not 0 <= a < n for a in s.asked):
+            raise ValueError("a permission request needs asked seats")
+        if any(p is None for p in s.programs):
+            raise ValueError("execution needs every program")
+    if s.phase is Phase.PROGRAM and s.turn:
+        raise ValueError("execution turn set while programming")
+    if not 0 <= s.turn <= PROGRAM_LENGTH * n or not 0 <= s.dealer <= n or not -1 <= s.size_choice <= 3:
+        raise ValueError("counter out of range")

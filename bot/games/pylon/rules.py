@@ -20,13 +20,18 @@ once both players have played ``agree`` since the last stacking (either may
 agree when it is not their turn). A player scores the pyramids in the stacks
 whose top pyramid is theirs; the two scores always sum to 30, and 15–15 is a
 draw.
+
+*Layout.* The position and the queries on it that the engine, the AI and the
+Discord UI share are in :mod:`.state` (re-exported here); this module holds
+the legality checks, what a move does and says, the view, the serialisation
+and the rules object.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Final, TypeAlias
+from typing import ClassVar, Final
 
 from bot.games.base import (
     JSON,
@@ -53,146 +58,41 @@ from bot.games.pylon.notation import (
     parse_square,
     read,
     size_word,
-    step,
+)
+from bot.games.pylon.state import (
+    OVER,
+    PER_SIZE,
+    PIECES,
+    PLACEMENT,
+    STACKING,
+    Piece,
+    PylonState,
+    Stack,
+    Stash,
+    can_agree,
+    can_stack,
+    empty_squares,
+    initial_state,
+    is_over,
+    legal_directions,
+    movable_squares,
+    phase,
+    scores,
+    sizes_left,
+    stackings,
 )
 from bot.i18n import N_, _, ngettext, pgettext
 
-Piece: TypeAlias = tuple[int, int]
-"""``(owner seat, size)`` with size 1 (small), 2 (medium) or 3 (large)."""
-Stack: TypeAlias = tuple[Piece, ...]
-"""The pyramids on one square, bottom first; ``()`` for an empty square."""
-Stash: TypeAlias = tuple[int, int, int]
-"""How many small, medium and large pyramids a player has left to place."""
+__all__ = ["OVER", "PER_SIZE", "PIECES", "PLACEMENT", "RULES", "SEAT_NAMES", "STACKING", "Piece", "Pylon",
+           "PylonState", "PylonView", "Stack", "Stash", "can_agree", "can_stack", "check", "empty_squares",
+           "initial_state", "is_over", "legal_directions", "movable_squares", "phase", "play", "scores",
+           "sizes_left", "stackings"]
 
-PER_SIZE: Final = 5
-PIECES: Final = 30
 SEAT_NAMES: Final = (N_("Red"), N_("Blue"))
 """The sides' names in English (look each up with ``_()`` where it is written)."""
 
-PLACEMENT: Final = "placement"
-STACKING: Final = "stacking"
-OVER: Final = "over"
-
-# Every move object exists once: legal-move generation only filters these.
+# Every move object exists once: legal-move generation only filters these (the stackings: :mod:`.state`).
 _PLACEMENTS: Final = {(size, sq): Placement(size, sq) for size in (1, 2, 3) for sq in range(SQUARES)}
-_PAIRS: Final = tuple((src, dst, Stacking(src, dst))
-                      for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
-
-
-@dataclass(frozen=True)
-class PylonState:
-    """A Pylon position: the board, both stashes, agreements and the last move.
-
-    Whose turn it is and the phase follow from the board (see :attr:`to_move`),
-    so they are not stored.
-    """
-
-    board: tuple[Stack, ...]
-    stash: tuple[Stash, Stash]
-    agreed: tuple[bool, bool] = (False, False)
-    last: Move | None = None
-
-    @property
-    def placed(self) -> int:
-        """Pyramids on the board."""
-        return PIECES - sum(self.stash[0]) - sum(self.stash[1])
-
-    @property
-    def is_placement(self) -> bool:
-        return self.placed < PIECES
-
-    @property
-    def to_move(self) -> Seat:
-        """The seat whose turn it is (also meaningful once the game is over).
-
-        Placement alternates from seat 0; stacking starts with seat 1 (who
-        placed the 30th pyramid) and every stacking removes one stack.
-        """
-        if self.is_placement:
-            return self.placed % 2
-        stacks = sum(1 for st in self.board if st)
-        return (1 + PIECES - stacks) % 2
-
-
-def initial_state() -> PylonState:
-    """The empty board with two full stashes."""
-    return PylonState(board=((),) * SQUARES, stash=((PER_SIZE,) * 3, (PER_SIZE,) * 3))
-
-
-# --- queries the engine, the AI and the Discord UI share ---------------------------------------------
-
-def scores(s: PylonState) -> tuple[int, int]:
-    """Pyramids under each player's tops (a placed but unstacked pyramid counts for its owner)."""
-    sc = [0, 0]
-    for st in s.board:
-        if st:
-            sc[st[-1][0]] += len(st)
-    return sc[0], sc[1]
-
-
-def can_stack(board: Sequence[Stack], source: int, target: int) -> bool:
-    """Whether the stack on ``source`` may move onto ``target`` (adjacency assumed)."""
-    a, b = board[source], board[target]
-    return bool(a) and bool(b) and a[0][1] <= b[-1][1]
-
-
-def stackings(s: PylonState) -> list[Stacking]:
-    """All legal stackings on the board, sorted (the same for both players)."""
-    b = s.board
-    return [m for src, dst, m in _PAIRS if b[src] and b[dst] and b[src][0][1] <= b[dst][-1][1]]
-
-
-def _has_stacking(board: tuple[Stack, ...]) -> bool:
-    return any(board[src] and board[dst] and board[src][0][1] <= board[dst][-1][1]
-               for src, dst, _move in _PAIRS)
-
-
-def is_over(s: PylonState) -> bool:
-    """Whether the game has ended (both agreed, or no stacking left after placement)."""
-    if s.is_placement:
-        return False
-    return all(s.agreed) or not _has_stacking(s.board)
-
-
-def phase(s: PylonState) -> str:
-    """``"placement"``, ``"stacking"`` or ``"over"``."""
-    if s.is_placement:
-        return PLACEMENT
-    return OVER if is_over(s) else STACKING
-
-
-def legal_directions(s: PylonState, square: int) -> tuple[str, ...]:
-    """The directions (``N``/``E``/``S``/``W``) the stack on ``square`` may move in now."""
-    if s.is_placement or is_over(s):
-        return ()
-    out = []
-    for d in DIRECTIONS:
-        target = step(square, d)
-        if target is not None and can_stack(s.board, square, target):
-            out.append(d)
-    return tuple(out)
-
-
-def movable_squares(s: PylonState) -> tuple[int, ...]:
-    """Squares whose stack has at least one legal stacking now (sorted)."""
-    if s.is_placement or is_over(s):
-        return ()
-    return tuple(sorted({m.source for m in stackings(s)}))
-
-
-def empty_squares(s: PylonState) -> tuple[int, ...]:
-    """Empty squares (during placement: where a pyramid may go)."""
-    return tuple(i for i, st in enumerate(s.board) if not st)
-
-
-def sizes_left(s: PylonState, seat: Seat) -> tuple[int, ...]:
-    """Sizes (1, 2, 3) the seat still has in its stash."""
-    return tuple(size for size in (1, 2, 3) if s.stash[seat][size - 1] > 0)
-
-
-def can_agree(s: PylonState, seat: Seat) -> bool:
-    """Whether ``seat`` may play ``agree`` now (stacking phase, not yet agreed since the last stacking)."""
-    return not s.is_placement and not is_over(s) and not s.agreed[seat]
 
 
 def _seat_name(seat: Seat) -> str:
