@@ -210,7 +210,7 @@ class ReplayCog(LobbyCog):
         self.draw_steps_ahead(match, replay, n)
 
     def step_kwargs(self, match: Match, replay: Replay, n: int) -> dict[str, Any]:
-        data, text = self.step_drawn(match, replay, n)
+        data, text, alt = self.step_drawn(match, replay, n)
         rv = kept_review((match.id, match.version))
         mark = rv.at(n) if rv is not None else None
         if mark is not None:  # (not in the drawn step: a review may come in after the step was drawn)
@@ -222,22 +222,20 @@ class ReplayCog(LobbyCog):
             "move {number} of {last} · ◀ ▶ one move, ⏮ ⏭ start and end, or pick a move below · only you see "
             "this until you post it", number=n, last=replay.last))
         view = self.replay_view(match, replay, n)
-        step = replay.step(n)  # the picture's description: the board's own, at this step
-        alt = self.alt_text(self.match_at(match, replay, n), Result(match, events=list(step.events),
-                                                                    actor=step.seat))
         return {"embed": embed, "file": picture_file(data, PICTURE, alt), "view": view}
 
-    def step_drawn(self, match: Match, replay: Replay, n: int) -> tuple[bytes, str]:
-        """The picture and caption of step ``n``: drawn ahead (:meth:`draw_steps_ahead`) or now, kept per
-        language (the words on the picture and in the caption)."""
+    def step_drawn(self, match: Match, replay: Replay, n: int) -> tuple[bytes, str, str]:
+        """The picture, caption and alt text of step ``n``: drawn ahead (:meth:`draw_steps_ahead`) or now,
+        kept per language (the words on the picture and in the caption)."""
         if self._step_pngs is None:
-            self._step_pngs = Kept(STEPS_KEPT, lambda d: len(d[0]) + len(d[1]))
+            self._step_pngs = Kept(STEPS_KEPT, lambda d: len(d[0]) + len(d[1]) + len(d[2]))
         key = (match.id, match.version, n, language())
-        drawn: tuple[bytes, str] | None = self._step_pngs.get(key)
+        drawn: tuple[bytes, str, str] | None = self._step_pngs.get(key)
         if drawn is None:
             at = self.match_at(match, replay, n)
-            drawn = (self.replay_png(at, replay.step(n)),
-                     "\n".join(self.step_lines(match, at, replay, n))[:4000])
+            step = replay.step(n)  # the picture's description: the board's own, at this step
+            alt = self.alt_text(at, Result(match, events=list(step.events), actor=step.seat))
+            drawn = (self.replay_png(at, step), "\n".join(self.step_lines(match, at, replay, n))[:4000], alt)
             self._step_pngs.put(key, drawn)
         return drawn
 

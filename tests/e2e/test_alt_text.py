@@ -246,7 +246,7 @@ async def test_replay_steps_the_whole_game_gif_and_the_stats_chart_are_described
     for _ in range(3):
         await w.carol.click(msg, emoji="▶")
     r = await w.carol.click(msg, "Whole game")
-    await w.dd.settle()
+    await w.dd.settle(timeout=60)  # (the GIF process may be starting on a busy machine)
     pictures = uploads(w.dd, mark)
     alts = described(pictures)
     assert len(alts) >= 5 and any(n.endswith(".gif") for _c, n, _a in pictures)

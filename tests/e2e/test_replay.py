@@ -144,7 +144,7 @@ async def test_the_whole_game_as_one_gif(world):
     r = await w.alice.slash(w.chan, "pylon history", match=mid)
     msg = await r.message()
     r = await w.alice.click(msg, "Whole game")
-    await w.dd.settle()
+    await w.dd.settle(timeout=60)  # (the GIF process may be starting on a busy machine)
     out = await r.message()
     assert r.ephemeral
     (att,) = out.attachments
@@ -158,7 +158,7 @@ async def test_the_whole_game_as_one_gif(world):
     # the same from the end-of-match message, in the match's thread
     over = next(m for m in _thread.public_messages if "match over" in m.text)
     r = await w.bob.click(over, "Whole game (GIF)")
-    await w.dd.settle()
+    await w.dd.settle(timeout=60)  # (the GIF process may be starting on a busy machine)
     again = await r.message()
     assert r.ephemeral and again.attachments[0].bytes == att.bytes
     assert att.bytes == (await views_beforehand(w.bot, mid)).data  # the GIF process replayed the log
