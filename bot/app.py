@@ -168,9 +168,33 @@ class ParlorBot(commands.Bot):
             await self.sync_app_commands()
         self.scheduler.start()
         self._recovery = asyncio.create_task(self.recover_boards(), name="parlor-board-recovery")
+        if self.config.shard_ids is not None and self.config.shard_count is not None \
+                and len(self.config.shard_ids) < self.config.shard_count:
+            # other processes run the other shards: a /language chosen there reaches this one this way
+            self._languages = asyncio.create_task(self.refresh_languages(), name="parlor-languages")
         if self.config.metrics_port is not None:
             metrics.set_shards(self.config.shard_ids, self.config.shard_count)
             metrics.watch_active_matches(self._count_active)
+
+    LANGUAGES_REFRESH = 30.0
+    """Seconds between two reads of the chosen languages when other processes serve other shards."""
+
+    async def refresh_languages(self) -> None:
+        """Read the chosen languages again every :attr:`LANGUAGES_REFRESH` seconds (a change made in
+        another shard process shows here within that time; this process's own changes show at once)."""
+        while True:
+            await asyncio.sleep(self.LANGUAGES_REFRESH)
+            try:
+                users = await self.store.user_languages()
+                guilds = await self.store.guild_languages()
+            except Exception:  # a database that is down for a moment: the next round reads it
+                log.warning("could not read the chosen languages again", exc_info=True)
+                continue
+            for kept, read in ((i18n.prefs.users, users), (i18n.prefs.guilds, guilds)):
+                fresh = {k: v for k, v in read.items() if v in i18n.LANGUAGES}
+                for k in [k for k in kept if k not in fresh]:
+                    del kept[k]
+                kept.update(fresh)
 
     async def load_languages(self) -> None:
         """The languages players (``/language``) and servers (``/parlor settings language:``) chose, read
@@ -464,9 +488,10 @@ class ParlorBot(commands.Bot):
     async def close(self) -> None:
         await self.heap.stop()
         await self.scheduler.stop()
-        task = getattr(self, "_recovery", None)
-        if task is not None and not task.done():
-            task.cancel()
+        for name in ("_recovery", "_languages"):
+            task = getattr(self, name, None)
+            if task is not None and not task.done():
+                task.cancel()
         for cog in list(self.cogs.values()):  # writes done after a reply (lesson progress) reach the store
             flush = getattr(cog, "flush_lesson_saves", None)  # even if a cog's unload skips them
             if flush is not None:

@@ -49,3 +49,39 @@ async def test_a_database_at_schema_9_gains_the_language_tables(kind, tmp_path, 
         assert await new.user_languages() == {1: "es"} and await new.guild_languages() == {5: "pt_BR"}
     finally:
         await new.close()
+
+
+async def test_a_shard_process_sees_a_language_chosen_in_another_process_within_the_refresh(store):
+    """With several shard processes each keeps the choices in memory; another process's /language reaches
+    it at the next read (ParlorBot.refresh_languages), including a choice set back to automatic."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from bot import i18n
+    from bot.app import ParlorBot
+
+    this = SimpleNamespace(store=store, LANGUAGES_REFRESH=0.01)
+    kept_users, kept_guilds = dict(i18n.prefs.users), dict(i18n.prefs.guilds)
+    i18n.prefs.users.clear()
+    i18n.prefs.guilds.clear()
+    task = asyncio.create_task(ParlorBot.refresh_languages(this))  # type: ignore[arg-type]
+    try:
+        await store.set_user_language(41, "es")  # chosen in the other process
+        await store.set_guild_language(42, "pt_BR")
+        for _ in range(200):
+            if i18n.prefs.users.get(41) == "es" and i18n.prefs.guilds.get(42) == "pt_BR":
+                break
+            await asyncio.sleep(0.01)
+        assert i18n.language_of_user(41) == "es" and i18n.language_of_guild(42) == "pt_BR"
+        await store.set_user_language(41, None)  # back to automatic there
+        for _ in range(200):
+            if 41 not in i18n.prefs.users:
+                break
+            await asyncio.sleep(0.01)
+        assert 41 not in i18n.prefs.users
+    finally:
+        task.cancel()
+        i18n.prefs.users.clear()
+        i18n.prefs.guilds.clear()
+        i18n.prefs.users.update(kept_users)
+        i18n.prefs.guilds.update(kept_guilds)
