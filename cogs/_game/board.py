@@ -68,7 +68,7 @@ class BoardCog(InviteCog):
             out = match.outcome
             if out is None:
                 return _("The match is over.")
-            detail = shown(out.detail) if out.detail else ""
+            detail = shown(self.outcome_detail(match))
             head = detail + " " if detail and out.reason.value in ("resignation", "timeout") else ""
             if out.is_draw:
                 return (head + _("**Draw.**") + " " + (detail if not head else "")).strip()
@@ -337,13 +337,23 @@ class BoardCog(InviteCog):
         return (match.status in (Status.FINISHED, Status.ABORTED) and match.state is not None
                 and match.rules.outcome(match.state) is None)
 
+    def outcome_detail(self, match: Match) -> str:
+        """How the match ended, in the current language: the engine's words for its final position (the
+        stored outcome's are in the language of the channel that saw the end), else the stored words (a
+        resignation, a timeout, an admin's stop)."""
+        own = match.rules.outcome(match.state) if match.state is not None else None
+        if own is not None and own.detail:
+            return own.detail
+        out = match.outcome
+        return out.detail if out is not None and out.detail else ""
+
     def result_words(self, match: Match) -> str:
         """The end of the match in plain words (for the picture)."""
         out = match.outcome
         if out is None:
             return _("The match is over.")
         winners = ", ".join(match.seats[s].name for s in sorted(out.winners))
-        head = out.detail or ""
+        head = self.outcome_detail(match)
         if out.is_draw:
             return (head + " " + _("Draw.")).strip()
         return (head + " " + _("{winners} won.", winners=winners)).strip() if winners else head
