@@ -51,7 +51,8 @@ async def test_lobby_start_roll_and_path_by_buttons(world):
     assert f"rolled **{n}** on the d6" in board.text
     assert board.mentions and board.mentions[0].id == w.alice.id  # alice is first alphabetically
     assert "Judge: carol" in board.text
-    assert board.button(f"Confirm (0/{n} steps)").disabled and board.button("Undo").disabled
+    steps = "step" if n == 1 else "steps"  # (a roll of 1 is one step)
+    assert board.button(f"Confirm (0/{n} {steps})").disabled and board.button("Undo").disabled
     # only directions that keep the path shortest are enabled
     mark = w.dd.mark()
     await w.alice.click(board, "North")
