@@ -171,3 +171,37 @@ def as_sent(node: Any, sent: dict[str, str]) -> Any:
     if isinstance(node, list):
         return [as_sent(v, sent) for v in node]
     return node
+
+
+# -- pictures: no drawn text may run off its picture ------------------------------------------------------
+
+OFF_PICTURE: list[str] = []
+"""Texts drawn (partly) outside their picture since the last :func:`watch_pictures` reset."""
+
+
+def watch_pictures() -> None:
+    """Record every text ``ImageDraw.text`` draws past its picture's edge (in the pseudo-locale run the
+    words are a third longer than English, as a long translation would be). Installed once per process."""
+    from PIL import ImageDraw
+
+    if getattr(ImageDraw.ImageDraw.text, "_parlor_watched", False):
+        return
+    original = ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, text: Any, fill: Any = None, font: Any = None, anchor: Any = None,
+             *args: Any, **kwargs: Any) -> Any:
+        out = original(self, xy, text, fill, font, anchor, *args, **kwargs)
+        try:
+            box = self.textbbox(xy, text, font=font, anchor=anchor,
+                                **{k: v for k, v in kwargs.items()
+                                   if k in ("spacing", "align", "direction", "features", "language",
+                                            "stroke_width")})
+            width, height = self.im.size
+        except Exception:  # (a bitmap font, a text it cannot measure: not this check's business)
+            return out
+        if box[0] < -1 or box[1] < -1 or box[2] > width + 1 or box[3] > height + 1:
+            OFF_PICTURE.append(f"picture {width}x{height}: {str(text)[:80]!r} drawn at {tuple(box)}")
+        return out
+
+    text._parlor_watched = True  # type: ignore[attr-defined]
+    ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]

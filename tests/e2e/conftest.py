@@ -108,15 +108,19 @@ async def world(dd, tmp_path):
 
 @pytest.fixture(autouse=True)
 def _pseudo_locale_findings(request):
-    """``PARLOR_PSEUDO_LOCALE=1 pytest tests/e2e``: a test fails on any English its bot sent untranslated."""
-    yield
+    """``PARLOR_PSEUDO_LOCALE=1 pytest tests/e2e``: a test fails on any English its bot sent untranslated,
+    on a text that would pass a Discord limit once translated, and on a text drawn off its picture."""
     from tests.discord_double import pseudo
 
+    if pseudo.active():
+        pseudo.watch_pictures()
+        pseudo.OFF_PICTURE.clear()
+    yield
     if not pseudo.active():
         return
     double = request.node.funcargs.get("dd") or getattr(request.node.funcargs.get("world"), "dd", None)
-    if double is not None and double.pseudo_findings:
-        found = sorted(set(double.pseudo_findings))
+    found = sorted(set(pseudo.OFF_PICTURE) | set(double.pseudo_findings if double is not None else ()))
+    if found:
         if dump := os.environ.get("PARLOR_PSEUDO_DUMP"):  # every finding of the run, for a translator
             with open(dump, "a", encoding="utf-8") as f:
                 f.writelines(f"{request.node.nodeid}\t{line}\n" for line in found)

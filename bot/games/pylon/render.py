@@ -232,7 +232,8 @@ def _panel(d: ImageDraw.ImageDraw, view: PylonView, seat: int, name: str, clock:
             status, fill = _("✓ agreed to end"), ACCENT
         elif view.phase == OVER and view.outcome is not None and seat in view.outcome.winners:
             status, fill = _("winner · {status}", status=status), ACCENT
-        d.text((x0 + 20, line_y), status, font=font(21), fill=fill, anchor="lm")
+        room = x1 - 18 - (x0 + 20)  # a longer language's status is shortened inside the player's panel
+        d.text((x0 + 20, line_y), _fit(status, font(21), room), font=font(21), fill=fill, anchor="lm")
     if clock is not None:
         d.text((x1 - 18, y1 - 22), _clock_text(clock), font=font(20), fill=MUTED, anchor="rm")
 
