@@ -170,6 +170,7 @@ class Game:
     kinds: set[str] = field(default_factory=set)
     skipped: int = 0
     floor_msg: Any = None
+    cpu: list[float] = field(default_factory=list)  # the bot process's CPU seconds per timed move (loopback)
 
 
 class Bench:
@@ -185,9 +186,11 @@ class Bench:
         floor: Callable[[str], Awaitable[float]],
         quiet: float = QUIET,
         label: str = "Parlor",
+        cpu: Callable[[], float] | None = None,
     ) -> None:
         self.driver, self.service, self.store, self.guild, self.chan = driver, service, store, guild, chan
         self.label = label
+        self.cpu = cpu  # the bot process's CPU seconds so far (loopback), else None
         self.active = 0
         self.mark: Any = None  # the driver's mark just before the measured interaction
         self.floor = floor
@@ -349,6 +352,7 @@ async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile
         if not g.matches:
             g.matches.append(await b.new_match(game))
         rec = b.rng.choice(g.matches)
+        cpu0 = b.cpu() if b.cpu else 0.0
         if prof:
             prof.enable()
         done = await b.move(game, rec)
@@ -388,6 +392,8 @@ async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile
     target.parlor.append(seconds * 1000)
     target.sizes.append(len(att.bytes))
     target.kinds.add(att.filename.rsplit(".", 1)[-1])
+    if b.cpu:  # the move, its preparing clicks and the work it leaves for after (settled)
+        target.cpu.append(b.cpu() - cpu0)
     target.floor.append(await b.floor(row))
 
 
@@ -564,7 +570,7 @@ async def main_loopback() -> None:
                 guild.set_locale(discord_locale(LANG))
                 chan = guild.create_text_channel("games")
                 db = Path(tmp) / f"bench-{len(benches)}.sqlite3"
-                await fd.start_bot(
+                proc = await fd.start_bot(
                     cwd=cwd,
                     module="bot",
                     name="bot",
@@ -577,7 +583,8 @@ async def main_loopback() -> None:
                 stack.push_async_callback(store.close)
                 benches.append(
                     Bench(
-                        fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET, label=label
+                        fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET, label=label,
+                        cpu=process_cpu(proc.pid),
                     )
                 )
             await run(benches, board_latency_loopback)
@@ -585,6 +592,22 @@ async def main_loopback() -> None:
             for b in benches:
                 b.driver.assert_clean()
             report(benches, "the loopback Discord (python -m bot and the floor bot as processes)")
+
+
+def process_cpu(pid: int | None) -> Callable[[], float] | None:
+    """The CPU seconds (user + system) process ``pid`` has used so far, read from /proc (Linux), or None."""
+    import os
+
+    stat = Path(f"/proc/{pid}/stat")
+    if pid is None or not stat.exists():
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def used() -> float:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / tick  # utime, stime (fields 14 and 15 of stat)
+
+    return used
 
 
 def report(benches: list[Bench], where: str) -> None:
@@ -616,6 +639,11 @@ def report(benches: list[Bench], where: str) -> None:
             f"{r50:>8.2f}× {r99:>5.2f}×  {size:>14}  {'OK' if ok else 'OVER BUDGET'}"
             + (f"  ({g.skipped} answered without a picture, not timed)" if g.skipped else "")
         )
+    for b in benches:
+        rows = [g for g in [*b.games.values(), *b.extra.values()] if g.cpu]
+        if rows:  # not load-sensitive like the latencies: a before/after comparison's steadier figure
+            print(f"  {b.label} process CPU per move (mean ms, with preparing clicks and follow-up work): "
+                  + ", ".join(f"{g.key} {1000 * sum(g.cpu) / len(g.cpu):.2f}" for g in rows))
     print(
         f"budget: Parlor p50 ≤ 2× the floor's p50 and p99 ≤ 3× the floor's p99, every game: "
         f"{'OK' if ok_all else 'OVER BUDGET'}"
