@@ -595,17 +595,20 @@ async def main_loopback() -> None:
 
 
 def process_cpu(pid: int | None) -> Callable[[], float] | None:
-    """The CPU seconds (user + system) process ``pid`` has used so far, read from /proc (Linux), or None."""
-    import os
-
-    stat = Path(f"/proc/{pid}/stat")
-    if pid is None or not stat.exists():
+    """The CPU seconds process ``pid`` has used so far, all its threads (drawing runs in threads), read from
+    /proc (Linux: each thread's schedstat, in nanoseconds), or None where there is none."""
+    tasks = Path(f"/proc/{pid}/task")
+    if pid is None or not tasks.is_dir():
         return None
-    tick = os.sysconf("SC_CLK_TCK")
 
     def used() -> float:
-        fields = stat.read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / tick  # utime, stime (fields 14 and 15 of stat)
+        ns = 0
+        for t in tasks.iterdir():
+            try:
+                ns += int((t / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):  # a thread that just ended
+                continue
+        return ns / 1e9
 
     return used
 
