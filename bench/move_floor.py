@@ -38,13 +38,18 @@ Parlor's and the floor's, so a before/after comparison sees the same machine loa
 ``--phases`` (in-process only) also prints where the bot's time goes: p50 per call of the store (load, save),
 the match service, drawing, encoding and the whole board (render + encode, run in a worker thread).
 
+``--lang=es`` (or ``pt_BR``, ``en``) plays as readers of that language: every player's Discord client and the
+server's community language are that language's (``es-ES``), so private answers and public boards are written
+in it. The bench finds buttons and selects by their custom_id (the action Parlor encodes in it), never by
+their words, so the same moves are played and timed in any language.
+
 ``--quiet=MS`` (loopback only; default 20) is how long the bot sends nothing before the next move is played.
 The work the bot does ahead of a player's next click after answering (the Egg Carton's sowings, the boards of
 EOF's size buttons and of Nomic's Confirm: bot/games/egg_carton/sowing.py, cogs/_game/board.py) then
 overlaps the next moves of other matches: ``--quiet=1`` shows what that costs them on a busy bot.
 
 Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR] [--quiet=MS]]
-                                  [--profile] [--phases] [--debug]
+                                  [--lang=es] [--profile] [--phases] [--debug]
 """
 
 from __future__ import annotations
@@ -80,6 +85,7 @@ GAMES = ("pylon", "fireandice", "eggcarton", "eof", "nomic")
 QUIET = (
     0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
 )
+LANG = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--lang=")), "en")
 LOOPBACK_QUIET = next(  # the same through the loopback server (it sees the bot's requests, not its tasks)
     (float(a.split("=", 1)[1]) / 1000 for a in sys.argv[1:] if a.startswith("--quiet=")), 0.02
 )
@@ -94,6 +100,28 @@ class Ready:
     data: bytes
     filename: str
     buttons: int
+
+
+def discord_locale(lang: str) -> str:
+    """The Discord locale the bench's players and server use for Parlor's language ``lang``."""
+    from bot.i18n.catalogs import LANGUAGES, discord_locales
+
+    if lang not in LANGUAGES:
+        raise SystemExit(f"--lang={lang}: Parlor speaks {', '.join(LANGUAGES)}")
+    return "en-US" if lang == "en" else discord_locales(lang)[0]
+
+
+def action(item: Any) -> str:
+    """The action of a match component (``p:<match>:<version>:<action>``, ``s:...`` for a select); "" for
+    anything else. Buttons are found by it, not by their label, so the bench plays in any language."""
+    cid = getattr(item, "custom_id", None) or ""
+    parts = cid.split(":", 3)
+    return parts[3] if len(parts) == 4 and parts[0] in ("p", "s") else ""
+
+
+def with_action(msg: Any, want: Callable[[str], bool]) -> list[Any]:
+    """The enabled buttons of ``msg`` whose action ``want`` accepts."""
+    return [b for b in msg.buttons() if not b.disabled and want(action(b))]
 
 
 READY: dict[str, Ready] = {}
@@ -142,6 +170,7 @@ class Game:
     kinds: set[str] = field(default_factory=set)
     skipped: int = 0
     floor_msg: Any = None
+    cpu: list[float] = field(default_factory=list)  # the bot process's CPU seconds per timed move (loopback)
 
 
 class Bench:
@@ -157,9 +186,11 @@ class Bench:
         floor: Callable[[str], Awaitable[float]],
         quiet: float = QUIET,
         label: str = "Parlor",
+        cpu: Callable[[], float] | None = None,
     ) -> None:
         self.driver, self.service, self.store, self.guild, self.chan = driver, service, store, guild, chan
         self.label = label
+        self.cpu = cpu  # the bot process's CPU seconds so far (loopback), else None
         self.active = 0
         self.mark: Any = None  # the driver's mark just before the measured interaction
         self.floor = floor
@@ -174,7 +205,7 @@ class Bench:
         out = []
         for _ in range(n):
             if self.next_user == len(self.users):
-                u = self.driver.create_user(f"p{len(self.users)}")
+                u = self.driver.create_user(f"p{len(self.users)}", locale=discord_locale(LANG))
                 self.guild.add_member(u)
                 self.users.append(u)
             out.append(self.users[self.next_user])
@@ -198,10 +229,10 @@ class Bench:
             mark = self.driver.mark()
             await host.slash(self.chan, f"{game} new")
             lobby = await self.chan.wait_for(
-                lambda m: "Start" in m.button_labels() and "Join" in m.button_labels(), since=mark
+                lambda m: {"start", "join"} <= {action(b) for b in m.buttons()}, since=mark
             )
-            await guest.click(lobby, "Join")
-            await host.click(lobby, "Start")
+            await guest.click(lobby, custom_id=with_action(lobby, lambda a: a == "join")[0].custom_id)
+            await host.click(lobby, custom_id=with_action(lobby, lambda a: a == "start")[0].custom_id)
         else:
             host, guest = self.players(2)
             quiet = game == "pylon" and len(self.games[game].matches) % 2 == 1
@@ -210,9 +241,9 @@ class Bench:
                     await u.slash(self.chan, "notify", mode="off")
             await host.slash(self.chan, f"{game} new", opponent=guest)
             invite = await self.chan.wait_for(
-                lambda m: "Accept" in m.button_labels() and str(guest.id) in m.content
+                lambda m: any(action(b) == "accept" for b in m.buttons()) and str(guest.id) in m.content
             )
-            await guest.click(invite, "Accept")
+            await guest.click(invite, custom_id=with_action(invite, lambda a: a == "accept")[0].custom_id)
         await self.settle()
         mid = (await self.store.active_matches())[-1].id
         m = await self.service.get(mid)
@@ -237,10 +268,10 @@ class Bench:
         ]  # the live board (a new one after a ping)
         user = await self.mover(mid)
         if game == "pylon":
-            sizes = [x for x in board.buttons() if not x.disabled and "left" in (x.label or "")]
+            sizes = with_action(board, lambda a: a in ("z1", "z2", "z3"))  # Small/Medium/Large (n left)
             if not sizes:
                 return None
-            await user.click(board, self.rng.choice(sizes).label)
+            await user.click(board, custom_id=self.rng.choice(sizes).custom_id)
             sel = self.rng.choice(board.selects())
             self.mark = self.driver.mark()
             row = "pylon_ping" if rec.get("ping") else game
@@ -253,8 +284,10 @@ class Bench:
             await user.select(board, [self.rng.choice(src.values)], custom_id=src.custom_id)
             dst = board.selects()[0]
             self.mark = self.driver.mark()
-            inter = await user.select(board, [self.rng.choice(dst.values)], custom_id=dst.custom_id)
-            yes = next((b for b in board.buttons() if (b.label or "").startswith("Yes, play")), None)
+            to = self.rng.choice(dst.values)
+            inter = await user.select(board, [to], custom_id=dst.custom_id)
+            # "Yes, play <move> (<side> wins)": the move's own button (not "m:pass" of a next board)
+            yes = next(iter(with_action(board, lambda a: a == f"m:{to}")), None)
             if yes is None:
                 return game, inter
             # the move hands the opponent the win: the board asks first, and the confirmation is the move
@@ -262,7 +295,7 @@ class Bench:
             self.mark = self.driver.mark()
             return game, await user.click(board, custom_id=yes.custom_id)
         if game == "eggcarton":
-            picks = [b for b in board.buttons() if not b.disabled and "·" in (b.label or "")]
+            picks = with_action(board, lambda a: a.startswith("m:"))  # "A · 4": a pit and its eggs
             if not picks:
                 return None
             self.mark = self.driver.mark()
@@ -270,23 +303,20 @@ class Bench:
         if game == "eof":
             if m.state.phase.name != "DEAL":
                 return None
-            sizes = [b for b in board.buttons() if not b.disabled and ":m:" in (b.custom_id or "")]
+            sizes = with_action(board, lambda a: a.startswith("m:"))
             if not sizes:
                 return None
             self.mark = self.driver.mark()
             return game, await user.click(board, custom_id=self.rng.choice(sizes).custom_id)
         if game == "nomic":
-            labels = {b.label: b for b in board.buttons()}
-            dirs = [
-                b for b in board.buttons() if b.label in ("North", "East", "South", "West") and not b.disabled
-            ]
+            # North/East/South/West are "pa:<plan><d>", Undo is "pa:<plan minus a step>", Confirm "m:<plan>"
+            steps = [b for b in board.buttons() if action(b).startswith("pa:")]
+            longest = max((len(action(b)) for b in steps), default=0)
+            dirs = [b for b in steps if len(action(b)) == longest and not b.disabled]
             if dirs:
                 self.mark = self.driver.mark()
                 return game, await user.click(board, custom_id=self.rng.choice(dirs).custom_id)
-            ok = next(
-                (b for lbl, b in labels.items() if (lbl or "").startswith("Confirm ") and not b.disabled),
-                None,
-            )
+            ok = next(iter(with_action(board, lambda a: a.startswith("m:"))), None)
             if ok is None:
                 return None
             self.mark = self.driver.mark()
@@ -322,6 +352,7 @@ async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile
         if not g.matches:
             g.matches.append(await b.new_match(game))
         rec = b.rng.choice(g.matches)
+        cpu0 = b.cpu() if b.cpu else 0.0
         if prof:
             prof.enable()
         done = await b.move(game, rec)
@@ -361,6 +392,8 @@ async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile
     target.parlor.append(seconds * 1000)
     target.sizes.append(len(att.bytes))
     target.kinds.add(att.filename.rsplit(".", 1)[-1])
+    if b.cpu:  # the move, its preparing clicks and the work it leaves for after (settled)
+        target.cpu.append(b.cpu() - cpu0)
     target.floor.append(await b.floor(row))
 
 
@@ -428,6 +461,7 @@ async def main_double() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordDouble() as dd:
             guild = dd.create_guild("Bench")
+            guild.set_locale(discord_locale(LANG))  # the server's community language: its boards' language
             chan = guild.create_text_channel("games")
             bot = make_bot(dd, Path(tmp) / "bench.sqlite3", guild.id)
             await dd.connect(bot)
@@ -533,9 +567,10 @@ async def main_loopback() -> None:
             for label, cwd in [("Parlor", ROOT), *(("before", Path(d)) for d in COMPARE)]:
                 fd = await stack.enter_async_context(FakeDiscord(log_dir=Path(tmp) / f"logs-{len(benches)}"))
                 guild = fd.create_guild("Bench")
+                guild.set_locale(discord_locale(LANG))
                 chan = guild.create_text_channel("games")
                 db = Path(tmp) / f"bench-{len(benches)}.sqlite3"
-                await fd.start_bot(
+                proc = await fd.start_bot(
                     cwd=cwd,
                     module="bot",
                     name="bot",
@@ -548,7 +583,8 @@ async def main_loopback() -> None:
                 stack.push_async_callback(store.close)
                 benches.append(
                     Bench(
-                        fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET, label=label
+                        fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET, label=label,
+                        cpu=process_cpu(proc.pid),
                     )
                 )
             await run(benches, board_latency_loopback)
@@ -558,11 +594,31 @@ async def main_loopback() -> None:
             report(benches, "the loopback Discord (python -m bot and the floor bot as processes)")
 
 
+def process_cpu(pid: int | None) -> Callable[[], float] | None:
+    """The CPU seconds process ``pid`` has used so far, all its threads (drawing runs in threads), read from
+    /proc (Linux: each thread's schedstat, in nanoseconds), or None where there is none."""
+    tasks = Path(f"/proc/{pid}/task")
+    if pid is None or not tasks.is_dir():
+        return None
+
+    def used() -> float:
+        ns = 0
+        for t in tasks.iterdir():
+            try:
+                ns += int((t / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):  # a thread that just ended
+                continue
+        return ns / 1e9
+
+    return used
+
+
 def report(benches: list[Bench], where: str) -> None:
     print(
         f"button move latency through {where}, Parlor vs the floor in the same run, "
         f"{benches[0].active} matches "
-        f"active (interaction sent → the request carrying the new board received):"
+        f"active, players and server in {discord_locale(LANG)} "
+        f"(interaction sent → the request carrying the new board received):"
     )
     print(
         f"  {'':<7}{'game':<11} {'moves':>5}  {'bot p50':>10} {'p99':>7}  {'floor p50':>9} {'p99':>7}  "
@@ -586,6 +642,11 @@ def report(benches: list[Bench], where: str) -> None:
             f"{r50:>8.2f}× {r99:>5.2f}×  {size:>14}  {'OK' if ok else 'OVER BUDGET'}"
             + (f"  ({g.skipped} answered without a picture, not timed)" if g.skipped else "")
         )
+    for b in benches:
+        rows = [g for g in [*b.games.values(), *b.extra.values()] if g.cpu]
+        if rows:  # not load-sensitive like the latencies: a before/after comparison's steadier figure
+            print(f"  {b.label} process CPU per move (mean ms, with preparing clicks and follow-up work): "
+                  + ", ".join(f"{g.key} {1000 * sum(g.cpu) / len(g.cpu):.2f}" for g in rows))
     print(
         f"budget: Parlor p50 ≤ 2× the floor's p50 and p99 ≤ 3× the floor's p99, every game: "
         f"{'OK' if ok_all else 'OVER BUDGET'}"

@@ -25,12 +25,11 @@ placeholders do not match its English is ignored (English instead) and reported 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar, Token
 from typing import Any, TypeVar
 
-from bot.i18n.catalogs import LANGUAGES, catalog, discord_language, plural_index
+from bot.i18n.catalogs import LANGUAGES, SAID, SAID_KEPT, catalog, discord_language, plural_index
 from bot.i18n.pseudo import OPEN, PSEUDO, pseudo
 
 __all__ = [
@@ -75,14 +74,13 @@ def language() -> str:
     return _language.get()
 
 
-def _lookup(msgid: str, context: str | None = None) -> str:
-    lang = _language.get()
+def _lookup(msgid: str, context: str | None, lang: str) -> str:
     text = msgid
     if lang != ENGLISH:
         found = catalog(lang).get((context, msgid))
         if isinstance(found, str) and found:
             text = found
-    return pseudo(text) if pseudo_mode() else text
+    return pseudo(text) if _PSEUDO else text
 
 
 def _format(text: str, fallback: str, kw: Mapping[str, Any]) -> str:
@@ -92,6 +90,31 @@ def _format(text: str, fallback: str, kw: Mapping[str, Any]) -> str:
         return text.format(**kw)
     except (KeyError, IndexError, ValueError):  # a translation with a wrong placeholder: English instead
         return fallback.format(**kw)
+
+
+_NO_KW: dict[str, Any] = {}  # the (never changed) placeholders of a text said without any
+
+
+def _say(context: str | None, msgid: str, kw: dict[str, Any]) -> Text:
+    """``msgid`` looked up in the current language and formatted. On a move's path (dozens per board): a text
+    without placeholders is made once per language and kept (:data:`bot.i18n.catalogs.SAID`)."""
+    lang = _language.get()
+    if not kw:
+        key = (lang, context, msgid)
+        said: Text | None = SAID.get(key)
+        if said is None:
+            said = _text(_lookup(msgid, context, lang), (context, msgid, None, None, _NO_KW))
+            if len(SAID) < SAID_KEPT:
+                SAID[key] = said
+        return said
+    text = msgid if lang == ENGLISH and not _PSEUDO else _lookup(msgid, context, lang)
+    try:
+        value = text.format(**kw)
+    except (KeyError, IndexError, ValueError):  # a translation with a wrong placeholder: English instead
+        value = msgid.format(**kw)
+    t = Text(value)
+    t.source = (context, msgid, None, None, kw)
+    return t
 
 
 class Text(str):
@@ -120,13 +143,13 @@ def again(text: str) -> str:
 
 def _(msgid: str, /, **kw: Any) -> str:
     """``msgid`` in the current language, formatted with ``kw`` (``str.format`` placeholders)."""
-    return _text(_format(_lookup(msgid), msgid, kw), (None, msgid, None, None, kw))
+    return _say(None, msgid, kw)
 
 
 def pgettext(context: str, msgid: str, /, **kw: Any) -> str:
     """Like :func:`_`, for a text whose English is shared by different meanings (``context`` tells them
     apart for translators)."""
-    return _text(_format(_lookup(msgid, context), msgid, kw), (context, msgid, None, None, kw))
+    return _say(context, msgid, kw)
 
 
 def capitalised(text: str) -> str:
@@ -156,9 +179,10 @@ def npgettext(context: str | None, singular: str, plural: str, n: int, /, **kw: 
             i = plural_index(lang, n)
             if i < len(forms) and forms[i]:
                 text = forms[i]
-    if pseudo_mode():
+    if _PSEUDO:
         text = pseudo(text)
-    return _text(_format(text, english, {"n": format_number(n), **kw}), (context, singular, plural, n, kw))
+    number = str(n) if type(n) is int and -1000 < n < 1000 else format_number(n)  # (format_number's own)
+    return _text(_format(text, english, {"n": number, **kw}), (context, singular, plural, n, kw))
 
 
 def format_number(n: float) -> str:
@@ -184,27 +208,34 @@ def per_language(make: Callable[[], T]) -> Callable[[], T]:
     return in_current_language
 
 
-@contextmanager
-def speaking(lang: str | None) -> Iterator[None]:
-    """Write the texts inside in ``lang`` (None: leave the current language)."""
-    if lang is None:
-        yield
-        return
-    token = _language.set(lang)
-    try:
-        yield
-    finally:
-        _language.reset(token)
+class speaking:  # lower-case: used like a function, ``with speaking("es"):``
+    """Write the texts inside in ``lang`` (None: leave the current language).
+
+    A plain class, not a generator context manager: a board is drawn inside a dozen of these, and a language
+    already current is not set again."""
+
+    __slots__ = ("lang", "token")
+
+    def __init__(self, lang: str | None) -> None:
+        self.lang = lang
+        self.token: Token[str] | None = None
+
+    def __enter__(self) -> None:
+        if self.lang is not None and self.lang != _language.get():
+            self.token = _language.set(self.lang)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.token is not None:
+            _language.reset(self.token)
+            self.token = None
 
 
-@contextmanager
-def public(guild_id: int | None = None) -> Iterator[None]:
-    """Write the texts inside for a channel: the server's language.
+def public(guild_id: int | None = None) -> speaking:
+    """Write the texts inside for a channel: the server's language (``with public(guild_id):``).
 
     Inside an interaction the server is the interaction's (``guild_id`` may be left out)."""
     lang = language_of_guild(guild_id) if guild_id is not None else _public.get()
-    with speaking(lang or ENGLISH):
-        yield
+    return speaking(lang or ENGLISH)
 
 
 class Preferences:
@@ -240,22 +271,31 @@ def language_of_guild(guild_id: int | None) -> str:
     return prefs.guilds.get(guild_id) or prefs.seen_guilds.get(guild_id) or ENGLISH
 
 
-def enter_interaction(data: Mapping[str, Any]) -> None:
-    """Set the languages for an interaction from its raw payload (before discord.py parses it)."""
+def _languages_of(data: Mapping[str, Any]) -> tuple[str, str | None] | None:
+    """The reader's and the channel's language of an interaction's raw payload (None if it names no user or
+    server properly), remembering the Discord locales it tells."""
     user = (data.get("member") or {}).get("user") or data.get("user") or {}
     try:
         user_id = int(user.get("id", 0))
         guild_id = int(data["guild_id"]) if data.get("guild_id") else None
     except (TypeError, ValueError):
-        return
+        return None
     seen = discord_language(data.get("locale"))
     if seen is not None and user_id:
         prefs.seen_users[user_id] = seen
     guild_seen = discord_language(data.get("guild_locale"))
     if guild_seen is not None and guild_id is not None:
         prefs.seen_guilds[guild_id] = guild_seen
-    _language.set(prefs.users.get(user_id) or seen or ENGLISH)
-    _public.set(language_of_guild(guild_id) if guild_id is not None else None)
+    return (prefs.users.get(user_id) or seen or ENGLISH,
+            language_of_guild(guild_id) if guild_id is not None else None)
+
+
+def enter_interaction(data: Mapping[str, Any]) -> None:
+    """Set the languages for an interaction from its raw payload (before discord.py parses it)."""
+    langs = _languages_of(data)
+    if langs is not None:
+        _language.set(langs[0])
+        _public.set(langs[1])
 
 
 def install(client: Any) -> None:
@@ -267,10 +307,12 @@ def install(client: Any) -> None:
         return
 
     def parse_interaction_create(data: Any) -> None:
-        t1, t2 = _language.set(_language.get()), _public.set(_public.get())
+        langs = _languages_of(data) if isinstance(data, dict | Mapping) else None
+        if langs is None:  # nothing to set: the languages stay as they are
+            parse(data)
+            return
+        t1, t2 = _language.set(langs[0]), _public.set(langs[1])
         try:
-            if isinstance(data, Mapping):
-                enter_interaction(data)
             parse(data)
         finally:
             _language.reset(t1)

@@ -42,6 +42,49 @@ def discord_locales(lang: str) -> list[str]:
 Entry = str | tuple[str, ...]
 Key = tuple[str | None, str]
 
+SAID: dict[tuple[str, str | None, str], Any] = {}
+"""Texts without placeholders already looked up, per (language, context, msgid): ``bot.i18n._`` answers them
+from here with no look-up, formatting or new object. Forgotten when any catalog changes."""
+SAID_KEPT = 8192
+"""At most this many are kept (a text looked up from a variable cannot grow it without end)."""
+
+
+def forget() -> None:
+    SAID.clear()
+
+
+class Catalog(dict[Key, Entry]):
+    """A language's texts. Changing one (a test's ``monkeypatch.setitem``) forgets the texts said
+    (:data:`SAID`)."""
+
+    def __setitem__(self, key: Key, value: Entry) -> None:
+        super().__setitem__(key, value)
+        forget()
+
+    def __delitem__(self, key: Key) -> None:
+        super().__delitem__(key)
+        forget()
+
+    def update(self, *args: Any, **kw: Any) -> None:
+        super().update(*args, **kw)
+        forget()
+
+    def pop(self, *args: Any) -> Any:
+        forget()
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[Key, Entry]:
+        forget()
+        return super().popitem()
+
+    def setdefault(self, key: Key, default: Entry = "") -> Entry:
+        forget()
+        return super().setdefault(key, default)
+
+    def clear(self) -> None:
+        super().clear()
+        forget()
+
 
 def locales_root() -> Traversable:
     return resources.files("bot") / "locales"
@@ -87,8 +130,8 @@ def _read_po(path: Traversable) -> tuple[dict[Key, Entry], Callable[[int], int] 
 
 
 @cache
-def _load(lang: str) -> tuple[dict[Key, Entry], Callable[[int], int]]:
-    texts: dict[Key, Entry] = {}
+def _load(lang: str) -> tuple[Catalog, Callable[[int], int]]:
+    texts = Catalog()
     plural: Callable[[int], int] | None = None
     folder = locales_root() / lang / "LC_MESSAGES"
     if folder.is_dir():
@@ -102,7 +145,7 @@ def _load(lang: str) -> tuple[dict[Key, Entry], Callable[[int], int]]:
     return texts, plural or (lambda n: int(n != 1))
 
 
-def catalog(lang: str) -> dict[Key, Entry]:
+def catalog(lang: str) -> Catalog:
     return _load(lang)[0]
 
 
@@ -121,3 +164,4 @@ def preload() -> None:
 def reload() -> None:
     """Forget the catalogs read so far (after ``python -m bot i18n compile``, in tests)."""
     _load.cache_clear()
+    forget()

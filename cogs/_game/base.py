@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.errors import NoMatchHere
 from bot.games import GAMES
-from bot.i18n import _, ngettext, public
+from bot.i18n import _, ngettext, public, speaking
 from bot.i18n.documents import read_document
 from bot.matches.service import Match
 from bot.names import shown
@@ -84,7 +84,7 @@ def match_tag(match_id: int | str) -> str:
 
 def match_tags(match_id: int | str) -> list[str]:
     """``Match #12 ·`` in every language: how a board's footer begins, whatever language it was posted in."""
-    from bot.i18n import LANGUAGES, speaking
+    from bot.i18n import LANGUAGES
 
     out = []
     for lang in LANGUAGES:
@@ -123,17 +123,15 @@ def for_reader() -> Iterator[None]:
         _FOR_READER.reset(token)
 
 
-@contextmanager
-def in_channel(match: Match) -> Iterator[None]:
+def in_channel(match: Match) -> speaking:
     """Write a match's board (its content, embed, components, picture and alt text) for its channel: the
     server's language (:func:`bot.i18n.public` with the match's guild), also when the board is the answer
     to someone's click; inside :func:`for_reader` the reader's own language. A match of no server (the
-    stand-in of a lesson, a puzzle or an imported record: only its reader sees it) keeps the current one."""
+    stand-in of a lesson, a puzzle or an imported record: only its reader sees it) keeps the current one.
+    (``with in_channel(match):``; a plain context manager: a move's board enters it a dozen times.)"""
     if _FOR_READER.get() or match.rec.guild_id is None:
-        yield
-        return
-    with public(match.rec.guild_id):
-        yield
+        return speaking(None)
+    return public(match.rec.guild_id)
 
 
 def result_band(png: bytes, text: str) -> bytes:

@@ -18,7 +18,7 @@ from bot.games.nomic.moves import (
     resource_name,
     vote_word,
 )
-from bot.i18n import _, ngettext
+from bot.i18n import _, language, language_of_guild, ngettext
 from bot.matches.service import Match, Result
 from bot.render import board_png
 from bot.storage import Status
@@ -72,11 +72,15 @@ class NomicBoard(NomicBase):
 
     @staticmethod
     def in_channel_words(match: Match, result: Result | None) -> Result | None:
-        """``result`` with its events written again in the current language (the channel's, where the board
-        goes): they were written in the language of whoever acted (or English, for the turn limit), and the
-        moves that made them are replayed from the state before (chance outcomes included, so the same
-        events come out). Unchanged if they cannot be replayed."""
+        """``result`` with its events written again in the current language: the moves that made them are
+        replayed from the state before (chance outcomes included, so the same events come out). Every move's
+        events are written for the match's channel, in the server's language (``_engine_apply`` in
+        bot/matches/core.py), so only a board in another language (a private ``/nomic board`` in its
+        reader's) has them written again; unchanged too if they cannot be replayed."""
         if result is None or not result.events or not result.moves:
+            return result
+        guild = match.rec.guild_id
+        if guild is not None and language() == language_of_guild(guild):
             return result
         rules = match.rules
         state = result.before

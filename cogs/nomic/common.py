@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, Protocol, cast
 
 import discord
@@ -15,7 +13,7 @@ from bot.games.nomic import RULES, NomicView, read_effect
 from bot.games.nomic.moves import (
     DIRECTIONS,
 )
-from bot.i18n import N_, _
+from bot.i18n import N_, _, speaking
 from bot.i18n.documents import read_document
 from bot.matches.service import Match
 from bot.names import shown
@@ -74,13 +72,11 @@ HOWTO_NOTE = N_(
 """The how-to's last paragraph (looked up with ``_()`` where used)."""
 
 
-@contextmanager
-def channel(match: Match) -> Iterator[None]:
+def channel(match: Match) -> speaking:
     """Write what goes to the match's channel or thread (its board, the proposal and its tally, the
     Judgment, the result) in the server's language, also when it answers someone's click; a private
-    ``/nomic board`` in its reader's (:func:`cogs._game.base.in_channel`)."""
-    with in_channel(match):
-        yield
+    ``/nomic board`` in its reader's (``with channel(match):``, :func:`cogs._game.base.in_channel`)."""
+    return in_channel(match)
 
 
 def nomic_view(match: Match | None) -> NomicView:

@@ -114,3 +114,30 @@ def test_a_looked_up_text_can_be_said_again_in_another_language(monkeypatch):
         assert again(count) == "3 partidas"
         assert again("plain text") == "plain text"
     assert refusal == "No piece on c3." and isinstance(refusal, str)
+
+
+def test_a_text_without_placeholders_is_made_once_per_language_and_a_catalog_change_is_seen(monkeypatch):
+    monkeypatch.setitem(catalog("es"), (None, "Kept once."), "Guardado una vez.")
+    with speaking("es"):
+        first = _("Kept once.")
+        assert first == "Guardado una vez." and _("Kept once.") is first  # no new object on a move's path
+    assert _("Kept once.") == "Kept once."  # each language its own
+    monkeypatch.setitem(catalog("es"), (None, "Kept once."), "Otra vez.")  # (a test's patch, a reload)
+    with speaking("es"):
+        assert _("Kept once.") == "Otra vez."
+        from bot.i18n import again
+        with speaking("en"):
+            assert again(first) == "Kept once."
+
+
+def test_speaking_nests_and_restores_the_language_even_when_it_is_already_current():
+    with speaking("es"):
+        with speaking("es"), speaking(None):
+            assert i18n.language() == "es"
+        with public(None):
+            assert i18n.language() == "en"
+            with speaking("pt_BR"):
+                assert i18n.language() == "pt_BR"
+            assert i18n.language() == "en"
+        assert i18n.language() == "es"
+    assert i18n.language() == "en"
