@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from bot.matches.scheduler import CLAIM_LEASE
 from tests.loopback import FakeDiscord
 from tests.loopback.helpers import eof_round_one_by_dm, guild_on_shard, is_board, start_parlor
 from tests.loopback.load import LoadConfig, read_moves, run_load, sql_rows
@@ -80,14 +81,16 @@ async def test_deadline_fires_once_across_a_kill_and_processes(backend, tmp_path
         a, b = fd.create_user("alice"), fd.create_user("bob")
         guild.add_member(a)
         guild.add_member(b)
-        mid = await seed_due_match(url, guild, chan, a, b, lead=2.5)
+        # Long enough for both processes to start on a busy CI machine before the deadline; a kill that
+        # still lands after a process claimed the deadline is covered by waiting out the claim's lease.
+        mid = await seed_due_match(url, guild, chan, a, b, lead=8.0)
         names = []
         for i in range(procs):
             env = {"PARLOR_SHARD_COUNT": str(procs), "PARLOR_SHARD_IDS": str(i)} if procs > 1 else {}
             await start_parlor(fd, url, guild.id, name=f"bot{i}", env=env)
             names.append(f"bot{i}")
         await fd.restart_bot(kill=True, name=names[-1])  # a kill -9 before the deadline
-        over = await chan.wait_for(lambda m: "match over" in (m.embed.title or ""), timeout=10)
+        over = await chan.wait_for(lambda m: "match over" in (m.embed.title or ""), timeout=15 + CLAIM_LEASE)
         await asyncio.sleep(1.5)  # time for a second (wrong) expiry from another scheduler or the restart
         endings = [m for m in chan.messages if "match over" in (m.embed.title or "")]
         assert endings == [over]
@@ -201,7 +204,7 @@ async def test_deadline_set_elsewhere_is_served_within_seconds_postgresql(tmp_pa
             await asyncio.sleep(0.5)  # its scheduler has looked and found nothing
             await seed_due_match(url, guild, chan, a, b, lead=1.0)  # "the other process", gone already
             t = time.monotonic()
-            over = await chan.wait_for(lambda m: "match over" in (m.embed.title or ""), timeout=10)
+            over = await chan.wait_for(lambda m: "match over" in (m.embed.title or ""), timeout=15 + CLAIM_LEASE)
             assert time.monotonic() - t < 8 and "turn limit" in over.text
             fd.assert_clean()
     finally:
