@@ -76,6 +76,22 @@ class Codec:
     def legal(self, s: Any, seat: int) -> list[Any]:
         return [m for m in self.rules.legal_moves(s, seat) if not isinstance(m, self.skip)]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Codec:
+        return self  # frozen, and shared by every state of its game
+
+
+class _Shared:
+    """A value that clones of a state share: OpenSpiel clones a Python state by deep-copying its
+    attributes, and the engine's state and its move table are never changed once made."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
 
 CODECS: dict[str, Codec] = {
     "pylon": Codec("pylon", PYLON_RULES, 3 * SQUARES + len(_PYLON_PAIRS), 60, _pylon_encode,
@@ -93,20 +109,29 @@ class ParlorState(pyspiel.State):
     def __init__(self, game: ParlorGame, inner: Any = None) -> None:
         super().__init__(game)
         self.codec: Codec = game.codec
-        self.inner = inner if inner is not None else self.codec.rules.initial(dict(self.codec.options), 2)
-        self._refresh()
+        self._set(inner if inner is not None else self.codec.rules.initial(dict(self.codec.options), 2))
 
-    def _refresh(self) -> None:
-        act = self.codec.rules.to_act(self.inner)
+    @property
+    def inner(self) -> Any:
+        """The engine's state."""
+        return self._shared.value[0]
+
+    @property
+    def _moves(self) -> dict[int, Any]:
+        return self._shared.value[1]  # type: ignore[no-any-return]
+
+    def _set(self, inner: Any) -> None:
+        act = self.codec.rules.to_act(inner)
+        moves: dict[int, Any] = {}
         if act is None:
-            self._player = pyspiel.PlayerId.TERMINAL
-            self._moves: dict[int, Any] = {}
-            return
-        (seat,) = tuple(act)
-        self._player = seat
-        self._moves = {self.codec.encode(m): m for m in self.codec.legal(self.inner, seat)}
-        if not self._moves:  # only skipped moves left (cannot happen in the three games)
-            raise RuntimeError(f"{self.codec.key}: seat {seat} has no move the adapter can play")
+            self._player = int(pyspiel.PlayerId.TERMINAL)
+        else:
+            (seat,) = tuple(act)
+            self._player = seat
+            moves = {self.codec.encode(m): m for m in self.codec.legal(inner, seat)}
+            if not moves:  # only skipped moves left (cannot happen in the three games)
+                raise RuntimeError(f"{self.codec.key}: seat {seat} has no move the adapter can play")
+        self._shared = _Shared((inner, moves))
 
     def current_player(self) -> int:
         return int(self._player)
@@ -115,15 +140,15 @@ class ParlorState(pyspiel.State):
         return sorted(self._moves)
 
     def _apply_action(self, action: int) -> None:
-        self.inner, _ = self.codec.rules.apply(self.inner, self._player, self._moves[action])
-        self._refresh()
+        inner, _ = self.codec.rules.apply(self.inner, self._player, self._moves[action])
+        self._set(inner)
 
     def _action_to_string(self, player: int, action: int) -> str:
         m = self._moves.get(action)
         return str(m) if m is not None else f"#{action}"
 
     def is_terminal(self) -> bool:
-        return bool(self._player == pyspiel.PlayerId.TERMINAL)
+        return bool(self._player == int(pyspiel.PlayerId.TERMINAL))
 
     def returns(self) -> list[float]:
         out = self.codec.rules.outcome(self.inner)
