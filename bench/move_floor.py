@@ -48,8 +48,14 @@ The work the bot does ahead of a player's next click after answering (the Egg Ca
 EOF's size buttons and of Nomic's Confirm: bot/games/egg_carton/sowing.py, cogs/_game/board.py) then
 overlaps the next moves of other matches: ``--quiet=1`` shows what that costs them on a busy bot.
 
-Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR] [--quiet=MS]]
-                                  [--lang=es] [--profile] [--phases] [--debug]
+``--thinking`` (loopback only) adds, on each Parlor, a player in a Pylon match against the ``hard`` computer
+who answers each computer move at once (a random legal move, typed), match after match: the computer is
+thinking through the whole run, and the rows show what that costs the other matches' moves. The computer
+thinks in its own process (bot/matches/workers.py); a checkout from before that (``--compare``) thinks in a
+thread of the bot.
+
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR] [--quiet=MS]
+                                  [--thinking]] [--lang=es] [--profile] [--phases] [--debug]
 """
 
 from __future__ import annotations
@@ -86,6 +92,7 @@ QUIET = (
     0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
 )
 LANG = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--lang=")), "en")
+THINKING = "--thinking" in sys.argv[1:]
 LOOPBACK_QUIET = next(  # the same through the loopback server (it sees the bot's requests, not its tasks)
     (float(a.split("=", 1)[1]) / 1000 for a in sys.argv[1:] if a.startswith("--quiet=")), 0.02
 )
@@ -200,6 +207,7 @@ class Bench:
         self.next_user = 0
         self.games = {g: Game(g) for g in GAMES}
         self.extra: dict[str, Game] = {"pylon_ping": Game("pylon_ping"), "nomic_ok": Game("nomic_ok")}
+        self.thought = 0  # --thinking: the computer's moves during the run
 
     def players(self, n: int) -> list[Any]:
         out = []
@@ -255,6 +263,40 @@ class Bench:
         assert m.rec.message_id is not None, "no board"
         return {"mid": mid, "board": self.driver.messages[m.rec.message_id],
                 "ping": game == "pylon" and not quiet}
+
+    # -- --thinking: a match against the hard computer, kept thinking ------------------------------------
+    async def keep_thinking(self) -> None:
+        """Play Pylon against Parlor's ``hard`` computer, each answer typed as soon as it is this player's
+        turn, one match after another (cancelled at the end of the run)."""
+        (human,) = self.players(1)
+        await human.slash(self.chan, "notify", mode="off")
+        rng = random.Random(11)
+        while True:
+            known = {r.id for r in await self.store.active_matches()}
+            await human.slash(self.chan, "pylon new", opponent=self.driver.bot_user, level="hard",
+                              first="challenger")
+            mid = None
+            while mid is None:
+                await asyncio.sleep(0.05)
+                mid = next((r.id for r in await self.store.active_matches() if r.id not in known
+                            and r.game == "pylon" and any(s.user_id == human.id for s in r.seats)), None)
+            while True:
+                m = await self.service.get(mid)
+                if m.status.value != "running":
+                    break
+                seat = next(s.seat for s in m.seats if s.user_id == human.id)
+                if seat not in m.to_act() or m.rec.thread_id is None:
+                    await asyncio.sleep(0.02)
+                    continue
+                legal = [x for x in m.rules.legal_moves(m.state, seat)
+                         if m.rules.format(x, m.state) != "agree"]
+                await human.slash(self.driver.channels[m.rec.thread_id], "pylon move",
+                                  notation=m.rules.format(rng.choice(legal), m.state))
+                self.thought += 1
+                for _ in range(100):  # the move is stored before the bot answers: wait until it is
+                    if (await self.service.get(mid)).version > m.version:
+                        break
+                    await asyncio.sleep(0.02)
 
     # -- one typical move per game: prepare (not measured), then the measured interaction --------------
     async def move(self, game: str, rec: dict[str, Any]) -> tuple[str, Any] | None:
@@ -340,10 +382,20 @@ async def run(benches: list[Bench], latency: Latency, prof: cProfile.Profile | N
     )
     for xs in PHASE_TIMES.values():
         xs.clear()  # only the measured rounds
-    for _ in range(ROUNDS):
-        for game in GAMES:
-            for b in benches:
-                await one_move(b, game, latency, prof)
+    thinkers = [asyncio.create_task(b.keep_thinking()) for b in benches] if THINKING else []
+    try:
+        for _ in range(ROUNDS):
+            for game in GAMES:
+                for b in benches:
+                    await one_move(b, game, latency, prof)
+    finally:
+        for t in thinkers:
+            if t.done() and t.exception() is not None:
+                raise t.exception()  # type: ignore[misc]
+            t.cancel()
+    if THINKING:
+        print("computer moves made (Pylon hard) during the measured rounds: "
+              + ", ".join(f"{b.label} {b.thought}" for b in benches))
 
 
 async def one_move(b: Bench, game: str, latency: Latency, prof: cProfile.Profile | None) -> None:

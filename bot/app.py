@@ -44,6 +44,7 @@ from bot.i18n.commands import ParlorTranslator
 from bot.matches.replay import ended_match
 from bot.matches.scheduler import Scheduler
 from bot.matches.service import Match, MatchService, Result
+from bot.matches.workers import warm_computer
 from bot.names import shown, versus
 from bot.puzzles import Puzzle
 from bot.replies import reply_error
@@ -162,6 +163,7 @@ class ParlorBot(commands.Bot):
         self.add_dynamic_items(MatchComponent)
         await self.tree.set_translator(ParlorTranslator())
         self._catalogs = asyncio.create_task(asyncio.to_thread(preload), name="parlor-catalogs")
+        warm_computer()  # the computer's processes start while the bot connects, not at its first move
         for ext in self.extensions_to_load:
             await self.load_extension(ext)
         if self.sync_commands:

@@ -10,7 +10,6 @@ Board components (all within Discord's limits):
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 from typing import Any
@@ -23,6 +22,7 @@ from bot.games.pylon import wants_to_agree
 from bot.games.pylon.notation import SIZE_LETTERS, SQUARE_NAMES, parse_square, size_word, step
 from bot.i18n import N_, _, ngettext
 from bot.matches.service import Match, Result
+from bot.matches.workers import think
 from bot.names import shown
 from bot.storage import Status
 from cogs import _views as v
@@ -238,7 +238,7 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
         if ai is None or ai.seat in match.to_act() or not match.view(None).can_agree[ai.seat]:
             return
         rng = random.Random(f"{match.rec.seed}:agree:{match.version}")
-        if await asyncio.to_thread(wants_to_agree, match.state, ai.seat, rng, ai.ai_level):
+        if await think(wants_to_agree, match.state, ai.seat, rng, ai.ai_level):
             reply = await self.service.play(match.id, ai.user_id, "agree", seat=ai.seat)
             await self.refresh_board(reply.match, reply)
             await super().after_result(reply.match, reply)

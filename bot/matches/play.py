@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import dataclasses
 import random
@@ -15,6 +14,7 @@ from bot.games.base import Event, GameError, Outcome, Reason, Seat
 from bot.i18n import N_, _, public
 from bot.matches.match import AI_LEASE, ATTEMPTS, Match, Result, _Conflict
 from bot.matches.timeouts import Timeouts
+from bot.matches.workers import think
 from bot.names import shown
 from bot.storage import MoveRecord, Status
 
@@ -163,7 +163,7 @@ class Play(Timeouts):
         level = m.seats[seat].ai_level
         rng = random.Random(f"{m.rec.seed}:ai:{m.version}")
         version = m.version
-        move = await asyncio.to_thread(m.game.choose, m.state, seat, rng, level)
+        move = await think(m.game.choose, m.state, seat, rng, level)
         text = m.rules.format(move, m.state)
         try:
             return await self.play(match_id, m.seats[seat].user_id, text, expected_version=version, seat=seat)

@@ -1,7 +1,11 @@
-"""Worker processes for the bot's long background work (a whole-game GIF, a game's review): one process
-per kind of work, started on first use, in the idle scheduling class (or niced) below the bot, so that on
-a busy machine the players' moves go first and the background work takes what is left (bench/replay.py,
-bench/review.py)."""
+"""Worker processes for the bot's long work off the event loop: a whole-game GIF and a game's review (one
+process per kind, started on first use, in the idle scheduling class below the bot, so that on a busy
+machine the players' moves go first and the background work takes what is left: bench/replay.py,
+bench/review.py), and the computer's thinking (:data:`COMPUTER`: niced, not idle, since a player waits for
+it; bench/move_floor.py ``--thinking``).
+
+The engines' searches are pure Python and hold the GIL: in a thread of the bot they would slow every
+other match's move, in a process they cost the bot nothing but the pickled job."""
 
 from __future__ import annotations
 
@@ -34,28 +38,52 @@ def _lower_priority() -> None:
         os.nice(NICENESS)
 
 
-def worker_pool() -> ProcessPoolExecutor:
-    """One worker process (spawned: nothing of the bot's event loop is copied into it), niced."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_lower_priority)
+def _nice() -> None:
+    """A plain nice below the bot (the computer's thinking: a player waits for it, so it is not idle)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(COMPUTER_NICENESS)
+
+
+COMPUTER_NICENESS = 5
+
+
+def worker_pool(processes: int = 1, initializer: Callable[[], None] = _lower_priority) -> ProcessPoolExecutor:
+    """Worker processes (spawned: nothing of the bot's event loop is copied into them), below the bot."""
+    return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=initializer)
 
 
 class Worker:
-    """One kind of background work's process: ``run`` hands a call to it (started on first use); if the
-    process cannot be used (it died, the call does not pickle), a thread of this process does it and the
-    process is started afresh next time."""
+    """One kind of work's processes: ``run`` hands a call to them (started on first use). A call that does
+    not pickle (a function made at run time) is done in a thread of this process instead; if the process
+    died, the call is done in a thread too and the process is started afresh next time."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, *, processes: int = 1,
+                 initializer: Callable[[], None] = _lower_priority) -> None:
         self.what = what
+        self.processes = processes
+        self.initializer = initializer
         self._pool: ProcessPoolExecutor | None = None
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = worker_pool(self.processes, self.initializer)
+        return self._pool
+
+    def warm(self, fn: Callable[[], object]) -> None:
+        """Start the processes now and have them run ``fn`` (the imports a first job would wait for)."""
+        with contextlib.suppress(Exception):
+            for _ in range(self.processes):
+                self._started().submit(fn)
 
     async def run(self, fn: Callable[[J], R], job: J) -> R:
         loop = asyncio.get_running_loop()
-        if self._pool is None:
-            self._pool = worker_pool()
         try:
-            return await loop.run_in_executor(self._pool, fn, job)
-        except (BrokenProcessPool, OSError, pickle.PicklingError, AttributeError, TypeError):
+            return await loop.run_in_executor(self._started(), fn, job)
+        except (pickle.PicklingError, AttributeError, TypeError):
+            log.debug("a %s job does not pickle; doing it in a thread", self.what, exc_info=True)
+            return await asyncio.to_thread(fn, job)
+        except (BrokenProcessPool, OSError):
             log.warning("the %s process failed; doing it in a thread", self.what, exc_info=True)
             self.stop()
             return await asyncio.to_thread(fn, job)
@@ -65,3 +93,26 @@ class Worker:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+COMPUTER = Worker("computer", processes=max(1, (os.cpu_count() or 2) - 1), initializer=_nice)
+"""The computer players' thinking: one process per core but the bot's, shared by every match."""
+
+
+def _think(job: tuple[Callable[..., R], tuple[object, ...]]) -> R:
+    fn, args = job
+    return fn(*args)
+
+
+async def think(fn: Callable[..., R], *args: object) -> R:
+    """``fn(*args)`` in a computer process (in a thread if ``fn`` or its arguments do not pickle)."""
+    return await COMPUTER.run(_think, (fn, args))
+
+
+def _import_games() -> None:
+    import bot.games  # noqa: F401  (every engine: what a first computer move would import)
+
+
+def warm_computer() -> None:
+    """Start the computer processes ahead of the first computer move."""
+    COMPUTER.warm(_import_games)
