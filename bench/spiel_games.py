@@ -6,6 +6,12 @@ the engine's immutable state and asks the engine for everything: legal moves, th
 ``RULES.apply``, the checked path), whose turn it is and the outcome. Only the action numbering is
 per game (:class:`Codec`): OpenSpiel needs a fixed range of integer actions.
 
+Pylon has a fast path (``Codec.actions``/``move``/``successor``): its seat and legal actions are read
+straight from the position, and a move is applied with the engine's unchecked ``successor`` (no events
+said), because OpenSpiel's MCTS spends nearly all its time in random rollouts, and the checked path
+(validation, the events' sentences) made MCTS-10,000 too slow to play 40 games. The test plays random
+games move by move through both paths and compares seat, legal moves, states and outcome.
+
 Returns are +1 / 0 / -1 (win, draw, loss); scores and margins are not part of the utility.
 
 Pylon: the ``agree`` move is left out (the computer never offers it first, and an MCTS that offers it
@@ -33,7 +39,9 @@ from bot.games.fire_and_ice.board import Pass as FniPass
 from bot.games.fire_and_ice.rules import RULES as FNI_RULES
 from bot.games.pylon import ai as pylon_ai
 from bot.games.pylon.notation import NEIGHBOURS, SQUARES, Agree, Placement, Stacking
+from bot.games.pylon.rules import PIECES as PYLON_PIECES
 from bot.games.pylon.rules import RULES as PYLON_RULES
+from bot.games.pylon.rules import PylonState, successor
 
 _PYLON_PAIRS = tuple((src, dst) for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
 _PYLON_PAIR_ID = {p: i for i, p in enumerate(_PYLON_PAIRS)}
@@ -45,6 +53,30 @@ def _pylon_encode(m: Any) -> int:
         return (m.size - 1) * SQUARES + m.square
     assert isinstance(m, Stacking)
     return 3 * SQUARES + _PYLON_PAIR_ID[m.source, m.target]
+
+
+_PYLON_MOVES: dict[int, Placement | Stacking] = {
+    **{(size - 1) * SQUARES + sq: Placement(size, sq) for size in (1, 2, 3) for sq in range(SQUARES)},
+    **{3 * SQUARES + i: Stacking(src, dst) for i, (src, dst) in enumerate(_PYLON_PAIRS)},
+}
+
+
+def _pylon_actions(s: PylonState) -> tuple[int, list[int]] | None:
+    """(seat to move, its legal actions in order) straight from the position, or None at the end: what
+    ``RULES.to_act`` and ``legal_moves`` say (tested move by move), without building the moves."""
+    board, stash = s.board, s.stash
+    placed = PYLON_PIECES - sum(stash[0]) - sum(stash[1])
+    if placed < PYLON_PIECES:
+        seat = placed % 2
+        st = stash[seat]
+        empty = [i for i in range(SQUARES) if not board[i]]
+        return seat, [(z - 1) * SQUARES + sq for z in (1, 2, 3) if st[z - 1] for sq in empty]
+    acts = [3 * SQUARES + i for i, (x, y) in enumerate(_PYLON_PAIRS)
+            if board[x] and board[y] and board[x][0][1] <= board[y][-1][1]]
+    if not acts:
+        return None
+    stacks = sum(1 for st in board if st)
+    return (1 + PYLON_PIECES - stacks) % 2, acts
 
 
 def _fni_encode(m: Any) -> int:
@@ -72,6 +104,10 @@ class Codec:
     levels: tuple[str, ...]
     options: tuple[tuple[str, str], ...] = ()
     skip: tuple[type, ...] = ()          # move types the adapter leaves out (Pylon's agree)
+    # a fast path (Pylon): the seat and actions of a state, the move of an action, the next state
+    actions: Callable[[Any], tuple[int, list[int]] | None] | None = None
+    move: Callable[[int], Any] | None = None
+    successor: Callable[[Any, int, Any], Any] | None = None
 
     def legal(self, s: Any, seat: int) -> list[Any]:
         return [m for m in self.rules.legal_moves(s, seat) if not isinstance(m, self.skip)]
@@ -95,7 +131,8 @@ class _Shared:
 
 CODECS: dict[str, Codec] = {
     "pylon": Codec("pylon", PYLON_RULES, 3 * SQUARES + len(_PYLON_PAIRS), 60, _pylon_encode,
-                   pylon_ai.choose, pylon_ai.LEVELS, skip=(Agree,)),
+                   pylon_ai.choose, pylon_ai.LEVELS, skip=(Agree,), actions=_pylon_actions,
+                   move=_PYLON_MOVES.__getitem__, successor=successor),
     "fire_and_ice": Codec("fire_and_ice", FNI_RULES, _FNI_POINTS * _FNI_POINTS + 1, 400, _fni_encode,
                           fni_ai.choose, fni_ai.LEVELS),
     "egg_carton": Codec("egg_carton", EGG_RULES, 12, 1000, _egg_encode, egg_ai.choose,
@@ -118,9 +155,18 @@ class ParlorState(pyspiel.State):
 
     @property
     def _moves(self) -> dict[int, Any]:
-        return self._shared.value[1]  # type: ignore[no-any-return]
+        moves = self._shared.value[1]
+        if isinstance(moves, list):  # the fast path's actions: their moves only when asked for
+            assert self.codec.move is not None
+            return {a: self.codec.move(a) for a in moves}
+        return moves  # type: ignore[no-any-return]
 
     def _set(self, inner: Any) -> None:
+        if self.codec.actions is not None:
+            got = self.codec.actions(inner)
+            self._player = int(pyspiel.PlayerId.TERMINAL) if got is None else got[0]
+            self._shared = _Shared((inner, [] if got is None else got[1]))
+            return
         act = self.codec.rules.to_act(inner)
         moves: dict[int, Any] = {}
         if act is None:
@@ -137,9 +183,13 @@ class ParlorState(pyspiel.State):
         return int(self._player)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self._moves)
+        moves = self._shared.value[1]
+        return list(moves) if isinstance(moves, list) else sorted(moves)
 
     def _apply_action(self, action: int) -> None:
+        if self.codec.successor is not None and self.codec.move is not None:
+            self._set(self.codec.successor(self.inner, self._player, self.codec.move(action)))
+            return
         inner, _ = self.codec.rules.apply(self.inner, self._player, self._moves[action])
         self._set(inner)
 

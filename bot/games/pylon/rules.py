@@ -80,13 +80,14 @@ from bot.games.pylon.state import (
     scores,
     sizes_left,
     stackings,
+    successor,
 )
 from bot.i18n import N_, _, ngettext, pgettext
 
 __all__ = ["OVER", "PER_SIZE", "PIECES", "PLACEMENT", "RULES", "SEAT_NAMES", "STACKING", "Piece", "Pylon",
            "PylonState", "PylonView", "Stack", "Stash", "can_agree", "can_stack", "check", "empty_squares",
            "initial_state", "is_over", "legal_directions", "movable_squares", "phase", "play", "scores",
-           "sizes_left", "stackings"]
+           "sizes_left", "stackings", "successor"]
 
 SEAT_NAMES: Final = (N_("Red"), N_("Blue"))
 """The sides' names in English (look each up with ``_()`` where it is written)."""
@@ -206,13 +207,7 @@ def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]
                       "stacking.", side=name, other=_seat_name(1 - seat))
             events.append(Event("agree", offer, {"seat": seat}))
     elif isinstance(move, Placement):
-        board = list(s.board)
-        board[move.square] = ((seat, move.size),)
-        stash = list(s.stash)
-        counts = list(stash[seat])
-        counts[move.size - 1] -= 1
-        stash[seat] = (counts[0], counts[1], counts[2])
-        ns = PylonState(tuple(board), (stash[0], stash[1]), (False, False), move)
+        ns = successor(s, seat, move)
         events.append(Event("place", _("{side} places a {size} pyramid on {square}.", side=name,
                                        size=size_word(move.size), square=SQUARE_NAMES[move.square]),
                             {"seat": seat, "size": move.size, "square": SQUARE_NAMES[move.square],
@@ -222,11 +217,8 @@ def play(s: PylonState, seat: Seat, move: Move) -> tuple[PylonState, list[Event]
                                            side=_seat_name(ns.to_move)),
                                 {"phase": STACKING, "to_move": ns.to_move}))
     else:
-        board = list(s.board)
-        a, b = board[move.source], board[move.target]
-        board[move.source] = ()
-        board[move.target] = b + a
-        ns = PylonState(tuple(board), s.stash, (False, False), move)
+        a, b = s.board[move.source], s.board[move.target]
+        ns = successor(s, seat, move)
         top_owner = a[-1][0]
         captured = len(b) if b[-1][0] != top_owner else 0
         source, target, stack = SQUARE_NAMES[move.source], SQUARE_NAMES[move.target], _describe_stack(b + a)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from bot.games.base import Seat
-from bot.games.pylon.notation import DIRECTIONS, NEIGHBOURS, SQUARES, Move, Stacking, step
+from bot.games.pylon.notation import DIRECTIONS, NEIGHBOURS, SQUARES, Move, Placement, Stacking, step
 
 Piece: TypeAlias = tuple[int, int]
 """``(owner seat, size)`` with size 1 (small), 2 (medium) or 3 (large)."""
@@ -139,6 +139,23 @@ def empty_squares(s: PylonState) -> tuple[int, ...]:
 def sizes_left(s: PylonState, seat: Seat) -> tuple[int, ...]:
     """Sizes (1, 2, 3) the seat still has in its stash."""
     return tuple(size for size in (1, 2, 3) if s.stash[seat][size - 1] > 0)
+
+
+def successor(s: PylonState, seat: Seat, move: Placement | Stacking) -> PylonState:
+    """The position after ``seat``'s placement or stacking ``move``, known to be legal (no checks and no
+    events: the engine's :func:`play` builds on it; searches and the OpenSpiel adapter use it alone)."""
+    board = list(s.board)
+    if isinstance(move, Placement):
+        board[move.square] = ((seat, move.size),)
+        stash = list(s.stash)
+        counts = list(stash[seat])
+        counts[move.size - 1] -= 1
+        stash[seat] = (counts[0], counts[1], counts[2])
+        return PylonState(tuple(board), (stash[0], stash[1]), (False, False), move)
+    a = board[move.source]
+    board[move.source] = ()
+    board[move.target] = board[move.target] + a
+    return PylonState(tuple(board), s.stash, (False, False), move)
 
 
 def can_agree(s: PylonState, seat: Seat) -> bool:
