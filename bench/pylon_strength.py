@@ -98,18 +98,25 @@ def main() -> None:
     p.add_argument("--timing-games", type=int, default=4)
     p.add_argument("--match", default="", help="only this pairing, e.g. hard,old:hard (real work)")
     p.add_argument("--old-ref", default=OLD_REF)
+    p.add_argument("--match-budget", type=float, default=None,
+                   help="with --match: both levels' work scaled to this many seconds a move")
+    p.add_argument("--set", action="append", default=[],
+                   help="with --match: NAME=VALUE sets a module constant of today's AI (experiments)")
     args = p.parse_args()
 
     if args.match:
         a, b = args.match.split(",")
         old_ai(args.old_ref)
+        for kv in args.set:
+            name, value = kv.split("=", 1)
+            setattr(ai, name, type(getattr(ai, name))(value))
         t = time.perf_counter()
         times_a: list[float] = []
         w = d = lost = 0
         margins = []
         for i in range(args.games):
             first = (a, b) if i % 2 == 0 else (b, a)
-            sc, ta = play(first, i, None, timed=a)
+            sc, ta = play(first, i, args.match_budget, timed=a)
             m = sc[0] - sc[1] if i % 2 == 0 else sc[1] - sc[0]
             times_a.extend(ta)
             margins.append(m)
