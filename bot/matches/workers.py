@@ -15,6 +15,8 @@ import logging
 import multiprocessing
 import os
 import pickle
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,9 +30,24 @@ NICENESS = 10
 """How much lower than the bot a worker process runs (os.nice): background work never competes as an equal."""
 
 
+def _exit_with_parent() -> None:
+    """End this worker when the bot's process is gone (a kill -9 gives the pool no time to stop it; the
+    worker would wait for work forever): checked every second by a thread of the worker."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parlor-parent-watch", daemon=True).start()
+
+
 def _lower_priority() -> None:
     """Linux's idle class where there is one (the worker runs only when no other thread wants the CPU),
     else a plain nice; neither on this platform, or not allowed: as it is."""
+    _exit_with_parent()
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         return
@@ -40,6 +57,7 @@ def _lower_priority() -> None:
 
 def _nice() -> None:
     """A plain nice below the bot (the computer's thinking: a player waits for it, so it is not idle)."""
+    _exit_with_parent()
     with contextlib.suppress(AttributeError, OSError):
         os.nice(COMPUTER_NICENESS)
 

@@ -39,3 +39,36 @@ async def test_an_error_in_the_computer_reaches_the_caller() -> None:
     s = RULES.initial({}, 2)
     with pytest.raises(ValueError, match="no move"):
         await workers.think(choose, s, 1, random.Random(0), "hard")  # not seat 1's turn
+
+
+def test_a_worker_ends_when_the_bots_process_is_killed(tmp_path) -> None:
+    """kill -9 of the bot leaves no computer process behind waiting for work forever."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "killed_bot.py"
+    script.write_text(
+        "import asyncio, os\n"
+        "from bot.matches import workers\n"
+        "async def main():\n"
+        "    print(await workers.think(os.getpid), flush=True)\n"
+        "    os.kill(os.getpid(), 9)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=root,
+                         env={**os.environ, "PYTHONPATH": root}, timeout=60)
+    assert out.returncode == -signal.SIGKILL, out.stderr
+    worker = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(worker, signal.SIGKILL)
+    raise AssertionError("the computer process outlived the bot's")
