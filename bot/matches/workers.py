@@ -89,10 +89,10 @@ class Worker:
         return self._pool
 
     def warm(self, fn: Callable[[], object]) -> None:
-        """Start the processes now and have them run ``fn`` (the imports a first job would wait for)."""
+        """Start a process now and have it run ``fn`` (the imports a first job would wait for); more start
+        when jobs overlap, up to ``processes``."""
         with contextlib.suppress(Exception):
-            for _ in range(self.processes):
-                self._started().submit(fn)
+            self._started().submit(fn)
 
     async def run(self, fn: Callable[[J], R], job: J) -> R:
         loop = asyncio.get_running_loop()
@@ -113,8 +113,9 @@ class Worker:
             self._pool = None
 
 
-COMPUTER = Worker("computer", processes=max(1, (os.cpu_count() or 2) - 1), initializer=_nice)
-"""The computer players' thinking: one process per core but the bot's, shared by every match."""
+COMPUTER = Worker("computer", processes=max(1, min(2, (os.cpu_count() or 2) - 1)), initializer=_nice)
+"""The computer players' thinking, shared by every match: up to one process per core but the bot's, and at
+most two (each computer move is bounded to 2 s; a busier bot runs more processes of its own)."""
 
 
 def _think(job: tuple[Callable[..., R], tuple[object, ...]]) -> R:
