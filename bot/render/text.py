@@ -7,18 +7,27 @@ They live under :mod:`bot.render` because engines' renderers may import only :mo
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from PIL import ImageFont
 
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, pgettext
+
+
+_I_SOUND = re.compile(r"[^\w]*h?[ií](?![aeiouáéíóú])", re.IGNORECASE)
+"""A word that starts with the sound /i/ (Isabel, Hilda, Ícaro; not Hielo, Yolanda): Spanish says "e", not
+"y", before it."""
 
 
 def in_words(items: list[str], sep: str = ", ") -> str:
     """Items as a list in words, in the current language: "a", "a and b", "a, b and c"."""
     if len(items) <= 1:
         return "".join(items)
-    return _("{names} and {last}", names=sep.join(items[:-1]), last=items[-1])
+    names, last = sep.join(items[:-1]), items[-1]
+    if _I_SOUND.match(last):
+        return pgettext("the last item starts with the sound i", "{names} and {last}", names=names, last=last)
+    return _("{names} and {last}", names=names, last=last)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -57,3 +57,16 @@ def test_a_boards_footer_tag_is_known_in_every_language():
     with speaking("es"):
         assert match_tag(12) == "Partida #12"
     assert set(match_tags(12)) == {"Match #12 ·", "Partida #12 ·"}
+
+
+def test_spanish_says_e_not_y_before_the_sound_i():
+    from bot.render.text import in_words
+
+    assert in_words(["Ana", "Isabel"]) == "Ana and Isabel"
+    with speaking("es"):
+        assert in_words(["Ana", "Bea", "Isabel"]) == "Ana, Bea e Isabel"
+        assert in_words(["Ana", "hilda"]) == "Ana e hilda" and in_words(["Ana", "Íñigo"]) == "Ana e Íñigo"
+        assert in_words(["Ana", "Hielo"]) == "Ana y Hielo" and in_words(["Isabel", "Ana"]) == "Isabel y Ana"
+        assert in_words(["Ana", "\\*Iris"]) == "Ana e \\*Iris"  # a name as shown (markdown escaped)
+    with speaking("pt_BR"):
+        assert in_words(["Ana", "Isabel"]) == "Ana e Isabel"
