@@ -14,7 +14,6 @@ from PIL import ImageFont
 
 from bot.i18n import _, ngettext, pgettext
 
-
 _I_SOUND = re.compile(r"[^\w]*h?[ií](?![aeiouáéíóú])", re.IGNORECASE)
 """A word that starts with the sound /i/ (Isabel, Hilda, Ícaro; not Hielo, Yolanda): Spanish says "e", not
 "y", before it."""
