@@ -6,9 +6,9 @@ the engine's immutable state and asks the engine for everything: legal moves, th
 ``RULES.apply``, the checked path), whose turn it is and the outcome. Only the action numbering is
 per game (:class:`Codec`): OpenSpiel needs a fixed range of integer actions.
 
-Pylon has a fast path (``Codec.actions``/``move``/``successor``): its seat and legal actions are read
-straight from the position, and a move is applied with the engine's unchecked ``successor`` (no events
-said), because OpenSpiel's MCTS spends nearly all its time in random rollouts, and the checked path
+Pylon and Fire and Ice have a fast path (``Codec.actions``/``move``/``successor``): the seat and legal
+actions are read straight from the position, and a move is applied with the engine's unchecked
+``successor``/``play_unchecked`` (no events said), because OpenSpiel's MCTS spends nearly all its time in random rollouts, and the checked path
 (validation, the events' sentences) made MCTS-10,000 too slow to play 40 games. The test plays random
 games move by move through both paths and compares seat, legal moves, states and outcome.
 
@@ -36,6 +36,12 @@ from bot.games.egg_carton.rules import Pick
 from bot.games.fire_and_ice import ai as fni_ai
 from bot.games.fire_and_ice.board import Move as FniMove
 from bot.games.fire_and_ice.board import Pass as FniPass
+from bot.games.fire_and_ice.board import State as FniState
+from bot.games.fire_and_ice.board import masks as fni_masks
+from bot.games.fire_and_ice.board import play_unchecked as fni_play
+from bot.games.fire_and_ice.geometry import HAS_LINE as FNI_HAS_LINE
+from bot.games.fire_and_ice.geometry import NEIGHBOURS as FNI_NEIGHBOURS
+from bot.games.fire_and_ice.geometry import control_mask as fni_control
 from bot.games.fire_and_ice.rules import RULES as FNI_RULES
 from bot.games.pylon import ai as pylon_ai
 from bot.games.pylon.notation import NEIGHBOURS, SQUARES, Agree, Placement, Stacking
@@ -79,9 +85,29 @@ def _pylon_actions(s: PylonState) -> tuple[int, list[int]] | None:
     return (1 + PYLON_PIECES - stacks) % 2, acts
 
 
+_FNI_PASS = _FNI_POINTS * _FNI_POINTS
+_FNI_MOVES: dict[int, FniMove | FniPass] = {
+    _FNI_PASS: FniPass(), **{a * _FNI_POINTS + b: FniMove(a, b) for a in range(_FNI_POINTS) for b in range(_FNI_POINTS)}}
+
+
+def _fni_actions(s: FniState) -> tuple[int, list[int]] | None:
+    """Fire and Ice's seat and legal actions straight from the position (no handicap: the adapter plays
+    without options), or None at the end: a side controls three islands on a line (Fire's islands
+    counted first, as the engine does) or both sides passed."""
+    board = s.board
+    fire, ice = fni_masks(board)
+    f = fni_control(fire)
+    if FNI_HAS_LINE[f] or FNI_HAS_LINE[fni_control(ice) & ~f] or s.passes >= 2:
+        return None
+    seat = s.to_move
+    acts = sorted(src * _FNI_POINTS + dst for src in range(_FNI_POINTS) if board[src] == seat
+                  for dst in FNI_NEIGHBOURS[src] if board[dst] < 0)
+    return seat, acts or [_FNI_PASS]
+
+
 def _fni_encode(m: Any) -> int:
     if isinstance(m, FniPass):
-        return _FNI_POINTS * _FNI_POINTS
+        return _FNI_PASS
     assert isinstance(m, FniMove)
     return m.src * _FNI_POINTS + m.dst
 
@@ -134,7 +160,8 @@ CODECS: dict[str, Codec] = {
                    pylon_ai.choose, pylon_ai.LEVELS, skip=(Agree,), actions=_pylon_actions,
                    move=_PYLON_MOVES.__getitem__, successor=successor),
     "fire_and_ice": Codec("fire_and_ice", FNI_RULES, _FNI_POINTS * _FNI_POINTS + 1, 400, _fni_encode,
-                          fni_ai.choose, fni_ai.LEVELS),
+                          fni_ai.choose, fni_ai.LEVELS, actions=_fni_actions, move=_FNI_MOVES.__getitem__,
+                          successor=lambda s, seat, move: fni_play(s, move)),
     "egg_carton": Codec("egg_carton", EGG_RULES, 12, 1000, _egg_encode, egg_ai.choose,
                         tuple(EGG_RULES.spec.ai_levels)),
 }

@@ -32,7 +32,7 @@ def test_adapter_and_engine_agree_on_random_games(key: str) -> None:
     codec = spiel_games.CODECS[key]
     rules = codec.rules
     game = spiel_games.game(key)
-    for seed in range(4):
+    for seed in range(12):
         rng = random.Random(seed)
         st = game.new_initial_state()
         s = rules.initial(dict(codec.options), 2)
