@@ -8,8 +8,9 @@ per game (:class:`Codec`): OpenSpiel needs a fixed range of integer actions.
 
 Pylon and Fire and Ice have a fast path (``Codec.actions``/``move``/``successor``): the seat and legal
 actions are read straight from the position, and a move is applied with the engine's unchecked
-``successor``/``play_unchecked`` (no events said), because OpenSpiel's MCTS spends nearly all its time in random rollouts, and the checked path
-(validation, the events' sentences) made MCTS-10,000 too slow to play 40 games. The test plays random
+``successor``/``play_unchecked`` (no events said), because OpenSpiel's MCTS spends nearly all its time in
+random rollouts, and the checked path (validation, the events' sentences) made MCTS-10,000 too slow to play
+40 games. The test plays random
 games move by move through both paths and compares seat, legal moves, states and outcome.
 
 Returns are +1 / 0 / -1 (win, draw, loss); scores and margins are not part of the utility.
@@ -87,7 +88,9 @@ def _pylon_actions(s: PylonState) -> tuple[int, list[int]] | None:
 
 _FNI_PASS = _FNI_POINTS * _FNI_POINTS
 _FNI_MOVES: dict[int, FniMove | FniPass] = {
-    _FNI_PASS: FniPass(), **{a * _FNI_POINTS + b: FniMove(a, b) for a in range(_FNI_POINTS) for b in range(_FNI_POINTS)}}
+    _FNI_PASS: FniPass(),
+    **{a * _FNI_POINTS + b: FniMove(a, b) for a in range(_FNI_POINTS) for b in range(_FNI_POINTS)},
+}
 
 
 def _fni_actions(s: FniState) -> tuple[int, list[int]] | None:
