@@ -6,7 +6,9 @@ Days are *puzzle days*, from 12:00 UTC to 12:00 UTC the next day (:func:`puzzle_
 post is claimed first, in one write that moves ``next_due`` on and records the day
 (``Store.claim_daily_puzzle``), so with several processes exactly one posts, and a restart neither repeats
 a day (the row already says it was posted) nor skips one (a due row stays due until a process claims it).
-A bot that was down for days posts once when it comes back (today's puzzle), not the missed ones.
+A bot that was down for days posts once when it comes back (today's puzzle), not the missed ones. A post
+that fails on a Discord incident (5xx, or no answer) is due again after a backoff (bot/chores.py's), until
+Discord answers; one that Discord refuses (no access) is that day's loss, logged.
 
 Which puzzle is a pure function of the day and the server (:func:`daily_choice`): the games take turns
 day by day, and each game's puzzles come round in order, so every process picks the same one.
@@ -21,6 +23,7 @@ from typing import Protocol
 
 import discord
 
+from bot.chores import FAILURES, INCIDENT, backoff, transient
 from bot.puzzles import PUZZLE_GAMES, Puzzle, puzzles_of
 from bot.storage import Store
 
@@ -73,6 +76,8 @@ class DailyPuzzles:
         self.clock = clock
         self.poke: Callable[[], None] = lambda: None
         """Wakes the scheduler (set by the bot): a server just chose a channel."""
+        self._tries: dict[int, int] = {}
+        """Failed tries of a server's post during an incident (this process's backoff)."""
 
     async def choose(self, guild_id: int, channel_id: int | None) -> float | None:
         """Post in ``channel_id`` from the next post hour on (None: stop). Returns when the next is due.
@@ -103,8 +108,14 @@ class DailyPuzzles:
             except discord.NotFound:  # the channel is gone: stop posting there
                 log.info("the daily puzzle channel %s of server %s is gone", channel_id, guild_id)
                 await store.set_daily_puzzle(guild_id, None, 0.0)
-            except discord.HTTPException as exc:  # no access, or an incident: that day's post is lost
-                log.warning("posting the daily puzzle in %s failed: %s", channel_id, exc)
+            except FAILURES as exc:
+                if not transient(exc):  # no access: that day's post is lost
+                    log.warning("posting the daily puzzle in %s failed: %s", channel_id, exc)
+                    continue
+                tries = self._tries[guild_id] = self._tries.get(guild_id, 0) + 1
+                INCIDENT.failed("daily puzzle", exc)
+                await store.retry_daily_puzzle(guild_id, day, self.clock() + backoff(tries))
             else:
+                self._tries.pop(guild_id, None)
                 posted += 1
         return posted

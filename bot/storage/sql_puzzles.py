@@ -79,3 +79,11 @@ class PuzzleSql(SqlBase):
                 "WHERE guild_id = ? AND next_due = ? AND last_day <> ?",
                 next_due, day, time.time(), guild_id, due, day)
         return bool(n)
+
+    async def retry_daily_puzzle(self, guild_id: int, day: int, next_due: float) -> None:
+        """The post of ``day`` failed on a Discord incident: due again at ``next_due`` (the claim undone)."""
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE puzzle_daily SET next_due = ?, last_day = ?, updated_at = ? "
+                "WHERE guild_id = ? AND last_day = ?",
+                next_due, day - 1, time.time(), guild_id, day)

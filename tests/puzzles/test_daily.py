@@ -73,3 +73,63 @@ async def test_several_processes_post_each_day_once(tmp_path):
     finally:
         for s in stores:
             await s.close()
+
+
+class Response:
+    def __init__(self, status: int) -> None:
+        self.status, self.reason = status, "Service Unavailable" if status >= 500 else "Forbidden"
+
+
+class FailingHost(Host):
+    """Discord answers ``failures`` with the given statuses, then posts."""
+
+    def __init__(self, store: SqliteStore, failures: list[int]) -> None:
+        super().__init__(store)
+        self.failures = failures
+
+    async def post_daily_puzzle(self, guild_id, channel_id, p):
+        import discord
+
+        if self.failures:
+            raise discord.HTTPException(Response(self.failures.pop(0)), "no")
+        await super().post_daily_puzzle(guild_id, channel_id, p)
+
+
+async def test_a_post_that_fails_on_a_discord_incident_is_tried_again_until_it_goes_out(tmp_path):
+    now = [utc(2025, 3, 1, 11)]
+    store = SqliteStore(str(tmp_path / "p.sqlite3"))
+    await store.open()
+    try:
+        host = FailingHost(store, [503, 502, 500])
+        daily = DailyPuzzles(host, clock=lambda: now[0])
+        await daily.choose(7, 70)
+        now[0] = utc(2025, 3, 1, 12)
+        for _ in range(3):  # each failed try is due again after a backoff, within the day
+            assert await daily.run_due() == 0 and not host.posted
+            due = await daily.next_deadline()
+            assert now[0] < due < utc(2025, 3, 1, 13)
+            now[0] = due
+        assert await daily.run_due() == 1
+        assert [(g, c) for g, c, _ in host.posted] == [(7, 70)]
+        assert host.posted[0][2] == daily_choice(puzzle_day(utc(2025, 3, 1, 12)), 7).id
+        assert await daily.next_deadline() == utc(2025, 3, 2, 12)  # one post that day, then tomorrow's
+        assert await daily.run_due() == 0
+    finally:
+        await store.close()
+
+
+async def test_a_post_discord_refuses_is_that_days_loss(tmp_path):
+    now = [utc(2025, 3, 1, 11)]
+    store = SqliteStore(str(tmp_path / "p.sqlite3"))
+    await store.open()
+    try:
+        host = FailingHost(store, [403])
+        daily = DailyPuzzles(host, clock=lambda: now[0])
+        await daily.choose(7, 70)
+        now[0] = utc(2025, 3, 1, 12)
+        assert await daily.run_due() == 0
+        assert await daily.next_deadline() == utc(2025, 3, 2, 12)  # not tried again that day
+        now[0] = utc(2025, 3, 2, 12)
+        assert await daily.run_due() == 1
+    finally:
+        await store.close()

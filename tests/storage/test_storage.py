@@ -223,3 +223,15 @@ async def test_timers_boards_and_notify_choices(store):
     await store.set_notify_mode(1, 5, NotifyMode.DM, dm_channel_id=1234)
     await store.set_notify_mode(1, 5, NotifyMode.OFF)
     assert await store.notify_modes(1, [5, 6]) == {5: NotifyMode.OFF} and await store.dm_channel(5) == 1234
+
+
+async def test_a_daily_puzzle_post_claimed_and_given_back_on_an_incident(store):
+    await store.set_daily_puzzle(7, 70, 1000.0)
+    assert await store.due_daily_puzzles(1000.0) == [(7, 70, 1000.0)]
+    assert await store.claim_daily_puzzle(7, 1000.0, 5, 2000.0)
+    assert not await store.claim_daily_puzzle(7, 1000.0, 5, 2000.0)  # taken: once
+    assert await store.due_daily_puzzles(1500.0) == []
+    await store.retry_daily_puzzle(7, 5, 1010.0)  # the post failed on an incident
+    assert await store.due_daily_puzzles(1010.0) == [(7, 70, 1010.0)]
+    assert await store.claim_daily_puzzle(7, 1010.0, 5, 2000.0)  # the same day can be claimed again
+    assert await store.next_daily_puzzle() == 2000.0
