@@ -113,7 +113,7 @@ class DailyPuzzles:
                     log.warning("posting the daily puzzle in %s failed: %s", channel_id, exc)
                     continue
                 tries = self._tries[guild_id] = self._tries.get(guild_id, 0) + 1
-                INCIDENT.failed("daily puzzle", exc)
+                INCIDENT.failed("daily puzzle", exc)  # not translated: log
                 await store.retry_daily_puzzle(guild_id, day, self.clock() + backoff(tries))
             else:
                 self._tries.pop(guild_id, None)

@@ -425,6 +425,8 @@ async def test_a_slow_computer_is_answered_first_and_edits_the_same_board_withou
     mark = w.dd.mark()
     sel = next(s for s in board.selects() if "c3" in s.values)
     r = await w.alice.select(board, ["c3"], custom_id=sel.custom_id)
+    # the computer thinks in its own process: on a busy machine its answer can come after a quiet spell
+    await w.dd.wait_until(lambda: len(w.dd.api_calls(since=mark)) >= 2, timeout=20)
     await w.dd.settle()
     calls = w.dd.api_calls(since=mark)
     # the click's answer shows alice's own move at once (the computer thinking), then the same board is
