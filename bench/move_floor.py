@@ -43,6 +43,10 @@ server's community language are that language's (``es-ES``), so private answers 
 in it. The bench finds buttons and selects by their custom_id (the action Parlor encodes in it), never by
 their words, so the same moves are played and timed in any language.
 
+``--compare-lang=en`` (loopback only) runs a second Parlor from this checkout whose players and server read
+that language, its moves interleaved with the first's and the floor's (rows labelled ``en``): two languages
+compared in the same run, so the machine's drift between runs does not pass for a language's cost.
+
 ``--quiet=MS`` (loopback only; default 20) is how long the bot sends nothing before the next move is played.
 The work the bot does ahead of a player's next click after answering (the Egg Carton's sowings, the boards of
 EOF's size buttons and of Nomic's Confirm: bot/games/egg_carton/sowing.py, cogs/_game/board.py) then
@@ -54,7 +58,8 @@ thinking through the whole run, and the rows show what that costs the other matc
 thinks in its own process (bot/matches/workers.py); a checkout from before that (``--compare``) thinks in a
 thread of the bot.
 
-Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR] [--quiet=MS]
+Usage: python bench/move_floor.py [matches=200] [rounds=100] [--loopback [--compare=DIR] [--compare-lang=LANG]
+                                  [--quiet=MS]
                                   [--thinking]] [--lang=es] [--profile] [--phases] [--debug]
 """
 
@@ -92,6 +97,7 @@ QUIET = (
     0.002  # dd.settle quiet time between steps (the bot's follow-up work must be done before the next move)
 )
 LANG = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--lang=")), "en")
+COMPARE_LANG = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--compare-lang=")]
 THINKING = "--thinking" in sys.argv[1:]
 LOOPBACK_QUIET = next(  # the same through the loopback server (it sees the bot's requests, not its tasks)
     (float(a.split("=", 1)[1]) / 1000 for a in sys.argv[1:] if a.startswith("--quiet=")), 0.02
@@ -194,9 +200,11 @@ class Bench:
         quiet: float = QUIET,
         label: str = "Parlor",
         cpu: Callable[[], float] | None = None,
+        lang: str = LANG,
     ) -> None:
         self.driver, self.service, self.store, self.guild, self.chan = driver, service, store, guild, chan
         self.label = label
+        self.lang = lang  # the language of this Parlor's players and server
         self.cpu = cpu  # the bot process's CPU seconds so far (loopback), else None
         self.active = 0
         self.mark: Any = None  # the driver's mark just before the measured interaction
@@ -213,7 +221,7 @@ class Bench:
         out = []
         for _ in range(n):
             if self.next_user == len(self.users):
-                u = self.driver.create_user(f"p{len(self.users)}", locale=discord_locale(LANG))
+                u = self.driver.create_user(f"p{len(self.users)}", locale=discord_locale(self.lang))
                 self.guild.add_member(u)
                 self.users.append(u)
             out.append(self.users[self.next_user])
@@ -616,10 +624,12 @@ async def main_loopback() -> None:
                 return float(inter.ack_latency) * 1000
 
             benches: list[Bench] = []
-            for label, cwd in [("Parlor", ROOT), *(("before", Path(d)) for d in COMPARE)]:
+            parlors = [("Parlor", ROOT, LANG), *(("before", Path(d), LANG) for d in COMPARE),
+                       *((lang[:7], ROOT, lang) for lang in COMPARE_LANG)]
+            for label, cwd, lang in parlors:
                 fd = await stack.enter_async_context(FakeDiscord(log_dir=Path(tmp) / f"logs-{len(benches)}"))
                 guild = fd.create_guild("Bench")
-                guild.set_locale(discord_locale(LANG))
+                guild.set_locale(discord_locale(lang))
                 chan = guild.create_text_channel("games")
                 db = Path(tmp) / f"bench-{len(benches)}.sqlite3"
                 proc = await fd.start_bot(
@@ -636,7 +646,7 @@ async def main_loopback() -> None:
                 benches.append(
                     Bench(
                         fd, MatchService(store), store, guild, chan, floor, quiet=LOOPBACK_QUIET, label=label,
-                        cpu=process_cpu(proc.pid),
+                        cpu=process_cpu(proc.pid), lang=lang,
                     )
                 )
             await run(benches, board_latency_loopback)
@@ -669,7 +679,8 @@ def report(benches: list[Bench], where: str) -> None:
     print(
         f"button move latency through {where}, Parlor vs the floor in the same run, "
         f"{benches[0].active} matches "
-        f"active, players and server in {discord_locale(LANG)} "
+        f"active, players and server in {discord_locale(LANG)}"
+        f"{' (rows labelled with a language: in that one)' if COMPARE_LANG else ''} "
         f"(interaction sent → the request carrying the new board received):"
     )
     print(
