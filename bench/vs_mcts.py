@@ -50,6 +50,7 @@ def play_one(key: str, level: str, sims: int, index: int, seed: int) -> dict[str
     bot = mcts.MCTSBot(game, UCT_C, sims, mcts.RandomRolloutEvaluator(1, rs), solve=True, random_state=rs)
     times: dict[str, list[float]] = {"level": [], "mcts": []}
     plies = 0
+    actions: list[int] = []
     while not state.is_terminal():
         seat = state.current_player()
         t = time.perf_counter()
@@ -61,6 +62,7 @@ def play_one(key: str, level: str, sims: int, index: int, seed: int) -> dict[str
             action = bot.step(state)
             times["mcts"].append(time.perf_counter() - t)
         state.apply_action(action)
+        actions.append(int(action))
         plies += 1
     r = state.returns()[me]
     extra: dict[str, Any] = {}
@@ -69,7 +71,7 @@ def play_one(key: str, level: str, sims: int, index: int, seed: int) -> dict[str
         sc = scores(state.inner)
         extra["margin"] = sc[me] - sc[1 - me]
     return {"game": key, "level": level, "sims": sims, "seed": seed, "index": index, "seat": me,
-            "result": r, "plies": plies, "level_s": times["level"], "mcts_s": times["mcts"], **extra}
+            "result": r, "plies": plies, "actions": actions, "level_s": times["level"], "mcts_s": times["mcts"], **extra}
 
 
 def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -34,6 +34,26 @@ INF: Final = 100_000
 PLACE: Final = 4096
 _QDEPTH: Final = 4
 LOCK_WEIGHT = 1
+FEATURES: Final = ("margin", "locked", "cap_me", "cap_them", "maxcap_me", "maxcap_them", "nst", "top3", "top2",
+                   "top1", "mob", "bot1")
+WEIGHTS: list[float] = [0.670, 0.262, 0.541, -0.729, 1.058, 0.363, -0.471, 0.193, 0.335, 0.141, 0.367, 0.565]
+"""The learned evaluation's weights, one per feature, in pyramids of final margin (fitted: see the module
+docstring)."""
+LEARNED = True
+"""Whether :meth:`Search.evaluate` is the learned evaluation (``False``: the locked-stack evaluation)."""
+
+
+def set_weights(weights: list[float]) -> None:
+    """Use ``weights`` (one per :data:`FEATURES`) in the learned evaluation."""
+    global _W2, _W_SIZE
+    WEIGHTS[:] = weights
+    _W2 = [2 * x for x in weights]
+    _W_SIZE = (0.0, _W2[0] + _W2[9], _W2[0] + _W2[8], _W2[0] + _W2[7])
+
+
+_W2: list[float] = []
+_W_SIZE: tuple[float, ...] = ()
+set_weights(WEIGHTS)
 """Half-pyramids the evaluation adds per pyramid in a locked stack (0: the plain margin)."""
 _NB: Final = tuple(tuple(sorted(NEIGHBOURS[i])) for i in range(SQUARES))
 _PAIRS: Final = tuple((x, y) for x in range(SQUARES) for y in _NB[x])
@@ -180,6 +200,8 @@ class Search:
 
     def evaluate(self, side: int) -> int:
         """``2 × margin + locked margin`` for ``side`` (a heuristic: the game goes on)."""
+        if LEARNED:
+            return self.evaluate_learned(side)
         self.exact = False
         h, top, ts, bs = self.h, self.top, self.ts, self.bs
         locked = 0
@@ -194,6 +216,96 @@ class Search:
                     locked += hy if top[y] == 0 else -hy
         v = 2 * self.margin0 + LOCK_WEIGHT * locked
         return v if side == 0 else -v
+
+    def features(self, side: int) -> list[int]:
+        """The learned evaluation's features, from ``side``'s view (see :data:`FEATURES`)."""
+        h, top, ts, bs = self.h, self.top, self.ts, self.bs
+        margin = locked = cap_me = cap_them = maxcap_me = maxcap_them = nst = 0
+        t3 = t2 = t1 = mob = bot1 = 0
+        for y in range(SQUARES):
+            hy = h[y]
+            if not hy:
+                continue
+            o = top[y]
+            sg = 1 if o == side else -1
+            t = ts[y]
+            margin += sg * hy
+            nst += sg
+            if t == 3:
+                t3 += sg * hy
+            elif t == 2:
+                t2 += sg * hy
+            else:
+                t1 += sg * hy
+            if bs[y] == 1:
+                bot1 += sg
+            b = bs[y]
+            reach = cap = False
+            moves = 0
+            for n in _NB[y]:
+                if bs[n] <= t:
+                    reach = True
+                    if h[n] and top[n] != o:
+                        cap = True
+                if h[n] and b <= ts[n]:
+                    moves += 1
+            mob += sg * moves
+            if not reach:
+                locked += sg * hy
+            if cap:
+                if o == side:
+                    cap_them += hy
+                    if hy > maxcap_them:
+                        maxcap_them = hy
+                else:
+                    cap_me += hy
+                    if hy > maxcap_me:
+                        maxcap_me = hy
+        return [margin, locked, cap_me, cap_them, maxcap_me, maxcap_them, nst, t3, t2, t1, mob, bot1]
+
+    def evaluate_learned(self, side: int) -> int:
+        """``2 × WEIGHTS · features(side)``, rounded: the same sum as :meth:`features`, folded for speed."""
+        self.exact = False
+        h, top, ts, bs = self.h, self.top, self.ts, self.bs
+        w = _W2
+        w_size, w_stack, w_bot1, w_locked, w_mob = _W_SIZE, w[6], w[11], w[1], w[10]
+        acc = 0.0
+        cap_me = cap_them = maxcap_me = maxcap_them = 0
+        for y in range(SQUARES):
+            hy = h[y]
+            if not hy:
+                continue
+            o = top[y]
+            t = ts[y]
+            b = bs[y]
+            v = hy * w_size[t] + w_stack + (w_bot1 if b == 1 else 0.0)
+            reach = cap = False
+            moves = 0
+            for n in _NB[y]:
+                bn = bs[n]
+                if bn <= t:
+                    reach = True
+                    if h[n] and top[n] != o:
+                        cap = True
+                if h[n] and b <= ts[n]:
+                    moves += 1
+            v += moves * w_mob
+            if not reach:
+                v += hy * w_locked
+            if o == side:
+                acc += v
+                if cap:
+                    cap_them += hy
+                    if hy > maxcap_them:
+                        maxcap_them = hy
+            else:
+                acc -= v
+                if cap:
+                    cap_me += hy
+                    if hy > maxcap_me:
+                        maxcap_me = hy
+        acc += w[2] * cap_me + w[3] * cap_them + w[4] * maxcap_me + w[5] * maxcap_them
+        return round(acc)
 
     # --- search --------------------------------------------------------------------------------------
 
