@@ -10,8 +10,9 @@
   move depends only on the position and the match's seed. Stacking, and the
   last :data:`SEARCH_EMPTIES` placements: the deterministic alpha-beta of
   :mod:`bot.games.pylon.search` (iterative deepening, transposition table,
-  move ordering, capture quiescence, an evaluation that knows which stacks
-  can never be covered; endgames are solved exactly). Earlier placements: a
+  principal-variation search, move ordering, capture quiescence, an
+  evaluation learned from exactly solved positions; endgames are solved
+  exactly). Earlier placements: a
   Monte Carlo judge, every legal placement scored by the mean final margin
   of quick playouts (the rest of the placement at random, then both sides
   stacking like ``medium``), successive halving spending a fixed number of

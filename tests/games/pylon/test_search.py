@@ -1,0 +1,67 @@
+"""Pylon hard's search: the learned evaluation's fast sum, and the null-window search's equivalence."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.games.pylon import search
+from bot.games.pylon.rules import RULES, PylonState, stackings
+from bot.games.pylon.search import FEATURES, WEIGHTS, Search
+from tests.games.pylon.helpers import position
+
+pytestmark = pytest.mark.unit
+
+
+def random_positions(count: int, seed: int) -> list[PylonState]:
+    """Positions from random games: every placement count and every stack count, both sides to move."""
+    rng = random.Random(seed)
+    out: list[PylonState] = []
+    while len(out) < count:
+        s = RULES.initial({}, 2)
+        while RULES.to_act(s) is not None:
+            if rng.random() < 0.3:
+                out.append(s)
+            moves = [m for m in RULES.legal_moves(s, s.to_move) if str(m) != "agree"]
+            s, _ = RULES.apply(s, s.to_move, rng.choice(moves))
+    return out[:count]
+
+
+def test_the_fast_evaluation_is_the_weighted_sum_of_the_features() -> None:
+    for s in random_positions(300, 1):
+        found = Search(s, 10, 10)
+        for side in (0, 1):
+            slow = 2 * sum(w * x for w, x in zip(WEIGHTS, found.features(side), strict=True))
+            assert abs(found.evaluate(side) - slow) <= 0.5 + 1e-9, RULES.dump(s)  # rounded to an int
+
+
+def test_features_read_the_board_as_a_player_would() -> None:
+    # Red to move (20 stacks would be needed for a real game; the search only reads the board).
+    # b2: a Red stack of 3 topped by a small; c2 Blue small next to it can climb on (a capture for Blue);
+    # e5: a Red large alone in a corner with no neighbour left: locked.
+    s = position({"b2": "R3 R2 R1", "c2": "B1", "e5": "R3", "a5": "B2"})
+    f = dict(zip(FEATURES, Search(s, 10, 10).features(0), strict=True))
+    assert f["margin"] == 4 - 2
+    assert f["locked"] == 1 - 1 - 1            # e5 (Red) and a5 (Blue) have no neighbours; nothing fits on c2
+    assert f["cap_them"] == 3 and f["maxcap_them"] == 3   # Blue's c2 small can take b2's stack of 3
+    assert f["cap_me"] == 0                    # c2 (top small) only takes bottoms of small: b2's is large
+    assert f["mob"] == 0 - 1                   # only c2 -> b2 is a legal stacking
+    assert f["bot1"] == -1                     # Blue's c2 is a small-bottomed stack
+
+
+def test_the_null_window_search_finds_what_the_full_window_finds() -> None:
+    rng = random.Random(5)
+    positions = [s for s in random_positions(200, 2) if not s.is_placement and len(stackings(s)) > 8]
+    for s in rng.sample(positions, 12):
+        found = []
+        for pvs in (False, True):
+            search.PVS = pvs
+            try:
+                engine = Search(s, 10**7, 60)
+                engine.remaining = lambda: 3  # type: ignore[method-assign]  # a fixed depth of 3
+                _m, value, depth, _exact = engine.root(s.to_move, random.Random(0))
+            finally:
+                search.PVS = True
+            found.append((value, depth))
+        assert found[0] == found[1], RULES.dump(s)
