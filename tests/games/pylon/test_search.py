@@ -37,7 +37,7 @@ def test_the_fast_evaluation_is_the_weighted_sum_of_the_features() -> None:
 
 
 def test_features_read_the_board_as_a_player_would() -> None:
-    # Red to move (20 stacks would be needed for a real game; the search only reads the board).
+    # Read from Red's view (features take the side as an argument; the search only reads the board).
     # b2: a Red stack of 3 topped by a small; c2 Blue small next to it can climb on (a capture for Blue);
     # e5: a Red large alone in a corner with no neighbour left: locked.
     s = position({"b2": "R3 R2 R1", "c2": "B1", "e5": "R3", "a5": "B2"})
