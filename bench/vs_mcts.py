@@ -71,7 +71,8 @@ def play_one(key: str, level: str, sims: int, index: int, seed: int) -> dict[str
         sc = scores(state.inner)
         extra["margin"] = sc[me] - sc[1 - me]
     return {"game": key, "level": level, "sims": sims, "seed": seed, "index": index, "seat": me,
-            "result": r, "plies": plies, "actions": actions, "level_s": times["level"], "mcts_s": times["mcts"], **extra}
+            "result": r, "plies": plies, "actions": actions, "level_s": times["level"],
+            "mcts_s": times["mcts"], **extra}
 
 
 def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
