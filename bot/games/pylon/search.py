@@ -177,16 +177,6 @@ class Search:
                         out.append(x * 32 + y)
         return out
 
-    def any_stacking(self) -> bool:
-        h, ts, bs = self.h, self.ts, self.bs
-        for x in range(SQUARES):
-            if h[x]:
-                b = bs[x]
-                for y in _NB[x]:
-                    if h[y] and b <= ts[y]:
-                        return True
-        return False
-
     def placements(self, side: int) -> list[int]:
         st = self.stash[side]
         empty = [i for i in range(SQUARES) if not self.h[i]]
@@ -367,33 +357,17 @@ class Search:
         if self.placed < PIECES:
             return self.evaluate(side)
         caps: list[int] = []
-        if LEARNED:
-            exact = self.exact
-            stand, anymove = self.scan(side, caps)
-            if not anymove:
-                self.exact = exact
-                return self.final(side)
-            if stand >= beta or q == 0 or not caps:
-                return stand
-            return self._captures(caps, side, alpha, beta, q, stand)
-        top, ts, bs = self.top, self.ts, self.bs
-        other = 1 - side
-        for x in range(SQUARES):
-            if top[x] == side:
-                b = bs[x]
-                for y in _NB[x]:
-                    if top[y] == other and b <= ts[y]:
-                        caps.append(x * 32 + y)
-        if not caps and not self.any_stacking():
+        exact = self.exact
+        stand, anymove = self.scan(side, caps)
+        if not anymove:
+            self.exact = exact
             return self.final(side)
-        stand = self.evaluate(side)
+        if not LEARNED:
+            stand = self.evaluate(side)
         if stand >= beta or q == 0 or not caps:
             return stand
-        return self._captures(caps, side, alpha, beta, q, stand)
-
-    def _captures(self, caps: list[int], side: int, alpha: int, beta: int, q: int, stand: int) -> int:
-        h = self.h
         alpha = max(alpha, stand)
+        h = self.h
         caps.sort(key=lambda m: -h[m & 31])
         for m in caps:
             saved = self.make(m, side)
