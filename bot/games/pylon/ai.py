@@ -48,7 +48,8 @@ Measured in self-play at a fifth of the work: searching the last 2 placements be
 judge alone 7-1-2 in 10 games, while searching the last 6 lost to it 0-2-6 in 8 (the search's
 horizon then ends about when stacking begins, where the playouts see the whole game)."""
 
-_PAIRS: Final = tuple((src, dst) for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
+_NB: Final = tuple(tuple(sorted(NEIGHBOURS[i])) for i in range(SQUARES))
+_PAIRS: Final = tuple((src, dst) for src in range(SQUARES) for dst in _NB[src])
 _STACKING: Final = {(a, b): Stacking(a, b) for a, b in _PAIRS}
 _INF: Final = 10_000
 _PLACEMENT: Final = {(size, sq): Placement(size, sq) for size in (1, 2, 3) for sq in range(SQUARES)}
@@ -78,24 +79,30 @@ def _greedy_stacking(h: list[int], top: list[int], ts: list[int], bs: list[int],
     Among equal gains it prefers a move that does not leave its own new stack
     next to an opponent stack able to cover it; remaining ties are random.
     """
-    best = (-_INF, 0)
+    best_gain, best_risk = -_INF, 0
     choices: list[tuple[int, int]] = []
-    for x, y in _PAIRS:
-        if h[x] and h[y] and bs[x] <= ts[y]:
-            tx, ty = top[x], top[y]
-            gain = 0 if tx == ty else (h[y] if tx == me else -h[y])
-            risk = 0
-            if tx == me:
-                tsx = ts[x]
-                for n in NEIGHBOURS[y]:
-                    if n != x and h[n] and top[n] != me and bs[n] <= tsx:
-                        risk = -1
-                        break
-            key = (gain, risk)
-            if key > best:
-                best, choices = key, [(x, y)]
-            elif key == best:
-                choices.append((x, y))
+    for x in range(SQUARES):  # the pairs in _PAIRS's order, skipping empty squares early
+        if not h[x]:
+            continue
+        bx, tx = bs[x], top[x]
+        mine = tx == me
+        for y in _NB[x]:
+            if h[y] and bx <= ts[y]:
+                ty = top[y]
+                gain = 0 if tx == ty else (h[y] if mine else -h[y])
+                if gain < best_gain:
+                    continue
+                risk = 0
+                if mine:
+                    tsx = ts[x]
+                    for n in _NB[y]:
+                        if n != x and h[n] and top[n] != me and bs[n] <= tsx:
+                            risk = -1
+                            break
+                if gain > best_gain or risk > best_risk:
+                    best_gain, best_risk, choices = gain, risk, [(x, y)]
+                elif risk == best_risk:
+                    choices.append((x, y))
     return rng.choice(choices) if choices else None
 
 
