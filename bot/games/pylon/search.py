@@ -24,6 +24,9 @@ comparison). In self-play at a fifth of the work the learned evaluation scored 7
 one at equal nodes and 58-66% at equal time. Finished games score ``±WIN + 2 × margin`` so that any
 win beats any non-win.
 
+A position met again through another move order reuses its board scan (keyed by the zobrist key
+and the side; about a fifth of the leaves at the start of stacking).
+
 Positions are four flat lists per square (height, owner of the top, top size, bottom size) plus the
 two stashes, mutated and restored in place; moves are small ints (stacking ``x * 32 + y``,
 placement ``PLACE + size * 32 + square``).
@@ -162,6 +165,7 @@ class Search:
         self.tt: dict[int, tuple[int, int, int, int, bool]] = {}
         self.killers: dict[int, list[int]] = {}
         self.history: dict[int, int] = {}
+        self.scans: dict[int, tuple[int, bool, list[int]]] = {}
         self.exact = True
 
     # --- moves ---------------------------------------------------------------------------------------
@@ -327,7 +331,15 @@ class Search:
         """One pass over the board: the learned evaluation for ``side`` and whether any stacking is left;
         ``side``'s captures (its stack onto an opponent's) are appended to ``caps`` if it is given."""
         self.exact = False
-        return scan(self.h, self.top, self.ts, self.bs, side, caps)
+        k = self.key ^ side  # the zobrist key holds every square's code, all that scan reads
+        hit = self.scans.get(k)
+        if hit is None:
+            found: list[int] = []
+            value, anymove = scan(self.h, self.top, self.ts, self.bs, side, found)
+            hit = self.scans[k] = (value, anymove, found)
+        if caps is not None:
+            caps.extend(hit[2])
+        return hit[0], hit[1]
 
     # --- search --------------------------------------------------------------------------------------
 

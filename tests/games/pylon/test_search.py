@@ -65,3 +65,16 @@ def test_the_null_window_search_finds_what_the_full_window_finds() -> None:
                 search.PVS = True
             found.append((value, depth))
         assert found[0] == found[1], RULES.dump(s)
+
+
+def test_the_scan_cache_changes_no_move_and_no_value() -> None:
+    # A position met again by another move order reuses its board scan: same moves, values, depths.
+    rng = random.Random(9)
+    positions = [s for s in random_positions(200, 3) if not s.is_placement and len(stackings(s)) > 8]
+    for s in rng.sample(positions, 8):
+        cached = Search(s, 20_000, 60)
+        plain = Search(s, 20_000, 60)
+        plain.scan = lambda side, caps, e=plain: (  # type: ignore[method-assign]
+            setattr(e, "exact", False), search.scan(e.h, e.top, e.ts, e.bs, side, caps))[1]
+        assert cached.root(s.to_move, random.Random(0)) == plain.root(s.to_move, random.Random(0))
+        assert len(cached.scans) < cached.nodes  # some positions were met twice
