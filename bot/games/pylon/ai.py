@@ -35,7 +35,7 @@ from bot.games.pylon.search import PLACE, WIN, search
 
 LEVELS: Final = ("easy", "medium", "hard")
 SEARCH_LEVELS: Final = ("hard",)
-LEVEL_WORK: Final = {"hard": (140_000, 5_000)}
+LEVEL_WORK: Final = {"hard": (140_000, 6_500)}
 """Search nodes and placement playouts per move for each searching level."""
 HARD_BUDGET: Final = 1.0
 """About the seconds ``hard``'s work takes on one free core (``budget`` scales from it)."""
