@@ -48,7 +48,7 @@ Measured in self-play at a fifth of the work: searching the last 2 placements be
 judge alone 7-1-2 in 10 games, while searching the last 6 lost to it 0-2-6 in 8 (the search's
 horizon then ends about when stacking begins, where the playouts see the whole game)."""
 
-_NB: Final = tuple(tuple(sorted(NEIGHBOURS[i])) for i in range(SQUARES))
+_NB: Final = NEIGHBOURS  # ascending, as the move order below expects
 _PAIRS: Final = tuple((src, dst) for src in range(SQUARES) for dst in _NB[src])
 _STACKING: Final = {(a, b): Stacking(a, b) for a, b in _PAIRS}
 _INF: Final = 10_000

@@ -117,9 +117,10 @@ def direction_between(source: int, target: int) -> str | None:
     return None
 
 
-NEIGHBOURS: Final = tuple(tuple(n for d in DIRECTIONS if (n := step(sq, d)) is not None)
+NEIGHBOURS: Final = tuple(tuple(sorted(n for d in DIRECTIONS if (n := step(sq, d)) is not None))
                           for sq in range(SQUARES))
-"""The orthogonal neighbours of every square."""
+"""The orthogonal neighbours of every square, in ascending order (the computer's move generation and
+its playouts read them in this order, so their results depend on it)."""
 
 
 @dataclass(frozen=True, order=True)

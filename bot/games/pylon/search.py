@@ -72,7 +72,7 @@ def set_weights(weights: list[float]) -> None:
 _W2: list[float] = []
 _W_SIZE: tuple[float, ...] = ()
 set_weights(WEIGHTS)
-_NB: Final = tuple(tuple(sorted(NEIGHBOURS[i])) for i in range(SQUARES))
+_NB: Final = NEIGHBOURS  # ascending, as the move order below expects
 _PAIRS: Final = tuple((x, y) for x in range(SQUARES) for y in _NB[x])
 
 _ZR = random.Random(20251126)
