@@ -10,6 +10,12 @@ Results go one JSON line per game to --out (default bench/_out/vs_mcts.jsonl, no
 a run skips the games its file already holds, so an interrupted run resumes where it stopped and
 a later run with a larger --games adds games. --jobs plays games in parallel processes.
 
+Experiments: --budget and --cap pass the level's work scale and time cap (seconds; as in the levels'
+``choose``), and --set NAME=JSON sets a constant of the game's AI module before play (``search.NAME``:
+of the module beside it), so a variant of a level is measured against the same yardstick without
+editing the code, e.g. ``--budget 0.2 --cap 3 --set 'LEVEL_WORK={"hard": [140000, 32500]}'``. Give
+each variant its own --tag.
+
 Usage (needs the bench extra: pip install -e '.[bench]'):
   nice -n 15 .venv/bin/python bench/vs_mcts.py --game pylon --levels hard --sims 1000 --games 10 --jobs 1
   nice -n 15 .venv/bin/python bench/vs_mcts.py --game fire_and_ice --levels hard --sims 10000 --games 40
@@ -24,6 +30,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import argparse
+import importlib
 import json
 import math
 import random
@@ -40,8 +47,30 @@ UCT_C = 2.0
 DEFAULT_OUT = pathlib.Path(__file__).resolve().parent / "_out" / "vs_mcts.jsonl"
 
 
-def play_one(key: str, level: str, sims: int, index: int, seed: int) -> dict[str, Any]:
-    """One game of ``level`` against MCTS-``sims``; the level has seat ``index % 2``."""
+def apply_settings(key: str, settings: dict[str, Any]) -> None:
+    """Set constants of ``key``'s AI module (``NAME``) or of a module beside it (``module.NAME``)."""
+    ai = importlib.import_module(spiel_games.CODECS[key].choose.__module__)
+    for name, value in settings.items():
+        mod = ai
+        if "." in name:
+            sibling, name = name.rsplit(".", 1)
+            mod = importlib.import_module(ai.__name__.rsplit(".", 1)[0] + "." + sibling)
+        if not hasattr(mod, name):
+            raise SystemExit(f"--set: {mod.__name__} has no {name}")
+        if isinstance(getattr(mod, name), tuple) and isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(getattr(mod, name), dict) and isinstance(value, dict):
+            value = {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()}
+        setattr(mod, name, value)
+
+
+def play_one(key: str, level: str, sims: int, index: int, seed: int,
+             kwargs: dict[str, Any] | None = None, settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One game of ``level`` against MCTS-``sims``; the level has seat ``index % 2``.
+
+    ``kwargs`` go to the level's ``choose`` (``budget``, ``cap``); ``settings`` to :func:`apply_settings`.
+    """
+    apply_settings(key, settings or {})
     codec = spiel_games.CODECS[key]
     game = spiel_games.game(key)
     state = game.new_initial_state()
@@ -56,7 +85,7 @@ def play_one(key: str, level: str, sims: int, index: int, seed: int) -> dict[str
         t = time.perf_counter()
         if seat == me:
             rng = random.Random(f"{seed}:{index}:ai:{plies}")
-            action = state.action_of(codec.choose(state.inner, seat, rng, level))
+            action = state.action_of(codec.choose(state.inner, seat, rng, level, **(kwargs or {})))
             times["level"].append(time.perf_counter() - t)
         else:
             action = bot.step(state)
@@ -116,7 +145,17 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT)
     p.add_argument("--tag", default="", help="a label stored with each game (e.g. a commit)")
+    p.add_argument("--budget", type=float, default=None, help="the level's work scaled to these seconds")
+    p.add_argument("--cap", type=float, default=None, help="the level's time cap a move, in seconds")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=JSON",
+                   help="set a constant of the game's AI module first (experiments; repeatable)")
     args = p.parse_args()
+    kwargs = {k: v for k, v in (("budget", args.budget), ("cap", args.cap)) if v is not None}
+    settings = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        settings[name] = json.loads(value)
+    apply_settings(args.game, settings)  # a wrong name stops here, before any game
 
     levels = [x for x in args.levels.split(",") if x]
     sims = [int(x) for x in args.sims.split(",") if x]
@@ -131,7 +170,7 @@ def main() -> None:
     had = args.games * len(levels) * len(sims) - len(todo)
     print(f"{len(todo)} games to play ({had} already in {args.out})", flush=True)
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool, args.out.open("a") as f:
-        futures = [pool.submit(play_one, *t) for t in todo]
+        futures = [pool.submit(play_one, *t, kwargs, settings) for t in todo]
         for fut in as_completed(futures):
             r = fut.result()
             r["tag"] = args.tag
