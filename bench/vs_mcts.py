@@ -14,7 +14,7 @@ Experiments: --budget and --cap pass the level's work scale and time cap (second
 ``choose``), and --set NAME=JSON sets a constant of the game's AI module before play (``search.NAME``:
 of the module beside it), so a variant of a level is measured against the same yardstick without
 editing the code, e.g. ``--budget 0.2 --cap 3 --set 'LEVEL_WORK={"hard": [140000, 32500]}'``. Give
-each variant its own --tag.
+each variant its own --tag (a run refuses to add to games of its tag played with other options).
 
 Usage (needs the bench extra: pip install -e '.[bench]'):
   nice -n 15 .venv/bin/python bench/vs_mcts.py --game pylon --levels hard --sims 1000 --games 10 --jobs 1
@@ -101,7 +101,7 @@ def play_one(key: str, level: str, sims: int, index: int, seed: int,
         extra["margin"] = sc[me] - sc[1 - me]
     return {"game": key, "level": level, "sims": sims, "seed": seed, "index": index, "seat": me,
             "result": r, "plies": plies, "actions": actions, "level_s": times["level"],
-            "mcts_s": times["mcts"], **extra}
+            "mcts_s": times["mcts"], "options": {**(kwargs or {}), "set": settings or {}}, **extra}
 
 
 def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -165,6 +165,12 @@ def main() -> None:
         for line in args.out.read_text().splitlines():
             r = json.loads(line)
             done[r["game"], r["level"], r["sims"], r["seed"], r["index"], r.get("tag", "")] = r
+    options = {**kwargs, "set": settings}
+    for k, r in done.items():
+        if k[0] == args.game and k[3] == args.seed and k[5] == args.tag \
+                and r.get("options", {"set": {}}) != options:
+            raise SystemExit(f"{args.out} holds games tagged {args.tag!r} played with other options "
+                             f"({r.get('options')}): give this variant its own --tag")
     todo = [(args.game, lv, n, i, args.seed) for lv in levels for n in sims for i in range(args.games)
             if (args.game, lv, n, args.seed, i, args.tag) not in done]
     had = args.games * len(levels) * len(sims) - len(todo)
