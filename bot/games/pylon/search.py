@@ -10,7 +10,7 @@ wall-clock cap is only a safety net (``cap`` seconds, checked every 256 nodes). 
 iteration reaches the end of the game the value is exact and the search stops (the endgame solver is
 the same search run to the end; the evaluation then never applies).
 
-Evaluation (side to move's view, in half-pyramids): a **learned** one, ``2 × WEIGHTS · features``
+Evaluation (side to move's view, in half-pyramids): a **learned** one, ``2 × weights · features``
 (:data:`FEATURES`): the margin; the margin in *locked* stacks (no neighbour has a bottom pyramid small
 enough to go onto its top: bottoms never change, tops only shrink and vacated squares stay empty, so a
 locked stack stays its owner's unless it moves itself); the pyramids each side could capture next
@@ -21,7 +21,17 @@ margin on these features over positions at 17-21 stacks that the search solved e
 (``bench/pylon_fit.py``): their sign agrees with the exact result in 81% of positions, against 75% for
 the older ``2 × margin + locked margin`` after quiescence (kept behind :data:`LEARNED` for
 comparison). In self-play at a fifth of the work the learned evaluation scored 73% against the older
-one at equal nodes and 58-66% at equal time. Finished games score ``±WIN + 2 × margin`` so that any
+one at equal nodes and 58-66% at equal time.
+
+Those weights fit the middle of the stacking phase and read its start poorly, where hard's games against
+MCTS are decided. So the weights move linearly from :data:`WEIGHTS` at 18 stacks to :data:`WEIGHTS_EARLY`
+at 30 (and in the placements the search sees). :data:`WEIGHTS_EARLY` is a ridge regression, with the
+weights at 18 stacks held at :data:`WEIGHTS`, of the final margin of games played on by ``hard`` at a
+tenth of its work from 10,440 positions at 16-30 stacks (696 games; ``bench/pylon_fit.py --early``). At
+26-30 stacks its correlation with the outcome is 0.42 (cross-validated by game) against 0.36 for
+:data:`WEIGHTS`; a 5,000-node search's value at the start of stacking correlates 0.39 against 0.34.
+Against MCTS-2,000 at a fifth of the work it scored 78% of the points in 40 games, against 69% without.
+Finished games score ``±WIN + 2 × margin`` so that any
 win beats any non-win.
 
 A position met again through another move order reuses its board scan (keyed by the zobrist key
@@ -61,17 +71,47 @@ PVS = True
 """Whether the search tries moves after the first with a null window (same values, fewer nodes)."""
 
 
-def set_weights(weights: list[float]) -> None:
-    """Use ``weights`` (one per :data:`FEATURES`) in the learned evaluation."""
-    global _W2, _W_SIZE
-    WEIGHTS[:] = weights
-    _W2 = [2 * x for x in weights]
-    _W_SIZE = (0.0, _W2[0] + _W2[9], _W2[0] + _W2[8], _W2[0] + _W2[7])
+WEIGHTS_EARLY: list[float] | None = [
+    0.161, 0.329, 0.153, 0.023, 0.358, -0.505, 0.690, -0.479, 0.100, 0.539, 0.082, 1.102]
+"""The learned evaluation's weights at the start of stacking (30 stacks), also used in the placements the
+search sees; between :data:`EARLY_SPAN`'s ends the weights are blended linearly from :data:`WEIGHTS` to these.
+Fitted on the outcomes of games played on from positions at 16-30 stacks (see the module docstring);
+``None``: :data:`WEIGHTS` throughout (for comparison)."""
+EARLY_SPAN: tuple[int, int] = (18, 30)
+"""Stack counts from which the weights start to move away from :data:`WEIGHTS`, and at which they are
+:data:`WEIGHTS_EARLY`."""
+
+_Folded = tuple[list[float], tuple[float, ...]]
 
 
-_W2: list[float] = []
-_W_SIZE: tuple[float, ...] = ()
-set_weights(WEIGHTS)
+def weights_at(stacks: int) -> list[float]:
+    """The learned evaluation's weights (one per feature, in pyramids) on a full board of ``stacks`` stacks
+    (``PIECES`` for a position still in placement)."""
+    if WEIGHTS_EARLY is None:
+        return list(WEIGHTS)
+    lo, hi = EARLY_SPAN
+    t = min(1.0, max(0.0, (stacks - lo) / (hi - lo)))
+    return [(1 - t) * a + t * b for a, b in zip(WEIGHTS, WEIGHTS_EARLY, strict=True)]
+
+
+_TABLES: dict[tuple[object, ...], list[_Folded]] = {}
+
+
+def _table() -> list[_Folded]:
+    """Per stack count 0..PIECES, the weights doubled (half-pyramids) with the margin folded into the size
+    terms, as :func:`scan` reads them; rebuilt when the weights above change (benches set them)."""
+    k = (tuple(WEIGHTS), None if WEIGHTS_EARLY is None else tuple(WEIGHTS_EARLY), tuple(EARLY_SPAN))
+    table = _TABLES.get(k)
+    if table is None:
+        table = []
+        for n in range(PIECES + 1):
+            w2 = [2 * x for x in weights_at(n)]
+            table.append((w2, (0.0, w2[0] + w2[9], w2[0] + w2[8], w2[0] + w2[7])))
+        _TABLES.clear()
+        _TABLES[k] = table
+    return table
+
+
 _NB: Final = NEIGHBOURS  # ascending, as the move order below expects
 _PAIRS: Final = tuple((x, y) for x in range(SQUARES) for y in _NB[x])
 
@@ -84,12 +124,13 @@ def _code(h: int, top: int, ts: int, bs: int) -> int:
 
 
 def scan(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int,
-     caps: list[int] | None) -> tuple[int, bool]:
+     caps: list[int] | None, weights: _Folded | None = None) -> tuple[int, bool]:
     """One pass over a position (height, top owner, top size and bottom size per square): the learned
     evaluation for ``side`` and whether any stacking is left; ``side``'s captures (its stack onto an
-    opponent's) are appended to ``caps`` if it is given."""
-    w = _W2
-    w_size, w_stack, w_bot1, w_locked, w_mob = _W_SIZE, w[6], w[11], w[1], w[10]
+    opponent's) are appended to ``caps`` if it is given. ``weights``: an entry of :func:`_table` (the
+    position's stack count; default :data:`WEIGHTS`)."""
+    w, w_size = weights if weights is not None else _table()[0]
+    w_stack, w_bot1, w_locked, w_mob = w[6], w[11], w[1], w[10]
     acc = 0.0
     cap_me = cap_them = maxcap_me = maxcap_them = mob = 0
     anymove = False
@@ -167,6 +208,7 @@ class Search:
         self.history: dict[int, int] = {}
         self.scans: dict[int, tuple[int, bool, list[int]]] = {}
         self.exact = True
+        self.table = _table()
 
     # --- moves ---------------------------------------------------------------------------------------
 
@@ -324,7 +366,8 @@ class Search:
         return [margin, locked, cap_me, cap_them, maxcap_me, maxcap_them, nst, t3, t2, t1, mob, bot1]
 
     def evaluate_learned(self, side: int) -> int:
-        """``2 × WEIGHTS · features(side)``, rounded: the same sum as :meth:`features`, folded for speed."""
+        """``2 × weights_at(stacks) · features(side)``, rounded: the same sum as :meth:`features`, folded for
+        speed."""
         return self.scan(side, None)[0]
 
     def scan(self, side: int, caps: list[int] | None) -> tuple[int, bool]:
@@ -335,11 +378,15 @@ class Search:
         hit = self.scans.get(k)
         if hit is None:
             found: list[int] = []
-            value, anymove = scan(self.h, self.top, self.ts, self.bs, side, found)
+            value, anymove = scan(self.h, self.top, self.ts, self.bs, side, found, self.weights())
             hit = self.scans[k] = (value, anymove, found)
         if caps is not None:
             caps.extend(hit[2])
         return hit[0], hit[1]
+
+    def weights(self) -> _Folded:
+        """The folded weights for the current position (its stack count; in placement, the earliest)."""
+        return self.table[self.stacks if self.placed == PIECES else PIECES]
 
     # --- search --------------------------------------------------------------------------------------
 

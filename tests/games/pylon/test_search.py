@@ -7,8 +7,8 @@ import random
 import pytest
 
 from bot.games.pylon import search
-from bot.games.pylon.rules import RULES, PylonState, stackings
-from bot.games.pylon.search import FEATURES, WEIGHTS, Search
+from bot.games.pylon.rules import PIECES, RULES, PylonState, stackings
+from bot.games.pylon.search import FEATURES, WEIGHTS, WEIGHTS_EARLY, Search, weights_at
 from tests.games.pylon.helpers import position
 
 pytestmark = pytest.mark.unit
@@ -31,9 +31,27 @@ def random_positions(count: int, seed: int) -> list[PylonState]:
 def test_the_fast_evaluation_is_the_weighted_sum_of_the_features() -> None:
     for s in random_positions(300, 1):
         found = Search(s, 10, 10)
+        weights = weights_at(PIECES if s.is_placement else found.stacks)
         for side in (0, 1):
-            slow = 2 * sum(w * x for w, x in zip(WEIGHTS, found.features(side), strict=True))
+            slow = 2 * sum(w * x for w, x in zip(weights, found.features(side), strict=True))
             assert abs(found.evaluate(side) - slow) <= 0.5 + 1e-9, RULES.dump(s)  # rounded to an int
+
+
+def test_the_weights_move_from_the_early_fit_to_the_late_one_across_the_stacking() -> None:
+    assert WEIGHTS_EARLY is not None and WEIGHTS_EARLY != WEIGHTS
+    assert weights_at(PIECES) == pytest.approx(WEIGHTS_EARLY)   # the start of stacking, and placement
+    assert weights_at(18) == pytest.approx(WEIGHTS)             # the fit on exactly solved positions
+    assert weights_at(5) == pytest.approx(WEIGHTS)
+    halfway = [(a + b) / 2 for a, b in zip(WEIGHTS, WEIGHTS_EARLY, strict=True)]
+    assert weights_at(24) == pytest.approx(halfway)
+    # a bench may switch the early weights off: the table the search reads follows at once
+    was = search.WEIGHTS_EARLY
+    search.WEIGHTS_EARLY = None
+    try:
+        assert Search(RULES.initial({}, 2), 10, 10).weights()[0] == pytest.approx([2 * w for w in WEIGHTS])
+    finally:
+        search.WEIGHTS_EARLY = was
+    assert Search(RULES.initial({}, 2), 10, 10).weights()[0] == pytest.approx([2 * w for w in WEIGHTS_EARLY])
 
 
 def test_features_read_the_board_as_a_player_would() -> None:
@@ -75,6 +93,6 @@ def test_the_scan_cache_changes_no_move_and_no_value() -> None:
         cached = Search(s, 20_000, 60)
         plain = Search(s, 20_000, 60)
         plain.scan = lambda side, caps, e=plain: (  # type: ignore[method-assign]
-            setattr(e, "exact", False), search.scan(e.h, e.top, e.ts, e.bs, side, caps))[1]
+            setattr(e, "exact", False), search.scan(e.h, e.top, e.ts, e.bs, side, caps, e.weights()))[1]
         assert cached.root(s.to_move, random.Random(0)) == plain.root(s.to_move, random.Random(0))
         assert len(cached.scans) < cached.nodes  # some positions were met twice

@@ -1,0 +1,40 @@
+"""The data behind Pylon hard's early weights (bench/pylon_fit.py --early): played on as the fit says.
+
+Needs numpy, from the optional bench extra, which the README's test command installs; skipped without
+it outside CI, a failure in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+
+import pytest
+
+try:
+    import numpy  # noqa: F401  (pylon_fit needs it)
+except ImportError:  # pragma: no cover - the README's test command installs the bench extra
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("the bench extra (numpy) is not installed", allow_module_level=True)
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+import pylon_fit
+
+from bot.games.pylon import search
+
+pytestmark = pytest.mark.unit
+
+
+def test_an_early_game_records_30_down_to_16_stacks_labelled_with_its_own_outcome() -> None:
+    rows = pylon_fit.early_game(1003)
+    assert search.WEIGHTS_EARLY is not None  # played with the early weights off, and put back after
+    assert [r["stacks"] for r in rows] == list(range(30, 15, -1))
+    assert rows == pylon_fit.early_game(1003)  # the same seed plays the same game
+    final = {r["to_move"]: r["margin"] for r in rows}
+    assert final[0] == -final[1]  # one outcome, read from each mover's side
+    for r in rows:
+        assert sum(len(st) for st in r["board"]) == 30
+        assert sum(1 for st in r["board"] if st) == r["stacks"]
+        assert r["margin"] == final[r["to_move"]]
