@@ -20,11 +20,11 @@ With --early it fits ``search.WEIGHTS_EARLY``, the weights at the start of stack
 can be solved: each of --games games (placements by ``hard`` at a tenth of its work, with 0, 10 or 25%
 random placements for variety, then ``hard`` stacking for both sides) records every position from 30
 down to 16 stacks, labelled with the game's final margin for the side to move. The games are played
-with ``WEIGHTS_EARLY`` switched off, as they were for the fit in the code. The fit holds the weights at 18
-stacks at ``search.WEIGHTS`` and regresses the rest of the margin on ``t × features`` (``t`` rising from 0
-at 18 stacks to 1 at 30, as ``search.weights_at`` blends them); it prints the correlation with the outcome by
-stack count (5-fold, folds by game) and ``WEIGHTS_EARLY``. The weights in the code came from 696 games,
-seed 1: at 26-30 stacks 0.42 against 0.36 for ``WEIGHTS`` alone.
+with ``search.STAGED`` off (``WEIGHTS`` throughout), as they were for the fit in the code. The fit holds
+the weights at 18 stacks at ``search.WEIGHTS`` and regresses the rest of the margin on ``t × features``
+(``t`` rising from 0 at 18 stacks to 1 at 30, as ``search.weights_at`` blends them); it prints the
+correlation with the outcome by stack count (5-fold, folds by game) and ``WEIGHTS_EARLY``. The weights
+in the code came from 696 games, seed 1: at 26-30 stacks 0.42 against 0.36 for ``WEIGHTS`` alone.
 
 Usage (the bench extra for numpy):
   nice -n 15 .venv/bin/python bench/pylon_fit.py --positions 300 --jobs 2
@@ -133,7 +133,7 @@ def fit(rows: list[dict[str, Any]], lam: float = 1.0) -> None:
 
 def early_game(seed: int) -> list[dict[str, Any]]:
     """Every position of game ``seed`` from 30 down to 16 stacks, each with the final margin for its mover."""
-    was, search.WEIGHTS_EARLY = search.WEIGHTS_EARLY, None
+    was, search.STAGED = search.STAGED, False
     try:
         rng = random.Random(seed)
         s = initial_state()
@@ -152,7 +152,7 @@ def early_game(seed: int) -> list[dict[str, Any]]:
             m = ai.choose(s, seat, rng, level, budget=0.1 if level == "hard" else None, cap=3)
             s = successor(s, seat, m)
     finally:
-        search.WEIGHTS_EARLY = was
+        search.STAGED = was
     sc = scores(s)
     for r in rows:
         r["margin"] = sc[r["to_move"]] - sc[1 - r["to_move"]]

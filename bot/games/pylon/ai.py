@@ -11,8 +11,7 @@
   last :data:`SEARCH_EMPTIES` placements: the deterministic alpha-beta of
   :mod:`bot.games.pylon.search` (iterative deepening, transposition table,
   principal-variation search, move ordering, capture quiescence, an
-  evaluation learned from exactly solved positions and, towards the start of
-  stacking, from the outcomes of games played on; endgames are solved
+  evaluation learned from exactly solved positions; endgames are solved
   exactly). Earlier placements: a
   Monte Carlo judge, every legal placement scored by the mean final margin
   of quick playouts (the rest of the placement at random, then both sides

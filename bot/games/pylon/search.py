@@ -21,18 +21,19 @@ margin on these features over positions at 17-21 stacks that the search solved e
 (``bench/pylon_fit.py``): their sign agrees with the exact result in 81% of positions, against 75% for
 the older ``2 × margin + locked margin`` after quiescence (kept behind :data:`LEARNED` for
 comparison). In self-play at a fifth of the work the learned evaluation scored 73% against the older
-one at equal nodes and 58-66% at equal time.
-
-Those weights fit the middle of the stacking phase and read its start poorly, where hard's games against
-MCTS are decided. So the weights move linearly from :data:`WEIGHTS` at 18 stacks to :data:`WEIGHTS_EARLY`
-at 30 (and in the placements the search sees). :data:`WEIGHTS_EARLY` is a ridge regression, with the
-weights at 18 stacks held at :data:`WEIGHTS`, of the final margin of games played on by ``hard`` at a
-tenth of its work from 10,440 positions at 16-30 stacks (696 games; ``bench/pylon_fit.py --early``). At
-26-30 stacks its correlation with the outcome is 0.42 (cross-validated by game) against 0.36 for
-:data:`WEIGHTS`; a 5,000-node search's value at the start of stacking correlates 0.39 against 0.34.
-Against MCTS-2,000 at a fifth of the work it scored 78% of the points in 40 games, against 69% without.
-Finished games score ``±WIN + 2 × margin`` so that any
+one at equal nodes and 58-66% at equal time. Finished games score ``±WIN + 2 × margin`` so that any
 win beats any non-win.
+
+A refit for the start of stacking is kept behind :data:`STAGED` (off): the weights move linearly from
+:data:`WEIGHTS` at 18 stacks to :data:`WEIGHTS_EARLY` at 30 (and in the placements the search sees).
+:data:`WEIGHTS_EARLY` is a ridge regression, with the weights at 18 stacks held at :data:`WEIGHTS`, of the
+final margin of games played on by ``hard`` at a tenth of its work from 10,440 positions at 16-30 stacks
+(696 games; ``bench/pylon_fit.py --early``). At 26-30 stacks its correlation with the outcome is 0.42
+(cross-validated by game) against 0.36 for :data:`WEIGHTS`, and a 5,000-node search's value at the start
+of stacking correlates 0.39 against 0.34. In play it is not proven: against MCTS-2,000 at a fifth of the
+work it scored 78% and 81% of the points in two 40-game runs (seeds 5 and 6) against 69% and 70%
+without, but against MCTS-10,000 at full work it scored no more than without: 14 won, 3 drawn, 9 lost
+in 26 games (60%), against 60% in 40 games without. So it stays off until more games decide.
 
 A position met again through another move order reuses its board scan (keyed by the zobrist key
 and the side; about a fifth of the leaves at the start of stacking).
@@ -71,12 +72,14 @@ PVS = True
 """Whether the search tries moves after the first with a null window (same values, fewer nodes)."""
 
 
-WEIGHTS_EARLY: list[float] | None = [
+STAGED = False
+"""Whether the weights blend from :data:`WEIGHTS` to :data:`WEIGHTS_EARLY` across :data:`EARLY_SPAN`
+(measured, not proven: see the module docstring; a bench switches it on with ``--set search.STAGED=true``)."""
+WEIGHTS_EARLY: list[float] = [
     0.161, 0.329, 0.153, 0.023, 0.358, -0.505, 0.690, -0.479, 0.100, 0.539, 0.082, 1.102]
 """The learned evaluation's weights at the start of stacking (30 stacks), also used in the placements the
-search sees; between :data:`EARLY_SPAN`'s ends the weights are blended linearly from :data:`WEIGHTS` to these.
-Fitted on the outcomes of games played on from positions at 16-30 stacks (see the module docstring);
-``None``: :data:`WEIGHTS` throughout (for comparison)."""
+search sees, when :data:`STAGED`; fitted on the outcomes of games played on from positions at 16-30 stacks
+(see the module docstring)."""
 EARLY_SPAN: tuple[int, int] = (18, 30)
 """Stack counts from which the weights start to move away from :data:`WEIGHTS`, and at which they are
 :data:`WEIGHTS_EARLY`."""
@@ -87,7 +90,7 @@ _Folded = tuple[list[float], tuple[float, ...]]
 def weights_at(stacks: int) -> list[float]:
     """The learned evaluation's weights (one per feature, in pyramids) on a full board of ``stacks`` stacks
     (``PIECES`` for a position still in placement)."""
-    if WEIGHTS_EARLY is None:
+    if not STAGED:
         return list(WEIGHTS)
     lo, hi = EARLY_SPAN
     t = min(1.0, max(0.0, (stacks - lo) / (hi - lo)))
@@ -100,7 +103,7 @@ _TABLES: dict[tuple[object, ...], list[_Folded]] = {}
 def _table() -> list[_Folded]:
     """Per stack count 0..PIECES, the weights doubled (half-pyramids) with the margin folded into the size
     terms, as :func:`scan` reads them; rebuilt when the weights above change (benches set them)."""
-    k = (tuple(WEIGHTS), None if WEIGHTS_EARLY is None else tuple(WEIGHTS_EARLY), tuple(EARLY_SPAN))
+    k = (tuple(WEIGHTS), STAGED and tuple(WEIGHTS_EARLY), tuple(EARLY_SPAN))
     table = _TABLES.get(k)
     if table is None:
         table = []

@@ -28,7 +28,14 @@ def random_positions(count: int, seed: int) -> list[PylonState]:
     return out[:count]
 
 
-def test_the_fast_evaluation_is_the_weighted_sum_of_the_features() -> None:
+@pytest.fixture(params=[False, True], ids=["one set of weights", "staged weights"])
+def staged(request: pytest.FixtureRequest) -> object:
+    was, search.STAGED = search.STAGED, request.param
+    yield request.param
+    search.STAGED = was
+
+
+def test_the_fast_evaluation_is_the_weighted_sum_of_the_features(staged: bool) -> None:
     for s in random_positions(300, 1):
         found = Search(s, 10, 10)
         weights = weights_at(PIECES if s.is_placement else found.stacks)
@@ -37,20 +44,24 @@ def test_the_fast_evaluation_is_the_weighted_sum_of_the_features() -> None:
             assert abs(found.evaluate(side) - slow) <= 0.5 + 1e-9, RULES.dump(s)  # rounded to an int
 
 
-def test_the_weights_move_from_the_early_fit_to_the_late_one_across_the_stacking() -> None:
-    assert WEIGHTS_EARLY is not None and WEIGHTS_EARLY != WEIGHTS
+def test_staged_weights_move_from_the_early_fit_to_the_late_one_across_the_stacking() -> None:
+    assert WEIGHTS_EARLY != WEIGHTS
+    assert weights_at(PIECES) == pytest.approx(WEIGHTS)  # off, as it ships
+    search.STAGED = True
+    try:
+        staged_weights_blend()
+    finally:
+        search.STAGED = False
+    assert Search(RULES.initial({}, 2), 10, 10).weights()[0] == pytest.approx([2 * w for w in WEIGHTS])
+
+
+def staged_weights_blend() -> None:
     assert weights_at(PIECES) == pytest.approx(WEIGHTS_EARLY)   # the start of stacking, and placement
     assert weights_at(18) == pytest.approx(WEIGHTS)             # the fit on exactly solved positions
     assert weights_at(5) == pytest.approx(WEIGHTS)
     halfway = [(a + b) / 2 for a, b in zip(WEIGHTS, WEIGHTS_EARLY, strict=True)]
     assert weights_at(24) == pytest.approx(halfway)
-    # a bench may switch the early weights off: the table the search reads follows at once
-    was = search.WEIGHTS_EARLY
-    search.WEIGHTS_EARLY = None
-    try:
-        assert Search(RULES.initial({}, 2), 10, 10).weights()[0] == pytest.approx([2 * w for w in WEIGHTS])
-    finally:
-        search.WEIGHTS_EARLY = was
+    # a bench switches the blend with a module constant: the table the search reads follows at once
     assert Search(RULES.initial({}, 2), 10, 10).weights()[0] == pytest.approx([2 * w for w in WEIGHTS_EARLY])
 
 
