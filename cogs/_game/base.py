@@ -6,6 +6,7 @@ import asyncio
 import importlib
 import io
 import logging
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -207,6 +208,8 @@ class GameBase(commands.GroupCog):
         self._answered: dict[int, asyncio.Event] = {}  # set once the human's move is shown (the computer's
         #                                                slow answer waits for it, so it is never overwritten)
         self._retired: set[int] = set()         # board messages already marked "moved on" by this process
+        self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._board_versions: dict[int, int] = {}  # per match: the newest version its board has shown
         self.turns: Turns = getattr(bot, "turns", None) or Turns(bot)
         super().__init__()
 

@@ -392,6 +392,31 @@ class BoardCog(InviteCog):
         chosen = [s for s in to_act if match.seats[s].user_id in users]
         return text_for(self.game_key, match, chosen[0], result=result) if chosen else ""
 
+    # -- one board at a time, never an older one over a newer ---------------------------------------------
+    BOARD_VERSIONS_KEPT = 4096
+
+    def board_lock(self, match_id: int) -> asyncio.Lock:
+        """Held while the match's board is drawn and sent by :meth:`refresh_board` or :meth:`post_board`, so
+        that two moves shown at once (a program typed in a DM while the other player's ends the round) go out
+        one after the other."""
+        lock = self._board_locks.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._board_locks[match_id] = lock
+        return lock
+
+    def outdated(self, match: Match) -> bool:
+        """Whether a newer position of the match has already been shown on its board: the older one's edit
+        or post is then dropped (it would bring back a retired board, or the position before the last)."""
+        return match.version < self._board_versions.get(match.id, -1)
+
+    def board_shown(self, match: Match) -> None:
+        """Remember that the board now shows ``match``'s version (a bounded record, newest matches kept)."""
+        shown = max(match.version, self._board_versions.pop(match.id, -1))
+        self._board_versions[match.id] = shown
+        while len(self._board_versions) > self.BOARD_VERSIONS_KEPT:
+            del self._board_versions[next(iter(self._board_versions))]
+
     async def post_board(self, place: discord.abc.Messageable | None, match: Match, result: Result | None, *,
                          retire: bool = True, prepared: dict[str, Any] | None = None,
                          pings: list[int] | None = None) -> None:
@@ -402,6 +427,15 @@ class BoardCog(InviteCog):
         ``prepared`` is the board's :meth:`board_kwargs` when the caller has drawn it already, ``pings``
         the thread seats of :meth:`pending_pings` when the caller has read them already.
         """
+        async with self.board_lock(match.id):
+            if self.outdated(match):
+                log.info("board of match %s: version %s is older than the one shown; not posted", match.id,
+                         match.version)
+                return
+            await self._post_board(place, match, result, retire=retire, prepared=prepared, pings=pings)
+
+    async def _post_board(self, place: discord.abc.Messageable | None, match: Match, result: Result | None, *,
+                          retire: bool, prepared: dict[str, Any] | None, pings: list[int] | None) -> None:
         if place is None:
             place = await self.place_of(match)
         if place is None:
@@ -421,6 +455,7 @@ class BoardCog(InviteCog):
             return
         if result is not None:
             result.notified.update(thread_seats)
+        self.board_shown(match)
         await self.service.set_place(match.id, message_id=msg.id)
         match.rec.message_id = msg.id
         if retire and old and old != msg.id:
@@ -465,8 +500,17 @@ class BoardCog(InviteCog):
         """Edit the stored board message (moves not made by a click: AI, timeouts).
 
         When the change begins someone's turn and they take thread pings, a new board is posted
-        instead (edits never notify) and this one retired.
+        instead (edits never notify) and this one retired. Nothing is sent when a newer position of the
+        match has been shown meanwhile (:meth:`outdated`).
         """
+        async with self.board_lock(match.id):
+            if self.outdated(match):
+                log.info("board of match %s: version %s is older than the one shown; not edited", match.id,
+                         match.version)
+                return
+            await self._refresh_board(match, result)
+
+    async def _refresh_board(self, match: Match, result: Result | None) -> None:
         place = await self.place_of(match)
         thread_seats, _dms = await self.pending_pings(match, result)
         if (
@@ -475,7 +519,7 @@ class BoardCog(InviteCog):
             or thread_seats
             or match.rec.message_id in self._retired
         ):
-            await self.post_board(place, match, result)
+            await self._post_board(place, match, result, retire=True, prepared=None, pings=None)
             return
         with in_channel(match):
             kwargs = await self.board_kwargs(match, result)
@@ -485,7 +529,9 @@ class BoardCog(InviteCog):
         try:
             await msg.edit(**kwargs, attachments=[file])
         except discord.NotFound:
-            await self.post_board(place, match, result)
+            await self._post_board(place, match, result, retire=True, prepared=None, pings=None)
+            return
+        self.board_shown(match)
 
     async def announce_result(self, match: Match, result: Result) -> None:
         place = await self.place_of(match)

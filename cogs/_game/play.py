@@ -97,6 +97,7 @@ class PlayCog(PrivateCog):
                 file = kwargs.pop("file")
                 kwargs["content"] = kwargs.get("content")  # an earlier "your turn" line goes
                 await interaction.response.edit_message(**kwargs, attachments=[file])
+                self.board_shown(match)
         except discord.HTTPException:
             log.warning(
                 "the reply to a move in match %s failed; re-posting its board", match.id, exc_info=True

@@ -280,6 +280,7 @@ class EofBoard(EofLobby):
         kwargs = await self.board_kwargs(current, merged)
         file = kwargs.pop("file")
         await interaction.response.edit_message(**kwargs, attachments=[file])
+        self.board_shown(current)
         await self.after_result(current, merged)
 
     def _player_seat(self, match: Match, interaction: discord.Interaction) -> int:

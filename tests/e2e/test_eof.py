@@ -8,6 +8,8 @@ permission answers) and a whole match ending with ratings.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.games.eof.rules import Phase
@@ -15,6 +17,7 @@ from bot.i18n.pseudo import unpseudo  # (the pseudo-locale run: texts the test m
 from tests.e2e.eof_helpers import (
     INSTRUCTION,
     Clock,
+    board_message,
     build_in,
     builder_dm,
     click_suffix,
@@ -507,3 +510,48 @@ async def test_each_size_draws_board_is_drawn_while_the_drawer_chooses(dd, tmp_p
         fresh = real(m.view(None), names=m.names(), events=events).tobytes()
         assert max(abs(a - b) for a, b in zip(shown, fresh, strict=True)) <= MAX_PALETTE_ERROR
     dd.assert_clean()
+
+
+@pytest.mark.parametrize("held_in", ["refresh_board", "board_kwargs"])
+async def test_a_board_edit_that_lost_a_race_never_brings_back_an_earlier_position(dd, tmp_path, monkeypatch,
+                                                                                   held_in):
+    """alice's program edits the board ("waiting for bob"), but that edit is held up (before it starts, or
+    while its picture is drawn) until bob's program has ended the round: the round's log, its scores and a
+    fresh board go out, and the old board says "Moved on". alice's late edit must not bring the old board
+    back (its buttons, an earlier position below the round's scores), whatever the order."""
+    bot, chan, users = await eof_world(dd, tmp_path, Clock())
+    alice, bob = users
+    lobby = await open_lobby(alice, chan, draw="blind")
+    await bob.click(lobby, "Join")
+    thread = await start(dd, alice, lobby)
+    cog = next(c for c in bot.cogs.values() if type(c).__name__ == "Eof")
+    gate = asyncio.Event()
+    held: list[int] = []
+    original = getattr(type(cog), held_in)
+
+    async def slow(self, match, result, *args, **kwargs):
+        if result is not None and not held and any(m.seat == 0 for m in result.moves):
+            held.append(match.version)  # alice's edit: let go only once bob's program is in
+            await gate.wait()
+        return await original(self, match, result, *args, **kwargs)
+
+    monkeypatch.setattr(type(cog), held_in, slow)
+    old = board_message(dd, await bot.service.get(await latest_match_id(bot)))
+    for u in users:
+        hand = hand_from_select(await builder_dm(u, 1))
+        r = await u.slash(u.dm_channel(), "eof move", notation=" ".join(some_program(hand, 5)))
+        reply = await r.message()
+        if "Submit anyway" in reply.button_labels():
+            await u.click(reply, "Submit anyway")
+    await thread.wait_for(lambda m: m.embed.title == "Round 1 scores", timeout=10)
+    await dd.settle()
+    assert held, "alice's board edit was not held"
+    gate.set()
+    for _ in range(3):
+        await dd.settle()
+        await asyncio.sleep(0.1)
+    assert "Moved on" in old.text and old.buttons() == [], old.text  # retired, and it stays so
+    boards = [m for m in thread.public_messages if m.attachments and m.attachments[0].filename == "board.png"]
+    live = [m for m in boards if m.buttons()]
+    assert live == [boards[-1]], live  # one live board: the newest, below the round's scores
+    assert "Round 2" in boards[-1].attachments[0].description, boards[-1].attachments[0].description
