@@ -92,6 +92,11 @@ def state_of(row: dict[str, Any]) -> PylonState:
     return PylonState(board, ((0, 0, 0), (0, 0, 0)))
 
 
+def ridge(A: np.ndarray, b: np.ndarray, lam: float) -> np.ndarray:
+    """The ridge regression's coefficients of ``b`` on the columns of ``A`` (penalty ``lam``)."""
+    return np.linalg.solve(A.T @ A + lam * np.eye(A.shape[1]), A.T @ b)
+
+
 def fit(rows: list[dict[str, Any]], lam: float = 1.0) -> None:
     X = np.array([Search(state_of(r), 10, 10).features(r["to_move"]) for r in rows], float)
     y = np.array([r["margin"] for r in rows], float)
@@ -109,13 +114,10 @@ def fit(rows: list[dict[str, Any]], lam: float = 1.0) -> None:
     np.random.default_rng(0).shuffle(idx)
     pred = np.zeros(len(y))
 
-    def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.linalg.solve(A.T @ A + lam * np.eye(A.shape[1]), A.T @ b)
-
     for k in range(5):
         te = idx[k::5]
         tr = np.setdiff1d(idx, te)
-        pred[te] = X[te] @ solve(X[tr], y[tr])
+        pred[te] = X[te] @ ridge(X[tr], y[tr], lam)
 
     def line(name: str, p: np.ndarray) -> str:
         return (f"  {name:34s} rmse {np.sqrt(np.mean((p - y) ** 2)):5.2f} pyramids   "
@@ -126,7 +128,7 @@ def fit(rows: list[dict[str, Any]], lam: float = 1.0) -> None:
     print(line("locked-stack evaluation, quiesced", q))
     print(line("learned, 5-fold cross-validated", pred))
     print(line("learned, weights in the code", X @ np.array(WEIGHTS)))
-    w = solve(X, y)
+    w = ridge(X, y, lam)
     print("fitted on all: " + ", ".join(f"{n} {x:+.3f}" for n, x in zip(FEATURES, w, strict=True)))
     print("WEIGHTS = [" + ", ".join(f"{x:.3f}" for x in w) + "]")
 
@@ -171,13 +173,10 @@ def fit_early(rows: list[dict[str, Any]], lam: float = 1.0) -> None:
     fold = np.array([fold_of[r["seed"]] for r in rows])
     D = X * t
 
-    def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.linalg.solve(A.T @ A + lam * np.eye(A.shape[1]), A.T @ b)
-
     pred = base.copy()
     for k in range(5):
         te = fold == k
-        pred[te] += D[te] @ solve(D[~te], (y - base)[~te])
+        pred[te] += D[te] @ ridge(D[~te], (y - base)[~te], lam)
     print(f"{len(y)} positions from {len(games)} games (mean |margin| {np.abs(y).mean():.1f})")
     print("  stacks   correlation with the outcome: WEIGHTS  staged (5-fold by game)")
     for a, b in ((26, 30), (22, 25), (18, 21), (EARLY_LO, 17)):
@@ -185,7 +184,7 @@ def fit_early(rows: list[dict[str, Any]], lam: float = 1.0) -> None:
         if m.sum() > 2:
             before, after = np.corrcoef(base[m], y[m])[0, 1], np.corrcoef(pred[m], y[m])[0, 1]
             print(f"  {a}-{b}     {before:.3f}   {after:.3f}")
-    w = np.array(WEIGHTS) + solve(D, y - base)
+    w = np.array(WEIGHTS) + ridge(D, y - base, lam)
     print("WEIGHTS_EARLY = [" + ", ".join(f"{x:.3f}" for x in w) + "]")
 
 
