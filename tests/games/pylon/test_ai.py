@@ -10,7 +10,7 @@ import pytest
 
 from bot.games.pylon.ai import choose, wants_to_agree
 from bot.games.pylon.notation import AGREE, Agree, Placement, Stacking, parse_square
-from bot.games.pylon.rules import RULES, PylonState, scores, stackings
+from bot.games.pylon.rules import RULES, PylonState, scores, stackings, successor
 from tests.games.pylon.helpers import full_board, position
 
 pytestmark = pytest.mark.unit
@@ -177,3 +177,47 @@ def test_hard_is_deterministic_for_a_seed(which: str) -> None:
     assert len(moves) == 1
     assert next(iter(moves)) in RULES.legal_moves(s, s.to_move)
 
+
+
+def _one_square_left(seed: int) -> PylonState:
+    """A random placement with one square left to fill (the second placer's last placement)."""
+    rng = random.Random(seed)
+    s = RULES.initial({}, 2)
+    while s.placed < 29:
+        s = successor(s, s.to_move, choose(s, s.to_move, rng, "easy"))
+    return s
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_placement_judge_adds_the_searchs_evaluation_of_the_full_board(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``JUDGE_EVAL`` a playout scores its final margin plus that many times the learned evaluation (the
+    search's weights at 30 stacks) of the full board, from the judging seat's view; the placements and the
+    stacking it plays are the same (the evaluation draws no random number). Off, it is the margin alone."""
+    from bot.games.pylon import ai, search
+
+    s = _one_square_left(seed)
+    seat = s.to_move
+    last = next(m for m in RULES.legal_moves(s, seat) if isinstance(m, Placement))
+    full = successor(s, seat, last)  # the board the playout stacks from: no random placement is left
+    w = search.weights_at(30)
+    evaluation = sum(a * b for a, b in zip(search.Search(full, 10, 10).features(seat), w, strict=True))
+    base = ai._playout(s, last, seat, random.Random(seed))
+    assert base == int(base)  # off: the greedy stacking's final margin
+    monkeypatch.setattr(ai, "JUDGE_EVAL", 3.0)
+    judged = ai._playout(s, last, seat, random.Random(seed), search._table()[30])
+    assert judged - base == pytest.approx(3.0 * evaluation, abs=3.0 * 0.25)  # (the scan rounds half-pyramids)
+    assert abs(evaluation) > 0.5  # (a board the evaluation calls even would prove nothing)
+
+
+def test_hard_with_the_placement_judges_evaluation_is_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.games.pylon import ai
+
+    monkeypatch.setattr(ai, "JUDGE_EVAL", 5.0)
+    s = RULES.initial({}, 2)
+    rng = random.Random(2)
+    for _ in range(5):
+        s = successor(s, s.to_move, choose(s, s.to_move, rng, "easy"))
+    moves = {choose(s, s.to_move, random.Random(9), "hard", budget=0.05, cap=30) for _ in range(2)}
+    assert len(moves) == 1
