@@ -31,10 +31,9 @@ import time
 from typing import Final
 
 from bot.games.base import Seat
-from bot.games.pylon import search as _search
 from bot.games.pylon.notation import AGREE, NEIGHBOURS, SQUARES, Agree, Move, Placement, Stacking
 from bot.games.pylon.rules import PIECES, RULES, PylonState, can_agree, is_over, scores
-from bot.games.pylon.search import PLACE, WIN, scan, search
+from bot.games.pylon.search import PLACE, WIN, folded_weights, scan, search
 
 LEVELS: Final = ("easy", "medium", "hard")
 SEARCH_LEVELS: Final = ("hard",)
@@ -189,7 +188,7 @@ def _mc_placement(s: PylonState, seat: Seat, rng: random.Random, playouts: int, 
     on a machine far slower than this one.
     """
     cands: list[Placement] = [m for m in _non_agree(s, seat) if isinstance(m, Placement)]
-    judge = _search._table()[PIECES] if JUDGE_EVAL else None
+    judge = folded_weights(PIECES) if JUDGE_EVAL else None
     rng.shuffle(cands)
     totals = dict.fromkeys(cands, 0.0)
     counts = dict.fromkeys(cands, 0)

@@ -115,6 +115,11 @@ def _table() -> list[_Folded]:
     return table
 
 
+def folded_weights(stacks: int) -> _Folded:
+    """The evaluation's weights on a full board of ``stacks`` stacks, as :func:`scan` reads them."""
+    return _table()[stacks]
+
+
 _NB: Final = NEIGHBOURS  # ascending, as the move order below expects
 _PAIRS: Final = tuple((x, y) for x in range(SQUARES) for y in _NB[x])
 

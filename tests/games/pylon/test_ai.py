@@ -206,7 +206,7 @@ def test_the_placement_judge_adds_the_searchs_evaluation_of_the_full_board(
     base = ai._playout(s, last, seat, random.Random(seed))
     assert base == int(base)  # off: the greedy stacking's final margin
     monkeypatch.setattr(ai, "JUDGE_EVAL", 3.0)
-    judged = ai._playout(s, last, seat, random.Random(seed), search._table()[30])
+    judged = ai._playout(s, last, seat, random.Random(seed), search.folded_weights(30))
     assert judged - base == pytest.approx(3.0 * evaluation, abs=3.0 * 0.25)  # (the scan rounds half-pyramids)
     assert abs(evaluation) > 0.5  # (a board the evaluation calls even would prove nothing)
 
