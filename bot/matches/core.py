@@ -12,7 +12,6 @@ import random
 import secrets
 import socket
 import time
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -20,6 +19,7 @@ from bot import ratings as rating_math
 from bot.errors import LobbyError
 from bot.games.base import CHANCE, Chance, Event, GameError, Outcome, Seat
 from bot.i18n import _, public
+from bot.locks import KeyedLocks
 from bot.matches.changes import note as note_changed
 from bot.matches.match import AI_LEASE, ARCHIVE_AFTER, TURN_RUN, Match, Result, _Conflict, reminder_time
 from bot.storage import (
@@ -49,7 +49,7 @@ class ServiceCore:
     ) -> None:
         self.store = store
         self.clock = clock
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks = KeyedLocks()
         self.on_deadline_change = on_deadline_change or (lambda: None)
         self.counter_hooks: dict[str, Callable[[Match, list[Event]], list[tuple[int, str, int]]]] = {}
         self.on_match_end: Callable[[Match], None] = lambda m: None
@@ -60,11 +60,7 @@ class ServiceCore:
     # -- loading, locking, saving -------------------------------------------------
 
     def lock(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[match_id] = lock
-        return lock
+        return self._locks(match_id)
 
     async def get(self, match_id: int) -> Match:
         rec = await self.store.load_match(match_id)

@@ -10,13 +10,13 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from bot.errors import ParlorError
 from bot.i18n import N_, _, public
+from bot.locks import KeyedLocks
 from bot.matches.service import Match, MatchService, Result
 from bot.storage import VersionConflict
 from bot.storage.tournaments import PairingRecord, TournamentChange, TournamentRecord
@@ -109,7 +109,7 @@ class TournamentCore:
         self.store = matches.store
         self.clock = matches.clock
         self.presenter: Presenter = presenter or _Quiet()
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks = KeyedLocks()
         self._tasks: set[asyncio.Task[None]] = set()
         self.on_deadline_change: Callable[[], None] = lambda: None
         self.token = secrets.token_hex(6)
@@ -118,11 +118,7 @@ class TournamentCore:
         self._posting: set[int] = set()
 
     def lock(self, tid: int) -> asyncio.Lock:
-        lock = self._locks.get(tid)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[tid] = lock
-        return lock
+        return self._locks(tid)
 
     async def get(self, tid: int) -> TournamentRecord:
         t = await self.store.load_tournament(tid)

@@ -6,7 +6,6 @@ import asyncio
 import importlib
 import io
 import logging
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +20,7 @@ from bot.errors import NoMatchHere
 from bot.games import GAMES
 from bot.i18n import _, ngettext, public, speaking
 from bot.i18n.documents import read_document
+from bot.locks import KeyedLocks
 from bot.matches.service import Match
 from bot.names import shown
 from bot.render import ACCENT, CARD, font, png_bytes
@@ -208,7 +208,10 @@ class GameBase(commands.GroupCog):
         self._answered: dict[int, asyncio.Event] = {}  # set once the human's move is shown (the computer's
         #                                                slow answer waits for it, so it is never overwritten)
         self._retired: set[int] = set()         # board messages already marked "moved on" by this process
-        self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.board_lock = KeyedLocks()
+        """Per match, held while its board is drawn and sent by :meth:`refresh_board` or :meth:`post_board`,
+        so that two moves shown at once (a program typed in a DM while the other player's ends the round) go
+        out one after the other."""
         self._board_versions: dict[int, int] = {}  # per match: the newest version its board has shown
         self.turns: Turns = getattr(bot, "turns", None) or Turns(bot)
         super().__init__()

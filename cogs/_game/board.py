@@ -395,16 +395,6 @@ class BoardCog(InviteCog):
     # -- one board at a time, never an older one over a newer ---------------------------------------------
     BOARD_VERSIONS_KEPT = 4096
 
-    def board_lock(self, match_id: int) -> asyncio.Lock:
-        """Held while the match's board is drawn and sent by :meth:`refresh_board` or :meth:`post_board`, so
-        that two moves shown at once (a program typed in a DM while the other player's ends the round) go out
-        one after the other."""
-        lock = self._board_locks.get(match_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._board_locks[match_id] = lock
-        return lock
-
     def outdated(self, match: Match) -> bool:
         """Whether a newer position of the match has already been shown on its board: the older one's edit
         or post is then dropped (it would bring back a retired board, or the position before the last)."""

@@ -524,7 +524,7 @@ async def test_a_board_edit_that_lost_a_race_never_brings_back_an_earlier_positi
     lobby = await open_lobby(alice, chan, draw="blind")
     await bob.click(lobby, "Join")
     thread = await start(dd, alice, lobby)
-    cog = next(c for c in bot.cogs.values() if type(c).__name__ == "Eof")
+    cog = bot.game_cogs["eof"]
     gate = asyncio.Event()
     held: list[int] = []
     original = getattr(type(cog), held_in)

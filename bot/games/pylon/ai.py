@@ -60,8 +60,6 @@ the evaluation correlates 0.18 with the outcome and the greedy stacking's mean m
 evaluation 0.19. Against MCTS-10,000 at full work (``vs_mcts.py --seed 1 --set JUDGE_EVAL=5``) it scored
 60% of the points in 29 games (first placer 53%, second 68%), the same 60% as without (40 games, the same
 seeds). The evaluation adds about a tenth to a playout's cost."""
-JUDGE_MARGIN = 1.0
-"""The weight of the playout's final margin in the placement judge's score."""
 
 _NB: Final = NEIGHBOURS  # ascending, as the move order below expects
 _PAIRS: Final = tuple((src, dst) for src in range(SQUARES) for dst in _NB[src])
@@ -178,7 +176,7 @@ def _playout(s: PylonState, first: Placement, seat: Seat, rng: random.Random,
     for i in range(SQUARES):
         if h[i]:
             sc[top[i]] += h[i]
-    return JUDGE_MARGIN * (sc[seat] - sc[1 - seat]) + judged
+    return sc[seat] - sc[1 - seat] + judged
 
 
 def _mc_placement(s: PylonState, seat: Seat, rng: random.Random, playouts: int, deadline: float) -> Move:
