@@ -16,9 +16,18 @@ of the module beside it), so a variant of a level is measured against the same y
 editing the code, e.g. ``--budget 0.2 --cap 3 --set 'LEVEL_WORK={"hard": [140000, 32500]}'``. Give
 each variant its own --tag (a run refuses to add to games of its tag played with other options).
 
+Paired comparisons: --fork PLY --variant NAME=JSON plays each game as usual and also plays it on from
+ply PLY (the same position, the same random states of both sides) with the variant's settings on top of
+--set. A variant that only changes the level's play from that ply on (for Pylon's stacking search,
+ply 28: the last placements the search makes) is then compared on the same positions, game by game: the
+run prints the base's row, the variant's row and the variant's points minus the base's with a 95%
+interval. The games before the fork are played once, which also saves their time.
+
 Usage (needs the bench extra: pip install -e '.[bench]'):
   nice -n 15 .venv/bin/python bench/vs_mcts.py --game pylon --levels hard --sims 1000 --games 10 --jobs 1
   nice -n 15 .venv/bin/python bench/vs_mcts.py --game fire_and_ice --levels hard --sims 10000 --games 40
+  nice -n 15 .venv/bin/python bench/vs_mcts.py --sims 10000 --games 20 --jobs 2 --seed 3 --tag staged \
+      --fork 28 --variant search.STAGED=true
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import argparse
+import copy
 import importlib
 import json
 import math
@@ -47,61 +57,110 @@ UCT_C = 2.0
 DEFAULT_OUT = pathlib.Path(__file__).resolve().parent / "_out" / "vs_mcts.jsonl"
 
 
-def apply_settings(key: str, settings: dict[str, Any]) -> None:
-    """Set constants of ``key``'s AI module (``NAME``) or of a module beside it (``module.NAME``)."""
+def apply_settings(key: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """Set constants of ``key``'s AI module (``NAME``) or of a module beside it (``module.NAME``); returns
+    the values they had, so that a second call puts them back."""
     ai = importlib.import_module(spiel_games.CODECS[key].choose.__module__)
+    before: dict[str, Any] = {}
     for name, value in settings.items():
-        mod = ai
+        mod, attr = ai, name
         if "." in name:
-            sibling, name = name.rsplit(".", 1)
+            sibling, attr = name.rsplit(".", 1)
             mod = importlib.import_module(ai.__name__.rsplit(".", 1)[0] + "." + sibling)
-        if not hasattr(mod, name):
-            raise SystemExit(f"--set: {mod.__name__} has no {name}")
-        if isinstance(getattr(mod, name), tuple) and isinstance(value, list):
+        if not hasattr(mod, attr):
+            raise SystemExit(f"--set: {mod.__name__} has no {attr}")
+        old = before[name] = getattr(mod, attr)
+        if isinstance(old, tuple) and isinstance(value, list):
             value = tuple(value)
-        elif isinstance(getattr(mod, name), dict) and isinstance(value, dict):
+        elif isinstance(old, dict) and isinstance(value, dict):
             value = {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()}
-        setattr(mod, name, value)
+        setattr(mod, attr, value)
+    return before
+
+
+class _Game:
+    """One game in progress against MCTS: the state, the yardstick's random state, the moves and times."""
+
+    def __init__(self, key: str, level: str, sims: int, index: int, seed: int,
+                 kwargs: dict[str, Any]) -> None:
+        self.key, self.level, self.sims, self.index, self.seed = key, level, sims, index, seed
+        self.kwargs = kwargs
+        self.game = spiel_games.game(key)
+        self.state = self.game.new_initial_state()
+        self.me = index % 2
+        self.rs = np.random.RandomState((seed * 1_000_003 + index) % 2**32)
+        self.plies = 0
+        self.actions: list[int] = []
+        self.times: dict[str, list[float]] = {"level": [], "mcts": []}
+
+    def fork(self) -> _Game:
+        """A copy that plays on independently from here (same position, same random states)."""
+        other = copy.copy(self)
+        other.state = self.state.clone()
+        other.rs = np.random.RandomState()
+        other.rs.set_state(self.rs.get_state())
+        other.actions = list(self.actions)
+        other.times = {k: list(v) for k, v in self.times.items()}
+        return other
+
+    def play(self, until: int | None = None) -> None:
+        """Play on to the end of the game (or to ply ``until``)."""
+        codec = spiel_games.CODECS[self.key]
+        bot = mcts.MCTSBot(self.game, UCT_C, self.sims, mcts.RandomRolloutEvaluator(1, self.rs), solve=True,
+                           random_state=self.rs)
+        state = self.state
+        while not state.is_terminal() and (until is None or self.plies < until):
+            seat = state.current_player()
+            t = time.perf_counter()
+            if seat == self.me:
+                rng = random.Random(f"{self.seed}:{self.index}:ai:{self.plies}")
+                action = state.action_of(codec.choose(state.inner, seat, rng, self.level, **self.kwargs))
+                self.times["level"].append(time.perf_counter() - t)
+            else:
+                action = bot.step(state)
+                self.times["mcts"].append(time.perf_counter() - t)
+            state.apply_action(action)
+            self.actions.append(int(action))
+            self.plies += 1
+
+    def row(self, settings: dict[str, Any]) -> dict[str, Any]:
+        state, me = self.state, self.me
+        extra: dict[str, Any] = {}
+        if self.key == "pylon":
+            from bot.games.pylon.rules import scores
+            sc = scores(state.inner)
+            extra["margin"] = sc[me] - sc[1 - me]
+        return {"game": self.key, "level": self.level, "sims": self.sims, "seed": self.seed,
+                "index": self.index, "seat": me, "result": state.returns()[me], "plies": self.plies,
+                "actions": self.actions, "level_s": self.times["level"], "mcts_s": self.times["mcts"],
+                "options": {**self.kwargs, "set": settings}, **extra}
 
 
 def play_one(key: str, level: str, sims: int, index: int, seed: int,
-             kwargs: dict[str, Any] | None = None, settings: dict[str, Any] | None = None) -> dict[str, Any]:
+             kwargs: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
+             fork: int | None = None, variant: dict[str, Any] | None = None) -> dict[str, Any]:
     """One game of ``level`` against MCTS-``sims``; the level has seat ``index % 2``.
 
     ``kwargs`` go to the level's ``choose`` (``budget``, ``cap``); ``settings`` to :func:`apply_settings`.
+    With ``fork`` (a ply), the game is also played on from that ply with ``variant`` set on top of
+    ``settings`` (the same position and random states), and that game's row is the result's ``variant``.
     """
-    apply_settings(key, settings or {})
-    codec = spiel_games.CODECS[key]
-    game = spiel_games.game(key)
-    state = game.new_initial_state()
-    me = index % 2
-    rs = np.random.RandomState((seed * 1_000_003 + index) % 2**32)
-    bot = mcts.MCTSBot(game, UCT_C, sims, mcts.RandomRolloutEvaluator(1, rs), solve=True, random_state=rs)
-    times: dict[str, list[float]] = {"level": [], "mcts": []}
-    plies = 0
-    actions: list[int] = []
-    while not state.is_terminal():
-        seat = state.current_player()
-        t = time.perf_counter()
-        if seat == me:
-            rng = random.Random(f"{seed}:{index}:ai:{plies}")
-            action = state.action_of(codec.choose(state.inner, seat, rng, level, **(kwargs or {})))
-            times["level"].append(time.perf_counter() - t)
-        else:
-            action = bot.step(state)
-            times["mcts"].append(time.perf_counter() - t)
-        state.apply_action(action)
-        actions.append(int(action))
-        plies += 1
-    r = state.returns()[me]
-    extra: dict[str, Any] = {}
-    if key == "pylon":
-        from bot.games.pylon.rules import scores
-        sc = scores(state.inner)
-        extra["margin"] = sc[me] - sc[1 - me]
-    return {"game": key, "level": level, "sims": sims, "seed": seed, "index": index, "seat": me,
-            "result": r, "plies": plies, "actions": actions, "level_s": times["level"],
-            "mcts_s": times["mcts"], "options": {**(kwargs or {}), "set": settings or {}}, **extra}
+    settings = settings or {}
+    apply_settings(key, settings)
+    g = _Game(key, level, sims, index, seed, kwargs or {})
+    g.play(fork)
+    other = g.fork() if fork is not None else None
+    g.play()
+    row = g.row(settings)
+    if other is not None:
+        before = apply_settings(key, variant or {})
+        try:
+            other.play()
+        finally:
+            apply_settings(key, before)
+        row["variant"] = other.row({**settings, **(variant or {})})
+        row["fork"] = fork
+    return row
 
 
 def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -135,6 +194,29 @@ def summary(rows: list[dict[str, Any]]) -> str:
             f"(95% CI {lo:.0%}-{hi:.0%})  level {per(lv)}; MCTS {per(mc)}")
 
 
+def paired(rows: list[dict[str, Any]]) -> str:
+    """The variant's points minus the base's over games forked from the same position, with a 95% interval
+    (normal, from the spread of the per-game differences)."""
+    d = [(r["variant"]["result"] - r["result"]) / 2 for r in rows]
+    n = len(d)
+    mean = statistics.fmean(d)
+    half = 1.96 * statistics.stdev(d) / math.sqrt(n) if n > 1 else 1.0
+    changed = sum(1 for x in d if x)
+    by_seat = {seat: sum(x for x, r in zip(d, rows, strict=True) if r["seat"] == seat) for seat in (0, 1)}
+    return (f"variant minus base: {mean:+.0%} of the points a game "
+            f"(95% CI {mean - half:+.0%} to {mean + half:+.0%})"
+            f" over {n} paired games, {changed} with another result; as the first player {by_seat[0]:+.1f}"
+            f" points, as the second {by_seat[1]:+.1f}")
+
+
+def _pairs(items: list[str]) -> dict[str, Any]:
+    out = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        out[name] = json.loads(value)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="pylon", choices=spiel_games.keys())
@@ -149,13 +231,16 @@ def main() -> None:
     p.add_argument("--cap", type=float, default=None, help="the level's time cap a move, in seconds")
     p.add_argument("--set", action="append", default=[], metavar="NAME=JSON",
                    help="set a constant of the game's AI module first (experiments; repeatable)")
+    p.add_argument("--fork", type=int, default=None, metavar="PLY",
+                   help="also play each game on from this ply with --variant set (a paired comparison)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",
+                   help="with --fork: what the variant sets on top of --set (repeatable)")
     args = p.parse_args()
     kwargs = {k: v for k, v in (("budget", args.budget), ("cap", args.cap)) if v is not None}
-    settings = {}
-    for item in args.set:
-        name, _, value = item.partition("=")
-        settings[name] = json.loads(value)
-    apply_settings(args.game, settings)  # a wrong name stops here, before any game
+    settings, variant = _pairs(args.set), _pairs(args.variant)
+    if variant and args.fork is None:
+        raise SystemExit("--variant needs --fork")
+    apply_settings(args.game, apply_settings(args.game, {**settings, **variant}))  # a wrong name stops here
 
     levels = [x for x in args.levels.split(",") if x]
     sims = [int(x) for x in args.sims.split(",") if x]
@@ -165,7 +250,9 @@ def main() -> None:
         for line in args.out.read_text().splitlines():
             r = json.loads(line)
             done[r["game"], r["level"], r["sims"], r["seed"], r["index"], r.get("tag", "")] = r
-    options = {**kwargs, "set": settings}
+    options: dict[str, Any] = {**kwargs, "set": settings}
+    if args.fork is not None:
+        options["fork"], options["variant"] = args.fork, variant
     for k, r in done.items():
         if k[0] == args.game and k[3] == args.seed and k[5] == args.tag \
                 and r.get("options", {"set": {}}) != options:
@@ -176,21 +263,31 @@ def main() -> None:
     had = args.games * len(levels) * len(sims) - len(todo)
     print(f"{len(todo)} games to play ({had} already in {args.out})", flush=True)
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool, args.out.open("a") as f:
-        futures = [pool.submit(play_one, *t, kwargs, settings) for t in todo]
+        futures = [pool.submit(play_one, *t, kwargs, settings, args.fork, variant) for t in todo]
         for fut in as_completed(futures):
             r = fut.result()
             r["tag"] = args.tag
+            if args.fork is not None:
+                r["options"] = options
             done[r["game"], r["level"], r["sims"], r["seed"], r["index"], r["tag"]] = r
             f.write(json.dumps(r) + "\n")
             f.flush()
             said = ["lost", "drew", "won"][int(r["result"]) + 1]
             print(f"  game {r['index']}: {r['level']} (seat {r['seat']}) {said}"
                   f"{' by ' + str(r['margin']) if 'margin' in r else ''} in {r['plies']} plies", flush=True)
+            if "variant" in r:
+                v = r["variant"]
+                said = ["lost", "drew", "won"][int(v["result"]) + 1]
+                by = f" by {v['margin']}" if "margin" in v else ""
+                print(f"      variant from ply {args.fork}: {said}{by} in {v['plies']} plies", flush=True)
     for lv in levels:
         for n in sims:
             rows = [r for k, r in sorted(done.items()) if k[:4] == (args.game, lv, n, args.seed)
                     and k[5] == args.tag and k[4] < args.games]
             print(summary(rows))
+            if args.fork is not None and rows:
+                print("variant " + summary([r["variant"] for r in rows]))
+                print(paired(rows))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,59 @@
+"""bench/vs_mcts.py's paired comparison: a game forked at a ply plays on from the same position and the same
+random states, so a variant that changes nothing plays the very same game, and the variant's settings are
+put back afterwards.
+
+Needs the optional bench extra (open-spiel), as test_spiel_games.py does.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+
+import pytest
+
+try:
+    import pyspiel  # noqa: F401  (the yardstick needs it)
+except ImportError:  # pragma: no cover - the README's test command installs the bench extra
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("the bench extra (open-spiel) is not installed", allow_module_level=True)
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+import vs_mcts
+
+from bot.games.pylon import search
+
+pytestmark = pytest.mark.unit
+
+WORK = {"budget": 0.01, "cap": 30.0}  # a node and playout count, far from the cap: deterministic
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_a_fork_with_nothing_changed_replays_the_same_game(index: int) -> None:
+    row = vs_mcts.play_one("pylon", "hard", 20, index, 7, WORK, {}, 28, {})
+    other = row["variant"]
+    assert row["fork"] == 28 and other["seat"] == row["seat"] == index % 2
+    assert other["actions"] == row["actions"] and other["result"] == row["result"]
+    assert len(row["actions"]) > 30  # the game went on well past the fork
+
+
+def test_a_variant_shares_the_moves_before_the_fork_and_its_settings_are_put_back() -> None:
+    assert search.STAGED is False
+    plain = vs_mcts.play_one("pylon", "hard", 20, 0, 7, WORK, {}, None, None)
+    row = vs_mcts.play_one("pylon", "hard", 20, 0, 7, WORK, {}, 28, {"search.STAGED": True})
+    assert search.STAGED is False
+    assert row["actions"] == plain["actions"]  # the base game is the unforked game
+    assert row["variant"]["actions"][:28] == row["actions"][:28]
+    assert row["variant"]["options"]["set"] == {"search.STAGED": True}
+    assert "variant" not in plain
+
+
+def test_the_paired_summary_counts_the_variant_s_points_minus_the_base_s() -> None:
+    rows = [{"seat": i % 2, "result": r, "variant": {"result": v}}
+            for i, (r, v) in enumerate([(-1.0, 1.0), (0.0, 0.0), (1.0, 0.0), (-1.0, -1.0)])]
+    text = vs_mcts.paired(rows)
+    assert text.startswith("variant minus base: +12% of the points a game")
+    assert "over 4 paired games, 2 with another result" in text
+    assert "as the first player +0.5 points, as the second +0.0" in text
