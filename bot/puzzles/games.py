@@ -27,7 +27,7 @@ from bot.games.pylon.notation import NEIGHBOURS, SQUARE_NAMES
 from bot.games.pylon.rules import PIECES, PylonState, Stack
 
 PylonBoard = tuple[Stack, ...]
-_PAIRS = tuple((a, b) for a in range(len(SQUARE_NAMES)) for b in sorted(NEIGHBOURS[a]))
+_PAIRS = tuple((a, b) for a in range(len(SQUARE_NAMES)) for b in NEIGHBOURS[a])
 
 
 class PylonSearch:

@@ -27,7 +27,7 @@ OVER: Final = "over"
 
 # Every stacking exists once: stackings() only filters these.
 _PAIRS: Final = tuple((src, dst, Stacking(src, dst))
-                      for src in range(SQUARES) for dst in sorted(NEIGHBOURS[src]))
+                      for src in range(SQUARES) for dst in NEIGHBOURS[src])
 
 
 @dataclass(frozen=True)
