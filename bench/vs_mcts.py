@@ -203,10 +203,15 @@ def paired(rows: list[dict[str, Any]]) -> str:
     half = 1.96 * statistics.stdev(d) / math.sqrt(n) if n > 1 else 1.0
     changed = sum(1 for x in d if x)
     by_seat = {seat: sum(x for x, r in zip(d, rows, strict=True) if r["seat"] == seat) for seat in (0, 1)}
-    return (f"variant minus base: {mean:+.0%} of the points a game "
+    text = (f"variant minus base: {mean:+.0%} of the points a game "
             f"(95% CI {mean - half:+.0%} to {mean + half:+.0%})"
             f" over {n} paired games, {changed} with another result; as the first player {by_seat[0]:+.1f}"
             f" points, as the second {by_seat[1]:+.1f}")
+    if n > 1 and all("margin" in r and "margin" in r["variant"] for r in rows):
+        dm = [r["variant"]["margin"] - r["margin"] for r in rows]
+        m, h = statistics.fmean(dm), 1.96 * statistics.stdev(dm) / math.sqrt(n)
+        text += f"; margin {m:+.2f} a game (95% CI {m - h:+.2f} to {m + h:+.2f})"
+    return text
 
 
 def _pairs(items: list[str]) -> dict[str, Any]:

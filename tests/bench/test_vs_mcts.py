@@ -57,3 +57,7 @@ def test_the_paired_summary_counts_the_variant_s_points_minus_the_base_s() -> No
     assert text.startswith("variant minus base: +12% of the points a game")
     assert "over 4 paired games, 2 with another result" in text
     assert "as the first player +0.5 points, as the second +0.0" in text
+    assert "margin" not in text  # the rows carry none
+    for r, (base, variant) in zip(rows, [(-2, 4), (0, 0), (6, 0), (-4, -2)], strict=True):
+        r["margin"], r["variant"]["margin"] = base, variant
+    assert vs_mcts.paired(rows).endswith("; margin +0.50 a game (95% CI -4.40 to +5.40)")
