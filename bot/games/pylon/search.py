@@ -33,7 +33,9 @@ final margin of games played on by ``hard`` at a tenth of its work from 10,440 p
 of stacking correlates 0.39 against 0.34. In play it is not proven: against MCTS-2,000 at a fifth of the
 work it scored 78% and 81% of the points in two 40-game runs (seeds 5 and 6) against 69% and 70%
 without, but against MCTS-10,000 at full work it scored no more than without: 14 won, 3 drawn, 9 lost
-in 26 games (60%), against 60% in 40 games without. So it stays off until more games decide.
+in 26 games (60%), against 60% in 40 games without. Paired on the same positions (``vs_mcts.py --fork 28``,
+20 games of seed 3 each played on from the 29th placement with and without it) it scored 60% against 55%:
++5% of the points (95% interval -5% to +15%), +0.4 pyramids a game. So it stays off until more games decide.
 
 A position met again through another move order reuses its board scan (keyed by the zobrist key
 and the side; about a fifth of the leaves at the start of stacking).
