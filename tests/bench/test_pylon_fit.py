@@ -6,23 +6,12 @@ it outside CI, a failure in CI.
 
 from __future__ import annotations
 
-import os
-import pathlib
-import sys
-
 import pytest
 
-try:
-    import numpy  # noqa: F401  (pylon_fit needs it)
-except ImportError:  # pragma: no cover - the README's test command installs the bench extra
-    if os.environ.get("CI") == "true":
-        raise
-    pytest.skip("the bench extra (numpy) is not installed", allow_module_level=True)
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
-import pylon_fit
-
 from bot.games.pylon import search
+from tests.bench.extra import bench_script
+
+pylon_fit = bench_script("pylon_fit", "numpy")
 
 pytestmark = pytest.mark.unit
 

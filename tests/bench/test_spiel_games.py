@@ -6,23 +6,14 @@ it outside CI, a failure in CI.
 
 from __future__ import annotations
 
-import os
-import pathlib
 import random
-import sys
 
 import pytest
 
-try:
-    import numpy as np
-    import pyspiel  # noqa: F401  (the adapter needs it)
-except ImportError:  # pragma: no cover - the README's test command installs the bench extra
-    if os.environ.get("CI") == "true":
-        raise  # CI installs `.[test,bench]`: a missing yardstick must fail, not skip
-    pytest.skip("the bench extra (open-spiel) is not installed", allow_module_level=True)
+from tests.bench.extra import bench_script
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
-import spiel_games
+spiel_games = bench_script("spiel_games", "pyspiel")
+np = bench_script("numpy", "numpy")
 
 pytestmark = pytest.mark.unit
 

@@ -7,23 +7,12 @@ Needs the optional bench extra (open-spiel), as test_spiel_games.py does.
 
 from __future__ import annotations
 
-import os
-import pathlib
-import sys
-
 import pytest
 
-try:
-    import pyspiel  # noqa: F401  (the yardstick needs it)
-except ImportError:  # pragma: no cover - the README's test command installs the bench extra
-    if os.environ.get("CI") == "true":
-        raise
-    pytest.skip("the bench extra (open-spiel) is not installed", allow_module_level=True)
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
-import vs_mcts
-
 from bot.games.pylon import search
+from tests.bench.extra import bench_script
+
+vs_mcts = bench_script("vs_mcts", "pyspiel")
 
 pytestmark = pytest.mark.unit
 
