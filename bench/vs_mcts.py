@@ -160,6 +160,7 @@ def play_one(key: str, level: str, sims: int, index: int, seed: int,
             apply_settings(key, before)
         row["variant"] = other.row({**settings, **(variant or {})})
         row["fork"] = fork
+        row["options"] = {**row["options"], "fork": fork, "variant": variant or {}}
     return row
 
 
@@ -199,8 +200,7 @@ def paired(rows: list[dict[str, Any]]) -> str:
     (normal, from the spread of the per-game differences)."""
     d = [(r["variant"]["result"] - r["result"]) / 2 for r in rows]
     n = len(d)
-    mean = statistics.fmean(d)
-    half = 1.96 * statistics.stdev(d) / math.sqrt(n) if n > 1 else 1.0
+    mean, half = _mean_and_half(d)
     changed = sum(1 for x in d if x)
     by_seat = {seat: sum(x for x, r in zip(d, rows, strict=True) if r["seat"] == seat) for seat in (0, 1)}
     text = (f"variant minus base: {mean:+.0%} of the points a game "
@@ -208,10 +208,21 @@ def paired(rows: list[dict[str, Any]]) -> str:
             f" over {n} paired games, {changed} with another result; as the first player {by_seat[0]:+.1f}"
             f" points, as the second {by_seat[1]:+.1f}")
     if n > 1 and all("margin" in r and "margin" in r["variant"] for r in rows):
-        dm = [r["variant"]["margin"] - r["margin"] for r in rows]
-        m, h = statistics.fmean(dm), 1.96 * statistics.stdev(dm) / math.sqrt(n)
+        m, h = _mean_and_half([r["variant"]["margin"] - r["margin"] for r in rows])
         text += f"; margin {m:+.2f} a game (95% CI {m - h:+.2f} to {m + h:+.2f})"
     return text
+
+
+def _mean_and_half(xs: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its normal 95% interval (1 with a single value)."""
+    n = len(xs)
+    return statistics.fmean(xs), 1.96 * statistics.stdev(xs) / math.sqrt(n) if n > 1 else 1.0
+
+
+def told(r: dict[str, Any]) -> str:
+    """A game's row in words, from the level's side: ``won by 4 in 49 plies``."""
+    by = f" by {r['margin']}" if "margin" in r else ""
+    return f"{['lost', 'drew', 'won'][int(r['result']) + 1]}{by} in {r['plies']} plies"
 
 
 def _pairs(items: list[str]) -> dict[str, Any]:
@@ -272,19 +283,12 @@ def main() -> None:
         for fut in as_completed(futures):
             r = fut.result()
             r["tag"] = args.tag
-            if args.fork is not None:
-                r["options"] = options
             done[r["game"], r["level"], r["sims"], r["seed"], r["index"], r["tag"]] = r
             f.write(json.dumps(r) + "\n")
             f.flush()
-            said = ["lost", "drew", "won"][int(r["result"]) + 1]
-            print(f"  game {r['index']}: {r['level']} (seat {r['seat']}) {said}"
-                  f"{' by ' + str(r['margin']) if 'margin' in r else ''} in {r['plies']} plies", flush=True)
+            print(f"  game {r['index']}: {r['level']} (seat {r['seat']}) {told(r)}", flush=True)
             if "variant" in r:
-                v = r["variant"]
-                said = ["lost", "drew", "won"][int(v["result"]) + 1]
-                by = f" by {v['margin']}" if "margin" in v else ""
-                print(f"      variant from ply {args.fork}: {said}{by} in {v['plies']} plies", flush=True)
+                print(f"      variant from ply {args.fork}: {told(r['variant'])}", flush=True)
     for lv in levels:
         for n in sims:
             rows = [r for k, r in sorted(done.items()) if k[:4] == (args.game, lv, n, args.seed)

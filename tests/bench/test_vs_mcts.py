@@ -23,7 +23,7 @@ WORK = {"budget": 0.01, "cap": 30.0}  # a node and playout count, far from the c
 def test_a_fork_with_nothing_changed_replays_the_same_game(index: int) -> None:
     row = vs_mcts.play_one("pylon", "hard", 20, index, 7, WORK, {}, 28, {})
     other = row["variant"]
-    assert row["fork"] == 28 and other["seat"] == row["seat"] == index % 2
+    assert row["fork"] == row["options"]["fork"] == 28 and other["seat"] == row["seat"] == index % 2
     assert other["actions"] == row["actions"] and other["result"] == row["result"]
     assert len(row["actions"]) > 30  # the game went on well past the fork
 
