@@ -96,6 +96,14 @@ def test_the_null_window_search_finds_what_the_full_window_finds() -> None:
         assert found[0] == found[1], RULES.dump(s)
 
 
+def scan_every_neighbour(e: Search) -> None:
+    """Make ``e`` scan the whole board at every position, with no cache and no reach lists."""
+    def plain(side: int, caps: list[int] | None) -> tuple[int, bool]:
+        e.exact = False
+        return search.scan(e.h, e.top, e.ts, e.bs, side, caps, e.weights())
+    e.scan = plain  # type: ignore[method-assign]
+
+
 def test_the_scan_cache_changes_no_move_and_no_value() -> None:
     # A position met again by another move order reuses its board scan: same moves, values, depths.
     rng = random.Random(9)
@@ -103,7 +111,35 @@ def test_the_scan_cache_changes_no_move_and_no_value() -> None:
     for s in rng.sample(positions, 8):
         cached = Search(s, 20_000, 60)
         plain = Search(s, 20_000, 60)
-        plain.scan = lambda side, caps, e=plain: (  # type: ignore[method-assign]
-            setattr(e, "exact", False), search.scan(e.h, e.top, e.ts, e.bs, side, caps, e.weights()))[1]
+        scan_every_neighbour(plain)
         assert cached.root(s.to_move, random.Random(0)) == plain.root(s.to_move, random.Random(0))
         assert len(cached.scans) < cached.nodes  # some positions were met twice
+
+
+def test_the_full_board_scan_reads_what_the_scan_reads(staged: bool) -> None:
+    # Once the board is full, the scan walks only the neighbours whose bottom fits each top (reach lists
+    # built once): the same value, the same "any stacking left", the same captures in the same order.
+    boards = [s for s in random_positions(400, 4) if not s.is_placement]
+    assert len(boards) > 100
+    for s in boards:
+        e = Search(s, 10, 10)
+        assert e.reach is not None
+        for side in (0, 1):
+            slow: list[int] = []
+            fast: list[int] = []
+            want = search.scan(e.h, e.top, e.ts, e.bs, side, slow, e.weights())
+            assert search.scan_full(e.h, e.top, e.ts, e.bs, side, fast, e.weights(), e.reach) == want
+            assert fast == slow, RULES.dump(s)
+
+
+def test_a_search_across_the_last_placements_reads_the_board_it_fills() -> None:
+    # From the last two placements the search places and then stacks: the reach lists are built when
+    # its placement fills the board and dropped when it takes the placement back: the same search as one
+    # that scans every neighbour.
+    positions = [s for s in random_positions(2000, 5) if s.is_placement and PIECES - s.placed <= 2]
+    assert len(positions) >= 6
+    for s in positions[:6]:
+        fast = Search(s, 20_000, 60)
+        plain = Search(s, 20_000, 60)
+        scan_every_neighbour(plain)
+        assert fast.root(s.to_move, random.Random(0)) == plain.root(s.to_move, random.Random(0))
