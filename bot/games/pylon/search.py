@@ -45,6 +45,13 @@ listing its moves; with the zobrist update written out in :meth:`Search.make` (a
 difference) the same search runs about 1.2 times as fast as at stop 41, with the same moves, values and
 nodes (``bench/pylon_search_rate.py --compare``).
 
+Tried and left out: late-move reductions (quiet stackings after the third searched a ply shallower first)
+with a quiescence that tries only the two biggest captures. At 140,000 nodes that reached a ply deeper at
+the start of stacking in 4 of 6 positions, but against MCTS-10,000 it lost points: paired on the same 20
+positions (``vs_mcts.py --seed 3 --fork 28``) it scored 50% where this search scored 57%, -8% of the points
+a game (95% interval -18% to +3%), -1.3 pyramids a game; in self-play 52% over 40 games. Depth bought by
+pruning is not the depth that five times the nodes buys (``ai.LEVEL_WORK``).
+
 Positions are four flat lists per square (height, owner of the top, top size, bottom size) plus the
 two stashes, mutated and restored in place; moves are small ints (stacking ``x * 32 + y``,
 placement ``PLACE + size * 32 + square``).
