@@ -31,9 +31,10 @@ import time
 from typing import Final
 
 from bot.games.base import Seat
+from bot.games.pylon.boardscan import scan
 from bot.games.pylon.notation import AGREE, NEIGHBOURS, SQUARES, Agree, Move, Placement, Stacking
 from bot.games.pylon.rules import PIECES, RULES, PylonState, can_agree, is_over, scores
-from bot.games.pylon.search import PLACE, WIN, folded_weights, scan, search
+from bot.games.pylon.search import PLACE, WIN, folded_weights, search
 
 LEVELS: Final = ("easy", "medium", "hard")
 SEARCH_LEVELS: Final = ("hard",)

@@ -63,6 +63,7 @@ import random
 import time
 from typing import Final
 
+from bot.games.pylon.boardscan import Folded, reach_lists, scan, scan_full
 from bot.games.pylon.notation import NEIGHBOURS, SQUARES
 from bot.games.pylon.rules import PIECES, PylonState
 
@@ -98,9 +99,6 @@ EARLY_SPAN: tuple[int, int] = (18, 30)
 """Stack counts from which the weights start to move away from :data:`WEIGHTS`, and at which they are
 :data:`WEIGHTS_EARLY`."""
 
-_Folded = tuple[list[float], tuple[float, ...]]
-
-
 def weights_at(stacks: int) -> list[float]:
     """The learned evaluation's weights (one per feature, in pyramids) on a full board of ``stacks`` stacks
     (``PIECES`` for a position still in placement)."""
@@ -111,10 +109,10 @@ def weights_at(stacks: int) -> list[float]:
     return [(1 - t) * a + t * b for a, b in zip(WEIGHTS, WEIGHTS_EARLY, strict=True)]
 
 
-_TABLES: dict[tuple[object, ...], list[_Folded]] = {}
+_TABLES: dict[tuple[object, ...], list[Folded]] = {}
 
 
-def _table() -> list[_Folded]:
+def _table() -> list[Folded]:
     """Per stack count 0..PIECES, the weights doubled (half-pyramids) with the margin folded into the size
     terms, as :func:`scan` reads them; rebuilt when the weights above change (benches set them)."""
     k = (tuple(WEIGHTS), STAGED and tuple(WEIGHTS_EARLY), tuple(EARLY_SPAN))
@@ -129,7 +127,7 @@ def _table() -> list[_Folded]:
     return table
 
 
-def folded_weights(stacks: int) -> _Folded:
+def folded_weights(stacks: int) -> Folded:
     """The evaluation's weights on a full board of ``stacks`` stacks, as :func:`scan` reads them."""
     return _table()[stacks]
 
@@ -143,119 +141,6 @@ _Z: Final = [[_ZR.getrandbits(64) for _ in range(64 * 2 * 4 * 4)] for _ in range
 
 def _code(h: int, top: int, ts: int, bs: int) -> int:
     return ((h * 2 + top) * 4 + ts) * 4 + bs  # (Search.make writes it out inline)
-
-
-def scan(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int,
-     caps: list[int] | None, weights: _Folded | None = None) -> tuple[int, bool]:
-    """One pass over a position (height, top owner, top size and bottom size per square): the learned
-    evaluation for ``side`` and whether any stacking is left; ``side``'s captures (its stack onto an
-    opponent's) are appended to ``caps`` if it is given. ``weights``: an entry of :func:`_table` (the
-    position's stack count; default :data:`WEIGHTS`)."""
-    w, w_size = weights if weights is not None else _table()[0]
-    w_stack, w_bot1, w_locked, w_mob = w[6], w[11], w[1], w[10]
-    acc = 0.0
-    cap_me = cap_them = maxcap_me = maxcap_them = mob = 0
-    anymove = False
-    for y in range(SQUARES):
-        hy = h[y]
-        if not hy:
-            continue
-        o = top[y]
-        t = ts[y]
-        v = hy * w_size[t] + w_stack + (w_bot1 if bs[y] == 1 else 0.0)
-        reach = cap = False
-        for n in _NB[y]:
-            if bs[n] <= t:  # n's stack may go onto y (in placement: any pyramid may still arrive there)
-                reach = True
-                if h[n]:
-                    anymove = True
-                    tn = top[n]
-                    if tn == side:
-                        mob += 1
-                        if o != side:
-                            cap = True
-                            if caps is not None:
-                                caps.append(n * 32 + y)
-                    else:
-                        mob -= 1
-                        if o == side:
-                            cap = True
-        if not reach:
-            v += hy * w_locked
-        if o == side:
-            acc += v
-            if cap:
-                cap_them += hy
-                if hy > maxcap_them:
-                    maxcap_them = hy
-        else:
-            acc -= v
-            if cap:
-                cap_me += hy
-                if hy > maxcap_me:
-                    maxcap_me = hy
-    acc += w[2] * cap_me + w[3] * cap_them + w[4] * maxcap_me + w[5] * maxcap_them + w_mob * mob
-    return round(acc), anymove
-
-
-_Reach = list[tuple[tuple[int, ...], ...]]
-
-
-def reach_lists(bs: list[int]) -> _Reach:
-    """Per square and top size, the neighbours whose bottom pyramid is small enough to go onto that top.
-
-    Once the board is full a stack's bottom never changes and a vacated square stays empty, so these
-    lists hold for the rest of the game (an empty neighbour is skipped by its height)."""
-    return [tuple(tuple(n for n in _NB[y] if bs[n] <= t) for t in range(4)) for y in range(SQUARES)]
-
-
-def scan_full(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, caps: list[int] | None,
-              weights: _Folded, reach: _Reach) -> tuple[int, bool]:
-    """:func:`scan` on a full board (the stacking phase), with ``reach`` from :func:`reach_lists` of its
-    bottoms: the same value by the same sums, without testing every neighbour's bottom."""
-    w, w_size = weights
-    w_stack, w_bot1, w_locked = w[6], w[11], w[1]
-    acc = 0.0
-    cap_me = cap_them = maxcap_me = maxcap_them = mob = 0
-    anymove = False
-    for y in range(SQUARES):
-        hy = h[y]
-        if not hy:
-            continue
-        o = top[y]
-        v = hy * w_size[ts[y]] + w_stack + (w_bot1 if bs[y] == 1 else 0.0)
-        reached = cap = False
-        for n in reach[y][ts[y]]:
-            if h[n]:
-                reached = True
-                if top[n] == side:
-                    mob += 1
-                    if o != side:
-                        cap = True
-                        if caps is not None:
-                            caps.append(n * 32 + y)
-                else:
-                    mob -= 1
-                    if o == side:
-                        cap = True
-        if reached:
-            anymove = True
-        else:
-            v += hy * w_locked
-        if o == side:
-            acc += v
-            if cap:
-                cap_them += hy
-                if hy > maxcap_them:
-                    maxcap_them = hy
-        else:
-            acc -= v
-            if cap:
-                cap_me += hy
-                if hy > maxcap_me:
-                    maxcap_me = hy
-    acc += w[2] * cap_me + w[3] * cap_them + w[4] * maxcap_me + w[5] * maxcap_them + w[10] * mob
-    return round(acc), anymove
 
 
 class OutOfBudget(Exception):
@@ -473,7 +358,7 @@ class Search:
             caps.extend(hit[2])
         return hit[0], hit[1]
 
-    def weights(self) -> _Folded:
+    def weights(self) -> Folded:
         """The folded weights for the current position (its stack count; in placement, the earliest)."""
         return self.table[self.stacks if self.placed == PIECES else PIECES]
 

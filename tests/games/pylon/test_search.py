@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.games.pylon import search
+from bot.games.pylon import boardscan, search
 from bot.games.pylon.rules import PIECES, RULES, PylonState, stackings
 from bot.games.pylon.search import FEATURES, WEIGHTS, WEIGHTS_EARLY, Search, weights_at
 from tests.games.pylon.helpers import position
@@ -100,7 +100,7 @@ def scan_every_neighbour(e: Search) -> None:
     """Make ``e`` scan the whole board at every position, with no cache and no reach lists."""
     def plain(side: int, caps: list[int] | None) -> tuple[int, bool]:
         e.exact = False
-        return search.scan(e.h, e.top, e.ts, e.bs, side, caps, e.weights())
+        return boardscan.scan(e.h, e.top, e.ts, e.bs, side, caps, e.weights())
     e.scan = plain  # type: ignore[method-assign]
 
 
@@ -127,8 +127,8 @@ def test_the_full_board_scan_reads_what_the_scan_reads(staged: bool) -> None:
         for side in (0, 1):
             slow: list[int] = []
             fast: list[int] = []
-            want = search.scan(e.h, e.top, e.ts, e.bs, side, slow, e.weights())
-            assert search.scan_full(e.h, e.top, e.ts, e.bs, side, fast, e.weights(), e.reach) == want
+            want = boardscan.scan(e.h, e.top, e.ts, e.bs, side, slow, e.weights())
+            assert boardscan.scan_full(e.h, e.top, e.ts, e.bs, side, fast, e.weights(), e.reach) == want
             assert fast == slow, RULES.dump(s)
 
 

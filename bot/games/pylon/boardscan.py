@@ -1,0 +1,126 @@
+"""The board scan of Pylon hard's learned evaluation (see :mod:`bot.games.pylon.search`): one pass over a
+position's four per-square lists gives the evaluation for a side, whether any stacking is left, and that
+side's captures. The search's weights and their tables stay in ``search``, where benches set them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.games.pylon.notation import NEIGHBOURS, SQUARES
+
+Folded = tuple[list[float], tuple[float, ...]]
+"""The evaluation's weights doubled (half-pyramids), and per top size the margin's weight plus that size's."""
+Reach = list[tuple[tuple[int, ...], ...]]
+"""Per square and top size, the neighbours whose bottom fits (:func:`reach_lists`)."""
+
+_NB: Final = NEIGHBOURS  # ascending: the captures are listed in this order
+
+
+def scan(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int,
+     caps: list[int] | None, weights: Folded) -> tuple[int, bool]:
+    """One pass over a position (height, top owner, top size and bottom size per square): the learned
+    evaluation for ``side`` and whether any stacking is left; ``side``'s captures (its stack onto an
+    opponent's) are appended to ``caps`` if it is given. ``weights``: an entry of the search's weight table
+    (``search.folded_weights`` of the position's stack count)."""
+    w, w_size = weights
+    w_stack, w_bot1, w_locked, w_mob = w[6], w[11], w[1], w[10]
+    acc = 0.0
+    cap_me = cap_them = maxcap_me = maxcap_them = mob = 0
+    anymove = False
+    for y in range(SQUARES):
+        hy = h[y]
+        if not hy:
+            continue
+        o = top[y]
+        t = ts[y]
+        v = hy * w_size[t] + w_stack + (w_bot1 if bs[y] == 1 else 0.0)
+        reach = cap = False
+        for n in _NB[y]:
+            if bs[n] <= t:  # n's stack may go onto y (in placement: any pyramid may still arrive there)
+                reach = True
+                if h[n]:
+                    anymove = True
+                    tn = top[n]
+                    if tn == side:
+                        mob += 1
+                        if o != side:
+                            cap = True
+                            if caps is not None:
+                                caps.append(n * 32 + y)
+                    else:
+                        mob -= 1
+                        if o == side:
+                            cap = True
+        if not reach:
+            v += hy * w_locked
+        if o == side:
+            acc += v
+            if cap:
+                cap_them += hy
+                if hy > maxcap_them:
+                    maxcap_them = hy
+        else:
+            acc -= v
+            if cap:
+                cap_me += hy
+                if hy > maxcap_me:
+                    maxcap_me = hy
+    acc += w[2] * cap_me + w[3] * cap_them + w[4] * maxcap_me + w[5] * maxcap_them + w_mob * mob
+    return round(acc), anymove
+
+
+def reach_lists(bs: list[int]) -> Reach:
+    """Per square and top size, the neighbours whose bottom pyramid is small enough to go onto that top.
+
+    Once the board is full a stack's bottom never changes and a vacated square stays empty, so these
+    lists hold for the rest of the game (an empty neighbour is skipped by its height)."""
+    return [tuple(tuple(n for n in _NB[y] if bs[n] <= t) for t in range(4)) for y in range(SQUARES)]
+
+
+def scan_full(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, caps: list[int] | None,
+              weights: Folded, reach: Reach) -> tuple[int, bool]:
+    """:func:`scan` on a full board (the stacking phase), with ``reach`` from :func:`reach_lists` of its
+    bottoms: the same value by the same sums, without testing every neighbour's bottom."""
+    w, w_size = weights
+    w_stack, w_bot1, w_locked = w[6], w[11], w[1]
+    acc = 0.0
+    cap_me = cap_them = maxcap_me = maxcap_them = mob = 0
+    anymove = False
+    for y in range(SQUARES):
+        hy = h[y]
+        if not hy:
+            continue
+        o = top[y]
+        v = hy * w_size[ts[y]] + w_stack + (w_bot1 if bs[y] == 1 else 0.0)
+        reached = cap = False
+        for n in reach[y][ts[y]]:
+            if h[n]:
+                reached = True
+                if top[n] == side:
+                    mob += 1
+                    if o != side:
+                        cap = True
+                        if caps is not None:
+                            caps.append(n * 32 + y)
+                else:
+                    mob -= 1
+                    if o == side:
+                        cap = True
+        if reached:
+            anymove = True
+        else:
+            v += hy * w_locked
+        if o == side:
+            acc += v
+            if cap:
+                cap_them += hy
+                if hy > maxcap_them:
+                    maxcap_them = hy
+        else:
+            acc -= v
+            if cap:
+                cap_me += hy
+                if hy > maxcap_me:
+                    maxcap_me = hy
+    acc += w[2] * cap_me + w[3] * cap_them + w[4] * maxcap_me + w[5] * maxcap_them + w[10] * mob
+    return round(acc), anymove
