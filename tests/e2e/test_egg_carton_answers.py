@@ -56,8 +56,18 @@ async def pick(w, board, letter):
     label = next(b.label for b in board.buttons() if b.label.startswith(f"{letter} ·"))
     await w.alice.click(board, label)
     await w.dd.settle()
+    await computer_done(w)
     match, board = await live_board(w)
     return match, board, before
+
+
+async def computer_done(w, timeout=10.0):
+    """Wait for the computer's turn to end and its board edit to be sent: ``settle`` alone watches the
+    bot's requests and handlers, not a computer still thinking in its own task."""
+    tasks = set(w.bot.game_cogs["eggcarton"]._ai_tasks)
+    if tasks:
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), timeout)
+        await w.dd.settle()
 
 
 def gif_frames(data):
