@@ -21,52 +21,9 @@ def scan(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int,
     """One pass over a position (height, top owner, top size and bottom size per square): the learned
     evaluation for ``side`` and whether any stacking is left; ``side``'s captures (its stack onto an
     opponent's) are appended to ``caps`` if it is given. ``weights``: an entry of the search's weight table
-    (``search.folded_weights`` of the position's stack count)."""
-    w, w_size = weights
-    w_stack, w_bot1, w_locked, w_mob = w[6], w[11], w[1], w[10]
-    acc = 0.0
-    cap_me = cap_them = maxcap_me = maxcap_them = mob = 0
-    anymove = False
-    for y in range(SQUARES):
-        hy = h[y]
-        if not hy:
-            continue
-        o = top[y]
-        t = ts[y]
-        v = hy * w_size[t] + w_stack + (w_bot1 if bs[y] == 1 else 0.0)
-        reach = cap = False
-        for n in _NB[y]:
-            if bs[n] <= t:  # n's stack may go onto y (in placement: any pyramid may still arrive there)
-                reach = True
-                if h[n]:
-                    anymove = True
-                    tn = top[n]
-                    if tn == side:
-                        mob += 1
-                        if o != side:
-                            cap = True
-                            if caps is not None:
-                                caps.append(n * 32 + y)
-                    else:
-                        mob -= 1
-                        if o == side:
-                            cap = True
-        if not reach:
-            v += hy * w_locked
-        if o == side:
-            acc += v
-            if cap:
-                cap_them += hy
-                if hy > maxcap_them:
-                    maxcap_them = hy
-        else:
-            acc -= v
-            if cap:
-                cap_me += hy
-                if hy > maxcap_me:
-                    maxcap_me = hy
-    acc += w[2] * cap_me + w[3] * cap_them + w[4] * maxcap_me + w[5] * maxcap_them + w_mob * mob
-    return round(acc), anymove
+    (``search.folded_weights`` of the position's stack count). In placement an empty square's bottom reads
+    0: any pyramid may still arrive there, so it reaches every neighbour."""
+    return scan_full(h, top, ts, bs, side, caps, weights, reach_lists(bs), empty_reaches=True)
 
 
 def reach_lists(bs: list[int]) -> Reach:
@@ -78,9 +35,11 @@ def reach_lists(bs: list[int]) -> Reach:
 
 
 def scan_full(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, caps: list[int] | None,
-              weights: Folded, reach: Reach) -> tuple[int, bool]:
-    """:func:`scan` on a full board (the stacking phase), with ``reach`` from :func:`reach_lists` of its
-    bottoms: the same value by the same sums, without testing every neighbour's bottom."""
+              weights: Folded, reach: Reach, *, empty_reaches: bool = False) -> tuple[int, bool]:
+    """:func:`scan` with ``reach`` from :func:`reach_lists` of the bottoms: on a full board (the stacking
+    phase) the lists built once hold for the rest of the game. ``empty_reaches``: an empty square in the
+    lists counts as reaching its neighbour (fresh lists in placement; never for lists kept while stacks
+    are vacated)."""
     w, w_size = weights
     w_stack, w_bot1, w_locked = w[6], w[11], w[1]
     acc = 0.0
@@ -92,7 +51,7 @@ def scan_full(h: list[int], top: list[int], ts: list[int], bs: list[int], side: 
             continue
         o = top[y]
         v = hy * w_size[ts[y]] + w_stack + (w_bot1 if bs[y] == 1 else 0.0)
-        reached = cap = False
+        reached = near = cap = False
         for n in reach[y][ts[y]]:
             if h[n]:
                 reached = True
@@ -106,9 +65,11 @@ def scan_full(h: list[int], top: list[int], ts: list[int], bs: list[int], side: 
                     mob -= 1
                     if o == side:
                         cap = True
+            elif empty_reaches:
+                near = True
         if reached:
             anymove = True
-        else:
+        elif not near:
             v += hy * w_locked
         if o == side:
             acc += v
