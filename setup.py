@@ -1,9 +1,18 @@
-"""The translation catalogs are compiled while the package is built: ``bot/locales/*/LC_MESSAGES/*.po``
-becomes ``.mo`` in the wheel (Babel, a build requirement in pyproject.toml). A checkout reads the ``.po``."""
+"""Two build steps beyond pyproject.toml.
+
+- The translation catalogs are compiled while the package is built: ``bot/locales/*/LC_MESSAGES/*.po``
+  becomes ``.mo`` in the wheel (Babel, a build requirement in pyproject.toml). A checkout reads the ``.po``.
+- Pylon hard's board scan is compiled from ``bot/games/pylon/_scan.c`` (the same function as
+  ``bot.games.pylon.boardscan.scan_full``, about five times as fast; hard then searches about twice the
+  nodes a second). It is optional: where no C compiler is found the build goes on and the bot uses the
+  pure-Python scan, with the same moves but more of them cut by hard's time cap. ``-ffp-contract=off``
+  keeps the evaluation's floating-point sum the same as Python's, bit for bit.
+"""
 
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 
@@ -25,4 +34,17 @@ class BuildWithCatalogs(build_py):
             target.write_bytes(buf.getvalue())
 
 
-setup(cmdclass={"build_py": BuildWithCatalogs})
+class BuildScan(build_ext):
+    """GCC and Clang get ``-O2 -ffp-contract=off``; MSVC does not contract unless asked (/fp:fast)."""
+
+    def build_extensions(self) -> None:
+        if self.compiler.compiler_type == "unix":
+            for ext in self.extensions:
+                ext.extra_compile_args = ["-O2", "-ffp-contract=off"]
+        super().build_extensions()
+
+
+setup(
+    cmdclass={"build_py": BuildWithCatalogs, "build_ext": BuildScan},
+    ext_modules=[Extension("bot.games.pylon._scan", ["bot/games/pylon/_scan.c"], optional=True)],
+)

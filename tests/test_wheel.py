@@ -38,11 +38,14 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 VERSION = PYPROJECT["project"]["version"]
 MAPPED = {"parlor_assets": "assets"}  # installed package -> folder in the repository
 IGNORED = ("__pycache__", "templates")  # templates: the catalogs' English .pot, for translators, not shipped
+BUILT = (".pyc", ".so", ".pyd")  # what an editable install compiles beside the sources: not a source
+COMPILED = {"bot/games/pylon/_scan.c": "bot/games/pylon/_scan"}  # C sources the wheel holds compiled
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 
 
 def _files(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("*")
-            if p.is_file() and not set(p.relative_to(folder).parts) & set(IGNORED) and p.suffix != ".pyc"]
+            if p.is_file() and not set(p.relative_to(folder).parts) & set(IGNORED) and p.suffix not in BUILT]
 
 
 def test_pyproject_installs_every_package_folder():
@@ -112,7 +115,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
             *sources, _dest = line.split()[1:]
             for name in sources:
                 if (ROOT / name).is_dir():
-                    shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns(*IGNORED, "*.pyc"))
+                    shutil.copytree(ROOT / name, src / name,
+                                    ignore=shutil.ignore_patterns(*IGNORED, *(f"*{b}" for b in BUILT)))
                 else:
                     shutil.copy2(ROOT / name, src / name)
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir",
@@ -140,6 +144,10 @@ def test_the_wheel_holds_the_code_and_everything_read_at_run_time(installed):
     expected = set()
     for package, folder in {"bot": "bot", "cogs": "cogs", **MAPPED}.items():
         expected |= {f"{package}/{p.relative_to(ROOT / folder).as_posix()}" for p in _files(ROOT / folder)}
+    # C sources go in compiled (this machine has a compiler, as the image's build stage has), and every
+    # translation catalog goes in compiled beside its source (setup.py)
+    expected = {n for n in expected if n not in COMPILED} | {f"{stem}{SUFFIX}" for stem in COMPILED.values()}
+    expected |= {n[:-3] + ".mo" for n in expected if n.startswith("bot/locales/") and n.endswith(".po")}
     assert {n for n in names if not n.startswith(info)} == expected
     for needed in ("bot/storage/migrations/001_initial.sql", "bot/games/pylon/rules_text.md",
                    "bot/games/pylon/summary.md", "bot/games/fire_and_ice/summary.md",  # /<game> rules
@@ -175,6 +183,15 @@ def test_installed_parlor_answers_from_an_empty_folder(installed):
     no_token = installed.run("parlor", check=False)  # one line saying what to set, no traceback
     assert no_token.returncode == 2 and no_token.stderr.startswith("parlor: DISCORD_TOKEN is not set.")
     assert len(no_token.stderr.splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_installed_parlor_runs_the_compiled_pylon_scan(installed):
+    # the wheel was built with a compiler: hard's board scan is the compiled one, from the installed package
+    found = json.loads(installed.run("python", "-c", (
+        "import json; from bot.games.pylon import boardscan, _scan; "
+        "print(json.dumps([boardscan.COMPILED, _scan.__file__]))")).stdout)
+    assert found[0] is True and Path(found[1]).is_relative_to(installed.site), found
 
 
 @pytest.mark.slow

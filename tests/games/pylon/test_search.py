@@ -96,11 +96,17 @@ def test_the_null_window_search_finds_what_the_full_window_finds() -> None:
         assert found[0] == found[1], RULES.dump(s)
 
 
+def python_scan(e: Search, side: int, caps: list[int] | None) -> tuple[int, bool]:
+    """The pure-Python scan of ``e``'s position, every neighbour of every square (fresh reach lists)."""
+    reach = boardscan.reach_lists(e.bs)
+    return boardscan.scan_full_python(e.h, e.top, e.ts, e.bs, side, caps, e.weights(), reach, True)
+
+
 def scan_every_neighbour(e: Search) -> None:
-    """Make ``e`` scan the whole board at every position, with no cache and no reach lists."""
+    """Make ``e`` scan the whole board at every position in pure Python, with no cache and no kept lists."""
     def plain(side: int, caps: list[int] | None) -> tuple[int, bool]:
         e.exact = False
-        return boardscan.scan(e.h, e.top, e.ts, e.bs, side, caps, e.weights())
+        return python_scan(e, side, caps)
     e.scan = plain  # type: ignore[method-assign]
 
 
@@ -118,7 +124,8 @@ def test_the_scan_cache_changes_no_move_and_no_value() -> None:
 
 def test_the_full_board_scan_reads_what_the_scan_reads(staged: bool) -> None:
     # Once the board is full, the scan walks only the neighbours whose bottom fits each top (reach lists
-    # built once): the same value, the same "any stacking left", the same captures in the same order.
+    # built once, compiled where it was built): the same value, the same "any stacking left", the same
+    # captures in the same order as the pure-Python scan of every neighbour.
     boards = [s for s in random_positions(400, 4) if not s.is_placement]
     assert len(boards) > 100
     for s in boards:
@@ -127,7 +134,7 @@ def test_the_full_board_scan_reads_what_the_scan_reads(staged: bool) -> None:
         for side in (0, 1):
             slow: list[int] = []
             fast: list[int] = []
-            want = boardscan.scan(e.h, e.top, e.ts, e.bs, side, slow, e.weights())
+            want = python_scan(e, side, slow)
             assert boardscan.scan_full(e.h, e.top, e.ts, e.bs, side, fast, e.weights(), e.reach) == want
             assert fast == slow, RULES.dump(s)
 

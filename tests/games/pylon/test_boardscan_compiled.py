@@ -1,0 +1,135 @@
+"""Pylon hard's compiled board scan (``bot/games/pylon/_scan.c``) against the pure-Python one it replaces.
+
+The compiled scan must give the same integer value, the same "any stacking left" and the same captures in
+the same order, so that hard makes the same moves whichever scan the package was built with.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.games.pylon import boardscan, search
+from bot.games.pylon.rules import PIECES, RULES, PylonState
+from bot.games.pylon.search import Search
+
+pytestmark = pytest.mark.unit
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _need_compiled() -> None:
+    if not boardscan.COMPILED:
+        assert not IN_CI, ("CI builds with a C compiler, so the compiled Pylon scan must be there: "
+                           "pip install -e . did not build bot/games/pylon/_scan.c")
+        pytest.skip("the compiled Pylon scan was not built here (no C compiler): the pure-Python one runs")
+
+
+def test_ci_runs_the_compiled_scan() -> None:
+    _need_compiled()
+    assert boardscan.scan_full is not boardscan.scan_full_python
+    assert search.scan_full is boardscan.scan_full  # what the search calls
+
+
+def game(seed: int, plies: int) -> PylonState:
+    rng = random.Random(seed)
+    s = RULES.initial({}, 2)
+    for _ in range(plies):
+        if RULES.to_act(s) is None:
+            break
+        moves = [m for m in RULES.legal_moves(s, s.to_move) if str(m) != "agree"]
+        s, _ = RULES.apply(s, s.to_move, rng.choice(moves))
+    return s
+
+
+def both(e: Search, side: int, weights: boardscan.Folded, *, kept: bool) -> None:
+    """The two scans of ``e``'s position agree: fresh lists in placement (an empty square reaches), or the
+    lists the search keeps once the board is full (``kept``)."""
+    reach = e.reach if kept and e.reach is not None else boardscan.reach_lists(e.bs)
+    empty = not (kept and e.reach is not None)
+    caps_py: list[int] = []
+    caps_c: list[int] = []
+    want = boardscan.scan_full_python(e.h, e.top, e.ts, e.bs, side, caps_py, weights, reach, empty)
+    got = boardscan.scan_full(e.h, e.top, e.ts, e.bs, side, caps_c, weights, reach, empty)
+    assert got == want and caps_c == caps_py
+    assert boardscan.scan_full(e.h, e.top, e.ts, e.bs, side, None, weights, reach, empty) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 90), side=st.integers(0, 1),
+       stacks=st.integers(0, PIECES), kept=st.booleans(),
+       odd=st.lists(st.floats(-50, 50, allow_nan=False, allow_subnormal=False), min_size=12, max_size=12))
+def test_the_compiled_scan_is_the_python_scan(seed: int, plies: int, side: int, stacks: int, kept: bool,
+                                              odd: list[float]) -> None:
+    # Random positions of every phase, the search's own weights at any stack count, and arbitrary
+    # weights (the rounding of a sum near a half is where a different order of additions would show).
+    _need_compiled()
+    e = Search(game(seed, plies), 10, 10)
+    both(e, side, search.folded_weights(stacks), kept=kept)
+    w2 = [2 * x for x in odd]
+    both(e, side, (w2, (0.0, w2[0] + w2[9], w2[0] + w2[8], w2[0] + w2[7])), kept=kept)
+
+
+def test_a_sum_at_a_half_rounds_as_python_rounds() -> None:
+    # round() in Python goes half to even: 2.5 -> 2, 3.5 -> 4, -2.5 -> -2. One stack of height 1 under a
+    # small top with no neighbour: its value is w_size[1] + w_stack (the rest zero).
+    _need_compiled()
+    e = Search(game(0, 0), 10, 10)
+    h, top, ts, bs = list(e.h), list(e.top), list(e.ts), list(e.bs)
+    h[0], top[0], ts[0], bs[0] = 1, 0, 1, 1
+    for half in (2.5, 3.5, -2.5, -3.5, 0.5, -0.5, 1e15 + 0.5):
+        w = [0.0] * 12
+        weights = (w, (0.0, half, 0.0, 0.0))
+        reach = [((), (), (), ())] * len(h)
+        want = boardscan.scan_full_python(h, top, ts, bs, 0, None, weights, reach, True)
+        assert boardscan.scan_full(h, top, ts, bs, 0, None, weights, reach, True) == want
+        assert want[0] == round(half)
+
+
+def test_the_search_makes_the_same_moves_with_either_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Whole searches: the same move, value, depth, exactness and node count.
+    _need_compiled()
+    positions = [game(seed, plies) for seed, plies in ((1, 26), (2, 30), (3, 29), (4, 36), (5, 42))]
+    for s in positions:
+        assert RULES.to_act(s) is not None, RULES.dump(s)
+        compiled = Search(s, 6_000, 60)
+        with monkeypatch.context() as m:
+            m.setattr(search, "scan_full", boardscan.scan_full_python)
+            python = Search(s, 6_000, 60)
+            want = python.root(s.to_move, random.Random(3))
+        assert compiled.root(s.to_move, random.Random(3)) == want, RULES.dump(s)
+        assert compiled.nodes == python.nodes
+
+
+def test_bad_arguments_raise_instead_of_reading_past_the_board() -> None:
+    _need_compiled()
+    e = Search(game(7, 40), 10, 10)
+    w = search.folded_weights(30)
+    reach = boardscan.reach_lists(e.bs)
+    bad_calls = [
+        (e.h[:-1], e.top, e.ts, e.bs, 0, None, w, reach),                         # a short list
+        (e.h, e.top, e.ts, e.bs, 0, (), w, reach),                                 # caps not a list
+        (e.h, e.top, e.ts, e.bs, 0, None, (w[0],), reach),                         # weights not a pair
+        (e.h, e.top, e.ts, e.bs, 0, None, w, reach[:-1]),                          # reach too short
+        (e.h, e.top, [9] * len(e.ts), e.bs, 0, None, w, reach),                    # a top size off 0..3
+        (e.h, e.top, e.ts, e.bs, 0, None, w, [((99,),) * 4] * len(e.h)),           # a neighbour off the board
+        (e.h, e.top, e.ts, e.bs, 0, None, w),                                      # too few arguments
+    ]
+    for args in bad_calls:
+        with pytest.raises((TypeError, ValueError)):
+            boardscan.scan_full(*args)  # type: ignore[call-arg]
+
+
+def test_the_environment_can_keep_the_pure_python_scan() -> None:
+    # PARLOR_PURE_PYTHON_SCAN=1: the operator's switch (and how the scans are compared by hand).
+    code = ("from bot.games.pylon import boardscan, search; "
+            "print(boardscan.COMPILED, search.scan_full.__name__)")
+    env = {**os.environ, "PARLOR_PURE_PYTHON_SCAN": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "scan_full_python"]
