@@ -1,9 +1,11 @@
-/* Pylon hard's board scan, compiled: the same function as boardscan.scan_full (the pure-Python one is the
- * reference and the fallback; tests/games/pylon/test_boardscan_compiled.py holds them equal).
+/* Pylon hard's board scan and capture quiescence, compiled: the same functions as
+ * boardscan.scan_full_python and search.Search.quiesce (the pure-Python ones are the reference and the
+ * fallback; tests/games/pylon/test_boardscan_compiled.py holds them equal).
  *
  * The floating-point sum is done in the same order as Python's, in doubles, with no fused multiply-add
  * (setup.py compiles with -ffp-contract=off), and rounded half to even as Python's round() does, so the
- * value is the same integer bit for bit and the search makes the same moves with either scan. */
+ * value is the same integer bit for bit and the search makes the same moves, with the same node count,
+ * whichever it runs. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -11,16 +13,31 @@
 #include <string.h>
 
 #define MAXSQ 64
+#define MAXNB 8
+#define MAXCAPS (MAXSQ * MAXNB)
+#define NWEIGHTS 12
 
-static int read_ints(PyObject *list, long *out, Py_ssize_t n, const char *what) {
+typedef struct {
+    int count[MAXSQ][4];
+    signed char nb[MAXSQ][4][MAXNB];
+} Reach;
+
+typedef struct {
+    double w[NWEIGHTS];
+    double w_size[4];
+} Weights;
+
+/* --- reading Python values ------------------------------------------------------------------------ */
+
+static int read_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
     if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
-        PyErr_Format(PyExc_TypeError, "scan_full: %s must be a list of %zd ints", what, n);
+        PyErr_Format(PyExc_TypeError, "Pylon scan: %s must be a list of %zd ints", what, n);
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
         if (v == -1 && PyErr_Occurred()) return -1;
-        out[i] = v;
+        out[i] = (int)v;
     }
     return 0;
 }
@@ -33,106 +50,140 @@ static int read_float(PyObject *seq, Py_ssize_t i, double *out) {
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
-/* The last weights read, kept (with a reference, so that its address is not reused) with their values:
- * the search passes the same entry of its weight table at every node. */
-static PyObject *cached_weights = NULL;
-static double cached_w[12], cached_w_size[4];
-
-static int read_weights(PyObject *weights) {
-    if (weights == cached_weights) return 0;
-    if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != 2) {
-        PyErr_SetString(PyExc_TypeError, "scan_full: weights must be a pair (w, w_size)");
+static int read_weights(PyObject *folded, Weights *out) {
+    if (!PyTuple_Check(folded) || PyTuple_GET_SIZE(folded) != 2) {
+        PyErr_SetString(PyExc_TypeError, "Pylon scan: weights must be a pair (w, w_size)");
         return -1;
     }
-    PyObject *wo = PyTuple_GET_ITEM(weights, 0), *wso = PyTuple_GET_ITEM(weights, 1);
-    double w[12], w_size[4];
-    for (int i = 0; i < 12; i++)
-        if (read_float(wo, i, &w[i])) return -1;
+    PyObject *wo = PyTuple_GET_ITEM(folded, 0), *wso = PyTuple_GET_ITEM(folded, 1);
+    for (int i = 0; i < NWEIGHTS; i++)
+        if (read_float(wo, i, &out->w[i])) return -1;
     for (int i = 0; i < 4; i++)
-        if (read_float(wso, i, &w_size[i])) return -1;
-    memcpy(cached_w, w, sizeof w);
-    memcpy(cached_w_size, w_size, sizeof w_size);
-    Py_INCREF(weights);
-    Py_XSETREF(cached_weights, weights);
+        if (read_float(wso, i, &out->w_size[i])) return -1;
     return 0;
 }
 
-/* scan_full(h, top, ts, bs, side, caps, weights, reach, empty_reaches=False), positional only */
-static PyObject *scan_full(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8 && nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "scan_full takes 8 or 9 positional arguments");
-        return NULL;
-    }
-    PyObject *ho = args[0], *topo = args[1], *tso = args[2], *bso = args[3], *capso = args[5];
-    PyObject *weights = args[6], *reach = args[7];
-    long side = PyLong_AsLong(args[4]);
-    if (side == -1 && PyErr_Occurred()) return NULL;
-    int empty_reaches = nargs == 9 ? PyObject_IsTrue(args[8]) : 0;
-    if (empty_reaches < 0) return NULL;
-    if (!PyList_Check(ho) || PyList_GET_SIZE(ho) > MAXSQ) {
-        PyErr_SetString(PyExc_TypeError, "scan_full: h must be a list of at most 64 ints");
-        return NULL;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(ho);
-    long h[MAXSQ], top[MAXSQ], ts[MAXSQ], bs[MAXSQ];
-    if (read_ints(ho, h, n, "h") || read_ints(topo, top, n, "top") || read_ints(tso, ts, n, "ts")
-        || read_ints(bso, bs, n, "bs"))
-        return NULL;
-    if (capso != Py_None && !PyList_Check(capso)) {
-        PyErr_SetString(PyExc_TypeError, "scan_full: caps must be a list or None");
-        return NULL;
-    }
+static int read_reach(PyObject *reach, Py_ssize_t n, Reach *out) {
     if (!PyList_Check(reach) || PyList_GET_SIZE(reach) != n) {
-        PyErr_SetString(PyExc_TypeError, "scan_full: reach must hold one entry per square");
-        return NULL;
+        PyErr_SetString(PyExc_TypeError, "Pylon scan: reach must hold one entry per square");
+        return -1;
     }
-    if (read_weights(weights)) return NULL;
-    const double *w = cached_w, *w_size = cached_w_size;
-    double w_stack = w[6], w_bot1 = w[11], w_locked = w[1];
-
-    double acc = 0.0;
-    long cap_me = 0, cap_them = 0, maxcap_me = 0, maxcap_them = 0, mob = 0;
-    int anymove = 0;
     for (Py_ssize_t y = 0; y < n; y++) {
-        long hy = h[y];
-        if (!hy) continue;
-        long o = top[y];
-        if (ts[y] < 0 || ts[y] > 3) {
-            PyErr_SetString(PyExc_ValueError, "scan_full: a top size must be 0..3");
-            return NULL;
-        }
-        double v = (double)hy * w_size[ts[y]] + w_stack + (bs[y] == 1 ? w_bot1 : 0.0);
-        int reached = 0, near = 0, cap = 0;
         PyObject *per = PyList_GET_ITEM(reach, y);
         if (!PyTuple_Check(per) || PyTuple_GET_SIZE(per) != 4) {
-            PyErr_SetString(PyExc_TypeError, "scan_full: reach[y] must be a 4-tuple");
+            PyErr_SetString(PyExc_TypeError, "Pylon scan: reach[y] must be a 4-tuple");
+            return -1;
+        }
+        for (int t = 0; t < 4; t++) {
+            PyObject *ns = PyTuple_GET_ITEM(per, t);
+            if (!PyTuple_Check(ns) || PyTuple_GET_SIZE(ns) > MAXNB) {
+                PyErr_SetString(PyExc_TypeError, "Pylon scan: reach[y][t] must be a tuple of at most 8 squares");
+                return -1;
+            }
+            Py_ssize_t k = PyTuple_GET_SIZE(ns);
+            out->count[y][t] = (int)k;
+            for (Py_ssize_t j = 0; j < k; j++) {
+                long nb = PyLong_AsLong(PyTuple_GET_ITEM(ns, j));
+                if (nb < 0 || nb >= n) {
+                    if (!PyErr_Occurred())
+                        PyErr_SetString(PyExc_ValueError, "Pylon scan: a neighbour is off the board");
+                    return -1;
+                }
+                out->nb[y][t][j] = (signed char)nb;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Small caches keyed by the Python object, each holding a reference so that its address is not reused
+ * while cached: the search passes the same weights, weight table and reach lists at every node. */
+static PyObject *cached_weights_key = NULL;
+static Weights cached_weights;
+static PyObject *cached_table_key = NULL;
+static Weights *cached_table = NULL;
+static Py_ssize_t cached_table_len = 0;
+static PyObject *cached_reach_key = NULL;
+static Py_ssize_t cached_reach_n = 0;
+static Reach cached_reach;
+
+static const Weights *weights_of(PyObject *folded) {
+    if (folded != cached_weights_key) {
+        Weights w;
+        if (read_weights(folded, &w)) return NULL;
+        cached_weights = w;
+        Py_INCREF(folded);
+        Py_XSETREF(cached_weights_key, folded);
+    }
+    return &cached_weights;
+}
+
+static const Weights *table_of(PyObject *table, Py_ssize_t *len) {
+    if (table != cached_table_key) {
+        if (!PyList_Check(table)) {
+            PyErr_SetString(PyExc_TypeError, "Pylon quiesce: the weight table must be a list");
             return NULL;
         }
-        PyObject *ns = PyTuple_GET_ITEM(per, ts[y]);
-        if (!PyTuple_Check(ns)) {
-            PyErr_SetString(PyExc_TypeError, "scan_full: reach[y][t] must be a tuple");
-            return NULL;
-        }
-        Py_ssize_t k = PyTuple_GET_SIZE(ns);
-        for (Py_ssize_t j = 0; j < k; j++) {
-            long nb = PyLong_AsLong(PyTuple_GET_ITEM(ns, j));
-            if (nb < 0 || nb >= n) {
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scan_full: a neighbour is off the board");
+        Py_ssize_t m = PyList_GET_SIZE(table);
+        Weights *t = PyMem_Malloc(sizeof(Weights) * (size_t)(m ? m : 1));
+        if (t == NULL) return (const Weights *)PyErr_NoMemory();
+        for (Py_ssize_t i = 0; i < m; i++)
+            if (read_weights(PyList_GET_ITEM(table, i), &t[i])) {
+                PyMem_Free(t);
                 return NULL;
             }
+        PyMem_Free(cached_table);
+        cached_table = t;
+        cached_table_len = m;
+        Py_INCREF(table);
+        Py_XSETREF(cached_table_key, table);
+    }
+    *len = cached_table_len;
+    return cached_table;
+}
+
+static const Reach *reach_of(PyObject *reach, Py_ssize_t n) {
+    if (reach != cached_reach_key || n != cached_reach_n) {
+        if (read_reach(reach, n, &cached_reach)) {
+            Py_CLEAR(cached_reach_key);  /* half written: not a cache of anything */
+            return NULL;
+        }
+        cached_reach_n = n;
+        Py_INCREF(reach);
+        Py_XSETREF(cached_reach_key, reach);
+    }
+    return &cached_reach;
+}
+
+/* --- the scan ------------------------------------------------------------------------------------- */
+
+/* boardscan.scan_full_python on C arrays: the value (rounded) for side, whether any stacking is left
+ * (*anymove), and side's captures appended to caps (if caps is not NULL; *ncaps counts them). */
+static long scan_core(int n, const int *h, const int *top, const int *ts, const int *bs, int side,
+                      const Weights *wt, const Reach *reach, int empty_reaches, int *caps, int *ncaps,
+                      int *anymove) {
+    const double *w = wt->w, *w_size = wt->w_size;
+    double w_stack = w[6], w_bot1 = w[11], w_locked = w[1];
+    double acc = 0.0;
+    long cap_me = 0, cap_them = 0, maxcap_me = 0, maxcap_them = 0, mob = 0;
+    int any = 0;
+    for (int y = 0; y < n; y++) {
+        int hy = h[y];
+        if (!hy) continue;
+        int o = top[y], t = ts[y];
+        double v = (double)hy * w_size[t] + w_stack + (bs[y] == 1 ? w_bot1 : 0.0);
+        int reached = 0, near = 0, cap = 0;
+        int k = reach->count[y][t];
+        const signed char *ns = reach->nb[y][t];
+        for (int j = 0; j < k; j++) {
+            int nb = ns[j];
             if (h[nb]) {
                 reached = 1;
                 if (top[nb] == side) {
                     mob += 1;
                     if (o != side) {
                         cap = 1;
-                        if (capso != Py_None) {
-                            PyObject *c = PyLong_FromLong(nb * 32 + (long)y);
-                            if (c == NULL) return NULL;
-                            int bad = PyList_Append(capso, c);
-                            Py_DECREF(c);
-                            if (bad) return NULL;
-                        }
+                        if (caps != NULL) caps[(*ncaps)++] = nb * 32 + y;
                     }
                 } else {
                     mob -= 1;
@@ -143,7 +194,7 @@ static PyObject *scan_full(PyObject *Py_UNUSED(self), PyObject *const *args, Py_
             }
         }
         if (reached)
-            anymove = 1;
+            any = 1;
         else if (!near)
             v += (double)hy * w_locked;
         if (o == side) {
@@ -160,26 +211,228 @@ static PyObject *scan_full(PyObject *Py_UNUSED(self), PyObject *const *args, Py_
             }
         }
     }
+    /* Python's left-to-right: acc += w2*a + w3*b + w4*c + w5*d + w10*e */
     double tail = w[2] * (double)cap_me;
     tail = tail + w[3] * (double)cap_them;
     tail = tail + w[4] * (double)maxcap_me;
     tail = tail + w[5] * (double)maxcap_them;
     tail = tail + w[10] * (double)mob;
     acc += tail;
-    double r = nearbyint(acc); /* the default rounding mode: half to even, as round() */
-    PyObject *value = PyLong_FromDouble(r);
-    if (value == NULL) return NULL;
-    return Py_BuildValue("NO", value, anymove ? Py_True : Py_False);
+    *anymove = any;
+    return (long)nearbyint(acc); /* the default rounding mode: half to even, as round() */
+}
+
+static int read_board(PyObject *const *args, Py_ssize_t *n, int *h, int *top, int *ts, int *bs) {
+    if (!PyList_Check(args[0]) || PyList_GET_SIZE(args[0]) > MAXSQ) {
+        PyErr_SetString(PyExc_TypeError, "Pylon scan: h must be a list of at most 64 ints");
+        return -1;
+    }
+    *n = PyList_GET_SIZE(args[0]);
+    if (read_ints(args[0], h, *n, "h") || read_ints(args[1], top, *n, "top") || read_ints(args[2], ts, *n, "ts")
+        || read_ints(args[3], bs, *n, "bs"))
+        return -1;
+    for (Py_ssize_t i = 0; i < *n; i++)
+        if (h[i] && (ts[i] < 0 || ts[i] > 3)) {
+            PyErr_SetString(PyExc_ValueError, "Pylon scan: a top size must be 0..3");
+            return -1;
+        }
+    return 0;
+}
+
+/* scan_full(h, top, ts, bs, side, caps, weights, reach, empty_reaches=False), positional only */
+static PyObject *scan_full(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8 && nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "scan_full takes 8 or 9 positional arguments");
+        return NULL;
+    }
+    Py_ssize_t n;
+    int h[MAXSQ], top[MAXSQ], ts[MAXSQ], bs[MAXSQ];
+    if (read_board(args, &n, h, top, ts, bs)) return NULL;
+    long side = PyLong_AsLong(args[4]);
+    if (side == -1 && PyErr_Occurred()) return NULL;
+    PyObject *capso = args[5];
+    if (capso != Py_None && !PyList_Check(capso)) {
+        PyErr_SetString(PyExc_TypeError, "scan_full: caps must be a list or None");
+        return NULL;
+    }
+    int empty_reaches = nargs == 9 ? PyObject_IsTrue(args[8]) : 0;
+    if (empty_reaches < 0) return NULL;
+    const Weights *w = weights_of(args[6]);
+    if (w == NULL) return NULL;
+    const Reach *reach = reach_of(args[7], n);
+    if (reach == NULL) return NULL;
+    int caps[MAXCAPS], ncaps = 0, anymove;
+    long value = scan_core((int)n, h, top, ts, bs, (int)side, w, reach, empty_reaches,
+                           capso == Py_None ? NULL : caps, &ncaps, &anymove);
+    for (int i = 0; i < ncaps; i++) {
+        PyObject *c = PyLong_FromLong(caps[i]);
+        if (c == NULL) return NULL;
+        int bad = PyList_Append(capso, c);
+        Py_DECREF(c);
+        if (bad) return NULL;
+    }
+    return Py_BuildValue("lO", value, anymove ? Py_True : Py_False);
+}
+
+/* --- the capture quiescence ------------------------------------------------------------------------- */
+
+typedef struct {
+    int n, stacks, win;
+    int h[MAXSQ], top[MAXSQ], ts[MAXSQ], bs[MAXSQ];
+    const Weights *table;
+    Py_ssize_t table_len;
+    const Reach *reach;
+    long long nodes, budget;
+    double deadline;
+    PyObject *clock;
+    int stop; /* 1: the node budget or the time cap ran out; -1: a Python error (from the clock) */
+} Q;
+
+static int tick(Q *q) {
+    q->nodes += 1;
+    if (q->nodes >= q->budget) {
+        q->stop = 1;
+        return 1;
+    }
+    if (!(q->nodes & 255)) {
+        PyObject *now = PyObject_CallNoArgs(q->clock);
+        if (now == NULL) {
+            q->stop = -1;
+            return 1;
+        }
+        double t = PyFloat_AsDouble(now);
+        Py_DECREF(now);
+        if (t == -1.0 && PyErr_Occurred()) {
+            q->stop = -1;
+            return 1;
+        }
+        if (t > q->deadline) {
+            q->stop = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static long final_value(const Q *q, int side) {
+    long m = 0;
+    for (int i = 0; i < q->n; i++)
+        if (q->h[i]) m += q->top[i] == 0 ? q->h[i] : -q->h[i];
+    if (side != 0) m = -m;
+    return 2 * m + (m > 0 ? q->win : (m < 0 ? -q->win : 0));
+}
+
+/* Search.quiesce on a full board. *over: the position itself has no stacking left (its value is then
+ * exact). On q->stop the value means nothing. */
+static long quiesce(Q *q, int side, long alpha, long beta, int depth, int *over) {
+    *over = 0;
+    if (tick(q)) return 0;
+    if (q->stacks >= q->table_len) {
+        PyErr_SetString(PyExc_ValueError, "Pylon quiesce: more stacks than the weight table knows");
+        q->stop = -1;
+        return 0;
+    }
+    int caps[MAXCAPS], ncaps = 0, anymove;
+    long stand = scan_core(q->n, q->h, q->top, q->ts, q->bs, side, &q->table[q->stacks], q->reach, 0, caps,
+                           &ncaps, &anymove);
+    if (!anymove) {
+        *over = 1;
+        return final_value(q, side);
+    }
+    if (stand >= beta || depth == 0 || !ncaps) return stand;
+    if (stand > alpha) alpha = stand;
+    /* biggest captured stack first, ties in the scan's order (Python's sort is stable) */
+    for (int i = 1; i < ncaps; i++) {
+        int m = caps[i], hm = q->h[m & 31], j = i - 1;
+        while (j >= 0 && q->h[caps[j] & 31] < hm) {
+            caps[j + 1] = caps[j];
+            j--;
+        }
+        caps[j + 1] = m;
+    }
+    int *h = q->h, *top = q->top, *ts = q->ts, *bs = q->bs;
+    for (int i = 0; i < ncaps; i++) {
+        int x = caps[i] >> 5, y = caps[i] & 31;
+        int hx = h[x], tx = top[x], tsx = ts[x], hy = h[y], ty = top[y], tsy = ts[y], bx = bs[x];
+        h[y] = hx + hy;
+        top[y] = tx;
+        ts[y] = tsx;
+        h[x] = 0;
+        top[x] = -1;
+        ts[x] = 0;
+        bs[x] = 9;
+        q->stacks -= 1;
+        int sub_over;
+        long v = -quiesce(q, 1 - side, -beta, -alpha, depth - 1, &sub_over);
+        h[x] = hx;
+        top[x] = tx;
+        ts[x] = tsx;
+        bs[x] = bx;
+        h[y] = hy;
+        top[y] = ty;
+        ts[y] = tsy;
+        q->stacks += 1;
+        if (q->stop) return 0;
+        if (v > alpha) {
+            alpha = v;
+            if (alpha >= beta) break;
+        }
+    }
+    return alpha;
+}
+
+/* quiesce(h, top, ts, bs, side, alpha, beta, depth, stacks, table, reach, nodes, budget, deadline, clock,
+ * win) -> (value, nodes, status): status 0 the value is a heuristic one, 1 the position is over (its value
+ * exact), 2 the node budget or the time cap ran out (the value means nothing). */
+static PyObject *quiesce_py(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "quiesce takes 16 positional arguments");
+        return NULL;
+    }
+    Q q;
+    Py_ssize_t n;
+    if (read_board(args, &n, q.h, q.top, q.ts, q.bs)) return NULL;
+    q.n = (int)n;
+    long side = PyLong_AsLong(args[4]);
+    long alpha = PyLong_AsLong(args[5]);
+    long beta = PyLong_AsLong(args[6]);
+    long depth = PyLong_AsLong(args[7]);
+    long stacks = PyLong_AsLong(args[8]);
+    if (PyErr_Occurred()) return NULL;
+    q.stacks = (int)stacks;
+    q.table = table_of(args[9], &q.table_len);
+    if (q.table == NULL) return NULL;
+    q.reach = reach_of(args[10], n);
+    if (q.reach == NULL) return NULL;
+    q.nodes = PyLong_AsLongLong(args[11]);
+    q.budget = PyLong_AsLongLong(args[12]);
+    q.deadline = PyFloat_AsDouble(args[13]);
+    q.clock = args[14];
+    long win = PyLong_AsLong(args[15]);
+    if (PyErr_Occurred()) return NULL;
+    q.win = (int)win;
+    q.stop = 0;
+    if (stacks < 0) {
+        PyErr_SetString(PyExc_ValueError, "Pylon quiesce: a negative stack count");
+        return NULL;
+    }
+    int over;
+    long v = quiesce(&q, (int)side, alpha, beta, (int)depth, &over);
+    if (q.stop < 0) return NULL;
+    return Py_BuildValue("lLi", v, q.nodes, q.stop ? 2 : over);
 }
 
 static PyMethodDef methods[] = {
     {"scan_full", (PyCFunction)(void (*)(void))scan_full, METH_FASTCALL,
-     "boardscan.scan_full, compiled (the same arguments and result)."},
+     "boardscan.scan_full_python, compiled (the same arguments, by position, and result)."},
+    {"quiesce", (PyCFunction)(void (*)(void))quiesce_py, METH_FASTCALL,
+     "search.Search.quiesce on a full board, compiled (see _scan.pyi)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_scan", "Pylon's board scan, compiled.", -1, methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_scan", "Pylon's board scan and capture quiescence, compiled.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__scan(void) { return PyModule_Create(&module); }

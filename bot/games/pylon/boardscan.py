@@ -3,13 +3,15 @@ position's four per-square lists gives the evaluation for a side, whether any st
 side's captures. The search's weights and their tables stay in ``search``, where benches set them.
 
 :func:`scan_full` is compiled where the package was built with a C compiler (``_scan.c``, see ``setup.py``):
-the same values, captures and order as :func:`scan_full_python`, about five times as fast. ``COMPILED``
-says which one runs; ``PARLOR_PURE_PYTHON_SCAN=1`` in the environment keeps the pure-Python one (tests
-compare the two)."""
+the same values, captures and order as :func:`scan_full_python`, about five times as fast. So is the
+search's capture quiescence (:data:`quiesce`), which runs the compiled scan on C arrays. ``COMPILED`` says
+whether they run; ``PARLOR_PURE_PYTHON_SCAN=1`` in the environment keeps the pure-Python ones (tests compare
+the two)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Final, Protocol
 
 from bot.games.pylon.notation import NEIGHBOURS, SQUARES
@@ -102,18 +104,31 @@ class ScanFull(Protocol):
                  /) -> tuple[int, bool]: ...
 
 
-def _compiled() -> ScanFull | None:
+class Quiesce(Protocol):
+    """The compiled capture quiescence (``search.Search.quiesce`` on a full board, see ``_scan.pyi``)."""
+
+    def __call__(self, h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, alpha: int,
+                 beta: int, depth: int, stacks: int, table: list[Folded], reach: Reach, nodes: int,
+                 budget: int, deadline: float, clock: Callable[[], float], win: int,
+                 /) -> tuple[int, int, int]: ...
+
+
+def _compiled() -> tuple[ScanFull, Quiesce] | None:
     if os.environ.get("PARLOR_PURE_PYTHON_SCAN", "") not in ("", "0"):
         return None
     try:
-        from bot.games.pylon._scan import scan_full as compiled
+        from bot.games.pylon._scan import quiesce as compiled_quiesce
+        from bot.games.pylon._scan import scan_full as compiled_scan
     except ImportError:
         return None
-    return compiled
+    return compiled_scan, compiled_quiesce
 
 
 _COMPILED: Final = _compiled()
 COMPILED: Final = _COMPILED is not None
-"""Whether :func:`scan_full` is the compiled scan (``_scan.c``) rather than :func:`scan_full_python`."""
-scan_full: Final[ScanFull] = _COMPILED or scan_full_python
+"""Whether :func:`scan_full` and :data:`quiesce` are compiled (``_scan.c``): a build with a C compiler, and
+``PARLOR_PURE_PYTHON_SCAN`` not set."""
+scan_full: Final[ScanFull] = _COMPILED[0] if _COMPILED else scan_full_python
 """The full-board scan (:func:`scan_full_python`'s arguments, by position): compiled where it was built."""
+quiesce: Final[Quiesce | None] = _COMPILED[1] if _COMPILED else None
+"""The compiled capture quiescence, where it was built (the search runs its own Python one otherwise)."""

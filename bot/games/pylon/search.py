@@ -64,6 +64,7 @@ import time
 from typing import Final
 
 from bot.games.pylon.boardscan import Folded, reach_lists, scan, scan_full
+from bot.games.pylon.boardscan import quiesce as compiled_quiesce
 from bot.games.pylon.notation import NEIGHBOURS, SQUARES
 from bot.games.pylon.rules import PIECES, PylonState
 
@@ -85,6 +86,9 @@ LEARNED = True
 """Whether :meth:`Search.evaluate` is the learned evaluation (``False``: the locked-stack evaluation)."""
 PVS = True
 """Whether the search tries moves after the first with a null window (same values, fewer nodes)."""
+QUIESCE = compiled_quiesce
+"""The compiled capture quiescence on a full board (the same values and nodes as :meth:`Search.quiesce`'s own
+Python), where the package was built with it; ``None``: the Python one."""
 
 
 STAGED = False
@@ -386,6 +390,15 @@ class Search:
         return sorted(moves, key=key)
 
     def quiesce(self, side: int, alpha: int, beta: int, q: int) -> int:
+        if QUIESCE is not None and self.placed == PIECES and LEARNED and self.reach is not None:
+            v, self.nodes, status = QUIESCE(self.h, self.top, self.ts, self.bs, side, alpha, beta, q,
+                                            self.stacks, self.table, self.reach, self.nodes, self.budget,
+                                            self.deadline, time.perf_counter, WIN)
+            if status == 2:
+                raise OutOfBudget
+            if status == 0:  # as the scan below: a heuristic value unless this position is over
+                self.exact = False
+            return v
         self._tick()
         if self.placed < PIECES:
             return self.evaluate(side)

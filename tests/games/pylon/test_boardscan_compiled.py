@@ -1,7 +1,9 @@
-"""Pylon hard's compiled board scan (``bot/games/pylon/_scan.c``) against the pure-Python one it replaces.
+"""Pylon hard's compiled board scan and quiescence (``bot/games/pylon/_scan.c``) against the pure-Python
+ones they replace.
 
 The compiled scan must give the same integer value, the same "any stacking left" and the same captures in
-the same order, so that hard makes the same moves whichever scan the package was built with.
+the same order, and the compiled quiescence the same value, node count and exactness, stopping on the same
+node when the budget runs out, so that hard makes the same moves whichever the package was built with.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ def test_ci_runs_the_compiled_scan() -> None:
     _need_compiled()
     assert boardscan.scan_full is not boardscan.scan_full_python
     assert search.scan_full is boardscan.scan_full  # what the search calls
+    assert search.QUIESCE is boardscan.quiesce is not None
 
 
 def game(seed: int, plies: int) -> PylonState:
@@ -92,19 +95,59 @@ def test_a_sum_at_a_half_rounds_as_python_rounds() -> None:
         assert want[0] == round(half)
 
 
-def test_the_search_makes_the_same_moves_with_either_scan(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Whole searches: the same move, value, depth, exactness and node count.
+def pure_python(m: pytest.MonkeyPatch) -> None:
+    m.setattr(search, "scan_full", boardscan.scan_full_python)
+    m.setattr(search, "QUIESCE", None)
+
+
+@pytest.mark.parametrize("nodes", [6_000, 4_321])
+def test_the_search_makes_the_same_moves_either_way(monkeypatch: pytest.MonkeyPatch, nodes: int) -> None:
+    # Whole searches, from the last placements (placement, then stacking) and in stacking: the same move,
+    # value, depth, exactness and node count (4,321: the budget runs out inside a quiescence).
     _need_compiled()
-    positions = [game(seed, plies) for seed, plies in ((1, 26), (2, 30), (3, 29), (4, 36), (5, 42))]
+    positions = [game(seed, plies) for seed, plies in ((1, 26), (2, 30), (3, 29), (4, 36), (5, 42), (6, 44))]
     for s in positions:
         assert RULES.to_act(s) is not None, RULES.dump(s)
-        compiled = Search(s, 6_000, 60)
+        compiled = Search(s, nodes, 60)
         with monkeypatch.context() as m:
-            m.setattr(search, "scan_full", boardscan.scan_full_python)
-            python = Search(s, 6_000, 60)
+            pure_python(m)
+            python = Search(s, nodes, 60)
             want = python.root(s.to_move, random.Random(3))
         assert compiled.root(s.to_move, random.Random(3)) == want, RULES.dump(s)
         assert compiled.nodes == python.nodes
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(30, 70), side=st.integers(0, 1),
+       alpha=st.integers(-1200, 1200), width=st.sampled_from([1, 2, 5, 40, 2400, 200_000]),
+       depth=st.integers(0, 5), budget=st.sampled_from([1, 2, 3, 7, 20, 10**6]), exact=st.booleans())
+def test_the_compiled_quiescence_is_the_python_one(seed: int, plies: int, side: int, alpha: int, width: int,
+                                                   depth: int, budget: int, exact: bool) -> None:
+    # Any full board, any window (null windows included), any depth: the same value, nodes and exactness,
+    # and a budget that runs out inside stops both on the same node with the board as it was.
+    _need_compiled()
+    s = game(seed, plies)
+    if s.is_placement:
+        return
+    found = []
+    for q in (boardscan.quiesce, None):
+        e = Search(s, budget, 60)
+        e.nodes, e.exact = 0, exact
+        board = (list(e.h), list(e.top), list(e.ts), list(e.bs), e.stacks, e.key)
+        was = search.QUIESCE
+        search.QUIESCE = q
+        try:
+            v: int | str = e.quiesce(side, alpha, alpha + width, depth)
+        except search.OutOfBudget:
+            v = "out of budget"
+        finally:
+            search.QUIESCE = was
+        if v == "out of budget":  # the search throws the iteration away (its exactness too)
+            found.append((v, e.nodes, None))
+        else:
+            assert (list(e.h), list(e.top), list(e.ts), list(e.bs), e.stacks, e.key) == board
+            found.append((v, e.nodes, e.exact))
+    assert found[0] == found[1], RULES.dump(s)
 
 
 def test_bad_arguments_raise_instead_of_reading_past_the_board() -> None:
