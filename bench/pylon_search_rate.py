@@ -3,10 +3,12 @@
 Budget: hard's moves stay within ``ai.TIME_CAP`` (1.75 s, under the 2 s a move #32 allows); at the start
 of stacking the nodes, not the cap, should decide how far it sees. The positions are random placements
 (seeded), each searched by ``search.Search`` with hard's node budget and no time cap, so the figures are
-the engine's speed alone. ``--compare REV`` runs search.py of an older commit in the same run, interleaved
-(the same positions, the same load), and says whether both found the same moves.
+the engine's speed alone ("now" is the compiled search where it was built, see ``boardscan.COMPILED``).
+``--python`` also runs the pure-Python search (the same module without its compiled scan and quiescence)
+and ``--compare REV`` search.py of an older commit, in the same run, interleaved (the same positions, the
+same load); each says whether it found the same moves as now.
 
-Usage: .venv/bin/python bench/pylon_search_rate.py [--positions 6] [--nodes 140000] [--compare REV]
+Usage: .venv/bin/python bench/pylon_search_rate.py [--positions 6] [--nodes 320000] [--python] [--compare REV]
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from types import ModuleType
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.games.pylon import search  # noqa: E402
+from bot.games.pylon import boardscan, search  # noqa: E402
 from bot.games.pylon.ai import LEVEL_WORK, TIME_CAP  # noqa: E402
 from bot.games.pylon.notation import Placement  # noqa: E402
 from bot.games.pylon.rules import PIECES, RULES, PylonState  # noqa: E402
@@ -63,8 +65,12 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--nodes", type=int, default=LEVEL_WORK["hard"][0])
     p.add_argument("--compare", default=None, metavar="REV")
+    p.add_argument("--python", action="store_true", help="also run the pure-Python search")
     args = p.parse_args()
+    print(f"now: the {'compiled' if boardscan.COMPILED else 'pure-Python'} search")
     engines: dict[str, ModuleType] = {"now": search}
+    if args.python:
+        engines["python"] = search
     if args.compare:
         engines[args.compare] = older(args.compare)
     seconds: dict[str, list[float]] = {k: [] for k in engines}
@@ -72,10 +78,16 @@ def main() -> None:
     moves: dict[str, list[int]] = {k: [] for k in engines}
     for s in start_of_stacking(args.positions, args.seed):
         for name, engine in engines.items():
-            t = time.perf_counter()
-            found = engine.Search(s, args.nodes, 1e9)
-            move, _value, depth, _exact = found.root(s.to_move, random.Random(1))
-            seconds[name].append(time.perf_counter() - t)
+            compiled = search.scan_full, search.QUIESCE
+            if name == "python":
+                search.scan_full, search.QUIESCE = boardscan.scan_full_python, None
+            try:
+                t = time.perf_counter()
+                found = engine.Search(s, args.nodes, 1e9)
+                move, _value, depth, _exact = found.root(s.to_move, random.Random(1))
+                seconds[name].append(time.perf_counter() - t)
+            finally:
+                search.scan_full, search.QUIESCE = compiled
             depths[name].append(depth)
             moves[name].append(move)
     for name in engines:
@@ -83,10 +95,11 @@ def main() -> None:
         print(f"{name}: {args.nodes / mean:,.0f} nodes/s at the start of stacking; {args.nodes:,} nodes "
               f"take {mean:.2f} s (max {max(seconds[name]):.2f} s; hard's cap {TIME_CAP} s); "
               f"depth {statistics.mean(depths[name]):.1f} ({args.positions} positions)")
-    if args.compare:
-        same = sum(a == b for a, b in zip(moves["now"], moves[args.compare], strict=True))
-        print(f"same move in {same} of {args.positions} positions; speed "
-              f"{statistics.mean(seconds[args.compare]) / statistics.mean(seconds['now']):.2f}x")
+    for other in engines:
+        if other != "now":
+            same = sum(a == b for a, b in zip(moves["now"], moves[other], strict=True))
+            print(f"now against {other}: same move in {same} of {args.positions} positions; speed "
+                  f"{statistics.mean(seconds[other]) / statistics.mean(seconds['now']):.2f}x")
 
 
 if __name__ == "__main__":

@@ -159,8 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     except (StorageError, ValueError) as exc:
         print(f"parlor: {exc}", file=sys.stderr)  # one line, and nothing before it
         return 2
-    log.info("Parlor %s starting (Python %s, discord.py %s)", parlor_version(), sys.version.split()[0],
-             discord.__version__)
+    from bot.games.pylon.boardscan import COMPILED
+
+    log.info("Parlor %s starting (Python %s, discord.py %s, Pylon search: %s)", parlor_version(),
+             sys.version.split()[0], discord.__version__, "compiled" if COMPILED else "pure Python")
     if config.metrics_port is not None:
         from bot import metrics
 

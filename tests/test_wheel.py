@@ -231,6 +231,7 @@ async def test_installed_parlor_plays_a_move_over_the_loopback_discord(installed
                                  args=cmd[1:], python=str(installed.python), env=env, inherit_env=False,
                                  timeout=60, wait_commands=True)
         assert f"Parlor {VERSION} starting" in bot.log_text()
+        assert "Pylon search: compiled)" in bot.log_text()  # the wheel holds the compiled search
         thread, _board = await start_pylon(fd, chan, alice, bob)
         r = await alice.slash(thread, "pylon move", notation="S a1")
         board = await r.message()
