@@ -1,6 +1,6 @@
-/* Pylon hard's board scan and capture quiescence, compiled: the same functions as
- * boardscan.scan_full_python and search.Search.quiesce (the pure-Python ones are the reference and the
- * fallback; tests/games/pylon/test_boardscan_compiled.py holds them equal).
+/* Pylon hard's board scan, capture quiescence, move list and move order, compiled: the same functions as
+ * boardscan.scan_full_python, search.Search.quiesce, .stackings and ._order (the pure-Python ones are the
+ * reference and the fallback; tests/games/pylon/test_boardscan_compiled.py holds them equal).
  *
  * The floating-point sum is done in the same order as Python's, in doubles, with no fused multiply-add
  * (setup.py compiles with -ffp-contract=off), and rounded half to even as Python's round() does, so the
@@ -382,11 +382,12 @@ static long quiesce(Q *q, int side, long alpha, long beta, int depth, int *over)
 }
 
 /* quiesce(h, top, ts, bs, side, alpha, beta, depth, stacks, table, reach, nodes, budget, deadline, clock,
- * win) -> (value, nodes, status): status 0 the value is a heuristic one, 1 the position is over (its value
- * exact), 2 the node budget or the time cap ran out (the value means nothing). */
+ * win, leaf=False) -> (value, nodes, status): status 0 the value is a heuristic one, 1 the position is over
+ * (its value exact), 2 the node budget or the time cap ran out (the value means nothing). leaf: the search's
+ * leaf, which first asks whether the game is over and then counts the quiescence's node (Search.negamax). */
 static PyObject *quiesce_py(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 16) {
-        PyErr_SetString(PyExc_TypeError, "quiesce takes 16 positional arguments");
+    if (nargs != 16 && nargs != 17) {
+        PyErr_SetString(PyExc_TypeError, "quiesce takes 16 or 17 positional arguments");
         return NULL;
     }
     Q q;
@@ -416,10 +417,184 @@ static PyObject *quiesce_py(PyObject *Py_UNUSED(self), PyObject *const *args, Py
         PyErr_SetString(PyExc_ValueError, "Pylon quiesce: a negative stack count");
         return NULL;
     }
+    int leaf = nargs == 17 ? PyObject_IsTrue(args[16]) : 0;
+    if (leaf < 0) return NULL;
+    if (leaf) { /* over already? then the leaf's value, and no node counted */
+        int ncaps = 0, anymove;
+        if (q.stacks >= q.table_len) {
+            PyErr_SetString(PyExc_ValueError, "Pylon quiesce: more stacks than the weight table knows");
+            return NULL;
+        }
+        scan_core(q.n, q.h, q.top, q.ts, q.bs, (int)side, &q.table[q.stacks], q.reach, 0, NULL, &ncaps,
+                  &anymove);
+        if (!anymove) return Py_BuildValue("lLi", final_value(&q, (int)side), q.nodes, 1);
+    }
     int over;
     long v = quiesce(&q, (int)side, alpha, beta, (int)depth, &over);
     if (q.stop < 0) return NULL;
     return Py_BuildValue("lLi", v, q.nodes, q.stop ? 2 : over);
+}
+
+/* --- moves and their order ------------------------------------------------------------------------- */
+
+/* stackings(h, ts, bs, neighbours) -> Search.stackings: x * 32 + y for every stack x that fits onto a
+ * neighbouring stack y, in (x, y) order; neighbours: per square, its neighbours ascending. */
+static PyObject *stackings(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "stackings takes 4 positional arguments");
+        return NULL;
+    }
+    int h[MAXSQ], ts[MAXSQ], bs[MAXSQ];
+    if (!PyList_Check(args[0]) || PyList_GET_SIZE(args[0]) > MAXSQ) {
+        PyErr_SetString(PyExc_TypeError, "Pylon stackings: h must be a list of at most 64 ints");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(args[0]);
+    if (read_ints(args[0], h, n, "h") || read_ints(args[1], ts, n, "ts") || read_ints(args[2], bs, n, "bs"))
+        return NULL;
+    PyObject *nbs = args[3];
+    if (!PyTuple_Check(nbs) || PyTuple_GET_SIZE(nbs) != n) {
+        PyErr_SetString(PyExc_TypeError, "Pylon stackings: neighbours must be a tuple, one entry per square");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t x = 0; x < n; x++) {
+        if (!h[x]) continue;
+        PyObject *ns = PyTuple_GET_ITEM(nbs, x);
+        if (!PyTuple_Check(ns)) {
+            PyErr_SetString(PyExc_TypeError, "Pylon stackings: neighbours[x] must be a tuple");
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(ns); j++) {
+            long y = PyLong_AsLong(PyTuple_GET_ITEM(ns, j));
+            if (y < 0 || y >= n) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "Pylon stackings: a neighbour is off the board");
+                Py_DECREF(out);
+                return NULL;
+            }
+            if (h[y] && bs[x] <= ts[y]) {
+                PyObject *m = PyLong_FromLong((long)x * 32 + y);
+                if (m == NULL || PyList_Append(out, m)) {
+                    Py_XDECREF(m);
+                    Py_DECREF(out);
+                    return NULL;
+                }
+                Py_DECREF(m);
+            }
+        }
+    }
+    return out;
+}
+
+/* order(moves, top, h, side, first, killers, history, place) -> Search._order: the moves sorted by the
+ * key below, stably (ties keep their order, as Python's sorted does). */
+static PyObject *order(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "order takes 8 positional arguments");
+        return NULL;
+    }
+    PyObject *moves = args[0], *killers = args[5], *history = args[6];
+    if (!PyList_Check(moves) || !PyDict_Check(history) || !(PyList_Check(killers) || PyTuple_Check(killers))) {
+        PyErr_SetString(PyExc_TypeError, "Pylon order: moves a list, killers a list or tuple, history a dict");
+        return NULL;
+    }
+    int top[MAXSQ], h[MAXSQ];
+    if (!PyList_Check(args[1]) || PyList_GET_SIZE(args[1]) > MAXSQ) {
+        PyErr_SetString(PyExc_TypeError, "Pylon order: top must be a list of at most 64 ints");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(args[1]);
+    if (read_ints(args[1], top, n, "top") || read_ints(args[2], h, n, "h")) return NULL;
+    long side = PyLong_AsLong(args[3]);
+    long first = PyLong_AsLong(args[4]);
+    long place = PyLong_AsLong(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t k = PyList_GET_SIZE(moves);
+    Py_ssize_t nk = PySequence_Fast_GET_SIZE(killers);
+    PyObject **kill = PySequence_Fast_ITEMS(killers);
+    long kv[8];
+    if (nk > 8) nk = 8; /* the search keeps two */
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        kv[i] = PyLong_AsLong(kill[i]);
+        if (kv[i] == -1 && PyErr_Occurred()) return NULL;
+    }
+    long long *keys = PyMem_Malloc(sizeof(long long) * (size_t)(k ? k : 1));
+    Py_ssize_t *idx = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(k ? k : 1));
+    if (keys == NULL || idx == NULL) {
+        PyMem_Free(keys);
+        PyMem_Free(idx);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *mo = PyList_GET_ITEM(moves, i);
+        long m = PyLong_AsLong(mo);
+        if (m == -1 && PyErr_Occurred()) goto fail;
+        long long key;
+        int from_history = 0;
+        if (m == first) {
+            key = -1000000;
+        } else if (m >= place) {
+            from_history = 1;
+        } else {
+            long x = m >> 5, y = m & 31;
+            if (x >= n || y >= n || x < 0) {
+                PyErr_SetString(PyExc_ValueError, "Pylon order: a move off the board");
+                goto fail;
+            }
+            long tx = top[x], ty = top[y];
+            int killer = 0;
+            for (Py_ssize_t j = 0; j < nk; j++)
+                if (kv[j] == m) killer = 1;
+            if (tx == side && ty != side)
+                key = -100000 - (long long)h[y];
+            else if (killer)
+                key = -50000;
+            else if (tx != side && ty == side)
+                key = 50000 + (long long)h[y];
+            else
+                from_history = 1;
+        }
+        if (from_history) {
+            PyObject *hv = PyDict_GetItemWithError(history, mo);
+            if (hv == NULL) {
+                if (PyErr_Occurred()) goto fail;
+                key = 0;
+            } else {
+                key = -PyLong_AsLongLong(hv);
+                if (key == 1 && PyErr_Occurred()) goto fail;
+            }
+        }
+        keys[i] = key;
+        idx[i] = i;
+    }
+    /* a stable insertion sort by key (a few dozen moves) */
+    for (Py_ssize_t i = 1; i < k; i++) {
+        Py_ssize_t v = idx[i];
+        long long kk = keys[v];
+        Py_ssize_t j = i - 1;
+        while (j >= 0 && keys[idx[j]] > kk) {
+            idx[j + 1] = idx[j];
+            j--;
+        }
+        idx[j + 1] = v;
+    }
+    PyObject *out = PyList_New(k);
+    if (out == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *mo = PyList_GET_ITEM(moves, idx[i]);
+        Py_INCREF(mo);
+        PyList_SET_ITEM(out, i, mo);
+    }
+    PyMem_Free(keys);
+    PyMem_Free(idx);
+    return out;
+fail:
+    PyMem_Free(keys);
+    PyMem_Free(idx);
+    return NULL;
 }
 
 static PyMethodDef methods[] = {
@@ -427,6 +602,10 @@ static PyMethodDef methods[] = {
      "boardscan.scan_full_python, compiled (the same arguments, by position, and result)."},
     {"quiesce", (PyCFunction)(void (*)(void))quiesce_py, METH_FASTCALL,
      "search.Search.quiesce on a full board, compiled (see _scan.pyi)."},
+    {"stackings", (PyCFunction)(void (*)(void))stackings, METH_FASTCALL,
+     "search.Search.stackings, compiled (see _scan.pyi)."},
+    {"order", (PyCFunction)(void (*)(void))order, METH_FASTCALL,
+     "search.Search._order's sort, compiled (see _scan.pyi)."},
     {NULL, NULL, 0, NULL},
 };
 

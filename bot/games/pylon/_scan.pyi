@@ -1,5 +1,6 @@
-# The compiled board scan and capture quiescence (_scan.c, built by setup.py where a C compiler is found):
-# boardscan.scan_full_python and search.Search.quiesce, their arguments by position.
+# The compiled board scan, capture quiescence, move list and move order (_scan.c, built by setup.py where a
+# C compiler is found): boardscan.scan_full_python and search.Search's quiesce, stackings and _order's sort,
+# their arguments by position.
 from collections.abc import Callable
 
 def scan_full(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, caps: list[int] | None,
@@ -8,4 +9,8 @@ def scan_full(h: list[int], top: list[int], ts: list[int], bs: list[int], side: 
 def quiesce(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, alpha: int, beta: int,
             depth: int, stacks: int, table: list[tuple[list[float], tuple[float, ...]]],
             reach: list[tuple[tuple[int, ...], ...]], nodes: int, budget: int, deadline: float,
-            clock: Callable[[], float], win: int, /) -> tuple[int, int, int]: ...
+            clock: Callable[[], float], win: int, leaf: bool = ..., /) -> tuple[int, int, int]: ...
+def stackings(h: list[int], ts: list[int], bs: list[int], neighbours: tuple[tuple[int, ...], ...],
+              /) -> list[int]: ...
+def order(moves: list[int], top: list[int], h: list[int], side: int, first: int,
+          killers: list[int] | tuple[int, ...], history: dict[int, int], place: int, /) -> list[int]: ...

@@ -38,15 +38,17 @@ from bot.games.pylon.search import PLACE, WIN, folded_weights, search
 
 LEVELS: Final = ("easy", "medium", "hard")
 SEARCH_LEVELS: Final = ("hard",)
-LEVEL_WORK: Final = {"hard": (320_000, 6_500)}
+LEVEL_WORK: Final = {"hard": (600_000, 6_500)}
 """Search nodes and placement playouts per move for each searching level.
 
 The nodes are what the search is short of: against MCTS-10,000, five times the 140,000 hard searched until
 stop 43 (700,000, then about 7 s a move) from the 29th placement on scored 72% of the points where 140,000
 scored 52% on the same positions (``bench/vs_mcts.py --seed 3 --fork 28``, 20 paired games: +20%, 95%
-interval +5% to +35%; +2.0 pyramids a game). With the compiled scan and quiescence (``_scan.c``) 320,000
-nodes take about 1.0 s at the start of stacking (at most 1.4 s over 12 positions, ``bench/pylon_search_rate.py
---nodes 320000 --positions 12``); without a compiler the cap cuts them short there."""
+interval +5% to +35%; +2.0 pyramids a game). With the compiled search (``_scan.c``) 600,000 nodes take
+about 1.1 s at the start of stacking (at most 1.5 s over 12 positions, ``bench/pylon_search_rate.py
+--positions 12``); without a compiler the time cap cuts them short there (pure Python: about 80,000 nodes a
+second)."""
+
 HARD_BUDGET: Final = 1.0
 """About the seconds ``hard``'s work takes on one free core (``budget`` scales from it)."""
 TIME_CAP: Final = 1.75

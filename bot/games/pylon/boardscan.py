@@ -109,26 +109,46 @@ class Quiesce(Protocol):
 
     def __call__(self, h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, alpha: int,
                  beta: int, depth: int, stacks: int, table: list[Folded], reach: Reach, nodes: int,
-                 budget: int, deadline: float, clock: Callable[[], float], win: int,
+                 budget: int, deadline: float, clock: Callable[[], float], win: int, leaf: bool = ...,
                  /) -> tuple[int, int, int]: ...
 
 
-def _compiled() -> tuple[ScanFull, Quiesce] | None:
+class Stackings(Protocol):
+    """The compiled ``search.Search.stackings`` (``_scan.pyi``)."""
+
+    def __call__(self, h: list[int], ts: list[int], bs: list[int], neighbours: tuple[tuple[int, ...], ...],
+                 /) -> list[int]: ...
+
+
+class Order(Protocol):
+    """The compiled sort of ``search.Search._order`` (``_scan.pyi``)."""
+
+    def __call__(self, moves: list[int], top: list[int], h: list[int], side: int, first: int,
+                 killers: list[int] | tuple[int, ...], history: dict[int, int], place: int,
+                 /) -> list[int]: ...
+
+
+def _compiled() -> tuple[ScanFull, Quiesce, Stackings, Order] | None:
     if os.environ.get("PARLOR_PURE_PYTHON_SCAN", "") not in ("", "0"):
         return None
     try:
+        from bot.games.pylon._scan import order, stackings
         from bot.games.pylon._scan import quiesce as compiled_quiesce
         from bot.games.pylon._scan import scan_full as compiled_scan
     except ImportError:
         return None
-    return compiled_scan, compiled_quiesce
+    return compiled_scan, compiled_quiesce, stackings, order
 
 
 _COMPILED: Final = _compiled()
 COMPILED: Final = _COMPILED is not None
-"""Whether :func:`scan_full` and :data:`quiesce` are compiled (``_scan.c``): a build with a C compiler, and
-``PARLOR_PURE_PYTHON_SCAN`` not set."""
+"""Whether :func:`scan_full` and the search's compiled parts (:data:`quiesce`, :data:`stackings`,
+:data:`order`) are compiled (``_scan.c``): a build with a C compiler, and ``PARLOR_PURE_PYTHON_SCAN`` not
+set."""
 scan_full: Final[ScanFull] = _COMPILED[0] if _COMPILED else scan_full_python
 """The full-board scan (:func:`scan_full_python`'s arguments, by position): compiled where it was built."""
 quiesce: Final[Quiesce | None] = _COMPILED[1] if _COMPILED else None
-"""The compiled capture quiescence, where it was built (the search runs its own Python one otherwise)."""
+stackings: Final[Stackings | None] = _COMPILED[2] if _COMPILED else None
+order: Final[Order | None] = _COMPILED[3] if _COMPILED else None
+"""The compiled capture quiescence, move list and move order, where they were built (``None``: the search
+runs its own Python)."""

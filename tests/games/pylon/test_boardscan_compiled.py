@@ -38,6 +38,8 @@ def test_ci_runs_the_compiled_scan() -> None:
     assert boardscan.scan_full is not boardscan.scan_full_python
     assert search.scan_full is boardscan.scan_full  # what the search calls
     assert search.QUIESCE is boardscan.quiesce is not None
+    assert search.STACKINGS is boardscan.stackings is not None
+    assert search.ORDER is boardscan.order is not None
 
 
 def game(seed: int, plies: int) -> PylonState:
@@ -97,10 +99,11 @@ def test_a_sum_at_a_half_rounds_as_python_rounds() -> None:
 
 def pure_python(m: pytest.MonkeyPatch) -> None:
     m.setattr(search, "scan_full", boardscan.scan_full_python)
-    m.setattr(search, "QUIESCE", None)
+    for name in ("QUIESCE", "STACKINGS", "ORDER"):
+        m.setattr(search, name, None)
 
 
-@pytest.mark.parametrize("nodes", [6_000, 4_321])
+@pytest.mark.parametrize("nodes", [6_000, 4_321, 30_000])
 def test_the_search_makes_the_same_moves_either_way(monkeypatch: pytest.MonkeyPatch, nodes: int) -> None:
     # Whole searches, from the last placements (placement, then stacking) and in stacking: the same move,
     # value, depth, exactness and node count (4,321: the budget runs out inside a quiescence).
@@ -124,7 +127,8 @@ def test_the_search_makes_the_same_moves_either_way(monkeypatch: pytest.MonkeyPa
 def test_the_compiled_quiescence_is_the_python_one(seed: int, plies: int, side: int, alpha: int, width: int,
                                                    depth: int, budget: int, exact: bool) -> None:
     # Any full board, any window (null windows included), any depth: the same value, nodes and exactness,
-    # and a budget that runs out inside stops both on the same node with the board as it was.
+    # and a budget that runs out inside stops both on the same node with the board as it was; and the
+    # same for the search's leaf (depth 0: the game-over test, then the quiescence).
     _need_compiled()
     s = game(seed, plies)
     if s.is_placement:
@@ -137,7 +141,8 @@ def test_the_compiled_quiescence_is_the_python_one(seed: int, plies: int, side: 
         was = search.QUIESCE
         search.QUIESCE = q
         try:
-            v: int | str = e.quiesce(side, alpha, alpha + width, depth)
+            v: int | str = (e.quiesce(side, alpha, alpha + width, depth) if depth
+                            else e.negamax(0, side, alpha, alpha + width, 1))
         except search.OutOfBudget:
             v = "out of budget"
         finally:
@@ -176,3 +181,34 @@ def test_the_environment_can_keep_the_pure_python_scan() -> None:
     env = {**os.environ, "PARLOR_PURE_PYTHON_SCAN": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "scan_full_python"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 90), side=st.integers(0, 1),
+       history=st.dictionaries(st.integers(0, 36 * 32), st.integers(0, 10**6), max_size=40),
+       picks=st.lists(st.integers(0, 10**6), max_size=4), first_pick=st.integers(-1, 10**6))
+def test_the_compiled_move_list_and_order_are_the_python_ones(seed: int, plies: int, side: int,
+                                                               history: dict[int, int], picks: list[int],
+                                                               first_pick: int) -> None:
+    # Every stacking in the same order, and the same order of moves for any table move, killers and
+    # history (ties kept in their order, as sorted() keeps them), placements included.
+    _need_compiled()
+    s = game(seed, plies)
+    e = Search(s, 10, 10)
+    with pytest.MonkeyPatch.context() as m:
+        pure_python(m)
+        want_stackings = e.stackings()
+        moves = e.moves(side)
+    assert e.stackings() == want_stackings
+    if not moves:
+        return
+    killers = [moves[p % len(moves)] for p in picks[:2]]
+    first = -1 if first_pick < 0 else moves[first_pick % len(moves)]
+    e.killers[3] = killers
+    e.history = {**history, **{moves[p % len(moves)]: p for p in picks}}
+    with pytest.MonkeyPatch.context() as m:
+        pure_python(m)
+        want = e._order(list(moves), side, first, 3)
+        want_no_killers = e._order(list(moves), side, first, 5)
+    assert e._order(list(moves), side, first, 3) == want
+    assert e._order(list(moves), side, first, 5) == want_no_killers
