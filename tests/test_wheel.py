@@ -99,14 +99,13 @@ class Installed:
         return out
 
 
-def _run(*cmd: str | Path) -> None:
-    out = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300)
+def _run(*cmd: str | Path, env: dict[str, str] | None = None) -> None:
+    out = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 0, f"{cmd} exited {out.returncode}:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    work = tmp_path_factory.mktemp("wheel")
+def _build_and_install(work: Path, env: dict[str, str] | None = None) -> Installed:
+    """The Dockerfile's build stage outside Docker (see the module docstring), in ``work``."""
     src = work / "src"
     src.mkdir()
     build, _runtime = dockerfile_stages()
@@ -120,7 +119,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
                 else:
                     shutil.copy2(ROOT / name, src / name)
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir",
-         work / "wheels", src)
+         work / "wheels", src, env=env)
     (wheel,) = (work / "wheels").glob("parlor-*.whl")
     venv = work / "venv"
     _run(sys.executable, "-m", "venv", "--without-pip", venv)
@@ -134,6 +133,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     (site / "_parlor_test_dependencies.pth").write_text("".join(f"{d}\n" for d in deps))
     _run(sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--no-deps", wheel)
     return Installed(wheel, venv, site, work)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    return _build_and_install(tmp_path_factory.mktemp("wheel"))
 
 
 @pytest.mark.slow
@@ -192,6 +196,28 @@ def test_installed_parlor_runs_the_compiled_pylon_scan(installed):
         "import json; from bot.games.pylon import boardscan, _scan; "
         "print(json.dumps([boardscan.COMPILED, _scan.__file__]))")).stdout)
     assert found[0] is True and Path(found[1]).is_relative_to(installed.site), found
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_wheel_still_builds_and_hard_plays_in_pure_python(tmp_path):
+    # No compiler (CC is a command that fails): the build says so and goes on, the wheel holds no compiled
+    # module, and the installed hard level plays with the pure-Python search.
+    env = {**os.environ, "CC": "false", "LDSHARED": "false"}
+    plain = _build_and_install(tmp_path, env)
+    names = zipfile.ZipFile(plain.wheel).namelist()
+    assert "bot/games/pylon/search.py" in names
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))]
+    found = json.loads(plain.run("python", "-c", "\n".join((  # a move at the start of stacking: the search
+        "import json, random",
+        "from bot.games.pylon import RULES, Placement, boardscan, choose",
+        "rng, s = random.Random(1), RULES.initial({}, 2)",
+        "while s.is_placement:",
+        "    moves = [m for m in RULES.legal_moves(s, s.to_move) if isinstance(m, Placement)]",
+        "    s = RULES.apply(s, s.to_move, rng.choice(moves))[0]",
+        "move = choose(s, s.to_move, rng, 'hard', budget=0.2)",
+        "print(json.dumps([boardscan.COMPILED, str(move), str(RULES.apply(s, s.to_move, move)[0].last)]))",
+    ))).stdout)
+    assert found[0] is False and found[1] == found[2], found
 
 
 @pytest.mark.slow
