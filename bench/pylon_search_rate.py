@@ -8,7 +8,8 @@ the engine's speed alone ("now" is the compiled search where it was built, see `
 and ``--compare REV`` search.py of an older commit, in the same run, interleaved (the same positions, the
 same load); each says whether it found the same moves as now.
 
-Usage: .venv/bin/python bench/pylon_search_rate.py [--positions 6] [--nodes 320000] [--python] [--compare REV]
+Usage: .venv/bin/python bench/pylon_search_rate.py [--positions 6] [--after 0] [--nodes 600000] [--python]
+       [--compare REV]
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.games.pylon import boardscan, search  # noqa: E402
-from bot.games.pylon.ai import LEVEL_WORK, TIME_CAP  # noqa: E402
+from bot.games.pylon.ai import LEVEL_WORK, TIME_CAP, choose  # noqa: E402
 from bot.games.pylon.notation import Placement  # noqa: E402
 from bot.games.pylon.rules import PIECES, RULES, PylonState  # noqa: E402
 
 
-def start_of_stacking(count: int, seed: int) -> list[PylonState]:
-    """Boards just filled by random placements."""
+def start_of_stacking(count: int, seed: int, after: int = 0) -> list[PylonState]:
+    """Boards just filled by random placements (``after``: then that many stackings, medium's greedy ones,
+    which keep the stacks contested as real play does)."""
     out = []
     for i in range(count):
         rng = random.Random(seed * 1000 + i)
@@ -42,6 +44,10 @@ def start_of_stacking(count: int, seed: int) -> list[PylonState]:
         while s.placed < PIECES:
             s = RULES.apply(s, s.to_move, rng.choice(
                 [m for m in RULES.legal_moves(s, s.to_move) if isinstance(m, Placement)]))[0]
+        for _ in range(after):
+            if RULES.to_act(s) is None:
+                break
+            s = RULES.apply(s, s.to_move, choose(s, s.to_move, rng, "medium"))[0]
         out.append(s)
     return out
 
@@ -62,6 +68,8 @@ def older(rev: str) -> ModuleType:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--positions", type=int, default=6)
+    p.add_argument("--after", type=int, default=0, metavar="PLIES",
+                   help="search after this many (greedy) stackings instead of at the start of stacking")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--nodes", type=int, default=LEVEL_WORK["hard"][0])
     p.add_argument("--compare", default=None, metavar="REV")
@@ -76,7 +84,8 @@ def main() -> None:
     seconds: dict[str, list[float]] = {k: [] for k in engines}
     depths: dict[str, list[int]] = {k: [] for k in engines}
     moves: dict[str, list[int]] = {k: [] for k in engines}
-    for s in start_of_stacking(args.positions, args.seed):
+    where = f"after {args.after} stackings" if args.after else "at the start of stacking"
+    for s in start_of_stacking(args.positions, args.seed, args.after):
         for name, engine in engines.items():
             compiled = search.scan_full, search.QUIESCE
             if name == "python":
@@ -92,7 +101,7 @@ def main() -> None:
             moves[name].append(move)
     for name in engines:
         mean = statistics.mean(seconds[name])
-        print(f"{name}: {args.nodes / mean:,.0f} nodes/s at the start of stacking; {args.nodes:,} nodes "
+        print(f"{name}: {args.nodes / mean:,.0f} nodes/s {where}; {args.nodes:,} nodes "
               f"take {mean:.2f} s (max {max(seconds[name]):.2f} s; hard's cap {TIME_CAP} s); "
               f"depth {statistics.mean(depths[name]):.1f} ({args.positions} positions)")
     for other in engines:

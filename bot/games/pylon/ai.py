@@ -44,10 +44,13 @@ LEVEL_WORK: Final = {"hard": (600_000, 6_500)}
 The nodes are what the search is short of: against MCTS-10,000, five times the 140,000 hard searched until
 stop 43 (700,000, then about 7 s a move) from the 29th placement on scored 72% of the points where 140,000
 scored 52% on the same positions (``bench/vs_mcts.py --seed 3 --fork 28``, 20 paired games: +20%, 95%
-interval +5% to +35%; +2.0 pyramids a game). With the compiled search (``_scan.c``) 600,000 nodes take
-about 1.1 s at the start of stacking (at most 1.5 s over 12 positions, ``bench/pylon_search_rate.py
---positions 12``); without a compiler the time cap cuts them short there (pure Python: about 80,000 nodes a
-second)."""
+interval +5% to +35%; +2.0 pyramids a game). With the compiled search (``_scan.c``) hard searches 600,000:
+on the same 20 positions they scored 60% where 140,000 scored 42%, +18% (95% interval +3% to +32%; +1.6
+pyramids a game; stop 43). They take about 1.1-1.3 s at the start of stacking (``bench/pylon_search_rate.py
+--positions 12``) but about 1.8 s a few stackings later (``--after 6``), where the node count is deeper and
+slower, so there the 1.75 s cap often decides (about one stacking move in five in that run): those moves
+are not reproducible under load. Without a compiler (about 80,000 nodes a second) the cap cuts most
+stacking moves short."""
 
 HARD_BUDGET: Final = 1.0
 """About the seconds ``hard``'s work takes on one free core (``budget`` scales from it)."""
