@@ -323,22 +323,20 @@ static long final_value(const Q *q, int side) {
 }
 
 /* Search.quiesce on a full board. *over: the position itself has no stacking left (its value is then
- * exact). On q->stop the value means nothing. */
-static long quiesce(Q *q, int side, long alpha, long beta, int depth, int *over) {
+ * exact). leaf: the search's leaf, which counts no node for a position that is over (Search.negamax's
+ * game-over test). The scan comes before the node's tick: it reads nothing the tick changes. On q->stop the
+ * value means nothing. */
+static long quiesce(Q *q, int side, long alpha, long beta, int depth, int leaf, int *over) {
     *over = 0;
-    if (tick(q)) return 0;
-    if (q->stacks >= q->table_len) {
-        PyErr_SetString(PyExc_ValueError, "Pylon quiesce: more stacks than the weight table knows");
-        q->stop = -1;
-        return 0;
-    }
     int caps[MAXCAPS], ncaps = 0, anymove;
     long stand = scan_core(q->n, q->h, q->top, q->ts, q->bs, side, &q->table[q->stacks], q->reach, 0, caps,
                            &ncaps, &anymove);
     if (!anymove) {
+        if (!leaf && tick(q)) return 0;
         *over = 1;
         return final_value(q, side);
     }
+    if (tick(q)) return 0;
     if (stand >= beta || depth == 0 || !ncaps) return stand;
     if (stand > alpha) alpha = stand;
     /* biggest captured stack first, ties in the scan's order (Python's sort is stable) */
@@ -363,7 +361,7 @@ static long quiesce(Q *q, int side, long alpha, long beta, int depth, int *over)
         bs[x] = 9;
         q->stacks -= 1;
         int sub_over;
-        long v = -quiesce(q, 1 - side, -beta, -alpha, depth - 1, &sub_over);
+        long v = -quiesce(q, 1 - side, -beta, -alpha, depth - 1, 0, &sub_over);
         h[x] = hx;
         top[x] = tx;
         ts[x] = tsx;
@@ -419,18 +417,12 @@ static PyObject *quiesce_py(PyObject *Py_UNUSED(self), PyObject *const *args, Py
     }
     int leaf = nargs == 17 ? PyObject_IsTrue(args[16]) : 0;
     if (leaf < 0) return NULL;
-    if (leaf) { /* over already? then the leaf's value, and no node counted */
-        int ncaps = 0, anymove;
-        if (q.stacks >= q.table_len) {
-            PyErr_SetString(PyExc_ValueError, "Pylon quiesce: more stacks than the weight table knows");
-            return NULL;
-        }
-        scan_core(q.n, q.h, q.top, q.ts, q.bs, (int)side, &q.table[q.stacks], q.reach, 0, NULL, &ncaps,
-                  &anymove);
-        if (!anymove) return Py_BuildValue("lLi", final_value(&q, (int)side), q.nodes, 1);
+    if (q.stacks >= q.table_len) { /* captures only lower the count: checked once */
+        PyErr_SetString(PyExc_ValueError, "Pylon quiesce: more stacks than the weight table knows");
+        return NULL;
     }
     int over;
-    long v = quiesce(&q, (int)side, alpha, beta, (int)depth, &over);
+    long v = quiesce(&q, (int)side, alpha, beta, (int)depth, leaf, &over);
     if (q.stop < 0) return NULL;
     return Py_BuildValue("lLi", v, q.nodes, q.stop ? 2 : over);
 }
