@@ -150,8 +150,11 @@ def choose_mix(found: Iterable[dict[str, Any]], count: int, seed: int) -> list[d
 
 
 def build(games: Iterable[str], count: int, seconds: float, seed: int = 1,
-          extra: dict[str, list[tuple[str, Iterable[Any]]]] | None = None) -> list[dict[str, Any]]:
-    """About ``count`` puzzles per game, searching each game for at most ``seconds``."""
+          extra: dict[str, list[tuple[str, Iterable[Any]]]] | None = None,
+          engine_games: int | None = None) -> list[dict[str, Any]]:
+    """About ``count`` puzzles per game, searching each game for at most ``seconds``: the ``extra`` positions
+    (a server's finished matches) first, then games the engine plays itself (at most ``engine_games`` of
+    them, if given)."""
     out: list[dict[str, Any]] = []
     for game in games:
         found: dict[str, dict[str, Any]] = {}
@@ -159,7 +162,8 @@ def build(games: Iterable[str], count: int, seconds: float, seed: int = 1,
         for source, positions in (extra or {}).get(game, []):
             collect(game, positions, found, source, deadline=deadline)
         g = 0
-        while len(found) < 3 * count and time.monotonic() < deadline:
+        while len(found) < 3 * count and time.monotonic() < deadline and (
+                engine_games is None or g < engine_games):
             g += 1
             label = f"engine game {seed * 1000 + g}"  # not translated: the puzzle file's source field
             collect(game, engine_game(game, seed * 1000 + g), found, label,
