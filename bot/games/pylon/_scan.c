@@ -9,7 +9,9 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define MAXSQ 64
@@ -589,6 +591,351 @@ fail:
     return NULL;
 }
 
+/* --- the placement judge's quick playouts --------------------------------------------------------- */
+
+/* SplitMix64 (Steele, Lea and Flood 2014): ai._SplitMix is the same generator in Python. */
+static uint64_t sm_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int sm_below(uint64_t *s, int n) { return (int)(((sm_next(s) >> 32) * (uint64_t)n) >> 32); }
+
+typedef struct {
+    int n;
+    int count[MAXSQ];
+    int nb[MAXSQ][MAXNB];
+} Nbrs;
+
+/* ai._greedy_stacking: the stacking gaining `me` the most now; among equal gains one that leaves no
+ * opponent stack able to cover its new stack; remaining ties at random. 0 if there is none. */
+static int greedy(const Nbrs *g, const int *h, const int *top, const int *ts, const int *bs, int me,
+                  uint64_t *rng, int *px, int *py) {
+    int best_gain = -10000, best_risk = 0, k = 0;
+    int cx[MAXCAPS], cy[MAXCAPS];
+    for (int x = 0; x < g->n; x++) {
+        if (!h[x]) continue;
+        int bx = bs[x], tx = top[x], mine = tx == me;
+        for (int j = 0; j < g->count[x]; j++) {
+            int y = g->nb[x][j];
+            if (!h[y] || bx > ts[y]) continue;
+            int gain = tx == top[y] ? 0 : (mine ? h[y] : -h[y]);
+            if (gain < best_gain) continue;
+            int risk = 0;
+            if (mine) {
+                int tsx = ts[x];
+                for (int i = 0; i < g->count[y]; i++) {
+                    int m = g->nb[y][i];
+                    if (m != x && h[m] && top[m] != me && bs[m] <= tsx) {
+                        risk = -1;
+                        break;
+                    }
+                }
+            }
+            if (gain > best_gain || risk > best_risk) {
+                best_gain = gain;
+                best_risk = risk;
+                k = 0;
+                cx[k] = x;
+                cy[k++] = y;
+            } else if (risk == best_risk) {
+                cx[k] = x;
+                cy[k++] = y;
+            }
+        }
+    }
+    if (!k) return 0;
+    int i = sm_below(rng, k);
+    *px = cx[i];
+    *py = cy[i];
+    return 1;
+}
+
+/* One quick game from a placement position: the remaining placements at random (the empty squares
+ * shuffled, each placer's size drawn from the sizes it has left), then both sides stacking greedily,
+ * the second placer first. Returns `seat`'s final margin, or INT_MIN if a placer has no piece left. */
+static int playout(const Nbrs *g, const int *top0, const int *ts0, const int *stash0, int turn, int seat,
+                   uint64_t *rng) {
+    int n = g->n, h[MAXSQ], top[MAXSQ], ts[MAXSQ], bs[MAXSQ], empty[MAXSQ], ne = 0, stash[6];
+    memcpy(stash, stash0, sizeof stash);
+    for (int i = 0; i < n; i++) {
+        top[i] = top0[i];
+        ts[i] = ts0[i];
+        if (top0[i] < 0) empty[ne++] = i;
+    }
+    for (int i = ne - 1; i > 0; i--) {
+        int j = sm_below(rng, i + 1), t = empty[i];
+        empty[i] = empty[j];
+        empty[j] = t;
+    }
+    while (ne) {
+        int sizes[3], k = 0;
+        for (int z = 1; z <= 3; z++)
+            if (stash[3 * turn + z - 1]) sizes[k++] = z;
+        if (!k) return INT_MIN;
+        int z = sizes[sm_below(rng, k)], sq = empty[--ne];
+        top[sq] = turn;
+        ts[sq] = z;
+        stash[3 * turn + z - 1]--;
+        turn = 1 - turn;
+    }
+    for (int i = 0; i < n; i++) {
+        h[i] = 1;
+        bs[i] = ts[i];
+    }
+    int side = 1, x, y;
+    while (greedy(g, h, top, ts, bs, side, rng, &x, &y)) {
+        h[y] += h[x];
+        top[y] = top[x];
+        ts[y] = ts[x];
+        h[x] = 0;
+        side = 1 - side;
+    }
+    int margin = 0;
+    for (int i = 0; i < n; i++)
+        if (h[i]) margin += top[i] == seat ? h[i] : -h[i];
+    return margin;
+}
+
+static int read_nbrs(PyObject *nbs, Nbrs *g) {
+    if (!PyTuple_Check(nbs) || PyTuple_GET_SIZE(nbs) != g->n) {
+        PyErr_SetString(PyExc_TypeError, "Pylon playouts: neighbours must be a tuple, one entry per square");
+        return -1;
+    }
+    for (int x = 0; x < g->n; x++) {
+        PyObject *ns = PyTuple_GET_ITEM(nbs, x);
+        if (!PyTuple_Check(ns) || PyTuple_GET_SIZE(ns) > MAXNB) {
+            PyErr_SetString(PyExc_TypeError, "Pylon playouts: neighbours[x] must be a tuple of at most 8 squares");
+            return -1;
+        }
+        g->count[x] = (int)PyTuple_GET_SIZE(ns);
+        for (int j = 0; j < g->count[x]; j++) {
+            long y = PyLong_AsLong(PyTuple_GET_ITEM(ns, j));
+            if (y < 0 || y >= g->n) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "Pylon playouts: a neighbour is off the board");
+                return -1;
+            }
+            g->nb[x][j] = (int)y;
+        }
+    }
+    return 0;
+}
+
+/* args[0..3]: top, ts, stash, turn of a placement position (the board size from top). */
+static int read_placement(PyObject *const *args, Nbrs *g, int *top, int *ts, int *stash, long *turn) {
+    if (!PyList_Check(args[0]) || PyList_GET_SIZE(args[0]) > MAXSQ) {
+        PyErr_SetString(PyExc_TypeError, "Pylon playouts: top must be a list of at most 64 ints");
+        return -1;
+    }
+    g->n = (int)PyList_GET_SIZE(args[0]);
+    if (read_ints(args[0], top, g->n, "top") || read_ints(args[1], ts, g->n, "ts") ||
+        read_ints(args[2], stash, 6, "stash"))
+        return -1;
+    *turn = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred()) return -1;
+    if (*turn != 0 && *turn != 1) {
+        PyErr_SetString(PyExc_ValueError, "Pylon playouts: turn must be 0 or 1");
+        return -1;
+    }
+    for (int i = 0; i < g->n; i++) {
+        if (top[i] < -1 || top[i] > 1 || (top[i] >= 0 && (ts[i] < 1 || ts[i] > 3))) {
+            PyErr_SetString(PyExc_ValueError, "Pylon playouts: a square holds no piece of 1-3 of seat 0 or 1");
+            return -1;
+        }
+    }
+    for (int i = 0; i < 6; i++) {
+        if (stash[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "Pylon playouts: a stash count is negative");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* playouts(top, ts, stash, turn, seat, n, state, neighbours) -> (sum of seat's margins, state): n of
+ * playout() above, as ai._playouts_python does them; top: per square its owner or -1 (empty), ts: its
+ * size; stash: both seats' pieces left by size (seat 0's three, then seat 1's); turn: the next placer;
+ * state: the SplitMix64 state, returned advanced. */
+static PyObject *playouts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "playouts takes 8 positional arguments");
+        return NULL;
+    }
+    Nbrs g;
+    int top[MAXSQ], ts[MAXSQ], stash[6];
+    long turn;
+    if (read_placement(args, &g, top, ts, stash, &turn)) return NULL;
+    long seat = PyLong_AsLong(args[4]), count = PyLong_AsLong(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    uint64_t rng = PyLong_AsUnsignedLongLongMask(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    if ((seat != 0 && seat != 1) || count < 0) {
+        PyErr_SetString(PyExc_ValueError, "Pylon playouts: seat must be 0 or 1, n not negative");
+        return NULL;
+    }
+    if (read_nbrs(args[7], &g)) return NULL;
+    long long total = 0;
+    for (long i = 0; i < count; i++) {
+        int m = playout(&g, top, ts, stash, (int)turn, (int)seat, &rng);
+        if (m == INT_MIN) {
+            PyErr_SetString(PyExc_ValueError, "Pylon playouts: a placer has no piece left for an empty square");
+            return NULL;
+        }
+        total += m;
+    }
+    return Py_BuildValue("(LK)", total, (unsigned long long)rng);
+}
+
+/* --- the placement judge's tree search (UCT over placements, the playouts above at its leaves) ------- */
+
+typedef struct {
+    int first, sibling; /* the newest child; the next older sibling (-1: none) */
+    int n;              /* visits */
+    double w;           /* the sum of results from the view of the seat that made `move` */
+    uint64_t done[2];   /* the moves already expanded: bit 3 * square + size - 1 */
+    short move;         /* 4 * square + size, -1 at the root */
+    short mover, nexp, nlegal;
+} UNode;
+
+static int legal_count(int n, const int *top, const int *stash, int turn) {
+    int sizes = 0, empty = 0;
+    for (int z = 0; z < 3; z++) sizes += stash[3 * turn + z] > 0;
+    for (int i = 0; i < n; i++) empty += top[i] < 0;
+    return empty ? sizes * empty : 0;
+}
+
+/* uct(top, ts, stash, turn, sims, state, c, deadline, clock, neighbours) -> ([(move, visits, sum)] for the
+ * root's children, newest first, state, sims done): ai._uct_python, compiled. */
+static PyObject *uct(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "uct takes 10 positional arguments");
+        return NULL;
+    }
+    Nbrs g;
+    int top0[MAXSQ], ts0[MAXSQ], stash0[6];
+    long turn0;
+    if (read_placement(args, &g, top0, ts0, stash0, &turn0)) return NULL;
+    long sims = PyLong_AsLong(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    uint64_t rng = PyLong_AsUnsignedLongLongMask(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    double c = PyFloat_AsDouble(args[6]), deadline = PyFloat_AsDouble(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *clock = args[8];
+    if (sims < 0 || sims > 50000000) {
+        PyErr_SetString(PyExc_ValueError, "Pylon uct: sims must be 0 to 50,000,000");
+        return NULL;
+    }
+    if (g.n > 30) {
+        PyErr_SetString(PyExc_ValueError, "Pylon uct: at most 30 squares");
+        return NULL;
+    }
+    if (read_nbrs(args[9], &g)) return NULL;
+    UNode *pool = PyMem_Malloc(sizeof(UNode) * (size_t)(sims + 1));
+    if (pool == NULL) return PyErr_NoMemory();
+    int used = 1;
+    memset(&pool[0], 0, sizeof(UNode));
+    pool[0].first = pool[0].sibling = -1;
+    pool[0].move = -1;
+    pool[0].mover = (short)(1 - turn0);
+    pool[0].nlegal = (short)legal_count(g.n, top0, stash0, (int)turn0);
+    int path[MAXSQ + 2];
+    long done = 0;
+    for (; done < sims; done++) {
+        if (done && !(done & 255)) {
+            PyObject *now = PyObject_CallNoArgs(clock);
+            if (now == NULL) goto fail;
+            double t = PyFloat_AsDouble(now);
+            Py_DECREF(now);
+            if (t == -1.0 && PyErr_Occurred()) goto fail;
+            if (t > deadline) break;
+        }
+        int top[MAXSQ], ts[MAXSQ], stash[6], turn = (int)turn0, depth = 0, node = 0;
+        memcpy(top, top0, sizeof(int) * (size_t)g.n);
+        memcpy(ts, ts0, sizeof(int) * (size_t)g.n);
+        memcpy(stash, stash0, sizeof stash);
+        path[depth++] = 0;
+        while (pool[node].nlegal) {
+            UNode *p = &pool[node];
+            int pick = -1;
+            if (p->nexp < p->nlegal) { /* a move not tried here yet, at random */
+                int k = sm_below(&rng, p->nlegal - p->nexp), mv = -1;
+                for (int sq = 0; sq < g.n && mv < 0; sq++) {
+                    if (top[sq] >= 0) continue;
+                    for (int z = 1; z <= 3; z++) {
+                        int bit = 3 * sq + z - 1;
+                        if (!stash[3 * turn + z - 1] || (p->done[bit >> 6] >> (bit & 63)) & 1) continue;
+                        if (!k--) {
+                            mv = 4 * sq + z;
+                            p->done[bit >> 6] |= 1ULL << (bit & 63);
+                            break;
+                        }
+                    }
+                }
+                int child = used++;
+                UNode *q = &pool[child];
+                memset(q, 0, sizeof(UNode));
+                q->move = (short)mv;
+                q->mover = (short)turn;
+                q->sibling = p->first;
+                q->first = -1;
+                p->first = child;
+                p->nexp++;
+                pick = child;
+            } else { /* UCB1 */
+                double logn = log((double)p->n), best = -1e300;
+                for (int ch = p->first; ch >= 0; ch = pool[ch].sibling) {
+                    double v = pool[ch].w / pool[ch].n + c * sqrt(logn / pool[ch].n);
+                    if (v > best) {
+                        best = v;
+                        pick = ch;
+                    }
+                }
+            }
+            int sq = pool[pick].move / 4, z = pool[pick].move % 4;
+            top[sq] = turn;
+            ts[sq] = z;
+            stash[3 * turn + z - 1]--;
+            turn = 1 - turn;
+            path[depth++] = pick;
+            node = pick;
+            if (pool[pick].n == 0) {
+                pool[pick].nlegal = (short)legal_count(g.n, top, stash, turn);
+                break;
+            }
+        }
+        int m = playout(&g, top, ts, stash, turn, 0, &rng);
+        if (m == INT_MIN) {
+            PyErr_SetString(PyExc_ValueError, "Pylon uct: a placer has no piece left for an empty square");
+            goto fail;
+        }
+        double r = m > 0 ? 1.0 : (m < 0 ? -1.0 : 0.0);
+        for (int i = 0; i < depth; i++) {
+            UNode *p = &pool[path[i]];
+            p->n++;
+            p->w += p->mover == 0 ? r : -r;
+        }
+    }
+    PyObject *kids = PyList_New(0);
+    if (kids == NULL) goto fail;
+    for (int ch = pool[0].first; ch >= 0; ch = pool[ch].sibling) {
+        PyObject *t = Py_BuildValue("(iid)", (int)pool[ch].move, pool[ch].n, pool[ch].w);
+        if (t == NULL || PyList_Append(kids, t)) {
+            Py_XDECREF(t);
+            Py_DECREF(kids);
+            goto fail;
+        }
+        Py_DECREF(t);
+    }
+    PyMem_Free(pool);
+    return Py_BuildValue("(NKl)", kids, (unsigned long long)rng, done);
+fail:
+    PyMem_Free(pool);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"scan_full", (PyCFunction)(void (*)(void))scan_full, METH_FASTCALL,
      "boardscan.scan_full_python, compiled (the same arguments, by position, and result)."},
@@ -598,6 +945,9 @@ static PyMethodDef methods[] = {
      "search.Search.stackings, compiled (see _scan.pyi)."},
     {"order", (PyCFunction)(void (*)(void))order, METH_FASTCALL,
      "search.Search._order's sort, compiled (see _scan.pyi)."},
+    {"playouts", (PyCFunction)(void (*)(void))playouts, METH_FASTCALL,
+     "ai._playouts_python, compiled (see _scan.pyi)."},
+    {"uct", (PyCFunction)(void (*)(void))uct, METH_FASTCALL, "ai._uct_python, compiled (see _scan.pyi)."},
     {NULL, NULL, 0, NULL},
 };
 

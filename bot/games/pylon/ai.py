@@ -13,12 +13,14 @@
   principal-variation search, move ordering, capture quiescence, an
   evaluation learned from exactly solved positions; endgames are solved
   exactly). Earlier placements: a
-  Monte Carlo judge, every legal placement scored by the mean of quick
-  playouts (the rest of the placement at random, then both sides stacking
-  like ``medium``), each scored by its final margin plus :data:`JUDGE_EVAL`
-  times the search's learned evaluation of the full board the random
-  placements gave; successive halving spends a fixed number of playouts on
-  the placements that keep looking best.
+  Monte Carlo judge, every legal placement scored by the mean final margin of
+  quick playouts (the rest of the placement at random, then both sides
+  stacking like ``medium``); successive halving spends a fixed number of
+  playouts on the placements that keep looking best. The playouts are
+  compiled (``_scan.c``, about 15 µs each, 25 times the pure-Python ones) and
+  draw their random numbers from SplitMix64, the same generator in C and in
+  Python, so both builds play the same games. A tree search over the
+  placements (UCT, :data:`PLACEMENT`) is there to measure, not on.
 
 The AI reads the clock (``time.perf_counter``) only for its safety cap
 (:data:`TIME_CAP`); the rules never do.
@@ -26,15 +28,19 @@ The AI reads the clock (``time.perf_counter``) only for its safety cap
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
 
 from bot.games.base import Seat
-from bot.games.pylon.boardscan import scan
+from bot.games.pylon.boardscan import Playouts, Uct
+from bot.games.pylon.boardscan import playouts as compiled_playouts
+from bot.games.pylon.boardscan import uct as compiled_uct
 from bot.games.pylon.notation import AGREE, NEIGHBOURS, SQUARES, Agree, Move, Placement, Stacking
 from bot.games.pylon.rules import PIECES, RULES, PylonState, can_agree, is_over, scores
-from bot.games.pylon.search import PLACE, WIN, folded_weights, search
+from bot.games.pylon.search import PLACE, WIN, search
 
 LEVELS: Final = ("easy", "medium", "hard")
 SEARCH_LEVELS: Final = ("hard",)
@@ -52,6 +58,16 @@ slower, so there the 1.75 s cap often decides (about one stacking move in five i
 are not reproducible under load. Without a compiler (about 80,000 nodes a second) the cap cuts most
 stacking moves short."""
 
+PLACEMENT = "flat"
+"""Hard's placement judge before the searched last placements: ``flat`` (:func:`_mc_placement`) or ``uct``
+(:func:`_uct_placement`), with :data:`LEVEL_WORK`'s playouts."""
+UCT_C = 1.0
+"""UCB1's exploration constant in the placement tree (results are +1, 0, -1)."""
+
+PURE_PYTHON_PLAYOUTS: Final = 3_000
+"""At most this many placement playouts where they are not compiled (about 0.4 ms each in Python: about
+1.2 s a move, under :data:`TIME_CAP`)."""
+
 HARD_BUDGET: Final = 1.0
 """About the seconds ``hard``'s work takes on one free core (``budget`` scales from it)."""
 TIME_CAP: Final = 1.75
@@ -63,21 +79,12 @@ Measured in self-play at a fifth of the work: searching the last 2 placements be
 judge alone 7-1-2 in 10 games, while searching the last 6 lost to it 0-2-6 in 8 (the search's
 horizon then ends about when stacking begins, where the playouts see the whole game)."""
 
-JUDGE_EVAL = 0.0
-"""Pyramids of margin the placement judge adds per pyramid of the search's learned evaluation of the full
-board its playout's random placements gave (as the search weighs a board of 30 stacks), before that
-playout's greedy stacking: 0 (as shipped) judges by the stacking's final margin alone.
-
-Measured, not proven, so off: at the start of stacking (400 games of ``bench/pylon_fit.py --early --seed 2``)
-the evaluation correlates 0.18 with the outcome and the greedy stacking's mean margin only 0.08; margin + 5 ×
-evaluation 0.19. Against MCTS-10,000 at full work (``vs_mcts.py --seed 1 --set JUDGE_EVAL=5``) it scored
-60% of the points in 29 games (first placer 53%, second 68%), the same 60% as without (40 games, the same
-seeds). The evaluation adds about a tenth to a playout's cost."""
-
 _NB: Final = NEIGHBOURS  # ascending, as the move order below expects
 _PAIRS: Final = tuple((src, dst) for src in range(SQUARES) for dst in _NB[src])
 _STACKING: Final = {(a, b): Stacking(a, b) for a, b in _PAIRS}
 _INF: Final = 10_000
+_M64: Final = (1 << 64) - 1
+_T = TypeVar("_T")
 _PLACEMENT: Final = {(size, sq): Placement(size, sq) for size in (1, 2, 3) for sq in range(SQUARES)}
 
 def _arrays(s: PylonState) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -99,7 +106,7 @@ def _easy(s: PylonState, seat: Seat, rng: random.Random) -> Move:
 
 
 def _greedy_stacking(h: list[int], top: list[int], ts: list[int], bs: list[int], me: int,
-                     rng: random.Random) -> tuple[int, int] | None:
+                     rng: random.Random | _SplitMix) -> tuple[int, int] | None:
     """The stacking that gains ``me`` the most pyramids now (``None`` if there is none).
 
     Among equal gains it prefers a move that does not leave its own new stack
@@ -143,53 +150,180 @@ def _medium(s: PylonState, seat: Seat, rng: random.Random) -> Move:
 
 # --- hard: placement ------------------------------------------------------------------------------------
 
-def _playout(s: PylonState, first: Placement, seat: Seat, rng: random.Random,
-             judge: tuple[list[float], tuple[float, ...]] | None = None) -> float:
-    """Seat's final margin after ``first`` and a quick game: random placements, then greedy stacking (and,
-    with ``judge``, an entry of the search's weight table, :data:`JUDGE_EVAL` times the learned evaluation
-    of the full board those placements gave)."""
-    board = [st[-1] if st else None for st in s.board]
-    stash = [list(s.stash[0]), list(s.stash[1])]
-    board[first.square] = (seat, first.size)
-    stash[seat][first.size - 1] -= 1
-    empty = [i for i, p in enumerate(board) if p is None]
-    turn = 1 - seat
-    rng.shuffle(empty)
-    while empty:
-        sizes = [z for z in (1, 2, 3) if stash[turn][z - 1]]
-        z = rng.choice(sizes)
-        sq = empty.pop()
-        board[sq] = (turn, z)
-        stash[turn][z - 1] -= 1
-        turn = 1 - turn
-    h = [1] * SQUARES
-    full: list[tuple[int, int]] = []
-    for p in board:
-        assert p is not None  # every square is filled by now
-        full.append(p)
-    top = [p[0] for p in full]
-    ts = [p[1] for p in full]
-    bs = list(ts)
-    judged = 0.0
-    if judge is not None:  # the second placer stacks first: the evaluation is from its side
-        e, _ = scan(h, top, ts, bs, 1, None, judge)
-        judged = JUDGE_EVAL * (e if seat == 1 else -e) / 2
-    side = 1
-    while True:
-        pick = _greedy_stacking(h, top, ts, bs, side, rng)
-        if pick is None:
+class _SplitMix:
+    """SplitMix64 (Steele, Lea and Flood 2014), the placement playouts' random numbers: the same generator as
+    ``_scan.c``'s, so the compiled and the pure-Python playouts draw the same numbers and play the same
+    games."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _M64
+
+    def below(self, n: int) -> int:
+        """A number in ``range(n)``."""
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return (((z ^ (z >> 31)) >> 32) * n) >> 32
+
+    def choice(self, seq: Sequence[_T]) -> _T:
+        return seq[self.below(len(seq))]
+
+
+def _playouts_python(top: list[int], ts: list[int], stash: list[int], turn: int, seat: int, n: int,
+                     state: int, neighbours: tuple[tuple[int, ...], ...] = _NB) -> tuple[int, int]:
+    """``n`` quick games from a placement position and the sum of ``seat``'s final margins, with the
+    SplitMix64 ``state`` advanced: each game places the rest at random (the empty squares shuffled, each
+    placer's size drawn from the sizes it has left), then both sides stack like ``medium``, the second
+    placer first. ``top``: per square its owner or -1 (empty); ``ts``: its size; ``stash``: seat 0's pieces
+    left by size, then seat 1's; ``turn``: the next placer. ``_scan.playouts`` is the same, compiled."""
+    assert neighbours is _NB
+    rng = _SplitMix(state)
+    empty0 = [i for i in range(SQUARES) if top[i] < 0]
+    total = 0
+    for _ in range(n):
+        owner, size, left, empty = list(top), list(ts), list(stash), list(empty0)
+        for i in range(len(empty) - 1, 0, -1):
+            j = rng.below(i + 1)
+            empty[i], empty[j] = empty[j], empty[i]
+        placer = turn
+        while empty:
+            sizes = [z for z in (1, 2, 3) if left[3 * placer + z - 1]]
+            if not sizes:
+                raise ValueError("Pylon playouts: a placer has no piece left for an empty square")
+            z = sizes[rng.below(len(sizes))]
+            sq = empty.pop()
+            owner[sq], size[sq] = placer, z
+            left[3 * placer + z - 1] -= 1
+            placer = 1 - placer
+        h = [1] * SQUARES
+        bs = list(size)
+        side = 1
+        while (pick := _greedy_stacking(h, owner, size, bs, side, rng)) is not None:
+            x, y = pick
+            h[y] += h[x]
+            owner[y] = owner[x]
+            size[y] = size[x]
+            h[x] = 0
+            side = 1 - side
+        total += sum(h[i] if owner[i] == seat else -h[i] for i in range(SQUARES) if h[i])
+    return total, rng.state
+
+
+PLAYOUTS: Playouts = compiled_playouts or _playouts_python
+"""The placement judge's playouts: compiled where ``_scan.c`` was built (benches set it)."""
+
+
+class _Node:
+    """A node of :func:`_uct_python`'s tree: the placement that led here and who made it, its visits, the sum
+    of its results from that placer's view, its children (oldest first), the moves already tried here
+    (bit ``3 * square + size - 1``) and how many moves there are here (0: the board is full)."""
+
+    __slots__ = ("done", "kids", "move", "mover", "n", "nlegal", "w")
+
+    def __init__(self, move: int, mover: int, nlegal: int) -> None:
+        self.move, self.mover, self.nlegal = move, mover, nlegal
+        self.n, self.w, self.done = 0, 0.0, 0
+        self.kids: list[_Node] = []
+
+
+def _legal_count(top: list[int], stash: list[int], turn: int) -> int:
+    empty = sum(t < 0 for t in top)
+    return empty * sum(stash[3 * turn + z] > 0 for z in range(3)) if empty else 0
+
+
+def _uct_python(top: list[int], ts: list[int], stash: list[int], turn: int, sims: int, state: int, c: float,
+                deadline: float, clock: Callable[[], float],
+                neighbours: tuple[tuple[int, ...], ...] = _NB,
+                ) -> tuple[list[tuple[int, int, float]], int, int]:
+    """UCT over the rest of the placement from a placement position (``top``, ``ts``, ``stash``, ``turn`` as
+    for :func:`_playouts_python`): ``sims`` simulations, each walking the tree by UCB1 (exploration ``c``),
+    trying the moves a node has not tried yet first (at random), adding one node and scoring it by one
+    playout (+1 won, 0 drawn, -1 lost for the placer who moved there). The clock is read every 256
+    simulations and stops them after ``deadline``. Returns the root's children as (4 * square + size,
+    visits, sum of results), newest first, the SplitMix64 state and the simulations done.
+    ``_scan.uct`` is the same, compiled."""
+    assert neighbours is _NB
+    rng = _SplitMix(state)
+    root = _Node(-1, 1 - turn, _legal_count(top, stash, turn))
+    done = 0
+    while done < sims:
+        if done and not done & 255 and clock() > deadline:
             break
-        x, y = pick
-        h[y] += h[x]
-        top[y] = top[x]
-        ts[y] = ts[x]
-        h[x] = 0
-        side = 1 - side
-    sc = [0, 0]
-    for i in range(SQUARES):
-        if h[i]:
-            sc[top[i]] += h[i]
-    return sc[seat] - sc[1 - seat] + judged
+        owner, size, left, placer = list(top), list(ts), list(stash), turn
+        node, path = root, [root]
+        while node.nlegal:
+            if len(node.kids) < node.nlegal:  # a move not tried here yet, at random
+                k, move = rng.below(node.nlegal - len(node.kids)), -1
+                for sq in range(SQUARES):
+                    if owner[sq] >= 0:
+                        continue
+                    for z in (1, 2, 3):
+                        if not left[3 * placer + z - 1] or node.done >> (3 * sq + z - 1) & 1:
+                            continue
+                        if not k:
+                            move = 4 * sq + z
+                            break
+                        k -= 1
+                    if move >= 0:
+                        break
+                node.done |= 1 << (3 * (move // 4) + move % 4 - 1)
+                pick = _Node(move, placer, 0)
+                node.kids.append(pick)
+            else:  # UCB1; ties go to the newest child
+                logn, best = math.log(node.n), -1e300
+                for ch in reversed(node.kids):
+                    v = ch.w / ch.n + c * math.sqrt(logn / ch.n)
+                    if v > best:
+                        best, pick = v, ch
+            sq, z = divmod(pick.move, 4)
+            owner[sq], size[sq] = placer, z
+            left[3 * placer + z - 1] -= 1
+            placer = 1 - placer
+            path.append(pick)
+            node = pick
+            if not pick.n:
+                pick.nlegal = _legal_count(owner, left, placer)
+                break
+        m, rng.state = _playouts_python(owner, size, left, placer, 0, 1, rng.state)
+        r = 1.0 if m > 0 else -1.0 if m < 0 else 0.0
+        for p in path:
+            p.n += 1
+            p.w += r if p.mover == 0 else -r
+        done += 1
+    return [(ch.move, ch.n, ch.w) for ch in reversed(root.kids)], rng.state, done
+
+
+UCT: Uct = compiled_uct or _uct_python
+"""The placement tree search: compiled where ``_scan.c`` was built (benches set it)."""
+
+
+def _uct_placement(s: PylonState, seat: Seat, rng: random.Random, sims: int, deadline: float) -> Move:
+    """The placement :func:`_uct_python` visited most (then the best sum of results)."""
+    top = [st[-1][0] if st else -1 for st in s.board]
+    ts = [st[-1][1] if st else 0 for st in s.board]
+    stash = [*s.stash[0], *s.stash[1]]
+    kids, _, _ = UCT(top, ts, stash, seat, sims, rng.getrandbits(64), UCT_C, deadline, time.perf_counter, _NB)
+    move = max(kids, key=lambda k: (k[1], k[2]))[0]
+    return _PLACEMENT[move % 4, move // 4]
+
+
+def _judge(pos: tuple[list[int], list[int], list[int]], turn: int, seat: int, n: int, state: int,
+           deadline: float) -> tuple[int, int, int, bool]:
+    """(sum of margins, playouts played, state, late) for up to ``n`` playouts from ``pos``: the compiled
+    ones in one call, the pure-Python ones 16 at a time, checking the clock in between."""
+    top, ts, stash = pos
+    step = n if PLAYOUTS is not _playouts_python else 16
+    total = done = 0
+    while done < n:
+        if time.perf_counter() > deadline:
+            return total, done, state, True
+        k = min(step, n - done)
+        got, state = PLAYOUTS(top, ts, stash, turn, seat, k, state, _NB)
+        total += got
+        done += k
+    return total, done, state, False
 
 
 def _mc_placement(s: PylonState, seat: Seat, rng: random.Random, playouts: int, deadline: float) -> Move:
@@ -199,9 +333,18 @@ def _mc_placement(s: PylonState, seat: Seat, rng: random.Random, playouts: int, 
     on a machine far slower than this one.
     """
     cands: list[Placement] = [m for m in _non_agree(s, seat) if isinstance(m, Placement)]
-    judge = folded_weights(PIECES) if JUDGE_EVAL else None
     rng.shuffle(cands)
-    totals = dict.fromkeys(cands, 0.0)
+    state = rng.getrandbits(64)
+    top = [st[-1][0] if st else -1 for st in s.board]
+    ts = [st[-1][1] if st else 0 for st in s.board]
+    stash = [*s.stash[0], *s.stash[1]]
+    after: dict[Placement, tuple[list[int], list[int], list[int]]] = {}
+    for m in cands:
+        t, z, left = list(top), list(ts), list(stash)
+        t[m.square], z[m.square] = seat, m.size
+        left[3 * seat + m.size - 1] -= 1
+        after[m] = t, z, left
+    totals = dict.fromkeys(cands, 0)
     counts = dict.fromkeys(cands, 0)
     rounds = max(1, (len(cands) - 1).bit_length())
     per_round = max(len(cands), playouts // rounds)
@@ -209,12 +352,9 @@ def _mc_placement(s: PylonState, seat: Seat, rng: random.Random, playouts: int, 
         each = max(1, per_round // len(cands))
         late = False
         for m in cands:
-            for i in range(each):
-                if not i & 15 and time.perf_counter() > deadline:
-                    late = True
-                    break
-                totals[m] += _playout(s, m, seat, rng, judge)
-                counts[m] += 1
+            got, done, state, late = _judge(after[m], 1 - seat, seat, each, state, deadline)
+            totals[m] += got
+            counts[m] += done
             if late:
                 break
         cands.sort(key=lambda m: -totals[m] / max(1, counts[m]))
@@ -236,6 +376,8 @@ def _decode(m: int) -> Move:
 def _limits(level: str, budget: float | None, cap: float | None) -> tuple[int, int, float]:
     """(search nodes, placement playouts, wall-clock cap in seconds) for a search level."""
     nodes, playouts = LEVEL_WORK[level]
+    if PLAYOUTS is _playouts_python:  # no compiled playouts: about 25 times slower
+        playouts = min(playouts, PURE_PYTHON_PLAYOUTS)
     if budget is None:
         return nodes, playouts, TIME_CAP if cap is None else cap
     scale = budget / HARD_BUDGET
@@ -246,7 +388,8 @@ def _search_move(state: PylonState, seat: Seat, rng: random.Random, level: str,
                  budget: float | None, cap: float | None) -> tuple[Move, int]:
     nodes, playouts, cap = _limits(level, budget, cap)
     if state.is_placement and state.placed < PIECES - SEARCH_EMPTIES:
-        return _mc_placement(state, seat, rng, playouts, time.perf_counter() + cap), 0
+        judge = _uct_placement if PLACEMENT == "uct" else _mc_placement
+        return judge(state, seat, rng, playouts, time.perf_counter() + cap), 0
     m, value, _, _ = search(state, seat, rng, nodes, cap)
     return _decode(m), value
 

@@ -128,27 +128,46 @@ class Order(Protocol):
                  /) -> list[int]: ...
 
 
-def _compiled() -> tuple[ScanFull, Quiesce, Stackings, Order] | None:
+class Playouts(Protocol):
+    """The placement judge's quick playouts: ``ai._playouts_python``'s arguments, by position
+    (``_scan.pyi``)."""
+
+    def __call__(self, top: list[int], ts: list[int], stash: list[int], turn: int, seat: int, n: int,
+                 state: int, neighbours: tuple[tuple[int, ...], ...], /) -> tuple[int, int]: ...
+
+
+class Uct(Protocol):
+    """The placement judge's tree search, ``ai._uct_python``'s arguments by position (``_scan.pyi``)."""
+
+    def __call__(self, top: list[int], ts: list[int], stash: list[int], turn: int, sims: int, state: int,
+                 c: float, deadline: float, clock: Callable[[], float],
+                 neighbours: tuple[tuple[int, ...], ...],
+                 /) -> tuple[list[tuple[int, int, float]], int, int]: ...
+
+
+def _compiled() -> tuple[ScanFull, Quiesce, Stackings, Order, Playouts, Uct] | None:
     if os.environ.get("PARLOR_PURE_PYTHON_SCAN", "") not in ("", "0"):
         return None
     try:
-        from bot.games.pylon._scan import order, stackings
+        from bot.games.pylon._scan import order, playouts, stackings, uct
         from bot.games.pylon._scan import quiesce as compiled_quiesce
         from bot.games.pylon._scan import scan_full as compiled_scan
     except ImportError:
         return None
-    return compiled_scan, compiled_quiesce, stackings, order
+    return compiled_scan, compiled_quiesce, stackings, order, playouts, uct
 
 
 _COMPILED: Final = _compiled()
 COMPILED: Final = _COMPILED is not None
 """Whether :func:`scan_full` and the search's compiled parts (:data:`quiesce`, :data:`stackings`,
-:data:`order`) are compiled (``_scan.c``): a build with a C compiler, and ``PARLOR_PURE_PYTHON_SCAN`` not
-set."""
+:data:`order`, and hard's placement :data:`playouts` and :data:`uct`) are compiled (``_scan.c``): a build
+with a C compiler, and ``PARLOR_PURE_PYTHON_SCAN`` not set."""
 scan_full: Final[ScanFull] = _COMPILED[0] if _COMPILED else scan_full_python
 """The full-board scan (:func:`scan_full_python`'s arguments, by position): compiled where it was built."""
 quiesce: Final[Quiesce | None] = _COMPILED[1] if _COMPILED else None
 stackings: Final[Stackings | None] = _COMPILED[2] if _COMPILED else None
 order: Final[Order | None] = _COMPILED[3] if _COMPILED else None
-"""The compiled capture quiescence, move list and move order, where they were built (``None``: the search
-runs its own Python)."""
+playouts: Final[Playouts | None] = _COMPILED[4] if _COMPILED else None
+uct: Final[Uct | None] = _COMPILED[5] if _COMPILED else None
+"""The compiled capture quiescence, move list, move order, placement playouts and placement tree search,
+where they were built (``None``: the search and the placement judge run their own Python)."""

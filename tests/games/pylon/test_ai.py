@@ -179,45 +179,43 @@ def test_hard_is_deterministic_for_a_seed(which: str) -> None:
 
 
 
-def _one_square_left(seed: int) -> PylonState:
-    """A random placement with one square left to fill (the second placer's last placement)."""
-    rng = random.Random(seed)
-    s = RULES.initial({}, 2)
-    while s.placed < 29:
-        s = successor(s, s.to_move, choose(s, s.to_move, rng, "easy"))
-    return s
+def test_the_playouts_draw_splitmix64() -> None:
+    # The reference outputs of SplitMix64 from state 0 (Vigna's splitmix64.c), read through below(2**32).
+    from bot.games.pylon.ai import _SplitMix
+
+    g = _SplitMix(0)
+    assert [g.below(2**32) for _ in range(3)] == [0xE220A839, 0x6E789E6A, 0x06C45D18]
+    g = _SplitMix(12345)
+    assert all(0 <= g.below(n) < n for n in (1, 2, 3, 7, 30) for _ in range(200))
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_placement_judge_adds_the_searchs_evaluation_of_the_full_board(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With ``JUDGE_EVAL`` a playout scores its final margin plus that many times the learned evaluation (the
-    search's weights at 30 stacks) of the full board, from the judging seat's view; the placements and the
-    stacking it plays are the same (the evaluation draws no random number). Off, it is the margin alone."""
-    from bot.games.pylon import ai, search
-
-    s = _one_square_left(seed)
-    seat = s.to_move
-    last = next(m for m in RULES.legal_moves(s, seat) if isinstance(m, Placement))
-    full = successor(s, seat, last)  # the board the playout stacks from: no random placement is left
-    w = search.weights_at(30)
-    evaluation = sum(a * b for a, b in zip(search.Search(full, 10, 10).features(seat), w, strict=True))
-    base = ai._playout(s, last, seat, random.Random(seed))
-    assert base == int(base)  # off: the greedy stacking's final margin
-    monkeypatch.setattr(ai, "JUDGE_EVAL", 3.0)
-    judged = ai._playout(s, last, seat, random.Random(seed), search.folded_weights(30))
-    assert judged - base == pytest.approx(3.0 * evaluation, abs=3.0 * 0.25)  # (the scan rounds half-pyramids)
-    assert abs(evaluation) > 0.5  # (a board the evaluation calls even would prove nothing)
-
-
-def test_hard_with_the_placement_judges_evaluation_is_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_playout_keeps_the_pieces_and_scores_a_real_game(seed: int) -> None:
+    """The placement judge's playouts: from the seat's and the other seat's view the margins are opposite,
+    each game's margin is within the 30 pyramids, and one playout from a board with nothing left to place
+    is the greedy stacking ``medium`` plays from there."""
     from bot.games.pylon import ai
 
-    monkeypatch.setattr(ai, "JUDGE_EVAL", 5.0)
     s = RULES.initial({}, 2)
-    rng = random.Random(2)
-    for _ in range(5):
+    rng = random.Random(seed)
+    while s.placed < 12 + 3 * seed:
         s = successor(s, s.to_move, choose(s, s.to_move, rng, "easy"))
-    moves = {choose(s, s.to_move, random.Random(9), "hard", budget=0.05, cap=30) for _ in range(2)}
-    assert len(moves) == 1
+    top = [st[-1][0] if st else -1 for st in s.board]
+    ts = [st[-1][1] if st else 0 for st in s.board]
+    stash = [*s.stash[0], *s.stash[1]]
+    for state in range(20):
+        mine, after = ai._playouts_python(top, ts, stash, s.to_move, 0, 1, state)
+        theirs, after2 = ai._playouts_python(top, ts, stash, s.to_move, 1, 1, state)
+        assert mine == -theirs and after == after2 and abs(mine) <= 30 and mine % 2 == 0
+    while s.is_placement:
+        s = successor(s, s.to_move, choose(s, s.to_move, rng, "easy"))
+    full = ([st[-1][0] for st in s.board], [st[-1][1] for st in s.board], [0] * 6)
+    margin, _ = ai._playouts_python(*full, 0, 0, 1, 7)
+    g = ai._SplitMix(7)  # medium's stacking with the same random ties
+    while RULES.to_act(s) is not None:
+        h, top2, ts2, bs2 = ai._arrays(s)
+        pick = ai._greedy_stacking(h, top2, ts2, bs2, s.to_move, g)
+        assert pick is not None
+        s = successor(s, s.to_move, Stacking(*pick))
+    sc = scores(s)
+    assert margin == sc[0] - sc[1]

@@ -12,12 +12,13 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.pylon import boardscan, search
+from bot.games.pylon import ai, boardscan, search
 from bot.games.pylon.rules import PIECES, RULES, PylonState
 from bot.games.pylon.search import Search
 
@@ -40,6 +41,8 @@ def test_ci_runs_the_compiled_scan() -> None:
     assert search.QUIESCE is boardscan.quiesce is not None
     assert search.STACKINGS is boardscan.stackings is not None
     assert search.ORDER is boardscan.order is not None
+    assert ai.PLAYOUTS is boardscan.playouts is not None
+    assert ai.UCT is boardscan.uct is not None
 
 
 def game(seed: int, plies: int) -> PylonState:
@@ -212,3 +215,87 @@ def test_the_compiled_move_list_and_order_are_the_python_ones(seed: int, plies: 
         want_no_killers = e._order(list(moves), side, first, 5)
     assert e._order(list(moves), side, first, 3) == want
     assert e._order(list(moves), side, first, 5) == want_no_killers
+
+
+def judged(s: PylonState) -> tuple[list[int], list[int], list[int]]:
+    """The placement judge's view of a placement position: owners (-1 empty), sizes, both stashes."""
+    return ([st[-1][0] if st else -1 for st in s.board], [st[-1][1] if st else 0 for st in s.board],
+            [*s.stash[0], *s.stash[1]])
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 30), seat=st.integers(0, 1),
+       n=st.integers(0, 12), state=st.integers(0, 2**64 - 1))
+def test_the_compiled_placement_playouts_are_the_python_ones(seed: int, plies: int, seat: int, n: int,
+                                                             state: int) -> None:
+    # From any placement position (or the full board), the same games: the same sum of margins and the
+    # random state advanced by the same draws.
+    _need_compiled()
+    s = game(seed, plies)
+    top, ts, stash = judged(s)
+    turn = s.to_move if s.is_placement else 1 - s.to_move
+    want = ai._playouts_python(top, ts, stash, turn, seat, n, state)
+    assert boardscan.playouts is not None
+    assert boardscan.playouts(top, ts, stash, turn, seat, n, state, ai._NB) == want
+    assert (top, ts, stash) == judged(s)  # the caller's lists are left as they were
+
+
+def test_bad_playout_arguments_raise() -> None:
+    _need_compiled()
+    s = game(3, 10)
+    top, ts, stash = judged(s)
+    turn = s.to_move
+    bad = [
+        (top[:-1], ts, stash, turn, 0, 5, 1, ai._NB),                   # a short list
+        (top, ts, stash[:5], turn, 0, 5, 1, ai._NB),                    # a short stash
+        (top, ts, stash, 2, 0, 5, 1, ai._NB),                           # no such placer
+        (top, ts, stash, turn, 0, -1, 1, ai._NB),                       # a negative count
+        (top, [9] * len(ts), stash, turn, 0, 5, 1, ai._NB),             # a size off 1..3
+        (top, ts, [0] * 6, turn, 0, 5, 1, ai._NB),                      # nothing left to place
+        (top, ts, stash, turn, 0, 5, 1, ((99,),) * len(top)),           # a neighbour off the board
+        (top, ts, stash, turn, 0, 5, 1),                                # too few arguments
+    ]
+    assert boardscan.playouts is not None
+    for args in bad:
+        with pytest.raises((TypeError, ValueError)):
+            boardscan.playouts(*args)  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 30), sims=st.integers(0, 700),
+       state=st.integers(0, 2**64 - 1), c=st.sampled_from([0.0, 0.3, 1.0, 2.5]))
+def test_the_compiled_placement_tree_is_the_python_one(seed: int, plies: int, sims: int, state: int,
+                                                      c: float) -> None:
+    # The same tree: every root child's visits and sum of results, in the same order, and the same random
+    # state (so the same playouts at the same nodes), from any placement position or the full board.
+    _need_compiled()
+    s = game(seed, plies)
+    top, ts, stash = judged(s)
+    turn = s.to_move if s.is_placement else 1 - s.to_move
+    want = ai._uct_python(top, ts, stash, turn, sims, state, c, 1e18, time.perf_counter)
+    assert boardscan.uct is not None
+    assert boardscan.uct(top, ts, stash, turn, sims, state, c, 1e18, time.perf_counter, ai._NB) == want
+    kids, _, done = want
+    assert done == sims and (not s.is_placement or sum(n for _, n, _ in kids) == sims)
+
+
+def test_the_placement_tree_stops_at_its_deadline_and_on_bad_arguments() -> None:
+    _need_compiled()
+    s = game(5, 8)
+    top, ts, stash = judged(s)
+    assert boardscan.uct is not None
+    ticks = iter(range(10**6))
+    kids, _, done = boardscan.uct(top, ts, stash, s.to_move, 10**5, 1, 1.0, 2.5, lambda: float(next(ticks)),
+                                  ai._NB)
+    assert done == 4 * 256 and sum(n for _, n, _ in kids) == done  # readings 0, 1, 2, then 3 > 2.5
+    bad = [
+        (top[:-1], ts, stash, s.to_move, 5, 1, 1.0, 1e18, time.perf_counter, ai._NB),   # a short list
+        (top, ts, stash, 3, 5, 1, 1.0, 1e18, time.perf_counter, ai._NB),                # no such placer
+        (top, ts, stash, s.to_move, -5, 1, 1.0, 1e18, time.perf_counter, ai._NB),       # negative sims
+        (top, ts, stash, s.to_move, 5, 1, "c", 1e18, time.perf_counter, ai._NB),        # not a number
+        (top, ts, stash, s.to_move, 300, 1, 1.0, 0.0, None, ai._NB),                    # no clock to call
+        (top, ts, stash, s.to_move, 5, 1, 1.0, 1e18, time.perf_counter),                # too few arguments
+    ]
+    for args in bad:
+        with pytest.raises((TypeError, ValueError)):
+            boardscan.uct(*args)  # type: ignore[arg-type]
