@@ -4,7 +4,7 @@ Budget: hard's moves stay within ``ai.TIME_CAP`` (1.75 s, under the 2 s a move #
 of stacking the nodes, not the cap, should decide how far it sees. The positions are random placements
 (seeded), each searched by ``search.Search`` with hard's node budget and no time cap, so the figures are
 the engine's speed alone ("now" is the compiled search where it was built, see ``boardscan.COMPILED``).
-``--python`` also runs the pure-Python search (the same module without its compiled scan and quiescence)
+``--python`` also runs the pure-Python search (the same module with every compiled part off)
 and ``--compare REV`` search.py of an older commit, in the same run, interleaved (the same positions, the
 same load); each says whether it found the same moves as now.
 
@@ -87,16 +87,17 @@ def main() -> None:
     where = f"after {args.after} stackings" if args.after else "at the start of stacking"
     for s in start_of_stacking(args.positions, args.seed, args.after):
         for name, engine in engines.items():
-            compiled = search.scan_full, search.QUIESCE
-            if name == "python":
-                search.scan_full, search.QUIESCE = boardscan.scan_full_python, None
+            compiled = search.scan_full, search.QUIESCE, search.STACKINGS, search.ORDER, search.NEGAMAX
+            if name == "python":  # every compiled part off
+                search.scan_full, search.QUIESCE, search.STACKINGS, search.ORDER, search.NEGAMAX = (
+                    boardscan.scan_full_python, None, None, None, None)
             try:
                 t = time.perf_counter()
                 found = engine.Search(s, args.nodes, 1e9)
                 move, _value, depth, _exact = found.root(s.to_move, random.Random(1))
                 seconds[name].append(time.perf_counter() - t)
             finally:
-                search.scan_full, search.QUIESCE = compiled
+                search.scan_full, search.QUIESCE, search.STACKINGS, search.ORDER, search.NEGAMAX = compiled
             depths[name].append(depth)
             moves[name].append(move)
     for name in engines:

@@ -1,6 +1,8 @@
-/* Pylon hard's board scan, capture quiescence, move list and move order, compiled: the same functions as
- * boardscan.scan_full_python, search.Search.quiesce, .stackings and ._order (the pure-Python ones are the
- * reference and the fallback; tests/games/pylon/test_boardscan_compiled.py holds them equal).
+/* Pylon hard's board scan, capture quiescence, move list, move order, stacking search and placement playouts
+ * (and a placement tree search), compiled: the same functions as boardscan.scan_full_python,
+ * search.Search.quiesce, .stackings, ._order and .negamax, ai._playouts_python and ai._uct_python (the
+ * pure-Python ones are the reference and the fallback; tests/games/pylon/test_boardscan_compiled.py holds
+ * them equal).
  *
  * The floating-point sum is done in the same order as Python's, in doubles, with no fused multiply-add
  * (setup.py compiles with -ffp-contract=off), and rounded half to even as Python's round() does, so the
@@ -936,6 +938,361 @@ fail:
     return NULL;
 }
 
+/* --- the stacking search ----------------------------------------------------------------------------- */
+
+/* Search.negamax once the board is full, compiled: the same transposition table (a dict there: every
+ * entry kept, a later one replacing an earlier), killers per ply, history per move, move order, principal
+ * variation search and leaf quiescence, so the same values, node counts and stopping node. Its table,
+ * killers and history live in a context (new_context()), one per Search, beside the Python ones, which then
+ * hold only the placement nodes: their keys, plies and moves never meet the stacking ones. */
+
+#define MAXPLY 256
+#define NMOVES 1024
+#define ZCODES 2048 /* search._Z: per square, heights to 63 */
+#define CTX_NAME "parlor.pylon.search"
+
+typedef struct { /* 16 bytes: values within +-INF (100,000), depths within 60 (Search.root), moves < 1024 */
+    uint64_t key;
+    int32_t value;
+    short move;
+    signed char depth;
+    unsigned char bits; /* 1: used, 2: exact, 4 * (flag + 1): the bound (0 exact value, 1 lower, -1 upper) */
+} TTE;
+
+#define TT_USED(e) ((e).bits & 1)
+#define TT_EXACT(e) (((e).bits >> 1) & 1)
+#define TT_FLAG(e) ((int)((e).bits >> 2) - 1)
+
+typedef struct {
+    TTE *tt;
+    size_t cap, count;
+    int killers[MAXPLY][2];
+    int nkillers[MAXPLY];
+    long long history[NMOVES];
+} Ctx;
+
+static void ctx_free(PyObject *capsule) {
+    Ctx *c = PyCapsule_GetPointer(capsule, CTX_NAME);
+    if (c != NULL) {
+        PyMem_Free(c->tt);
+        PyMem_Free(c);
+    }
+}
+
+/* new_context() -> a capsule holding one search's stacking table, killers and history. */
+static PyObject *new_context(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args)) {
+    Ctx *c = PyMem_Calloc(1, sizeof(Ctx));
+    if (c == NULL) return PyErr_NoMemory();
+    c->cap = 1 << 12;
+    c->tt = PyMem_Calloc(c->cap, sizeof(TTE));
+    if (c->tt == NULL) {
+        PyMem_Free(c);
+        return PyErr_NoMemory();
+    }
+    PyObject *cap = PyCapsule_New(c, CTX_NAME, ctx_free);
+    if (cap == NULL) {
+        PyMem_Free(c->tt);
+        PyMem_Free(c);
+    }
+    return cap;
+}
+
+static Ctx *ctx_of(PyObject *capsule) {
+    Ctx *c = PyCapsule_GetPointer(capsule, CTX_NAME);
+    if (c == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "Pylon negamax: not a search context");
+    return c;
+}
+
+/* history(ctx) -> {move: count} of the moves the stacking search credited (the root orders by it). */
+static PyObject *history(PyObject *Py_UNUSED(self), PyObject *capsule) {
+    Ctx *c = ctx_of(capsule);
+    if (c == NULL) return NULL;
+    PyObject *d = PyDict_New();
+    if (d == NULL) return NULL;
+    for (int m = 0; m < NMOVES; m++) {
+        if (!c->history[m]) continue;
+        PyObject *k = PyLong_FromLong(m), *v = PyLong_FromLongLong(c->history[m]);
+        if (k == NULL || v == NULL || PyDict_SetItem(d, k, v)) {
+            Py_XDECREF(k);
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(k);
+        Py_DECREF(v);
+    }
+    return d;
+}
+
+static uint64_t mix(uint64_t k) { return k ^ (k >> 29) ^ (k >> 41); }
+
+static const TTE *tt_find(const Ctx *c, uint64_t key) {
+    size_t mask = c->cap - 1, i = (size_t)mix(key) & mask;
+    while (TT_USED(c->tt[i])) {
+        if (c->tt[i].key == key) return &c->tt[i];
+        i = (i + 1) & mask;
+    }
+    return NULL;
+}
+
+static int tt_put(Ctx *c, uint64_t key, int depth, long value, int flag, int move, int exact) {
+    if (2 * (c->count + 1) > c->cap) {
+        size_t ncap = c->cap * 2, mask = ncap - 1;
+        TTE *nt = PyMem_Calloc(ncap, sizeof(TTE));
+        if (nt == NULL) return -1;
+        for (size_t j = 0; j < c->cap; j++) {
+            if (!TT_USED(c->tt[j])) continue;
+            size_t i = (size_t)mix(c->tt[j].key) & mask;
+            while (TT_USED(nt[i])) i = (i + 1) & mask;
+            nt[i] = c->tt[j];
+        }
+        PyMem_Free(c->tt);
+        c->tt = nt;
+        c->cap = ncap;
+    }
+    size_t mask = c->cap - 1, i = (size_t)mix(key) & mask;
+    while (TT_USED(c->tt[i]) && c->tt[i].key != key) i = (i + 1) & mask;
+    if (!TT_USED(c->tt[i])) c->count++;
+    TTE *e = &c->tt[i];
+    e->key = key;
+    e->depth = (signed char)depth;
+    e->value = (int32_t)value;
+    e->move = (short)move;
+    e->bits = (unsigned char)(1 | (exact ? 2 : 0) | ((flag + 1) << 2));
+    return 0;
+}
+
+typedef struct {
+    Q q;
+    Ctx *c;
+    const Nbrs *g;
+    const uint64_t *z; /* per square 2048 codes, index h * 32 + top * 16 + ts * 4 + bs (search._code) */
+    uint64_t key;
+    int qdepth, pvs, exact;
+    long inf;
+} N;
+
+static long negamax_c(N *s, int depth, int side, long alpha, long beta, int ply) {
+    Q *q = &s->q;
+    if (tick(q)) return 0;
+    const TTE *e = tt_find(s->c, s->key);
+    int first = -1;
+    if (e != NULL) {
+        first = e->move;
+        int flag = TT_FLAG(*e);
+        if (e->depth >= depth &&
+            (flag == 0 || (flag == 1 && e->value >= beta) || (flag == -1 && e->value <= alpha))) {
+            if (!TT_EXACT(*e)) s->exact = 0;
+            return e->value;
+        }
+    }
+    if (depth <= 0) { /* the leaf: the game-over test, then the quiescence */
+        int over;
+        long v = quiesce(q, side, alpha, beta, s->qdepth, 1, &over);
+        if (q->stop) return 0;
+        if (!over) s->exact = 0;
+        return v;
+    }
+    int *h = q->h, *top = q->top, *ts = q->ts, *bs = q->bs, n = q->n;
+    int moves[MAXCAPS], k = 0;
+    long long keys[MAXCAPS];
+    const int *kl = ply < MAXPLY ? s->c->killers[ply] : NULL;
+    int nk = ply < MAXPLY ? s->c->nkillers[ply] : 0;
+    for (int x = 0; x < n; x++) { /* Search.stackings, each with Search._order's key */
+        if (!h[x]) continue;
+        for (int j = 0; j < s->g->count[x]; j++) {
+            int y = s->g->nb[x][j];
+            if (!h[y] || bs[x] > ts[y]) continue;
+            int m = x * 32 + y;
+            long long key;
+            if (m == first)
+                key = -1000000;
+            else if (top[x] == side && top[y] != side)
+                key = -100000 - (long long)h[y];
+            else if ((nk > 0 && kl[0] == m) || (nk > 1 && kl[1] == m))
+                key = -50000;
+            else if (top[x] != side && top[y] == side)
+                key = 50000 + (long long)h[y];
+            else
+                key = -s->c->history[m];
+            int i = k++;
+            while (i > 0 && keys[i - 1] > key) { /* a stable insertion sort, as sorted() */
+                keys[i] = keys[i - 1];
+                moves[i] = moves[i - 1];
+                i--;
+            }
+            keys[i] = key;
+            moves[i] = m;
+        }
+    }
+    if (!k) return final_value(q, side);
+    int outer = s->exact;
+    s->exact = 1;
+    long alpha0 = alpha, best = -s->inf;
+    int best_move = -1;
+    for (int i = 0; i < k; i++) {
+        int m = moves[i], x = m >> 5, y = m & 31;
+        int hx = h[x], tx = top[x], tsx = ts[x], hy = h[y], ty = top[y], tsy = ts[y], bx = bs[x], by = bs[y];
+        const uint64_t *zy = s->z + (size_t)y * ZCODES;
+        uint64_t delta = s->z[(size_t)x * ZCODES + (size_t)(hx * 32 + tx * 16 + tsx * 4 + bx)] ^
+                         zy[hy * 32 + ty * 16 + tsy * 4 + by] ^ zy[(hx + hy) * 32 + tx * 16 + tsx * 4 + by];
+        s->key ^= delta;
+        h[y] = hx + hy;
+        top[y] = tx;
+        ts[y] = tsx;
+        h[x] = 0;
+        top[x] = -1;
+        ts[x] = 0;
+        bs[x] = 9;
+        q->stacks -= 1;
+        long v;
+        if (i && s->pvs) { /* a null window first: most moves only need to be shown no better */
+            v = -negamax_c(s, depth - 1, 1 - side, -alpha - 1, -alpha, ply + 1);
+            if (!q->stop && alpha < v && v < beta)
+                v = -negamax_c(s, depth - 1, 1 - side, -beta, -alpha, ply + 1);
+        } else {
+            v = -negamax_c(s, depth - 1, 1 - side, -beta, -alpha, ply + 1);
+        }
+        s->key ^= delta;
+        h[x] = hx;
+        top[x] = tx;
+        ts[x] = tsx;
+        bs[x] = bx;
+        h[y] = hy;
+        top[y] = ty;
+        ts[y] = tsy;
+        q->stacks += 1;
+        if (q->stop) return 0;
+        if (v > best) {
+            best = v;
+            best_move = m;
+            if (v > alpha) {
+                alpha = v;
+                if (alpha >= beta) {
+                    if (!(top[x] == side && top[y] != side) && ply < MAXPLY) { /* not a capture: a killer */
+                        int *ks = s->c->killers[ply], *cnt = &s->c->nkillers[ply];
+                        if (!((*cnt > 0 && ks[0] == m) || (*cnt > 1 && ks[1] == m))) {
+                            ks[1] = ks[0];
+                            ks[0] = m;
+                            if (*cnt < 2) (*cnt)++;
+                        }
+                    }
+                    s->c->history[m] += (long long)depth * depth;
+                    break;
+                }
+            }
+        }
+    }
+    int flag = best >= beta ? 1 : (best <= alpha0 ? -1 : 0);
+    if (tt_put(s->c, s->key, depth, best, flag, best_move, s->exact)) {
+        q->stop = -1;
+        PyErr_NoMemory();
+        return 0;
+    }
+    s->exact = outer && s->exact;
+    return best;
+}
+
+static const uint64_t *cached_z = NULL;
+static PyObject *cached_z_key = NULL;
+static Py_ssize_t cached_z_n = 0;
+
+static const uint64_t *zobrist_of(PyObject *z, Py_ssize_t n) {
+    if (z != cached_z_key || n != cached_z_n) {
+        if (!PyList_Check(z) || PyList_GET_SIZE(z) != n) {
+            PyErr_SetString(PyExc_TypeError, "Pylon negamax: the zobrist codes must be a list, one per square");
+            return NULL;
+        }
+        uint64_t *t = PyMem_Malloc(sizeof(uint64_t) * ZCODES * (size_t)(n ? n : 1));
+        if (t == NULL) return (const uint64_t *)PyErr_NoMemory();
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *row = PyList_GET_ITEM(z, i);
+            if (!PyList_Check(row) || PyList_GET_SIZE(row) != ZCODES) {
+                PyErr_SetString(PyExc_TypeError, "Pylon negamax: each square needs 2048 zobrist codes");
+                PyMem_Free(t);
+                return NULL;
+            }
+            for (Py_ssize_t j = 0; j < ZCODES; j++) {
+                t[i * ZCODES + j] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(row, j));
+                if (PyErr_Occurred()) {
+                    PyMem_Free(t);
+                    return NULL;
+                }
+            }
+        }
+        PyMem_Free((void *)cached_z);
+        cached_z = t;
+        cached_z_n = n;
+        Py_INCREF(z);
+        Py_XSETREF(cached_z_key, z);
+    }
+    return cached_z;
+}
+
+/* negamax(h, top, ts, bs, side, alpha, beta, depth, ply, stacks, key, table, reach, zobrist, nodes, budget,
+ * deadline, clock, win, qdepth, pvs, inf, ctx, exact, neighbours) -> (value, nodes, status, exact): status 0
+ * done, 2 the node budget or the time cap ran out (the value means nothing); exact: the search's exactness
+ * flag after the call (given before it), as Search.negamax leaves self.exact. */
+static PyObject *negamax_py(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 25) {
+        PyErr_SetString(PyExc_TypeError, "negamax takes 25 positional arguments");
+        return NULL;
+    }
+    N s;
+    Nbrs g;
+    Q *q = &s.q;
+    Py_ssize_t n;
+    if (read_board(args, &n, q->h, q->top, q->ts, q->bs)) return NULL;
+    q->n = (int)n;
+    g.n = (int)n;
+    long side = PyLong_AsLong(args[4]), alpha = PyLong_AsLong(args[5]), beta = PyLong_AsLong(args[6]);
+    long depth = PyLong_AsLong(args[7]), ply = PyLong_AsLong(args[8]), stacks = PyLong_AsLong(args[9]);
+    if (PyErr_Occurred()) return NULL;
+    s.key = PyLong_AsUnsignedLongLongMask(args[10]);
+    if (PyErr_Occurred()) return NULL;
+    q->table = table_of(args[11], &q->table_len);
+    if (q->table == NULL) return NULL;
+    q->reach = reach_of(args[12], n);
+    if (q->reach == NULL) return NULL;
+    s.z = zobrist_of(args[13], n);
+    if (s.z == NULL) return NULL;
+    q->nodes = PyLong_AsLongLong(args[14]);
+    q->budget = PyLong_AsLongLong(args[15]);
+    q->deadline = PyFloat_AsDouble(args[16]);
+    q->clock = args[17];
+    long win = PyLong_AsLong(args[18]), qdepth = PyLong_AsLong(args[19]);
+    int pvs = PyObject_IsTrue(args[20]);
+    long inf = PyLong_AsLong(args[21]);
+    if (PyErr_Occurred() || pvs < 0) return NULL;
+    s.c = ctx_of(args[22]);
+    if (s.c == NULL) return NULL;
+    int exact = PyObject_IsTrue(args[23]);
+    if (exact < 0 || read_nbrs(args[24], &g)) return NULL;
+    if ((side != 0 && side != 1) || stacks < 0 || stacks >= q->table_len || ply < 0 || depth > 100) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Pylon negamax: side 0 or 1, stacks within the weight table, ply >= 0, depth <= 100");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (q->h[i] && (q->top[i] < 0 || q->top[i] > 1 || q->h[i] > 63 || q->bs[i] < 0 || q->bs[i] > 3)) {
+            PyErr_SetString(PyExc_ValueError, "Pylon negamax: a stack off the zobrist codes");
+            return NULL;
+        }
+    }
+    q->stacks = (int)stacks;
+    q->win = (int)win;
+    q->stop = 0;
+    s.g = &g;
+    s.qdepth = (int)qdepth;
+    s.pvs = pvs;
+    s.inf = inf;
+    s.exact = exact;
+    long v = negamax_c(&s, (int)depth, (int)side, alpha, beta, (int)ply);
+    if (q->stop < 0) return NULL;
+    return Py_BuildValue("lLiO", v, q->nodes, q->stop ? 2 : 0, s.exact ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"scan_full", (PyCFunction)(void (*)(void))scan_full, METH_FASTCALL,
      "boardscan.scan_full_python, compiled (the same arguments, by position, and result)."},
@@ -948,6 +1305,10 @@ static PyMethodDef methods[] = {
     {"playouts", (PyCFunction)(void (*)(void))playouts, METH_FASTCALL,
      "ai._playouts_python, compiled (see _scan.pyi)."},
     {"uct", (PyCFunction)(void (*)(void))uct, METH_FASTCALL, "ai._uct_python, compiled (see _scan.pyi)."},
+    {"negamax", (PyCFunction)(void (*)(void))negamax_py, METH_FASTCALL,
+     "search.Search.negamax on a full board, compiled (see _scan.pyi)."},
+    {"new_context", new_context, METH_NOARGS, "A search's stacking table, killers and history (see _scan.pyi)."},
+    {"history", history, METH_O, "The stacking search's history counts of a context (see _scan.pyi)."},
     {NULL, NULL, 0, NULL},
 };
 

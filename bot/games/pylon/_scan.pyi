@@ -1,6 +1,7 @@
-# The compiled board scan, capture quiescence, move list and move order (_scan.c, built by setup.py where a
-# C compiler is found): boardscan.scan_full_python and search.Search's quiesce, stackings and _order's sort,
-# their arguments by position.
+# The compiled board scan, capture quiescence, move list, move order, stacking search and placement playouts
+# (_scan.c, built by setup.py where a C compiler is found): boardscan.scan_full_python, search.Search's
+# quiesce, stackings, _order's sort and negamax, ai._playouts_python and ai._uct_python, their arguments by
+# position.
 from collections.abc import Callable
 
 def scan_full(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, caps: list[int] | None,
@@ -19,3 +20,11 @@ def playouts(top: list[int], ts: list[int], stash: list[int], turn: int, seat: i
 def uct(top: list[int], ts: list[int], stash: list[int], turn: int, sims: int, state: int, c: float,
         deadline: float, clock: Callable[[], float], neighbours: tuple[tuple[int, ...], ...],
         /) -> tuple[list[tuple[int, int, float]], int, int]: ...
+def negamax(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, alpha: int, beta: int,
+            depth: int, ply: int, stacks: int, key: int, table: list[tuple[list[float], tuple[float, ...]]],
+            reach: list[tuple[tuple[int, ...], ...]], zobrist: list[list[int]], nodes: int, budget: int,
+            deadline: float, clock: Callable[[], float], win: int, qdepth: int, pvs: bool, inf: int,
+            ctx: object, exact: bool, neighbours: tuple[tuple[int, ...], ...],
+            /) -> tuple[int, int, int, bool]: ...
+def new_context() -> object: ...
+def history(ctx: object, /) -> dict[int, int]: ...

@@ -44,7 +44,7 @@ from bot.games.pylon.search import PLACE, WIN, search
 
 LEVELS: Final = ("easy", "medium", "hard")
 SEARCH_LEVELS: Final = ("hard",)
-LEVEL_WORK: Final = {"hard": (600_000, 6_500)}
+LEVEL_WORK: Final = {"hard": (3_000_000, 6_500)}
 """Search nodes and placement playouts per move for each searching level.
 
 The nodes are what the search is short of: against MCTS-10,000, five times the 140,000 hard searched until
@@ -52,15 +52,22 @@ stop 43 (700,000, then about 7 s a move) from the 29th placement on scored 72% o
 scored 52% on the same positions (``bench/vs_mcts.py --seed 3 --fork 28``, 20 paired games: +20%, 95%
 interval +5% to +35%; +2.0 pyramids a game). With the compiled search (``_scan.c``) hard searches 600,000:
 on the same 20 positions they scored 60% where 140,000 scored 42%, +18% (95% interval +3% to +32%; +1.6
-pyramids a game; stop 43). They take about 1.1-1.3 s at the start of stacking (``bench/pylon_search_rate.py
---positions 12``) but about 1.8 s a few stackings later (``--after 6``), where the node count is deeper and
-slower, so there the 1.75 s cap often decides (about one stacking move in five in that run): those moves
-are not reproducible under load. Without a compiler (about 80,000 nodes a second) the cap cuts most
-stacking moves short."""
+pyramids a game; stop 43), but about 1.8 s a few stackings later, where the 1.75 s cap often decided.
+Since stop 44 the whole stacking search is compiled (about 3 million nodes a second) and hard searches
+3,000,000 nodes: about 1.1-1.2 s at the start of stacking and 0.8 s after 6 stackings on one free core
+(``bench/pylon_search_rate.py --nodes 3000000 [--after 6]``), so the nodes, not the cap, decide. Without a
+compiler (about 80,000 nodes a second) the cap cuts most stacking moves short."""
 
 PLACEMENT = "flat"
 """Hard's placement judge before the searched last placements: ``flat`` (:func:`_mc_placement`) or ``uct``
-(:func:`_uct_placement`), with :data:`LEVEL_WORK`'s playouts."""
+(:func:`_uct_placement`), with :data:`LEVEL_WORK`'s playouts.
+
+Measured in self-play (``bench/pylon_selfplay.py``, 40 games each, both sides' stacking at 600,000 nodes,
+stop 44): the flat judge with 60,000 playouts instead of 6,500 scored 48% of the points (95% interval
+33-63%); UCT with 40,000 playouts 57% (42-71%) at c = 1 and 50% at c = 0.5. More playouts of the same
+quick games do not judge better: their greedy stacking is not how the game is played. So ``flat`` at
+6,500 stays (about 0.1 s a move, compiled)."""
+
 UCT_C = 1.0
 """UCB1's exploration constant in the placement tree (results are +1, 0, -1)."""
 

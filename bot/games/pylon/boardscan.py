@@ -3,8 +3,9 @@ position's four per-square lists gives the evaluation for a side, whether any st
 side's captures. The search's weights and their tables stay in ``search``, where benches set them.
 
 :func:`scan_full` is compiled where the package was built with a C compiler (``_scan.c``, see ``setup.py``):
-the same values, captures and order as :func:`scan_full_python`, about five times as fast. So is the
-search's capture quiescence (:data:`quiesce`), which runs the compiled scan on C arrays. ``COMPILED`` says
+the same values, captures and order as :func:`scan_full_python`, about five times as fast. So are the
+search's capture quiescence (:data:`quiesce`) and its whole stacking negamax (:data:`stacking_search`), on C
+arrays, and hard's placement playouts (:data:`playouts`). ``COMPILED`` says
 whether they run; ``PARLOR_PURE_PYTHON_SCAN=1`` in the environment keeps the pure-Python ones (tests compare
 the two)."""
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Final, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from bot.games.pylon.notation import NEIGHBOURS, SQUARES
 
@@ -157,11 +158,40 @@ def _compiled() -> tuple[ScanFull, Quiesce, Stackings, Order, Playouts, Uct] | N
     return compiled_scan, compiled_quiesce, stackings, order, playouts, uct
 
 
+class Negamax(Protocol):
+    """The compiled ``search.Search.negamax`` on a full board (``_scan.pyi``)."""
+
+    def __call__(self, h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, alpha: int,
+                 beta: int, depth: int, ply: int, stacks: int, key: int, table: list[Folded], reach: Reach,
+                 zobrist: list[list[int]], nodes: int, budget: int, deadline: float,
+                 clock: Callable[[], float], win: int, qdepth: int, pvs: bool, inf: int, ctx: object,
+                 exact: bool, neighbours: tuple[tuple[int, ...], ...], /) -> tuple[int, int, int, bool]: ...
+
+
+class CompiledSearch(NamedTuple):
+    """The compiled stacking search: ``negamax``, a context per search (its table, killers and history)
+    and the history counts of a context, for the root's move order."""
+
+    negamax: Negamax
+    new_context: Callable[[], object]
+    history: Callable[[object], dict[int, int]]
+
+
+def _compiled_search() -> CompiledSearch | None:
+    if os.environ.get("PARLOR_PURE_PYTHON_SCAN", "") not in ("", "0"):
+        return None
+    try:
+        from bot.games.pylon._scan import history, negamax, new_context
+    except ImportError:
+        return None
+    return CompiledSearch(negamax, new_context, history)
+
+
 _COMPILED: Final = _compiled()
 COMPILED: Final = _COMPILED is not None
 """Whether :func:`scan_full` and the search's compiled parts (:data:`quiesce`, :data:`stackings`,
-:data:`order`, and hard's placement :data:`playouts` and :data:`uct`) are compiled (``_scan.c``): a build
-with a C compiler, and ``PARLOR_PURE_PYTHON_SCAN`` not set."""
+:data:`order`, :data:`stacking_search`, and hard's placement :data:`playouts` and :data:`uct`) are compiled
+(``_scan.c``): a build with a C compiler, and ``PARLOR_PURE_PYTHON_SCAN`` not set."""
 scan_full: Final[ScanFull] = _COMPILED[0] if _COMPILED else scan_full_python
 """The full-board scan (:func:`scan_full_python`'s arguments, by position): compiled where it was built."""
 quiesce: Final[Quiesce | None] = _COMPILED[1] if _COMPILED else None
@@ -169,5 +199,6 @@ stackings: Final[Stackings | None] = _COMPILED[2] if _COMPILED else None
 order: Final[Order | None] = _COMPILED[3] if _COMPILED else None
 playouts: Final[Playouts | None] = _COMPILED[4] if _COMPILED else None
 uct: Final[Uct | None] = _COMPILED[5] if _COMPILED else None
+stacking_search: Final[CompiledSearch | None] = _compiled_search() if _COMPILED else None
 """The compiled capture quiescence, move list, move order, placement playouts and placement tree search,
 where they were built (``None``: the search and the placement judge run their own Python)."""

@@ -44,10 +44,12 @@ bottom never changes, so the scan walks per square and top size only the neighbo
 listing its moves; with the zobrist update written out in :meth:`Search.make` (and undone from the saved
 difference) the same search runs about 1.2 times as fast as at stop 41, with the same moves, values and
 nodes (``bench/pylon_search_rate.py --compare``). Where the package was built with a C compiler, the
-board scan, the capture quiescence (:data:`QUIESCE`, with the leaf's game-over test), the move list and the
-move order run compiled (``_scan.c``), with the same values, node counts and moves
-(``tests/games/pylon/test_boardscan_compiled.py``): about 500,000 nodes a second at the start of stacking
-against 80,000 in pure Python (``bench/pylon_search_rate.py --python``).
+board scan, the capture quiescence (:data:`QUIESCE`, with the leaf's game-over test), the move list, the
+move order and, once the board is full, the whole negamax (:data:`NEGAMAX`: its table, killers and history
+in C, one context per search) run compiled (``_scan.c``), with the same values, node counts and moves
+(``tests/games/pylon/test_boardscan_compiled.py``): about 3 million nodes a second at the start of stacking
+against 80,000 in pure Python (``bench/pylon_search_rate.py --python``; 500,000 when only the scan and the
+quiescence were compiled).
 
 Tried and left out: late-move reductions (quiet stackings after the third searched a ply shallower first)
 with a quiescence that tries only the two biggest captures. At 140,000 nodes that reached a ply deeper at
@@ -67,7 +69,7 @@ import random
 import time
 from typing import Final
 
-from bot.games.pylon.boardscan import Folded, reach_lists, scan, scan_full
+from bot.games.pylon.boardscan import Folded, reach_lists, scan, scan_full, stacking_search
 from bot.games.pylon.boardscan import order as compiled_order
 from bot.games.pylon.boardscan import quiesce as compiled_quiesce
 from bot.games.pylon.boardscan import stackings as compiled_stackings
@@ -98,6 +100,9 @@ Python), where the package was built with it; ``None``: the Python one."""
 STACKINGS = compiled_stackings
 """The compiled :meth:`Search.stackings` (the same list), or ``None``."""
 ORDER = compiled_order
+NEGAMAX = stacking_search
+"""The compiled :meth:`Search.negamax` once the board is full (the same moves, values and nodes), or
+``None``."""
 """The compiled sort of :meth:`Search._order` (the same order), or ``None``."""
 
 
@@ -191,6 +196,7 @@ class Search:
         self.exact = True
         self.table = _table()
         self.reach = reach_lists(self.bs) if self.placed == PIECES else None
+        self.ctx = NEGAMAX.new_context() if NEGAMAX is not None else None
 
     # --- moves ---------------------------------------------------------------------------------------
 
@@ -384,6 +390,8 @@ class Search:
         top, h = self.top, self.h
         killers = self.killers.get(ply, ())
         hist = self.history
+        if self.ctx is not None and NEGAMAX is not None and self.placed == PIECES and LEARNED:
+            hist = NEGAMAX.history(self.ctx)  # the stacking nodes' counts are kept in C
         if ORDER is not None:
             return ORDER(moves, top, h, side, first, killers, hist, PLACE)
 
@@ -448,6 +456,15 @@ class Search:
         return alpha
 
     def negamax(self, depth: int, side: int, alpha: int, beta: int, ply: int) -> int:
+        if NEGAMAX is not None and self.ctx is not None and self.placed == PIECES and LEARNED \
+                and self.reach is not None:
+            v, self.nodes, status, self.exact = NEGAMAX.negamax(
+                self.h, self.top, self.ts, self.bs, side, alpha, beta, depth, ply, self.stacks, self.key,
+                self.table, self.reach, _Z, self.nodes, self.budget, self.deadline, time.perf_counter, WIN,
+                _QDEPTH, PVS, INF, self.ctx, self.exact, _NB)
+            if status == 2:
+                raise OutOfBudget
+            return v
         self._tick()
         entry = self.tt.get(self.key)
         first = -1

@@ -41,6 +41,7 @@ def test_ci_runs_the_compiled_scan() -> None:
     assert search.QUIESCE is boardscan.quiesce is not None
     assert search.STACKINGS is boardscan.stackings is not None
     assert search.ORDER is boardscan.order is not None
+    assert search.NEGAMAX is boardscan.stacking_search is not None
     assert ai.PLAYOUTS is boardscan.playouts is not None
     assert ai.UCT is boardscan.uct is not None
 
@@ -102,7 +103,7 @@ def test_a_sum_at_a_half_rounds_as_python_rounds() -> None:
 
 def pure_python(m: pytest.MonkeyPatch) -> None:
     m.setattr(search, "scan_full", boardscan.scan_full_python)
-    for name in ("QUIESCE", "STACKINGS", "ORDER"):
+    for name in ("QUIESCE", "STACKINGS", "ORDER", "NEGAMAX"):
         m.setattr(search, name, None)
 
 
@@ -213,8 +214,10 @@ def test_the_compiled_move_list_and_order_are_the_python_ones(seed: int, plies: 
         pure_python(m)
         want = e._order(list(moves), side, first, 3)
         want_no_killers = e._order(list(moves), side, first, 5)
-    assert e._order(list(moves), side, first, 3) == want
-    assert e._order(list(moves), side, first, 5) == want_no_killers
+    with pytest.MonkeyPatch.context() as m:  # the compiled sort with these history counts (the compiled
+        m.setattr(search, "NEGAMAX", None)    # stacking search keeps its own, see the test below)
+        assert e._order(list(moves), side, first, 3) == want
+        assert e._order(list(moves), side, first, 5) == want_no_killers
 
 
 def judged(s: PylonState) -> tuple[list[int], list[int], list[int]]:
@@ -262,7 +265,7 @@ def test_bad_playout_arguments_raise() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), plies=st.integers(0, 30), sims=st.integers(0, 700),
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 30), sims=st.integers(0, 400),
        state=st.integers(0, 2**64 - 1), c=st.sampled_from([0.0, 0.3, 1.0, 2.5]))
 def test_the_compiled_placement_tree_is_the_python_one(seed: int, plies: int, sims: int, state: int,
                                                       c: float) -> None:
@@ -299,3 +302,59 @@ def test_the_placement_tree_stops_at_its_deadline_and_on_bad_arguments() -> None
     for args in bad:
         with pytest.raises((TypeError, ValueError)):
             boardscan.uct(*args)  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(26, 80),
+       budget=st.sampled_from([1, 2, 17, 300, 2_500, 20_000]), rng_seed=st.integers(0, 99), pvs=st.booleans())
+def test_the_compiled_stacking_search_is_the_python_one(seed: int, plies: int, budget: int, rng_seed: int,
+                                                        pvs: bool) -> None:
+    # Whole searches from any late placement or stacking position, with any budget (those that run out
+    # inside a node included): the same move, value, depth, exactness and node count, so the same table,
+    # killers and history along the way (they decide the order, hence the nodes).
+    _need_compiled()
+    s = game(seed, plies)
+    if RULES.to_act(s) is None:
+        return
+    found = []
+    for compiled in (True, False):
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(search, "PVS", pvs)
+            if not compiled:
+                pure_python(m)
+            e = Search(s, budget, 60)
+            found.append((e.root(s.to_move, random.Random(rng_seed)), e.nodes))
+    assert found[0] == found[1], RULES.dump(s)
+
+
+def test_the_compiled_stacking_search_keeps_its_history_for_the_root() -> None:
+    # The root orders its moves by the history the stacking search credited: in C, read back as a dict
+    # equal to the one the pure-Python search keeps.
+    _need_compiled()
+    s = game(5, 42)
+    compiled = Search(s, 20_000, 60)
+    compiled.root(s.to_move, random.Random(1))
+    with pytest.MonkeyPatch.context() as m:
+        pure_python(m)
+        python = Search(s, 20_000, 60)
+        python.root(s.to_move, random.Random(1))
+    assert search.NEGAMAX is not None and compiled.ctx is not None
+    assert search.NEGAMAX.history(compiled.ctx) == python.history != {}
+    assert compiled.history == {} and compiled.tt == {}  # the Python ones hold only placement nodes
+
+
+def test_the_compiled_stacking_search_refuses_bad_arguments() -> None:
+    _need_compiled()
+    e = Search(game(7, 40), 10, 10)
+    assert search.NEGAMAX is not None
+    good = [e.h, e.top, e.ts, e.bs, 0, -10, 10, 1, 1, e.stacks, e.key, e.table, e.reach, search._Z, 0, 10**6,
+            1e18, time.perf_counter, search.WIN, 4, True, search.INF, e.ctx, True, search._NB]
+    assert search.NEGAMAX.negamax(*good)[2] == 0
+    for i, bad in ((0, e.h[:-1]), (4, 2), (7, 500), (9, 99), (13, search._Z[:-1]), (22, object()),
+                   (24, ((99,),) * len(e.h))):
+        args = list(good)
+        args[i] = bad
+        with pytest.raises((TypeError, ValueError)):
+            search.NEGAMAX.negamax(*args)
+    with pytest.raises(TypeError):
+        search.NEGAMAX.negamax(*good[:-1])
