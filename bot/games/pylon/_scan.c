@@ -326,6 +326,35 @@ static long final_value(const Q *q, int side) {
     return 2 * m + (m > 0 ? q->win : (m < 0 ? -q->win : 0));
 }
 
+/* Search.make / unmake of a stacking x onto y (what the zobrist key needs is in the Undo too). */
+typedef struct {
+    int hx, tx, tsx, hy, ty, tsy, bx;
+} Undo;
+
+static void stack_onto(Q *q, int x, int y, Undo *u) {
+    int *h = q->h, *top = q->top, *ts = q->ts, *bs = q->bs;
+    *u = (Undo){h[x], top[x], ts[x], h[y], top[y], ts[y], bs[x]};
+    h[y] = u->hx + u->hy;
+    top[y] = u->tx;
+    ts[y] = u->tsx;
+    h[x] = 0;
+    top[x] = -1;
+    ts[x] = 0;
+    bs[x] = 9;
+    q->stacks -= 1;
+}
+
+static void unstack(Q *q, int x, int y, const Undo *u) {
+    q->h[x] = u->hx;
+    q->top[x] = u->tx;
+    q->ts[x] = u->tsx;
+    q->bs[x] = u->bx;
+    q->h[y] = u->hy;
+    q->top[y] = u->ty;
+    q->ts[y] = u->tsy;
+    q->stacks += 1;
+}
+
 /* Search.quiesce on a full board. *over: the position itself has no stacking left (its value is then
  * exact). leaf: the search's leaf, which counts no node for a position that is over (Search.negamax's
  * game-over test). The scan comes before the node's tick: it reads nothing the tick changes. On q->stop the
@@ -352,28 +381,13 @@ static long quiesce(Q *q, int side, long alpha, long beta, int depth, int leaf, 
         }
         caps[j + 1] = m;
     }
-    int *h = q->h, *top = q->top, *ts = q->ts, *bs = q->bs;
     for (int i = 0; i < ncaps; i++) {
         int x = caps[i] >> 5, y = caps[i] & 31;
-        int hx = h[x], tx = top[x], tsx = ts[x], hy = h[y], ty = top[y], tsy = ts[y], bx = bs[x];
-        h[y] = hx + hy;
-        top[y] = tx;
-        ts[y] = tsx;
-        h[x] = 0;
-        top[x] = -1;
-        ts[x] = 0;
-        bs[x] = 9;
-        q->stacks -= 1;
+        Undo u;
+        stack_onto(q, x, y, &u);
         int sub_over;
         long v = -quiesce(q, 1 - side, -beta, -alpha, depth - 1, 0, &sub_over);
-        h[x] = hx;
-        top[x] = tx;
-        ts[x] = tsx;
-        bs[x] = bx;
-        h[y] = hy;
-        top[y] = ty;
-        ts[y] = tsy;
-        q->stacks += 1;
+        unstack(q, x, y, &u);
         if (q->stop) return 0;
         if (v > alpha) {
             alpha = v;
@@ -1132,20 +1146,14 @@ static long negamax_c(N *s, int depth, int side, long alpha, long beta, int ply)
     long alpha0 = alpha, best = -s->inf;
     int best_move = -1;
     for (int i = 0; i < k; i++) {
-        int m = moves[i], x = m >> 5, y = m & 31;
-        int hx = h[x], tx = top[x], tsx = ts[x], hy = h[y], ty = top[y], tsy = ts[y], bx = bs[x], by = bs[y];
+        int m = moves[i], x = m >> 5, y = m & 31, by = bs[y];
+        Undo u;
+        stack_onto(q, x, y, &u);
         const uint64_t *zy = s->z + (size_t)y * ZCODES;
-        uint64_t delta = s->z[(size_t)x * ZCODES + (size_t)(hx * 32 + tx * 16 + tsx * 4 + bx)] ^
-                         zy[hy * 32 + ty * 16 + tsy * 4 + by] ^ zy[(hx + hy) * 32 + tx * 16 + tsx * 4 + by];
+        uint64_t delta = s->z[(size_t)x * ZCODES + (size_t)(u.hx * 32 + u.tx * 16 + u.tsx * 4 + u.bx)] ^
+                         zy[u.hy * 32 + u.ty * 16 + u.tsy * 4 + by] ^
+                         zy[(u.hx + u.hy) * 32 + u.tx * 16 + u.tsx * 4 + by];
         s->key ^= delta;
-        h[y] = hx + hy;
-        top[y] = tx;
-        ts[y] = tsx;
-        h[x] = 0;
-        top[x] = -1;
-        ts[x] = 0;
-        bs[x] = 9;
-        q->stacks -= 1;
         long v;
         if (i && s->pvs) { /* a null window first: most moves only need to be shown no better */
             v = -negamax_c(s, depth - 1, 1 - side, -alpha - 1, -alpha, ply + 1);
@@ -1155,14 +1163,7 @@ static long negamax_c(N *s, int depth, int side, long alpha, long beta, int ply)
             v = -negamax_c(s, depth - 1, 1 - side, -beta, -alpha, ply + 1);
         }
         s->key ^= delta;
-        h[x] = hx;
-        top[x] = tx;
-        ts[x] = tsx;
-        bs[x] = bx;
-        h[y] = hy;
-        top[y] = ty;
-        ts[y] = tsy;
-        q->stacks += 1;
+        unstack(q, x, y, &u);
         if (q->stop) return 0;
         if (v > best) {
             best = v;
