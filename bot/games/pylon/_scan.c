@@ -962,6 +962,7 @@ fail:
 
 #define MAXPLY 256
 #define NMOVES 1024
+#define MAXSTACKINGS 256 /* neighbour pairs on the board: Pylon's has 98 */
 #define ZCODES 2048 /* search._Z: per square, heights to 63 */
 #define CTX_NAME "parlor.pylon.search"
 
@@ -1109,8 +1110,8 @@ static long negamax_c(N *s, int depth, int side, long alpha, long beta, int ply)
         return v;
     }
     int *h = q->h, *top = q->top, *ts = q->ts, *bs = q->bs, n = q->n;
-    int moves[MAXCAPS], k = 0;
-    long long keys[MAXCAPS];
+    int moves[MAXSTACKINGS], k = 0; /* a few kilobytes a ply: fine on a thread's stack */
+    long long keys[MAXSTACKINGS];
     const int *kl = ply < MAXPLY ? s->c->killers[ply] : NULL;
     int nk = ply < MAXPLY ? s->c->nkillers[ply] : 0;
     for (int x = 0; x < n; x++) { /* Search.stackings, each with Search._order's key */
@@ -1270,6 +1271,12 @@ static PyObject *negamax_py(PyObject *Py_UNUSED(self), PyObject *const *args, Py
     if (s.c == NULL) return NULL;
     int exact = PyObject_IsTrue(args[23]);
     if (exact < 0 || read_nbrs(args[24], &g)) return NULL;
+    int pairs = 0;
+    for (int x = 0; x < g.n; x++) pairs += g.count[x];
+    if (pairs > MAXSTACKINGS) {
+        PyErr_SetString(PyExc_ValueError, "Pylon negamax: more than 256 neighbour pairs");
+        return NULL;
+    }
     if ((side != 0 && side != 1) || stacks < 0 || stacks >= q->table_len || ply < 0 || depth > 100) {
         PyErr_SetString(PyExc_ValueError,
                         "Pylon negamax: side 0 or 1, stacks within the weight table, ply >= 0, depth <= 100");
