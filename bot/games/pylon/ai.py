@@ -55,8 +55,13 @@ on the same 20 positions they scored 60% where 140,000 scored 42%, +18% (95% int
 pyramids a game; stop 43), but about 1.8 s a few stackings later, where the 1.75 s cap often decided.
 Since stop 44 the whole stacking search is compiled (about 3 million nodes a second) and hard searches
 3,000,000 nodes: about 1.1-1.2 s at the start of stacking and 0.8 s after 6 stackings on one free core
-(``bench/pylon_search_rate.py --nodes 3000000 [--after 6]``), so the nodes, not the cap, decide. Without a
-compiler (about 80,000 nodes a second) the cap cuts most stacking moves short."""
+(``bench/pylon_search_rate.py --nodes 3000000 [--after 6]``), so the nodes, not the cap, decide. Measured
+(stop 44): in self-play 3,000,000 scored 59% of the points against 600,000 (``bench/pylon_selfplay.py``, 40
+games, 95% interval 43-73%, +0.75 pyramids a game); against MCTS-10,000 from the 29th placement on it
+scored 58% where 600,000 scored 62% on the same 12 positions (``vs_mcts.py --seed 3 --fork 28``: -4%, 95%
+interval -19% to +10%; 3 games with another result). Past 600,000 more nodes gain little against that
+yardstick: its games are decided in the placement. Without a compiler (about 70,000 nodes a second) the
+cap cuts every stacking move short."""
 
 PLACEMENT = "flat"
 """Hard's placement judge before the searched last placements: ``flat`` (:func:`_mc_placement`) or ``uct``
@@ -84,7 +89,9 @@ SEARCH_EMPTIES: Final = 2
 
 Measured in self-play at a fifth of the work: searching the last 2 placements beat the playout
 judge alone 7-1-2 in 10 games, while searching the last 6 lost to it 0-2-6 in 8 (the search's
-horizon then ends about when stacking begins, where the playouts see the whole game)."""
+horizon then ends about when stacking begins, where the playouts see the whole game). With the compiled
+search at full work (stop 44), searching the last 4 scored 48% against the last 2 in 80 games of
+self-play (95% interval 37-58%)."""
 
 _NB: Final = NEIGHBOURS  # ascending, as the move order below expects
 _PAIRS: Final = tuple((src, dst) for src in range(SQUARES) for dst in _NB[src])

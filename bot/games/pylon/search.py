@@ -47,8 +47,8 @@ nodes (``bench/pylon_search_rate.py --compare``). Where the package was built wi
 board scan, the capture quiescence (:data:`QUIESCE`, with the leaf's game-over test), the move list, the
 move order and, once the board is full, the whole negamax (:data:`NEGAMAX`: its table, killers and history
 in C, one context per search) run compiled (``_scan.c``), with the same values, node counts and moves
-(``tests/games/pylon/test_boardscan_compiled.py``): about 3 million nodes a second at the start of stacking
-against 80,000 in pure Python (``bench/pylon_search_rate.py --python``; 500,000 when only the scan and the
+(``tests/games/pylon/test_boardscan_compiled.py``): about 2.7 million nodes a second at the start of stacking
+against 70,000 in pure Python (``bench/pylon_search_rate.py --python``; 500,000 when only the scan and the
 quiescence were compiled).
 
 Tried and left out: late-move reductions (quiet stackings after the third searched a ply shallower first)
