@@ -164,6 +164,12 @@ def _medium(s: PylonState, seat: Seat, rng: random.Random) -> Move:
 
 # --- hard: placement ------------------------------------------------------------------------------------
 
+def _judged(s: PylonState) -> tuple[list[int], list[int], list[int]]:
+    """A placement position as the playouts read it: owners (-1 empty), sizes, both stashes by size."""
+    return ([st[-1][0] if st else -1 for st in s.board], [st[-1][1] if st else 0 for st in s.board],
+            [*s.stash[0], *s.stash[1]])
+
+
 class _SplitMix:
     """SplitMix64 (Steele, Lea and Flood 2014), the placement playouts' random numbers: the same generator as
     ``_scan.c``'s, so the compiled and the pure-Python playouts draw the same numbers and play the same
@@ -315,9 +321,7 @@ UCT: Uct = compiled_uct or _uct_python
 
 def _uct_placement(s: PylonState, seat: Seat, rng: random.Random, sims: int, deadline: float) -> Move:
     """The placement :func:`_uct_python` visited most (then the best sum of results)."""
-    top = [st[-1][0] if st else -1 for st in s.board]
-    ts = [st[-1][1] if st else 0 for st in s.board]
-    stash = [*s.stash[0], *s.stash[1]]
+    top, ts, stash = _judged(s)
     kids, _, _ = UCT(top, ts, stash, seat, sims, rng.getrandbits(64), UCT_C, deadline, time.perf_counter, _NB)
     move = max(kids, key=lambda k: (k[1], k[2]))[0]
     return _PLACEMENT[move % 4, move // 4]
@@ -349,9 +353,7 @@ def _mc_placement(s: PylonState, seat: Seat, rng: random.Random, playouts: int, 
     cands: list[Placement] = [m for m in _non_agree(s, seat) if isinstance(m, Placement)]
     rng.shuffle(cands)
     state = rng.getrandbits(64)
-    top = [st[-1][0] if st else -1 for st in s.board]
-    ts = [st[-1][1] if st else 0 for st in s.board]
-    stash = [*s.stash[0], *s.stash[1]]
+    top, ts, stash = _judged(s)
     after: dict[Placement, tuple[list[int], list[int], list[int]]] = {}
     for m in cands:
         t, z, left = list(top), list(ts), list(stash)

@@ -146,8 +146,12 @@ class Uct(Protocol):
                  /) -> tuple[list[tuple[int, int, float]], int, int]: ...
 
 
+def _pure_python_asked() -> bool:
+    return os.environ.get("PARLOR_PURE_PYTHON_SCAN", "") not in ("", "0")
+
+
 def _compiled() -> tuple[ScanFull, Quiesce, Stackings, Order, Playouts, Uct] | None:
-    if os.environ.get("PARLOR_PURE_PYTHON_SCAN", "") not in ("", "0"):
+    if _pure_python_asked():
         return None
     try:
         from bot.games.pylon._scan import order, playouts, stackings, uct
@@ -178,7 +182,7 @@ class CompiledSearch(NamedTuple):
 
 
 def _compiled_search() -> CompiledSearch | None:
-    if os.environ.get("PARLOR_PURE_PYTHON_SCAN", "") not in ("", "0"):
+    if _pure_python_asked():
         return None
     try:
         from bot.games.pylon._scan import history, negamax, new_context

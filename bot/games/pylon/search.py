@@ -196,7 +196,7 @@ class Search:
         self.exact = True
         self.table = _table()
         self.reach = reach_lists(self.bs) if self.placed == PIECES else None
-        self.ctx = NEGAMAX.new_context() if NEGAMAX is not None else None
+        self.ctx: object | None = None  # the compiled stacking search's context, made at its first node
 
     # --- moves ---------------------------------------------------------------------------------------
 
@@ -390,7 +390,7 @@ class Search:
         top, h = self.top, self.h
         killers = self.killers.get(ply, ())
         hist = self.history
-        if self.ctx is not None and NEGAMAX is not None and self.placed == PIECES and LEARNED:
+        if self.ctx is not None and NEGAMAX is not None and self._compiled_stacking():
             hist = NEGAMAX.history(self.ctx)  # the stacking nodes' counts are kept in C
         if ORDER is not None:
             return ORDER(moves, top, h, side, first, killers, hist, PLACE)
@@ -455,9 +455,14 @@ class Search:
                     break
         return alpha
 
+    def _compiled_stacking(self) -> bool:
+        """Whether this position's subtree is searched by the compiled :data:`NEGAMAX` (a full board)."""
+        return NEGAMAX is not None and self.placed == PIECES and LEARNED
+
     def negamax(self, depth: int, side: int, alpha: int, beta: int, ply: int) -> int:
-        if NEGAMAX is not None and self.ctx is not None and self.placed == PIECES and LEARNED \
-                and self.reach is not None:
+        if NEGAMAX is not None and self.reach is not None and self._compiled_stacking():
+            if self.ctx is None:
+                self.ctx = NEGAMAX.new_context()
             v, self.nodes, status, self.exact = NEGAMAX.negamax(
                 self.h, self.top, self.ts, self.bs, side, alpha, beta, depth, ply, self.stacks, self.key,
                 self.table, self.reach, _Z, self.nodes, self.budget, self.deadline, time.perf_counter, WIN,

@@ -348,7 +348,8 @@ def test_the_compiled_stacking_search_refuses_bad_arguments() -> None:
     e = Search(game(7, 40), 10, 10)
     assert search.NEGAMAX is not None
     good = [e.h, e.top, e.ts, e.bs, 0, -10, 10, 1, 1, e.stacks, e.key, e.table, e.reach, search._Z, 0, 10**6,
-            1e18, time.perf_counter, search.WIN, 4, True, search.INF, e.ctx, True, search._NB]
+            1e18, time.perf_counter, search.WIN, 4, True, search.INF, search.NEGAMAX.new_context(), True,
+            search._NB]
     assert search.NEGAMAX.negamax(*good)[2] == 0
     for i, bad in ((0, e.h[:-1]), (4, 2), (7, 500), (9, 99), (13, search._Z[:-1]), (22, object()),
                    (24, ((99,),) * len(e.h))):
