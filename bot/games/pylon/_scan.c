@@ -298,7 +298,7 @@ static int tick(Q *q) {
         q->stop = 1;
         return 1;
     }
-    if (!(q->nodes & 255)) {
+    if (!(q->nodes & 255) && q->clock != NULL) { /* no clock: the placement playouts' endings */
         PyObject *now = PyObject_CallNoArgs(q->clock);
         if (now == NULL) {
             q->stop = -1;
@@ -669,12 +669,11 @@ static int greedy(const Nbrs *g, const int *h, const int *top, const int *ts, co
     return 1;
 }
 
-/* One quick game from a placement position: the remaining placements at random (the empty squares
- * shuffled, each placer's size drawn from the sizes it has left), then both sides stacking greedily,
- * the second placer first. Returns `seat`'s final margin, or INT_MIN if a placer has no piece left. */
-static int playout(const Nbrs *g, const int *top0, const int *ts0, const int *stash0, int turn, int seat,
-                   uint64_t *rng) {
-    int n = g->n, h[MAXSQ], top[MAXSQ], ts[MAXSQ], bs[MAXSQ], empty[MAXSQ], ne = 0, stash[6];
+/* The rest of a placement at random (the empty squares shuffled, each placer's size drawn from the sizes it
+ * has left) into top and ts. Returns -1 if a placer has no piece left for an empty square. */
+static int fill(const Nbrs *g, const int *top0, const int *ts0, const int *stash0, int turn, uint64_t *rng,
+                int *top, int *ts) {
+    int n = g->n, empty[MAXSQ], ne = 0, stash[6];
     memcpy(stash, stash0, sizeof stash);
     for (int i = 0; i < n; i++) {
         top[i] = top0[i];
@@ -690,13 +689,22 @@ static int playout(const Nbrs *g, const int *top0, const int *ts0, const int *st
         int sizes[3], k = 0;
         for (int z = 1; z <= 3; z++)
             if (stash[3 * turn + z - 1]) sizes[k++] = z;
-        if (!k) return INT_MIN;
+        if (!k) return -1;
         int z = sizes[sm_below(rng, k)], sq = empty[--ne];
         top[sq] = turn;
         ts[sq] = z;
         stash[3 * turn + z - 1]--;
         turn = 1 - turn;
     }
+    return 0;
+}
+
+/* One quick game from a placement position: fill(), then both sides stacking greedily, the second placer
+ * first. Returns `seat`'s final margin, or INT_MIN if a placer has no piece left. */
+static int playout(const Nbrs *g, const int *top0, const int *ts0, const int *stash0, int turn, int seat,
+                   uint64_t *rng) {
+    int n = g->n, h[MAXSQ], top[MAXSQ], ts[MAXSQ], bs[MAXSQ];
+    if (fill(g, top0, ts0, stash0, turn, rng, top, ts)) return INT_MIN;
     for (int i = 0; i < n; i++) {
         h[i] = 1;
         bs[i] = ts[i];
@@ -713,6 +721,44 @@ static int playout(const Nbrs *g, const int *top0, const int *ts0, const int *st
     for (int i = 0; i < n; i++)
         if (h[i]) margin += top[i] == seat ? h[i] : -h[i];
     return margin;
+}
+
+/* One playout ended by the search's judgement instead of stacking: fill(), then the capture quiescence of
+ * depth qdepth on the full board (the learned evaluation, the second placer to move), from `seat`'s view in
+ * half-pyramids, a finished game's WIN taken off. Returns LONG_MIN if a placer has no piece left. */
+static long playout_judged(const Nbrs *g, const int *top0, const int *ts0, const int *stash0, int turn,
+                           int seat, uint64_t *rng, const Weights *table, int qdepth, int win) {
+    Q q;
+    int n = g->n;
+    if (fill(g, top0, ts0, stash0, turn, rng, q.top, q.ts)) return LONG_MIN;
+    Reach reach;
+    for (int y = 0; y < n; y++) {
+        q.h[y] = 1;
+        q.bs[y] = q.ts[y];
+    }
+    for (int y = 0; y < n; y++)
+        for (int t = 0; t < 4; t++) {
+            int k = 0;
+            for (int j = 0; j < g->count[y]; j++)
+                if (q.bs[g->nb[y][j]] <= t) reach.nb[y][t][k++] = (signed char)g->nb[y][j];
+            reach.count[y][t] = k;
+        }
+    q.n = n;
+    q.stacks = n;
+    q.win = win;
+    q.table = table;
+    q.table_len = n + 1;
+    q.reach = &reach;
+    q.nodes = 0;
+    q.budget = LLONG_MAX;
+    q.deadline = 0.0;
+    q.clock = NULL;
+    q.stop = 0;
+    int over;
+    long v = quiesce(&q, 1, -1000000000L, 1000000000L, qdepth, 0, &over);
+    if (v > win / 2) v -= win;
+    else if (v < -(win / 2)) v += win;
+    return seat == 1 ? v : -v;
 }
 
 static int read_nbrs(PyObject *nbs, Nbrs *g) {
@@ -770,13 +816,15 @@ static int read_placement(PyObject *const *args, Nbrs *g, int *top, int *ts, int
     return 0;
 }
 
-/* playouts(top, ts, stash, turn, seat, n, state, neighbours) -> (sum of seat's margins, state): n of
- * playout() above, as ai._playouts_python does them; top: per square its owner or -1 (empty), ts: its
- * size; stash: both seats' pieces left by size (seat 0's three, then seat 1's); turn: the next placer;
- * state: the SplitMix64 state, returned advanced. */
+/* playouts(top, ts, stash, turn, seat, n, state, neighbours[, table, qdepth, win]) -> (sum, state): n of
+ * playout() above, as ai._playouts_python does them, the sum of seat's margins; with a weight table (not
+ * None), n of
+ * playout_judged() (qdepth: the quiescence's depth, win: a finished game's bonus), the sum of their values.
+ * top: per square its owner or -1 (empty), ts: its size; stash: both seats' pieces left by size (seat 0's
+ * three, then seat 1's); turn: the next placer; state: the SplitMix64 state, returned advanced. */
 static PyObject *playouts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "playouts takes 8 positional arguments");
+    if (nargs != 8 && nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "playouts takes 8 or 11 positional arguments");
         return NULL;
     }
     Nbrs g;
@@ -793,6 +841,28 @@ static PyObject *playouts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     }
     if (read_nbrs(args[7], &g)) return NULL;
     long long total = 0;
+    if (nargs == 11 && args[8] != Py_None) {
+        Py_ssize_t len;
+        const Weights *table = table_of(args[8], &len);
+        if (table == NULL) return NULL;
+        long qdepth = PyLong_AsLong(args[9]), win = PyLong_AsLong(args[10]);
+        if (PyErr_Occurred()) return NULL;
+        if (len <= g.n || qdepth < 0 || win < 0 || win > 1000000) {
+            PyErr_SetString(PyExc_ValueError,
+                            "Pylon playouts: the weight table must cover a full board, qdepth and win >= 0");
+            return NULL;
+        }
+        for (long i = 0; i < count; i++) {
+            long v = playout_judged(&g, top, ts, stash, (int)turn, (int)seat, &rng, table, (int)qdepth,
+                                    (int)win);
+            if (v == LONG_MIN) {
+                PyErr_SetString(PyExc_ValueError, "Pylon playouts: a placer has no piece left for an empty square");
+                return NULL;
+            }
+            total += v;
+        }
+        return Py_BuildValue("(LK)", total, (unsigned long long)rng);
+    }
     for (long i = 0; i < count; i++) {
         int m = playout(&g, top, ts, stash, (int)turn, (int)seat, &rng);
         if (m == INT_MIN) {

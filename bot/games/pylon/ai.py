@@ -35,12 +35,12 @@ from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 from bot.games.base import Seat
-from bot.games.pylon.boardscan import Playouts, Uct
+from bot.games.pylon.boardscan import Folded, Playouts, Reach, Uct, reach_lists, scan_full_python
 from bot.games.pylon.boardscan import playouts as compiled_playouts
 from bot.games.pylon.boardscan import uct as compiled_uct
 from bot.games.pylon.notation import AGREE, NEIGHBOURS, SQUARES, Agree, Move, Placement, Stacking
 from bot.games.pylon.rules import PIECES, RULES, PylonState, can_agree, is_over, scores
-from bot.games.pylon.search import PLACE, WIN, search
+from bot.games.pylon.search import PLACE, WIN, search, weight_table
 
 LEVELS: Final = ("easy", "medium", "hard")
 SEARCH_LEVELS: Final = ("hard",)
@@ -72,6 +72,11 @@ stop 44): the flat judge with 60,000 playouts instead of 6,500 scored 48% of the
 33-63%); UCT with 40,000 playouts 57% (42-71%) at c = 1 and 50% at c = 0.5. More playouts of the same
 quick games do not judge better: their greedy stacking is not how the game is played. So ``flat`` at
 6,500 stays (about 0.1 s a move, compiled)."""
+
+PLAYOUT_QDEPTH: int | None = 2
+"""How a placement playout ends: ``None``, both sides stacking like ``medium`` to the end of the game; a
+number, as soon as the board is full, judged by the search's learned evaluation after a capture quiescence
+of that depth (see :func:`_playouts_python`). EXPERIMENT."""
 
 UCT_C = 1.0
 """UCB1's exploration constant in the placement tree (results are +1, 0, -1)."""
@@ -192,12 +197,18 @@ class _SplitMix:
 
 
 def _playouts_python(top: list[int], ts: list[int], stash: list[int], turn: int, seat: int, n: int,
-                     state: int, neighbours: tuple[tuple[int, ...], ...] = _NB) -> tuple[int, int]:
+                     state: int, neighbours: tuple[tuple[int, ...], ...] = _NB,
+                     table: list[Folded] | None = None, qdepth: int = 0, win: int = 0) -> tuple[int, int]:
     """``n`` quick games from a placement position and the sum of ``seat``'s final margins, with the
     SplitMix64 ``state`` advanced: each game places the rest at random (the empty squares shuffled, each
     placer's size drawn from the sizes it has left), then both sides stack like ``medium``, the second
     placer first. ``top``: per square its owner or -1 (empty); ``ts``: its size; ``stash``: seat 0's pieces
-    left by size, then seat 1's; ``turn``: the next placer. ``_scan.playouts`` is the same, compiled."""
+    left by size, then seat 1's; ``turn``: the next placer.
+
+    With a weight ``table`` (the search's, :func:`search._table`) a game ends instead as soon as the board
+    is full, judged by the search's capture quiescence of depth ``qdepth`` (:func:`_quiesce_python`, the
+    second placer to move): the sum is then of ``seat``'s values in half-pyramids, a finished game's ``win``
+    taken off. ``_scan.playouts`` is the same, compiled."""
     assert neighbours is _NB
     rng = _SplitMix(state)
     empty0 = [i for i in range(SQUARES) if top[i] < 0]
@@ -219,6 +230,11 @@ def _playouts_python(top: list[int], ts: list[int], stash: list[int], turn: int,
             placer = 1 - placer
         h = [1] * SQUARES
         bs = list(size)
+        if table is not None:
+            v = _quiesce_python(h, owner, size, bs, 1, -_QINF, _QINF, qdepth, table, reach_lists(bs), win)
+            v = v - win if v > win // 2 else v + win if v < -(win // 2) else v
+            total += v if seat == 1 else -v
+            continue
         side = 1
         while (pick := _greedy_stacking(h, owner, size, bs, side, rng)) is not None:
             x, y = pick
@@ -231,9 +247,39 @@ def _playouts_python(top: list[int], ts: list[int], stash: list[int], turn: int,
     return total, rng.state
 
 
+_QINF: Final = 1_000_000_000
+
+
+def _quiesce_python(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, alpha: int,
+                    beta: int, depth: int, table: list[Folded], reach: Reach, win: int) -> int:
+    """The search's capture quiescence on a full board (``search.Search.quiesce``, without its node count):
+    the learned evaluation for ``side``, or the best capture sequence of at most ``depth`` captures, biggest
+    captured stack first; a finished game scores ``±win + 2 × margin``."""
+    caps: list[int] = []
+    stand, anymove = scan_full_python(h, top, ts, bs, side, caps, table[sum(1 for x in h if x)], reach)
+    if not anymove:
+        m = sum(h[i] if top[i] == side else -h[i] for i in range(SQUARES) if h[i])
+        return 2 * m + (win if m > 0 else -win if m < 0 else 0)
+    if stand >= beta or depth == 0 or not caps:
+        return stand
+    alpha = max(alpha, stand)
+    caps.sort(key=lambda m: -h[m & 31])
+    for m in caps:
+        x, y = m >> 5, m & 31
+        saved = h[x], top[x], ts[x], h[y], top[y], ts[y], bs[x]
+        h[y], top[y], ts[y] = h[x] + h[y], top[x], ts[x]
+        h[x], top[x], ts[x], bs[x] = 0, -1, 0, 9
+        v = -_quiesce_python(h, top, ts, bs, 1 - side, -beta, -alpha, depth - 1, table, reach, win)
+        h[x], top[x], ts[x], h[y], top[y], ts[y], bs[x] = saved
+        if v > alpha:
+            alpha = v
+            if alpha >= beta:
+                break
+    return alpha
+
+
 PLAYOUTS: Playouts = compiled_playouts or _playouts_python
 """The placement judge's playouts: compiled where ``_scan.c`` was built (benches set it)."""
-
 
 class _Node:
     """A node of :func:`_uct_python`'s tree: the placement that led here and who made it, its visits, the sum
@@ -329,16 +375,23 @@ def _uct_placement(s: PylonState, seat: Seat, rng: random.Random, sims: int, dea
 
 def _judge(pos: tuple[list[int], list[int], list[int]], turn: int, seat: int, n: int, state: int,
            deadline: float) -> tuple[int, int, int, bool]:
-    """(sum of margins, playouts played, state, late) for up to ``n`` playouts from ``pos``: the compiled
-    ones in one call, the pure-Python ones 16 at a time, checking the clock in between."""
+    """(sum of results, playouts played, state, late) for up to ``n`` playouts from ``pos``: the compiled
+    ones in one call, ended as :data:`PLAYOUT_QDEPTH` says; the pure-Python ones 16 at a time, checking the
+    clock in between, and always stacked to the end (their quiescence ending is about 50 times slower than
+    compiled, so it would not fit the cap)."""
     top, ts, stash = pos
-    step = n if PLAYOUTS is not _playouts_python else 16
+    compiled = PLAYOUTS is not _playouts_python
+    step = n if compiled else 16
+    qdepth = PLAYOUT_QDEPTH if compiled else None
     total = done = 0
     while done < n:
         if time.perf_counter() > deadline:
             return total, done, state, True
         k = min(step, n - done)
-        got, state = PLAYOUTS(top, ts, stash, turn, seat, k, state, _NB)
+        if qdepth is None:
+            got, state = PLAYOUTS(top, ts, stash, turn, seat, k, state, _NB)
+        else:
+            got, state = PLAYOUTS(top, ts, stash, turn, seat, k, state, _NB, weight_table(), qdepth, WIN)
         total += got
         done += k
     return total, done, state, False

@@ -131,10 +131,11 @@ class Order(Protocol):
 
 class Playouts(Protocol):
     """The placement judge's quick playouts: ``ai._playouts_python``'s arguments, by position
-    (``_scan.pyi``)."""
+    (``_scan.pyi``); with a weight table, quiescence depth and win bonus, ended by the search's judgement."""
 
     def __call__(self, top: list[int], ts: list[int], stash: list[int], turn: int, seat: int, n: int,
-                 state: int, neighbours: tuple[tuple[int, ...], ...], /) -> tuple[int, int]: ...
+                 state: int, neighbours: tuple[tuple[int, ...], ...], table: list[Folded] | None = ...,
+                 qdepth: int = ..., win: int = ..., /) -> tuple[int, int]: ...
 
 
 class Uct(Protocol):

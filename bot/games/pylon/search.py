@@ -146,6 +146,12 @@ def _table() -> list[Folded]:
     return table
 
 
+def weight_table() -> list[Folded]:
+    """Per stack count 0..PIECES, the folded weights (:func:`folded_weights`), as the compiled code reads
+    them."""
+    return _table()
+
+
 def folded_weights(stacks: int) -> Folded:
     """The evaluation's weights on a full board of ``stacks`` stacks, as :func:`scan` reads them."""
     return _table()[stacks]

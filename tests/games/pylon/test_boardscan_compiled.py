@@ -243,6 +243,40 @@ def test_the_compiled_placement_playouts_are_the_python_ones(seed: int, plies: i
     assert (top, ts, stash) == judged(s)  # the caller's lists are left as they were
 
 
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 30), seat=st.integers(0, 1),
+       n=st.integers(0, 8), state=st.integers(0, 2**64 - 1), qdepth=st.integers(0, 4))
+def test_the_compiled_judged_playouts_are_the_python_ones(seed: int, plies: int, seat: int, n: int,
+                                                         state: int, qdepth: int) -> None:
+    # Ended by the search's quiescence as soon as the board is full: the same boards, the same values.
+    _need_compiled()
+    s = game(seed, plies)
+    top, ts, stash = judged(s)
+    turn = s.to_move if s.is_placement else 1 - s.to_move
+    table = search.weight_table()
+    want = ai._playouts_python(top, ts, stash, turn, seat, n, state, ai._NB, table, qdepth, search.WIN)
+    assert boardscan.playouts is not None
+    assert boardscan.playouts(top, ts, stash, turn, seat, n, state, ai._NB, table, qdepth, search.WIN) == want
+    assert (top, ts, stash) == judged(s)
+
+
+def test_a_judged_playout_is_the_searchs_quiescence_of_the_filled_board() -> None:
+    # From a full board there is nothing left to place: one playout is the search's own quiescence value
+    # for the second placer (seat 1), WIN taken off, seen from the asked seat.
+    s = game(7, 30)
+    assert not s.is_placement
+    top, ts, stash = judged(s)
+    for q in (0, 2):
+        e = search.Search(s, 10**9, 1e9)
+        want = e.quiesce(1, -search.INF, search.INF, q)
+        if abs(want) > search.WIN // 2:
+            want -= search.WIN if want > 0 else -search.WIN
+        for seat, sign in ((1, 1), (0, -1)):
+            got, _ = ai._playouts_python(top, ts, stash, 0, seat, 3, 5, ai._NB, search.weight_table(), q,
+                                         search.WIN)
+            assert got == 3 * sign * want
+
+
 def test_bad_playout_arguments_raise() -> None:
     _need_compiled()
     s = game(3, 10)
@@ -257,6 +291,10 @@ def test_bad_playout_arguments_raise() -> None:
         (top, ts, [0] * 6, turn, 0, 5, 1, ai._NB),                      # nothing left to place
         (top, ts, stash, turn, 0, 5, 1, ((99,),) * len(top)),           # a neighbour off the board
         (top, ts, stash, turn, 0, 5, 1),                                # too few arguments
+        (top, ts, stash, turn, 0, 5, 1, ai._NB, search.weight_table()[:5], 2, 1000),  # a short weight table
+        (top, ts, stash, turn, 0, 5, 1, ai._NB, search.weight_table(), -1, 1000),     # a negative depth
+        (top, ts, stash, turn, 0, 5, 1, ai._NB, "table", 2, 1000),                    # no table
+        (top, ts, stash, turn, 0, 5, 1, ai._NB, search.weight_table(), 2),             # 10 arguments
     ]
     assert boardscan.playouts is not None
     for args in bad:
