@@ -5,7 +5,8 @@
 - Pylon hard's search is compiled from ``bot/games/pylon/_scan.c`` (the board scan, the stacking search
   and the placement playouts: the same functions as their pure-Python versions, about forty times as fast
   together). It is optional: where no C compiler is found the build goes on and the bot uses the
-  pure-Python search, with the same moves but more of them cut by hard's time cap. ``-ffp-contract=off``
+  pure-Python search, with the same moves but more of them cut by hard's time cap (and placement
+  playouts stacked to the end: their judged ending is too slow in Python). ``-ffp-contract=off``
   keeps the evaluation's floating-point sum the same as Python's, bit for bit.
 """
 

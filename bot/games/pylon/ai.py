@@ -13,14 +13,18 @@
   principal-variation search, move ordering, capture quiescence, an
   evaluation learned from exactly solved positions; endgames are solved
   exactly). Earlier placements: a
-  Monte Carlo judge, every legal placement scored by the mean final margin of
-  quick playouts (the rest of the placement at random, then both sides
-  stacking like ``medium``); successive halving spends a fixed number of
-  playouts on the placements that keep looking best. The playouts are
-  compiled (``_scan.c``, about 15 µs each, 25 times the pure-Python ones) and
-  draw their random numbers from SplitMix64, the same generator in C and in
-  Python, so both builds play the same games. A tree search over the
-  placements (UCT, :data:`PLACEMENT`) is there to measure, not on.
+  Monte Carlo judge, every legal placement scored by the mean result of
+  quick playouts: the rest of the placement at random, then the full board
+  judged as the search judges a leaf (its learned evaluation after a short
+  capture quiescence, :data:`PLAYOUT_QDEPTH`); successive halving spends a
+  fixed number of playouts on the placements that keep looking best. The
+  playouts are compiled (``_scan.c``, about 40 µs each) and draw their random
+  numbers from SplitMix64, the same generator in C and in Python, so both
+  builds play the same games. Without a compiler the playouts are stacked to
+  the end instead, both sides like ``medium`` (about 0.4 ms each; the
+  judged ending in Python takes about 2 ms). A tree search over the
+  placements (UCT, :data:`PLACEMENT`, with the stacked playouts) is there to
+  measure, not on.
 
 The AI reads the clock (``time.perf_counter``) only for its safety cap
 (:data:`TIME_CAP`); the rules never do.
@@ -74,9 +78,17 @@ quick games do not judge better: their greedy stacking is not how the game is pl
 6,500 stays (about 0.1 s a move, compiled)."""
 
 PLAYOUT_QDEPTH: int | None = 2
-"""How a placement playout ends: ``None``, both sides stacking like ``medium`` to the end of the game; a
-number, as soon as the board is full, judged by the search's learned evaluation after a capture quiescence
-of that depth (see :func:`_playouts_python`). EXPERIMENT."""
+"""How a compiled placement playout ends: ``None``, both sides stacking like ``medium`` to the end of the
+game; a number, as soon as the board is full, judged by the search's learned evaluation after a capture
+quiescence of that depth (see :func:`_playouts_python`).
+
+Measured (stop 45) in self-play (``bench/pylon_selfplay.py``, both sides searching 3,000,000 nodes in the
+stacking): the judged ending (2 captures, 6,500 playouts, about 0.2 s a move) against the stacked one
+scored 59% of the points over 80 games (W 38 D 19 L 23, 95% interval 48-69%, +0.72 pyramids a game;
+seed 13); a first pure-Python version of it with 3,000 playouts scored 60% over 40 (seed 11) and 61% over
+80 (seed 12, 95% interval 50-71%). Stacking to the end with ``medium``'s greed is not how a searched game
+goes on; the search's own judgement of the full board is closer. Its quiescence costs: 4 µs a playout
+with none, 15 µs with 1 capture, 40 µs with 2, 230 µs with 4 (compiled, from the 10th placement)."""
 
 UCT_C = 1.0
 """UCB1's exploration constant in the placement tree (results are +1, 0, -1)."""
