@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -219,3 +220,31 @@ def test_a_playout_keeps_the_pieces_and_scores_a_real_game(seed: int) -> None:
         s = successor(s, s.to_move, Stacking(*pick))
     sc = scores(s)
     assert margin == sc[0] - sc[1]
+
+
+def test_the_placement_judge_ends_compiled_playouts_by_the_search_and_python_ones_by_stacking(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Compiled, each quick game is judged when the board is full (the search's weight table, PLAYOUT_QDEPTH
+    # captures); in pure Python it is stacked to the end (the judged ending would not fit the time cap).
+    from bot.games.pylon import ai, search
+
+    s = _late_placement()
+    pos = ai._judged(s)
+    seen: list[tuple[object, ...]] = []
+    python = ai._playouts_python
+
+    def spy(*args: Any) -> tuple[int, int]:
+        seen.append(args[8:])
+        return python(*args)
+
+    monkeypatch.setattr(ai, "PLAYOUTS", spy)  # stands for a compiled one
+    total, done, _, late = ai._judge(pos, s.to_move, 0, 5, 9, 1e18)
+    assert done == 5 and not late
+    assert seen == [(search.weight_table(), ai.PLAYOUT_QDEPTH, search.WIN)]
+    assert total == python(*pos, s.to_move, 0, 5, 9, ai._NB, search.weight_table(), 2, search.WIN)[0]
+    seen.clear()
+    monkeypatch.setattr(ai, "_playouts_python", spy)  # PLAYOUTS is now the pure-Python function
+    total, done, _, _ = ai._judge(pos, s.to_move, 0, 20, 9, 1e18)
+    assert done == 20 and seen == [(), ()]  # 16 at a time, checking the clock in between
+    assert total == python(*pos, s.to_move, 0, 16, 9)[0] + python(*pos, s.to_move, 0, 4,
+                                                                  python(*pos, s.to_move, 0, 16, 9)[1])[0]
