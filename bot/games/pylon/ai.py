@@ -217,10 +217,10 @@ def _playouts_python(top: list[int], ts: list[int], stash: list[int], turn: int,
     placer first. ``top``: per square its owner or -1 (empty); ``ts``: its size; ``stash``: seat 0's pieces
     left by size, then seat 1's; ``turn``: the next placer.
 
-    With a weight ``table`` (the search's, :func:`search._table`) a game ends instead as soon as the board
-    is full, judged by the search's capture quiescence of depth ``qdepth`` (:func:`_quiesce_python`, the
-    second placer to move): the sum is then of ``seat``'s values in half-pyramids, a finished game's ``win``
-    taken off. ``_scan.playouts`` is the same, compiled."""
+    With a weight ``table`` (:func:`search.weight_table`) a game ends instead as soon as the board is full,
+    judged by the search's capture quiescence of depth ``qdepth`` (:func:`_quiesce_python`, seat 1, the
+    second placer, to move): the sum is then of ``seat``'s values in half-pyramids, a finished game's
+    ``win`` taken off. ``_scan.playouts`` is the same, compiled."""
     assert neighbours is _NB
     rng = _SplitMix(state)
     empty0 = [i for i in range(SQUARES) if top[i] < 0]
@@ -292,6 +292,7 @@ def _quiesce_python(h: list[int], top: list[int], ts: list[int], bs: list[int], 
 
 PLAYOUTS: Playouts = compiled_playouts or _playouts_python
 """The placement judge's playouts: compiled where ``_scan.c`` was built (benches set it)."""
+
 
 class _Node:
     """A node of :func:`_uct_python`'s tree: the placement that led here and who made it, its visits, the sum
