@@ -700,11 +700,11 @@ static int fill(const Nbrs *g, const int *top0, const int *ts0, const int *stash
 }
 
 /* One quick game from a placement position: fill(), then both sides stacking greedily, the second placer
- * first. Returns `seat`'s final margin, or INT_MIN if a placer has no piece left. */
-static int playout(const Nbrs *g, const int *top0, const int *ts0, const int *stash0, int turn, int seat,
-                   uint64_t *rng) {
+ * first. Returns `seat`'s final margin, or LONG_MIN if a placer has no piece left. */
+static long playout(const Nbrs *g, const int *top0, const int *ts0, const int *stash0, int turn, int seat,
+                    uint64_t *rng) {
     int n = g->n, h[MAXSQ], top[MAXSQ], ts[MAXSQ], bs[MAXSQ];
-    if (fill(g, top0, ts0, stash0, turn, rng, top, ts)) return INT_MIN;
+    if (fill(g, top0, ts0, stash0, turn, rng, top, ts)) return LONG_MIN;
     for (int i = 0; i < n; i++) {
         h[i] = 1;
         bs[i] = ts[i];
@@ -818,8 +818,8 @@ static int read_placement(PyObject *const *args, Nbrs *g, int *top, int *ts, int
 
 /* playouts(top, ts, stash, turn, seat, n, state, neighbours[, table, qdepth, win]) -> (sum, state): n of
  * playout() above, as ai._playouts_python does them, the sum of seat's margins; with a weight table (not
- * None), n of
- * playout_judged() (qdepth: the quiescence's depth, win: a finished game's bonus), the sum of their values.
+ * None), n of playout_judged() (qdepth: the quiescence's depth, win: a finished game's bonus), the sum of
+ * their values.
  * top: per square its owner or -1 (empty), ts: its size; stash: both seats' pieces left by size (seat 0's
  * three, then seat 1's); turn: the next placer; state: the SplitMix64 state, returned advanced. */
 static PyObject *playouts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
@@ -840,32 +840,27 @@ static PyObject *playouts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
         return NULL;
     }
     if (read_nbrs(args[7], &g)) return NULL;
-    long long total = 0;
+    const Weights *table = NULL; /* NULL: stacked to the end */
+    long qdepth = 0, win = 0;
     if (nargs == 11 && args[8] != Py_None) {
         Py_ssize_t len;
-        const Weights *table = table_of(args[8], &len);
+        table = table_of(args[8], &len);
         if (table == NULL) return NULL;
-        long qdepth = PyLong_AsLong(args[9]), win = PyLong_AsLong(args[10]);
+        qdepth = PyLong_AsLong(args[9]);
+        win = PyLong_AsLong(args[10]);
         if (PyErr_Occurred()) return NULL;
         if (len <= g.n || qdepth < 0 || win < 0 || win > 1000000) {
             PyErr_SetString(PyExc_ValueError,
                             "Pylon playouts: the weight table must cover a full board, qdepth and win >= 0");
             return NULL;
         }
-        for (long i = 0; i < count; i++) {
-            long v = playout_judged(&g, top, ts, stash, (int)turn, (int)seat, &rng, table, (int)qdepth,
-                                    (int)win);
-            if (v == LONG_MIN) {
-                PyErr_SetString(PyExc_ValueError, "Pylon playouts: a placer has no piece left for an empty square");
-                return NULL;
-            }
-            total += v;
-        }
-        return Py_BuildValue("(LK)", total, (unsigned long long)rng);
     }
+    long long total = 0;
     for (long i = 0; i < count; i++) {
-        int m = playout(&g, top, ts, stash, (int)turn, (int)seat, &rng);
-        if (m == INT_MIN) {
+        long m = table == NULL ? playout(&g, top, ts, stash, (int)turn, (int)seat, &rng)
+                               : playout_judged(&g, top, ts, stash, (int)turn, (int)seat, &rng, table,
+                                                (int)qdepth, (int)win);
+        if (m == LONG_MIN) {
             PyErr_SetString(PyExc_ValueError, "Pylon playouts: a placer has no piece left for an empty square");
             return NULL;
         }
@@ -992,8 +987,8 @@ static PyObject *uct(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_
                 break;
             }
         }
-        int m = playout(&g, top, ts, stash, turn, 0, &rng);
-        if (m == INT_MIN) {
+        long m = playout(&g, top, ts, stash, turn, 0, &rng);
+        if (m == LONG_MIN) {
             PyErr_SetString(PyExc_ValueError, "Pylon uct: a placer has no piece left for an empty square");
             goto fail;
         }

@@ -39,12 +39,12 @@ from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 from bot.games.base import Seat
-from bot.games.pylon.boardscan import Folded, Playouts, Reach, Uct, reach_lists, scan_full_python
+from bot.games.pylon.boardscan import Folded, Playouts, Uct
 from bot.games.pylon.boardscan import playouts as compiled_playouts
 from bot.games.pylon.boardscan import uct as compiled_uct
 from bot.games.pylon.notation import AGREE, NEIGHBOURS, SQUARES, Agree, Move, Placement, Stacking
 from bot.games.pylon.rules import PIECES, RULES, PylonState, can_agree, is_over, scores
-from bot.games.pylon.search import PLACE, WIN, search, weight_table
+from bot.games.pylon.search import INF, PLACE, WIN, Search, search, weight_table
 
 LEVELS: Final = ("easy", "medium", "hard")
 SEARCH_LEVELS: Final = ("hard",)
@@ -220,7 +220,7 @@ def _playouts_python(top: list[int], ts: list[int], stash: list[int], turn: int,
     left by size, then seat 1's; ``turn``: the next placer.
 
     With a weight ``table`` (:func:`search.weight_table`) a game ends instead as soon as the board is full,
-    judged by the search's capture quiescence of depth ``qdepth`` (:func:`_quiesce_python`, seat 1, the
+    judged by the search's capture quiescence of depth ``qdepth`` (:func:`_judged_ending`, seat 1, the
     second placer, to move): the sum is then of ``seat``'s values in half-pyramids, a finished game's
     ``win`` taken off. ``_scan.playouts`` is the same, compiled."""
     assert neighbours is _NB
@@ -242,13 +242,12 @@ def _playouts_python(top: list[int], ts: list[int], stash: list[int], turn: int,
             owner[sq], size[sq] = placer, z
             left[3 * placer + z - 1] -= 1
             placer = 1 - placer
-        h = [1] * SQUARES
-        bs = list(size)
         if table is not None:
-            v = _quiesce_python(h, owner, size, bs, 1, -_QINF, _QINF, qdepth, table, reach_lists(bs), win)
-            v = v - win if v > win // 2 else v + win if v < -(win // 2) else v
+            v = _judged_ending(owner, size, table, qdepth, win)
             total += v if seat == 1 else -v
             continue
+        h = [1] * SQUARES
+        bs = list(size)
         side = 1
         while (pick := _greedy_stacking(h, owner, size, bs, side, rng)) is not None:
             x, y = pick
@@ -261,35 +260,16 @@ def _playouts_python(top: list[int], ts: list[int], stash: list[int], turn: int,
     return total, rng.state
 
 
-_QINF: Final = 1_000_000_000
-
-
-def _quiesce_python(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, alpha: int,
-                    beta: int, depth: int, table: list[Folded], reach: Reach, win: int) -> int:
-    """The search's capture quiescence on a full board (``search.Search.quiesce``, without its node count):
-    the learned evaluation for ``side``, or the best capture sequence of at most ``depth`` captures, biggest
-    captured stack first; a finished game scores ``±win + 2 × margin``."""
-    caps: list[int] = []
-    stand, anymove = scan_full_python(h, top, ts, bs, side, caps, table[sum(1 for x in h if x)], reach)
-    if not anymove:
-        m = sum(h[i] if top[i] == side else -h[i] for i in range(SQUARES) if h[i])
-        return 2 * m + (win if m > 0 else -win if m < 0 else 0)
-    if stand >= beta or depth == 0 or not caps:
-        return stand
-    alpha = max(alpha, stand)
-    caps.sort(key=lambda m: -h[m & 31])
-    for m in caps:
-        x, y = m >> 5, m & 31
-        saved = h[x], top[x], ts[x], h[y], top[y], ts[y], bs[x]
-        h[y], top[y], ts[y] = h[x] + h[y], top[x], ts[x]
-        h[x], top[x], ts[x], bs[x] = 0, -1, 0, 9
-        v = -_quiesce_python(h, top, ts, bs, 1 - side, -beta, -alpha, depth - 1, table, reach, win)
-        h[x], top[x], ts[x], h[y], top[y], ts[y], bs[x] = saved
-        if v > alpha:
-            alpha = v
-            if alpha >= beta:
-                break
-    return alpha
+def _judged_ending(owner: list[int], size: list[int], table: list[Folded], qdepth: int, win: int) -> int:
+    """A full board of single pyramids as the search judges it: :meth:`Search.quiesce` of depth ``qdepth``
+    for seat 1 (the second placer, who stacks first) with the weight ``table``, a finished game's ``win``
+    (the search's :data:`~bot.games.pylon.search.WIN`) taken off."""
+    assert win == WIN
+    board = tuple(((o, z),) for o, z in zip(owner, size, strict=True))
+    e = Search(PylonState(board, ((0, 0, 0), (0, 0, 0))), 1 << 62, 1e18)
+    e.table = table
+    v = e.quiesce(1, -INF, INF, qdepth)
+    return v - win if v > win // 2 else v + win if v < -(win // 2) else v
 
 
 PLAYOUTS: Playouts = compiled_playouts or _playouts_python

@@ -220,12 +220,6 @@ def test_the_compiled_move_list_and_order_are_the_python_ones(seed: int, plies: 
         assert e._order(list(moves), side, first, 5) == want_no_killers
 
 
-def judged(s: PylonState) -> tuple[list[int], list[int], list[int]]:
-    """The placement judge's view of a placement position: owners (-1 empty), sizes, both stashes."""
-    return ([st[-1][0] if st else -1 for st in s.board], [st[-1][1] if st else 0 for st in s.board],
-            [*s.stash[0], *s.stash[1]])
-
-
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 30), seat=st.integers(0, 1),
        n=st.integers(0, 12), state=st.integers(0, 2**64 - 1))
@@ -235,12 +229,12 @@ def test_the_compiled_placement_playouts_are_the_python_ones(seed: int, plies: i
     # random state advanced by the same draws.
     _need_compiled()
     s = game(seed, plies)
-    top, ts, stash = judged(s)
+    top, ts, stash = ai._judged(s)
     turn = s.to_move if s.is_placement else 1 - s.to_move
     want = ai._playouts_python(top, ts, stash, turn, seat, n, state)
     assert boardscan.playouts is not None
     assert boardscan.playouts(top, ts, stash, turn, seat, n, state, ai._NB) == want
-    assert (top, ts, stash) == judged(s)  # the caller's lists are left as they were
+    assert (top, ts, stash) == ai._judged(s)  # the caller's lists are left as they were
 
 
 @settings(max_examples=150, deadline=None)
@@ -251,13 +245,13 @@ def test_the_compiled_judged_playouts_are_the_python_ones(seed: int, plies: int,
     # Ended by the search's quiescence as soon as the board is full: the same boards, the same values.
     _need_compiled()
     s = game(seed, plies)
-    top, ts, stash = judged(s)
+    top, ts, stash = ai._judged(s)
     turn = s.to_move if s.is_placement else 1 - s.to_move
     table = search.weight_table()
     want = ai._playouts_python(top, ts, stash, turn, seat, n, state, ai._NB, table, qdepth, search.WIN)
     assert boardscan.playouts is not None
     assert boardscan.playouts(top, ts, stash, turn, seat, n, state, ai._NB, table, qdepth, search.WIN) == want
-    assert (top, ts, stash) == judged(s)
+    assert (top, ts, stash) == ai._judged(s)
 
 
 def test_a_judged_playout_is_the_searchs_quiescence_of_the_filled_board() -> None:
@@ -265,7 +259,7 @@ def test_a_judged_playout_is_the_searchs_quiescence_of_the_filled_board() -> Non
     # for the second placer (seat 1), WIN taken off, seen from the asked seat.
     s = game(7, 30)
     assert not s.is_placement
-    top, ts, stash = judged(s)
+    top, ts, stash = ai._judged(s)
     for q in (0, 2):
         e = search.Search(s, 10**9, 1e9)
         want = e.quiesce(1, -search.INF, search.INF, q)
@@ -280,7 +274,7 @@ def test_a_judged_playout_is_the_searchs_quiescence_of_the_filled_board() -> Non
 def test_bad_playout_arguments_raise() -> None:
     _need_compiled()
     s = game(3, 10)
-    top, ts, stash = judged(s)
+    top, ts, stash = ai._judged(s)
     turn = s.to_move
     bad = [
         (top[:-1], ts, stash, turn, 0, 5, 1, ai._NB),                   # a short list
@@ -311,7 +305,7 @@ def test_the_compiled_placement_tree_is_the_python_one(seed: int, plies: int, si
     # state (so the same playouts at the same nodes), from any placement position or the full board.
     _need_compiled()
     s = game(seed, plies)
-    top, ts, stash = judged(s)
+    top, ts, stash = ai._judged(s)
     turn = s.to_move if s.is_placement else 1 - s.to_move
     want = ai._uct_python(top, ts, stash, turn, sims, state, c, 1e18, time.perf_counter)
     assert boardscan.uct is not None
@@ -323,7 +317,7 @@ def test_the_compiled_placement_tree_is_the_python_one(seed: int, plies: int, si
 def test_the_placement_tree_stops_at_its_deadline_and_on_bad_arguments() -> None:
     _need_compiled()
     s = game(5, 8)
-    top, ts, stash = judged(s)
+    top, ts, stash = ai._judged(s)
     assert boardscan.uct is not None
     ticks = iter(range(10**6))
     kids, _, done = boardscan.uct(top, ts, stash, s.to_move, 10**5, 1, 1.0, 2.5, lambda: float(next(ticks)),
