@@ -887,11 +887,13 @@ static int legal_count(int n, const int *top, const int *stash, int turn) {
     return empty ? sizes * empty : 0;
 }
 
-/* uct(top, ts, stash, turn, sims, state, c, deadline, clock, neighbours) -> ([(move, visits, sum)] for the
- * root's children, newest first, state, sims done): ai._uct_python, compiled. */
+/* uct(top, ts, stash, turn, sims, state, c, deadline, clock, neighbours[, table, qdepth, win, scale]) ->
+ * ([(move, visits, sum)] for the root's children, newest first, state, sims done): ai._uct_python,
+ * compiled. With a weight table (not None) a leaf is scored by playout_judged() (seat 0's value v) as
+ * tanh(v / scale) instead of a stacked playout's +1, 0 or -1. */
 static PyObject *uct(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 10) {
-        PyErr_SetString(PyExc_TypeError, "uct takes 10 positional arguments");
+    if (nargs != 10 && nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "uct takes 10 or 14 positional arguments");
         return NULL;
     }
     Nbrs g;
@@ -914,6 +916,23 @@ static PyObject *uct(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_
         return NULL;
     }
     if (read_nbrs(args[9], &g)) return NULL;
+    const Weights *table = NULL; /* NULL: stacked playouts */
+    long qdepth = 0, win = 0;
+    double scale = 1.0;
+    if (nargs == 14 && args[10] != Py_None) {
+        Py_ssize_t len;
+        table = table_of(args[10], &len);
+        if (table == NULL) return NULL;
+        qdepth = PyLong_AsLong(args[11]);
+        win = PyLong_AsLong(args[12]);
+        scale = PyFloat_AsDouble(args[13]);
+        if (PyErr_Occurred()) return NULL;
+        if (len <= g.n || qdepth < 0 || win < 0 || win > 1000000 || !(scale > 0.0)) {
+            PyErr_SetString(PyExc_ValueError, "Pylon uct: the weight table must cover a full board, qdepth and "
+                                              "win >= 0, scale > 0");
+            return NULL;
+        }
+    }
     UNode *pool = PyMem_Malloc(sizeof(UNode) * (size_t)(sims + 1));
     if (pool == NULL) return PyErr_NoMemory();
     int used = 1;
@@ -987,12 +1006,13 @@ static PyObject *uct(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_
                 break;
             }
         }
-        long m = playout(&g, top, ts, stash, turn, 0, &rng);
+        long m = table == NULL ? playout(&g, top, ts, stash, turn, 0, &rng)
+                               : playout_judged(&g, top, ts, stash, turn, 0, &rng, table, (int)qdepth, (int)win);
         if (m == LONG_MIN) {
             PyErr_SetString(PyExc_ValueError, "Pylon uct: a placer has no piece left for an empty square");
             goto fail;
         }
-        double r = m > 0 ? 1.0 : (m < 0 ? -1.0 : 0.0);
+        double r = table != NULL ? tanh((double)m / scale) : (m > 0 ? 1.0 : (m < 0 ? -1.0 : 0.0));
         for (int i = 0; i < depth; i++) {
             UNode *p = &pool[path[i]];
             p->n++;

@@ -21,7 +21,8 @@ def playouts(top: list[int], ts: list[int], stash: list[int], turn: int, seat: i
              win: int = ..., /) -> tuple[int, int]: ...
 def uct(top: list[int], ts: list[int], stash: list[int], turn: int, sims: int, state: int, c: float,
         deadline: float, clock: Callable[[], float], neighbours: tuple[tuple[int, ...], ...],
-        /) -> tuple[list[tuple[int, int, float]], int, int]: ...
+        table: list[tuple[list[float], tuple[float, ...]]] | None = ..., qdepth: int = ..., win: int = ...,
+        scale: float = ..., /) -> tuple[list[tuple[int, int, float]], int, int]: ...
 def negamax(h: list[int], top: list[int], ts: list[int], bs: list[int], side: int, alpha: int, beta: int,
             depth: int, ply: int, stacks: int, key: int, table: list[tuple[list[float], tuple[float, ...]]],
             reach: list[tuple[tuple[int, ...], ...]], zobrist: list[list[int]], nodes: int, budget: int,

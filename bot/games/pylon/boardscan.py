@@ -143,8 +143,8 @@ class Uct(Protocol):
 
     def __call__(self, top: list[int], ts: list[int], stash: list[int], turn: int, sims: int, state: int,
                  c: float, deadline: float, clock: Callable[[], float],
-                 neighbours: tuple[tuple[int, ...], ...],
-                 /) -> tuple[list[tuple[int, int, float]], int, int]: ...
+                 neighbours: tuple[tuple[int, ...], ...], table: list[Folded] | None = ..., qdepth: int = ...,
+                 win: int = ..., scale: float = ..., /) -> tuple[list[tuple[int, int, float]], int, int]: ...
 
 
 def _pure_python_asked() -> bool:

@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -298,18 +299,24 @@ def test_bad_playout_arguments_raise() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 30), sims=st.integers(0, 400),
-       state=st.integers(0, 2**64 - 1), c=st.sampled_from([0.0, 0.3, 1.0, 2.5]))
+       state=st.integers(0, 2**64 - 1), c=st.sampled_from([0.0, 0.3, 1.0, 2.5]),
+       judged=st.sampled_from([None, (0, 1.0), (2, 6.0), (3, 2.5)]))
 def test_the_compiled_placement_tree_is_the_python_one(seed: int, plies: int, sims: int, state: int,
-                                                      c: float) -> None:
+                                                      c: float, judged: tuple[int, float] | None) -> None:
     # The same tree: every root child's visits and sum of results, in the same order, and the same random
-    # state (so the same playouts at the same nodes), from any placement position or the full board.
+    # state (so the same playouts at the same nodes), from any placement position or the full board, with
+    # stacked or judged playouts at the leaves.
     _need_compiled()
     s = game(seed, plies)
     top, ts, stash = ai._judged(s)
     turn = s.to_move if s.is_placement else 1 - s.to_move
-    want = ai._uct_python(top, ts, stash, turn, sims, state, c, 1e18, time.perf_counter)
+    extra: tuple[Any, ...] = ()
+    if judged is not None:
+        extra = (search.weight_table(), judged[0], search.WIN, judged[1])
+    want = ai._uct_python(top, ts, stash, turn, sims, state, c, 1e18, time.perf_counter, ai._NB, *extra)
     assert boardscan.uct is not None
-    assert boardscan.uct(top, ts, stash, turn, sims, state, c, 1e18, time.perf_counter, ai._NB) == want
+    got = boardscan.uct(top, ts, stash, turn, sims, state, c, 1e18, time.perf_counter, ai._NB, *extra)
+    assert got == want
     kids, _, done = want
     assert done == sims and (not s.is_placement or sum(n for _, n, _ in kids) == sims)
 
@@ -323,6 +330,7 @@ def test_the_placement_tree_stops_at_its_deadline_and_on_bad_arguments() -> None
     kids, _, done = boardscan.uct(top, ts, stash, s.to_move, 10**5, 1, 1.0, 2.5, lambda: float(next(ticks)),
                                   ai._NB)
     assert done == 4 * 256 and sum(n for _, n, _ in kids) == done  # readings 0, 1, 2, then 3 > 2.5
+    good = (top, ts, stash, s.to_move, 5, 1, 1.0, 1e18, time.perf_counter, ai._NB)
     bad = [
         (top[:-1], ts, stash, s.to_move, 5, 1, 1.0, 1e18, time.perf_counter, ai._NB),   # a short list
         (top, ts, stash, 3, 5, 1, 1.0, 1e18, time.perf_counter, ai._NB),                # no such placer
@@ -330,6 +338,10 @@ def test_the_placement_tree_stops_at_its_deadline_and_on_bad_arguments() -> None
         (top, ts, stash, s.to_move, 5, 1, "c", 1e18, time.perf_counter, ai._NB),        # not a number
         (top, ts, stash, s.to_move, 300, 1, 1.0, 0.0, None, ai._NB),                    # no clock to call
         (top, ts, stash, s.to_move, 5, 1, 1.0, 1e18, time.perf_counter),                # too few arguments
+        (*good, search.weight_table()[:5], 2, search.WIN, 6.0),                         # a short weight table
+        (*good, search.weight_table(), -1, search.WIN, 6.0),                            # a negative depth
+        (*good, search.weight_table(), 2, search.WIN, 0.0),                             # no scale
+        (*good, search.weight_table(), 2, search.WIN),                                  # 13 arguments
     ]
     for args in bad:
         with pytest.raises((TypeError, ValueError)):
