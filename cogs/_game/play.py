@@ -27,6 +27,8 @@ AI_AT_ONCE = 0.25
 computer that needs longer does not hold the answer up: the player's own move is shown at once (the
 board says the computer is thinking) and the computer's move edits that board when it is ready."""
 
+COMPUTER_TASK = "parlor-computer: "
+"""The name prefix of the tasks in which the computer thinks and presents its move (logs, tests)."""
 
 STRAY_LOOKBACK = 50
 """Messages of a thread read at start-up for live boards the store lost track of (:meth:`retire_strays`)."""
@@ -126,7 +128,8 @@ class PlayCog(PrivateCog):
             done, _pending = await asyncio.wait({task}, timeout=max(0.0, end - time.monotonic()))
             if not done:
                 shown = self._answered.setdefault(match_id, asyncio.Event())
-                follow = asyncio.create_task(self._ai_follow(match_id, task, result, shown))
+                follow = asyncio.create_task(self._ai_follow(match_id, task, result, shown),
+                                             name=f"{COMPUTER_TASK}match {match_id}")
                 self._ai_tasks.add(follow)
                 follow.add_done_callback(self._ai_tasks.discard)
                 break
@@ -198,7 +201,8 @@ class PlayCog(PrivateCog):
         if match_id in self._ai_running:
             return
         self._ai_running.add(match_id)
-        task = asyncio.create_task(self._ai_turn(match_id, list(earlier or [])))
+        task = asyncio.create_task(self._ai_turn(match_id, list(earlier or [])),
+                                   name=f"{COMPUTER_TASK}match {match_id}")
         self._ai_tasks.add(task)
         task.add_done_callback(self._ai_tasks.discard)
 

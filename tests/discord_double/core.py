@@ -38,6 +38,7 @@ _HANDLER_TASK_PREFIXES = (
     "discord-ui-modal-dispatch",
     "discord-ui-dynamic-item",
     "discord-ui-view-timeout",
+    "parlor-computer: ",  # cogs._game.play.COMPUTER_TASK: the computer's move, presented after the reply
 )
 
 
@@ -508,8 +509,9 @@ class DiscordDouble(DiscordWorld):
         ]
 
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> bool:
-        """Wait until no request is in flight, no event is queued, the bot's event/command/view tasks
-        finished, and nothing happened for ``quiet`` seconds. Returns False on timeout."""
+        """Wait until no request is in flight, no event is queued, the bot's event/command/view tasks and the
+        computer's thinking tasks finished, and nothing happened for ``quiet`` seconds. Returns False on
+        timeout."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             busy = (
