@@ -816,6 +816,24 @@ static int read_placement(PyObject *const *args, Nbrs *g, int *top, int *ts, int
     return 0;
 }
 
+/* args[0..2]: a judged ending's weight table (None: *table stays NULL), quiescence depth and win bonus, for a
+ * board of n squares. */
+static int read_judge(PyObject *const *args, int n, const Weights **table, long *qdepth, long *win) {
+    if (args[0] == Py_None) return 0;
+    Py_ssize_t len;
+    *table = table_of(args[0], &len);
+    if (*table == NULL) return -1;
+    *qdepth = PyLong_AsLong(args[1]);
+    *win = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred()) return -1;
+    if (len <= n || *qdepth < 0 || *win < 0 || *win > 1000000) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Pylon playouts: the weight table must cover a full board, qdepth and win >= 0");
+        return -1;
+    }
+    return 0;
+}
+
 /* playouts(top, ts, stash, turn, seat, n, state, neighbours[, table, qdepth, win]) -> (sum, state): n of
  * playout() above, as ai._playouts_python does them, the sum of seat's margins; with a weight table (not
  * None), n of playout_judged() (qdepth: the quiescence's depth, win: a finished game's bonus), the sum of
@@ -842,19 +860,7 @@ static PyObject *playouts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     if (read_nbrs(args[7], &g)) return NULL;
     const Weights *table = NULL; /* NULL: stacked to the end */
     long qdepth = 0, win = 0;
-    if (nargs == 11 && args[8] != Py_None) {
-        Py_ssize_t len;
-        table = table_of(args[8], &len);
-        if (table == NULL) return NULL;
-        qdepth = PyLong_AsLong(args[9]);
-        win = PyLong_AsLong(args[10]);
-        if (PyErr_Occurred()) return NULL;
-        if (len <= g.n || qdepth < 0 || win < 0 || win > 1000000) {
-            PyErr_SetString(PyExc_ValueError,
-                            "Pylon playouts: the weight table must cover a full board, qdepth and win >= 0");
-            return NULL;
-        }
-    }
+    if (nargs == 11 && read_judge(args + 8, g.n, &table, &qdepth, &win)) return NULL;
     long long total = 0;
     for (long i = 0; i < count; i++) {
         long m = table == NULL ? playout(&g, top, ts, stash, (int)turn, (int)seat, &rng)
@@ -919,17 +925,12 @@ static PyObject *uct(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_
     const Weights *table = NULL; /* NULL: stacked playouts */
     long qdepth = 0, win = 0;
     double scale = 1.0;
-    if (nargs == 14 && args[10] != Py_None) {
-        Py_ssize_t len;
-        table = table_of(args[10], &len);
-        if (table == NULL) return NULL;
-        qdepth = PyLong_AsLong(args[11]);
-        win = PyLong_AsLong(args[12]);
+    if (nargs == 14) {
+        if (read_judge(args + 10, g.n, &table, &qdepth, &win)) return NULL;
         scale = PyFloat_AsDouble(args[13]);
-        if (PyErr_Occurred()) return NULL;
-        if (len <= g.n || qdepth < 0 || win < 0 || win > 1000000 || !(scale > 0.0)) {
-            PyErr_SetString(PyExc_ValueError, "Pylon uct: the weight table must cover a full board, qdepth and "
-                                              "win >= 0, scale > 0");
+        if (scale == -1.0 && PyErr_Occurred()) return NULL;
+        if (table != NULL && !(scale > 0.0)) {
+            PyErr_SetString(PyExc_ValueError, "Pylon uct: scale must be > 0");
             return NULL;
         }
     }
