@@ -86,8 +86,9 @@ quick games do not judge better: their greedy stacking is not how the game is pl
 
 With the judged playouts (:data:`PLAYOUT_QDEPTH`, stop 46, both sides' stacking at 3,000,000 nodes, 80 games
 each): UCT with 20,000 judged playouts (c = 1, :data:`UCT_SCALE` 6; about 0.5 s a placement) scored 51% of
-the points against the shipped flat 6,500 (W 32 D 18 L 30, 95% interval 40-62%, seed 15), and the flat
-judge with 13,000 scored 54% (W 39 D 8 L 33, 43-64%, seed 14). Neither is a measured gain."""
+the points against the shipped flat 6,500 (W 32 D 18 L 30, 95% interval 40-62%, seed 15), with
+:data:`UCT_SCALE` 2 54% (W 32 D 22 L 26, 43-64%, seed 18), and the flat judge with 13,000 scored 54% (W 39
+D 8 L 33, 43-64%, seed 14). None is a measured gain."""
 
 PLAYOUT_QDEPTH: int | None = 2
 """How a compiled placement playout ends: ``None``, both sides stacking like ``medium`` to the end of the
