@@ -291,6 +291,15 @@ def _judged_ending(owner: list[int], size: list[int], table: list[Folded], qdept
     return v - win if v > win // 2 else v + win if v < -(win // 2) else v
 
 
+def _ending(compiled: bool) -> tuple[()] | tuple[list[Folded], int, int]:
+    """The playouts' ending arguments after ``neighbours`` (weight table, quiescence depth, win bonus) where
+    they are ``compiled`` and :data:`PLAYOUT_QDEPTH` is set; none (stacked to the end) otherwise: judged in
+    pure Python they would be about 50 times slower than compiled, too slow for the cap."""
+    if not compiled or PLAYOUT_QDEPTH is None:
+        return ()
+    return weight_table(), PLAYOUT_QDEPTH, WIN
+
+
 PLAYOUTS: Playouts = compiled_playouts or _playouts_python
 """The placement judge's playouts: compiled where ``_scan.c`` was built (benches set it)."""
 
@@ -384,12 +393,10 @@ UCT: Uct = compiled_uct or _uct_python
 def _uct_placement(s: PylonState, seat: Seat, rng: random.Random, sims: int, deadline: float) -> Move:
     """The placement :func:`_uct_python` visited most (then the best sum of results)."""
     top, ts, stash = _judged(s)
-    state = rng.getrandbits(64)
-    if UCT is _uct_python or PLAYOUT_QDEPTH is None:
-        kids, _, _ = UCT(top, ts, stash, seat, sims, state, UCT_C, deadline, time.perf_counter, _NB)
-    else:
-        kids, _, _ = UCT(top, ts, stash, seat, sims, state, UCT_C, deadline, time.perf_counter, _NB,
-                         weight_table(), PLAYOUT_QDEPTH, WIN, UCT_SCALE)
+    ending = _ending(UCT is not _uct_python)
+    scale = (UCT_SCALE,) if ending else ()
+    kids, _, _ = UCT(top, ts, stash, seat, sims, rng.getrandbits(64), UCT_C, deadline, time.perf_counter, _NB,
+                     *ending, *scale)
     move = max(kids, key=lambda k: (k[1], k[2]))[0]
     return _PLACEMENT[move % 4, move // 4]
 
@@ -397,22 +404,18 @@ def _uct_placement(s: PylonState, seat: Seat, rng: random.Random, sims: int, dea
 def _judge(pos: tuple[list[int], list[int], list[int]], turn: int, seat: int, n: int, state: int,
            deadline: float) -> tuple[int, int, int, bool]:
     """(sum of results, playouts played, state, late) for up to ``n`` playouts from ``pos``: the compiled
-    ones in one call, ended as :data:`PLAYOUT_QDEPTH` says; the pure-Python ones 16 at a time, checking the
-    clock in between, and always stacked to the end (their quiescence ending is about 50 times slower than
-    compiled, so it would not fit the cap)."""
+    ones in one call, the pure-Python ones 16 at a time, checking the clock in between; ended as
+    :func:`_ending` says."""
     top, ts, stash = pos
     compiled = PLAYOUTS is not _playouts_python
     step = n if compiled else 16
-    qdepth = PLAYOUT_QDEPTH if compiled else None
+    ending = _ending(compiled)
     total = done = 0
     while done < n:
         if time.perf_counter() > deadline:
             return total, done, state, True
         k = min(step, n - done)
-        if qdepth is None:
-            got, state = PLAYOUTS(top, ts, stash, turn, seat, k, state, _NB)
-        else:
-            got, state = PLAYOUTS(top, ts, stash, turn, seat, k, state, _NB, weight_table(), qdepth, WIN)
+        got, state = PLAYOUTS(top, ts, stash, turn, seat, k, state, _NB, *ending)
         total += got
         done += k
     return total, done, state, False
