@@ -88,7 +88,9 @@ With the judged playouts (:data:`PLAYOUT_QDEPTH`, stop 46, both sides' stacking 
 each): UCT with 20,000 judged playouts (c = 1, :data:`UCT_SCALE` 6; about 0.5 s a placement) scored 51% of
 the points against the shipped flat 6,500 (W 32 D 18 L 30, 95% interval 40-62%, seed 15), with
 :data:`UCT_SCALE` 2 54% (W 32 D 22 L 26, 43-64%, seed 18), and the flat judge with 13,000 scored 54% (W 39
-D 8 L 33, 43-64%, seed 14). None is a measured gain."""
+D 8 L 33, 43-64%, seed 14). The flat judge scoring each judged playout ``tanh(v / 2)`` instead of its value
+``v`` (closer to the chance of winning than the mean margin; stop 47, an experiment not kept) scored 51% (W 31
+D 19 L 30, 40-61%, seed 19). None is a measured gain."""
 
 PLAYOUT_QDEPTH: int | None = 2
 """How a compiled placement playout ends: ``None``, both sides stacking like ``medium`` to the end of the
