@@ -29,14 +29,14 @@
 The AI reads the clock (``time.perf_counter``) only for its safety cap
 (:data:`TIME_CAP`); the rules never do.
 
-Measured (stop 46, ``bench/vs_mcts.py``, whole games, seats alternating): ``hard`` against MCTS-1,000
-won 38, drew 2 and lost none of 40 games (98% of the points, 95% interval 87-100%; seed 5; 0.27 s a move
-on average, 1.28 s at most); against MCTS-10,000 it won 26, drew 6 and lost 8 of 40 (72%, 95% interval
-57-84%; 62% as the first placer, 82% as the second; seed 7, stop 47, on a machine where it took 0.15 s a
-move on average, 0.64 s at most). Pylon favours the second
-placer, who places the last pyramid and stacks first: between two equal ``hard`` players
-(``bench/pylon_selfplay.py``, 80 games, seed 16) the second placer won 48, drew 26 and lost 6, 76% of the
-points, so a level's points as the first placer say more about the seat than about the level.
+Measured (``bench/vs_mcts.py``, whole games, seats alternating): ``hard`` against MCTS-1,000 won 38, drew 2
+and lost none of 40 games (98% of the points, 95% interval 87-100%; seed 5, stop 46; 0.27 s a move on
+average, 1.28 s at most); against MCTS-10,000 it won 26, drew 6 and lost 8 of 40 (72%, 95% interval 57-84%;
+62% as the first placer, 82% as the second; seed 7, stop 47, on a machine where it took 0.15 s a move on
+average, 0.64 s at most). Pylon favours the second placer, who places the last pyramid and stacks first:
+between two equal ``hard`` players (``bench/pylon_selfplay.py``, 80 games, seed 16) the second placer won
+48, drew 26 and lost 6, 76% of the points, so a level's points as the first placer say more about the seat
+than about the level.
 """
 
 from __future__ import annotations
@@ -107,10 +107,9 @@ seed 13); a first pure-Python version of it with 3,000 playouts scored 60% over 
 goes on; the search's own judgement of the full board is closer. Its quiescence costs: 4 µs a playout
 with none, 15 µs with 1 capture, 40 µs with 2, 230 µs with 4 (compiled, from the 10th placement). Against
 MCTS-10,000 (``bench/vs_mcts.py --seed 3``, 16 whole games) it scored 53% of the points (W 7 D 3 L 6,
-95% interval 31-74%; 38% as the first placer, 69% as the second); over 40 games (seed 7, stop 47) 72%
-(W 26 D 6 L 8, 57-84%). A deeper
-quiescence (3 captures, about 80 µs a playout, 0.45 s a move) scored 51% against 2 in self-play (80 games,
-W 33 D 15 L 32, 95% interval 40-61%, seed 17; stop 46): not taken."""
+95% interval 31-74%; 38% as the first placer, 69% as the second); over 40 games, see the module's
+docstring. A deeper quiescence (3 captures, about 80 µs a playout, 0.45 s a move) scored 51% against 2 in
+self-play (80 games, W 33 D 15 L 32, 95% interval 40-61%, seed 17; stop 46): not taken."""
 
 UCT_C = 1.0
 """UCB1's exploration constant in the placement tree (results within -1..+1)."""
