@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 from collections import OrderedDict
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
@@ -58,7 +60,7 @@ class CachedFont(ImageFont.FreeTypeFont):
 
     MAX_PIXELS = 1 << 21
     """Mask pixels (bytes) kept per font, least recently used first out: 2 MB."""
-    MAX_LENGTHS = 4096
+    MAX_LENGTHS = 32768
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -70,6 +72,47 @@ class CachedFont(ImageFont.FreeTypeFont):
     fallback = False
     """Set by :func:`font`: texts DejaVu cannot draw whole go through the fallback chain."""
     bold = False
+    _joins: dict[tuple[str, str], bool] | None = None
+
+    def words(self, text: Any, anchor: str | None) -> tuple[list[tuple[float, str]], str] | None:
+        """``text`` as its words, each with where its pen starts relative to the text's anchor point, and the
+        anchor to draw each one with: drawn so, the words are the pixels of the whole text drawn at once.
+
+        A board's lines mix words seen before (names, "to place", "pyramids left") with a few that change
+        every move (counts, clocks); drawn word by word, a canvas keeps each word's patch and draws only the
+        new words (:class:`bot.render.canvas.PaletteDraw`), where a whole line would be drawn afresh.
+
+        None where that is not so or not known to be: a text of one word or several lines, one that needs
+        the fallback chain or a script whose letters join or combine, an anchor whose height depends on the
+        text (``t``, ``b``), or a font that kerns a letter against a space (checked per pair, once)."""
+        anchor = anchor or "la"
+        if (not isinstance(text, str) or " " not in text.strip(" ") or len(anchor) != 2
+                or anchor[0] not in "lmr" or anchor[1] not in "amsd" or _NOT_SPLIT.search(text)
+                or self._runs(text) is not None):
+            return None
+        found = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+        joins = self._joins if self._joins is not None else {}
+        self._joins = joins
+        for (_a, end), (begin, _b) in pairwise(found):
+            for pair in ((text[end - 1], " "), (" ", text[begin])):
+                ok = joins.get(pair)
+                if ok is None:
+                    ok = joins[pair] = self.getlength(pair[0] + pair[1]) == (self.getlength(pair[0])
+                                                                             + self.getlength(pair[1]))
+                if not ok:
+                    return None
+        # every advance is a whole number of 64ths of a pixel (FreeType's 26.6), so these sums are exact
+        pens, x, at = [], 0.0, 0
+        for begin, end in found:
+            x += self.getlength(text[at:begin]) if begin > at else 0.0
+            pens.append(x)
+            x += self.getlength(text[begin:end])
+            at = end
+        width = round(x * 64)
+        # where Pillow puts a one-font text's anchor: its advance, halved for "m", rounded to a pixel
+        shift = {"l": 0, "m": (width // 2 + 32) >> 6, "r": (width + 32) >> 6}[anchor[0]]
+        return [(pen - shift, text[begin:end]) for pen, (begin, end) in zip(pens, found, strict=True)], \
+            "l" + anchor[1]
 
     def _runs(self, text: Any) -> list[tuple[ImageFont.FreeTypeFont, str]] | None:
         if not self.fallback or not isinstance(text, str):
@@ -185,6 +228,14 @@ class CachedFont(ImageFont.FreeTypeFont):
                 box = (x - left, y - top, x - left + w, y - top + h)
                 out.im.paste(out.im.crop(box).chop_lighter(core), box)
         return out.im, (left, top)
+
+
+_WORD = re.compile(r"[^ ]+")
+_NOT_SPLIT = re.compile("[^\u0020-\u007e\u00a0-\u02ff\u0370-\u0482\u048a-\u058f\u2010-\u2027\u2030-\u205f"
+                        "\u2070-\u20cf\u2100-\u2bff]")
+"""What :meth:`CachedFont.words` leaves whole: anything but the scripts whose letters stand alone (Latin,
+Greek, Cyrillic, Armenian) and punctuation and symbols; combining marks, invisible formatting and controls
+too."""
 
 
 def _mask_pixels(mask_and_offset: Any) -> int:

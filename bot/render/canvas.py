@@ -40,6 +40,10 @@ _FAMILY: ContextVar[P._Family | None] = ContextVar("parlor_palette_family", defa
 
 PATCH_PIXELS = 1 << 22
 """Pixels of drawn text and sprite patches kept per family (least recently used out): 4 MB."""
+BOXES_KEPT = 32768
+"""Texts whose box is known, per family (all forgotten at once past this: a few MB)."""
+INKS_KEPT = 4096
+"""Colours whose palette entry is known, per family (all forgotten at once past this)."""
 
 
 class PaletteMiss(Exception):
@@ -56,7 +60,8 @@ def _state(family: P._Family) -> dict[str, Any]:
     st = family.__dict__.get("_canvas")
     if st is None:
         st = family.__dict__.setdefault("_canvas",
-                                        {"backgrounds": {}, "patches": Kept(PATCH_PIXELS), "boxes": {}})
+                                        {"backgrounds": {}, "patches": Kept(PATCH_PIXELS), "boxes": {},
+                                         "inks": {}})
     return cast(dict[str, Any], st)
 
 
@@ -102,9 +107,19 @@ class PaletteDraw(ImageDraw.ImageDraw):
         self.family = family
         self.target = im
         self.boxes: dict[Hashable, tuple[int, int, int, int]] = _state(family)["boxes"]
+        self.inks: dict[tuple[Any, int], int] = _state(family)["inks"]
 
     def _index(self, colour: Any) -> Any:
-        return colour if colour is None or isinstance(colour, int) else solid(self.family, colour)
+        if colour is None or isinstance(colour, int):
+            return colour
+        # a colour's entry, until the palette takes another colour (which may be the nearer entry)
+        key = (colour if isinstance(colour, (str, tuple)) else tuple(colour), self.family.free)
+        index = self.inks.get(key)
+        if index is None:
+            if len(self.inks) > INKS_KEPT:
+                self.inks.clear()
+            index = self.inks[key] = solid(self.family, colour)
+        return index
 
     def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
         return super()._getink(self._index(ink), self._index(fill))
@@ -126,7 +141,7 @@ class PaletteDraw(ImageDraw.ImageDraw):
             pad = 1 + int(kw.get("stroke_width", 0) or 0)
             rel = (int(left) - pad - (left < 0), int(top) - pad - (top < 0), int(right) + 1 + pad,
                    int(bottom) + 1 + pad)
-            if len(self.boxes) > 8192:
+            if len(self.boxes) > BOXES_KEPT:
                 self.boxes.clear()
             self.boxes[where] = rel
         box = (max(0, x + rel[0]), max(0, y + rel[1]), min(self.target.width, x + rel[2]),
@@ -139,6 +154,29 @@ class PaletteDraw(ImageDraw.ImageDraw):
         # on one colour (most labels) the patch depends on that colour only; else on the pixels under it
         key = (where, box[0] - x, box[1] - y, box[2] - x, box[3] - y,
                lo if lo == hi else self.target.crop(box).tobytes())
+        patches: Kept = _state(self.family)["patches"]
+        free = self.family.free
+        patch = patches.get((key, free))
+        if patch is not None:
+            self.target.im.paste(patch.im, box)
+            return
+        # A line not kept is drawn word by word, each word its own patch: the words seen before (names, "to
+        # place", "pyramids left") are pasted and only the new ones (a count, a clock) drawn. The words are
+        # the pixels of the whole line (CachedFont.words), so the line is then kept as it came out. (On
+        # pixels that vary -- a board's squares, a picture -- its words would not be kept either.)
+        split = None if kw or lo != hi else getattr(font, "words", None)  # (bot.render.CachedFont's)
+        words = split(text, anchor) if split is not None else None
+        if words is None:
+            self._put(xy, text, fill, font, anchor, kw, box, key)
+            return
+        pieces, word_anchor = words
+        for dx, word in pieces:
+            self.text((xy[0] + dx, xy[1]), word, fill, font, word_anchor)
+        if self.family.free == free:  # (a colour the palette took meanwhile: the words key it themselves)
+            patches.put((key, free), self.target.crop(box))
+
+    def _put(self, xy: tuple[float, float], text: Any, fill: Any, font: Any, anchor: str | None,
+             kw: dict[str, Any], box: tuple[int, int, int, int], key: Hashable) -> None:
         _put_patch(self.target, self.family, box, key,
                    lambda rgb: ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, fill=fill,
                                                         font=font, anchor=anchor, **kw))

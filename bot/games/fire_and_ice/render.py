@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from PIL import Image, ImageDraw
@@ -86,6 +86,7 @@ TINTS = tuple(_tint(c, 0.38) for c in SIDE_COLOURS)
 """Island fill when controlled by Fire / Ice."""
 
 
+@cache
 def island_centre(island: int) -> tuple[float, float]:
     """Pixel centre (centroid) of island 0–6 (A–G)."""
     cx = WIDTH / 2
@@ -115,6 +116,7 @@ def _unit_points() -> tuple[tuple[float, float], ...]:
 _UNIT = _unit_points()
 
 
+@cache
 def point_xy(p: int) -> tuple[int, int]:
     """Pixel centre of point ``p`` (0–48)."""
     cx, cy = island_centre(p // 7)
