@@ -108,6 +108,7 @@ class PaletteDraw(ImageDraw.ImageDraw):
         self.target = im
         self.boxes: dict[Hashable, tuple[int, int, int, int]] = _state(family)["boxes"]
         self.inks: dict[tuple[Any, int], int] = _state(family)["inks"]
+        self.patches: Kept = _state(family)["patches"]
 
     def _index(self, colour: Any) -> Any:
         if colour is None or isinstance(colour, int):
@@ -132,7 +133,8 @@ class PaletteDraw(ImageDraw.ImageDraw):
             return
         # Where the text goes relative to int(xy) depends only on the text, its font and xy's fractions.
         x, y = int(xy[0]), int(xy[1])
-        where = ("text", text, fill, font, anchor, xy[0] - x, xy[1] - y, tuple(sorted(kw.items())))
+        extra = tuple(sorted(kw.items())) if kw else ()
+        where = ("text", text, fill, font, anchor, xy[0] - x, xy[1] - y, extra)
         rel = self.boxes.get(where)
         if rel is None:
             measure = {k: v for k, v in kw.items() if k not in ("stroke_fill", "fill")}
@@ -154,7 +156,7 @@ class PaletteDraw(ImageDraw.ImageDraw):
         # on one colour (most labels) the patch depends on that colour only; else on the pixels under it
         key = (where, box[0] - x, box[1] - y, box[2] - x, box[3] - y,
                lo if lo == hi else self.target.crop(box).tobytes())
-        patches: Kept = _state(self.family)["patches"]
+        patches = self.patches
         free = self.family.free
         patch = patches.get((key, free))
         if patch is not None:
