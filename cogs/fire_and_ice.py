@@ -169,6 +169,12 @@ class FireAndIce(
             embed.set_image(url=None)  # the picture is the attachment itself: its alt text is read
             components = v.view_of(*self.components(match, state))
         await interaction.response.edit_message(embed=embed, view=components, attachments=[file])
+        view = match.view(None)
+        if selected and view.to_move is not None:
+            # the next click is one of the piece's destinations: each one's board is drawn while they
+            # choose (not a move that hands the opponent the win: it is confirmed first)
+            moves = [f"{selected}-{dst}" for dst in view.destinations(selected)]
+            self.draw_ahead(match, view.to_move, [m for m in moves if not view.is_losing(m)])
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:

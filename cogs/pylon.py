@@ -206,6 +206,12 @@ class Pylon(PuzzleCog, GameCog, group_name="pylon",
             )
         elif action.startswith("src") and values:
             await self.edit_board(interaction, match, f"src{values[0]}")
+            view = match.view(None)
+            source = parse_square(values[0])
+            if view.to_move is not None:  # the next click is a direction: each one's board is drawn meanwhile
+                targets = [step(source, d) for d in dict(view.directions).get(source, ())]
+                self.draw_ahead(match, view.to_move, [f"{values[0]}-{SQUARE_NAMES[t]}" for t in targets
+                                                      if t is not None])
         elif action == "back":
             await self.edit_board(interaction, match, "")
         else:

@@ -232,13 +232,19 @@ class BoardCog(InviteCog):
     _drawn_in: dict[int, str] | None = None  # per match: the language its boards drawn ahead are in
     _drawing_ahead: dict[int, asyncio.Task[None]] | None = None
 
+    AHEAD_MOST = 4
+    """Moves whose boards :meth:`draw_ahead` draws at most: EOF's sizes, a Pylon stack's directions, a Fire
+    and Ice piece with few destinations. A piece with a dozen would cost the bot more drawing than the one
+    click it saves (bench/move_floor.py: a busy bot's other moves wait for it)."""
+
     def draw_ahead(self, match: Match, seat: int, texts: Sequence[str]) -> None:
         """While ``seat`` chooses among the moves ``texts`` (a handful, each played by one click), draw the
         board each of them would give (:meth:`MatchService.preview`), so that the click's answer only sends
         it: on the event loop, after the answer that offered them, one move at a time (its engine step, then
-        its picture: 2-4 ms). A click before they are drawn is drawn as usual; nothing is drawn ahead with a
-        tournament clock (the picture shows the time left)."""
-        if match.rec.clocks or match.status != Status.RUNNING:
+        its picture: 2-4 ms), each one kept as soon as it is drawn. A click before its board is drawn is
+        drawn as usual; nothing is drawn ahead with a tournament clock (the picture shows the time left), or
+        for more than :data:`AHEAD_MOST` moves."""
+        if match.rec.clocks or match.status != Status.RUNNING or not 0 < len(texts) <= self.AHEAD_MOST:
             self.stop_ahead(match.id)
             return
         self.run_ahead(match.id, self._draw_ahead(match, seat, list(texts)))
@@ -272,8 +278,9 @@ class BoardCog(InviteCog):
                 log.exception("drawing the boards of match %s ahead failed", match.id)
                 return
             drawn.append((ahead.view(None), events, png))
-        if drawn:
-            self._ahead_store().put(match.id, drawn)
+            store = self._ahead_store()
+            store.drop(match.id)  # (the boards drawn so far, or another choice's: a piece chosen before)
+            store.put(match.id, list(drawn))
             if self._drawn_in is None:
                 self._drawn_in = {}
             self._drawn_in.pop(match.id, None)

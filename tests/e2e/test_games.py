@@ -276,3 +276,80 @@ async def test_egg_carton_against_the_expert_the_human_picks_first_by_default(wo
         f"To move: <@{w.alice.id}>" in board.text and "Last:" not in board.text
     )  # nothing played before her
     assert board.button_labels() == ["A · 3", "B · 3", "C · 3", "D · 3", "E · 3", "F · 3", "Watch"]
+
+
+async def wait_drawn_ahead(w, cog, mid):
+    """The boards drawn while a player chooses (cogs/_game/board.py draw_ahead), once all are drawn."""
+    import asyncio
+
+    await w.dd.settle()
+    for _ in range(500):
+        task = (cog._drawing_ahead or {}).get(mid)
+        if task is None:
+            break
+        await asyncio.wait({task}, timeout=0.05)
+    return cog._ahead_store().get(mid)
+
+
+def a_piece_with_few_destinations(rules, most):
+    """A seeded random game's first position where Fire is to move and has a piece with 2..``most``
+    destinations, none handing Ice the win; and that piece."""
+    import random
+
+    rng = random.Random(3)
+    state = rules.initial({}, 2)
+    while True:
+        view = rules.view(state, None)
+        if view.to_move == 0 and not view.must_pass:
+            for p in view.movable:
+                dsts = list(view.destinations(p))
+                if 1 < len(dsts) <= most and not any(view.is_losing(f"{p}-{d}") for d in dsts):
+                    return state, p
+        (seat,) = rules.to_act(state)
+        state, _events = rules.apply(state, seat, rng.choice(rules.legal_moves(state, seat)))
+
+
+async def test_fire_and_ice_destination_boards_are_drawn_while_the_player_chooses(world, monkeypatch):
+    """Once a piece with a handful of destinations is chosen, the board each destination would give is
+    drawn while the player chooses: the destination's click sends that picture (nothing is drawn on the
+    click), and it is the board drawn afresh for the position the move gave. A piece with a dozen
+    destinations draws nothing ahead (it would cost more than the click it saves)."""
+    from bot.render import MAX_PALETTE_ERROR
+
+    w = world
+    thread, board = await challenge(w, "fireandice")
+    cog = w.bot.game_cogs["fireandice"]
+    mid = (await w.bot.service.find_here(thread.id))[0].id
+    await w.alice.select(board, ["D4"], custom_id=board.selects()[0].custom_id)
+    assert len(board.selects()[0].values) == 12 > cog.AHEAD_MOST
+    assert await wait_drawn_ahead(w, cog, mid) is None
+    # a position a few moves on where Fire (alice) has a piece with a handful of destinations
+    match = await w.bot.service.get(mid)
+    state, piece = a_piece_with_few_destinations(match.rules, cog.AHEAD_MOST)
+    match.rec.state = match.rules.dump(state)
+    await w.bot.store.save_match(match.rec, match.version)
+    await cog.refresh_board(await w.bot.service.get(mid), None)
+    await w.dd.settle()
+    board = thread.last_message
+    calls: list[object] = []
+    real = cog.game.render
+    monkeypatch.setattr(type(cog.game), "render",
+                        property(lambda g: lambda view, **k: calls.append(view) or real(view, **k)))
+    await w.alice.select(board, [piece], custom_id=board.selects()[0].custom_id)
+    drawn = await wait_drawn_ahead(w, cog, mid)
+    dst = board.selects()[0]
+    assert drawn is not None and len(drawn) == len(dst.values)
+    calls.clear()
+    await w.alice.select(board, [dst.values[-1]], custom_id=dst.custom_id)
+    await w.dd.settle()
+    m = await w.bot.service.get(mid)
+    new = thread.last_message
+    assert dst.values[-1] in new.text
+    sent = new.attachments[0].bytes
+    events = [ev for view, ev, png in drawn if view == m.view(None) and png == sent]
+    assert events  # the picture sent is the one drawn ahead for this move
+    assert m.view(None) not in calls  # and it was not drawn again on the click
+    shown = new.attachments[0].image().convert("RGB").tobytes()
+    fresh = real(m.view(None), names=m.names(), events=events[0]).tobytes()
+    assert max(abs(a - b) for a, b in zip(shown, fresh, strict=True)) <= MAX_PALETTE_ERROR
+    w.dd.assert_clean()

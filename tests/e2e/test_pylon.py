@@ -126,3 +126,43 @@ async def test_agree_to_end_shows_the_losing_member_their_own_score_first(world)
     assert "End now at **14–16**?" in ask.text and "you would lose 14–16 (bob wins)" in ask.text
     assert ask.button_labels() == ["Yes, end at 14–16", "No, play on"]
     w.dd.assert_clean()
+
+
+async def test_each_direction_s_board_is_drawn_while_the_player_chooses(world, monkeypatch):
+    """Stacking: once a stack is chosen, the board each legal direction would give is drawn while the
+    player chooses; the direction's click sends that picture without drawing it again."""
+    from bot.render import MAX_PALETTE_ERROR
+    from tests.e2e.test_games import wait_drawn_ahead
+
+    w = world
+    await w.alice.slash(w.chan, "pylon new", opponent=w.bob)
+    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
+    await w.bob.click(invite, "Accept")
+    await w.dd.settle()
+    thread = w.thread()
+    board = await thread.wait_for(is_board)
+    match = await set_state(w, thread, full_board())
+    cog = w.bot.game_cogs["pylon"]
+    (seat,) = match.to_act()
+    mover = w.alice if match.seats[seat].user_id == w.alice.id else w.bob
+    calls: list[object] = []
+    real = cog.game.render
+    monkeypatch.setattr(type(cog.game), "render",
+                        property(lambda g: lambda view, **k: calls.append(view) or real(view, **k)))
+    src = board.selects()[0]
+    await mover.select(board, ["b2"], custom_id=src.custom_id)
+    drawn = await wait_drawn_ahead(w, cog, match.id)
+    arrows = [b for b in board.buttons() if b.custom_id and ":m:b2-" in b.custom_id and not b.disabled]
+    assert drawn is not None and len(drawn) == len(arrows) >= 2
+    calls.clear()
+    await mover.click(board, custom_id=arrows[0].custom_id)
+    await w.dd.settle()
+    m = await w.bot.service.get(match.id)
+    new = thread.last_message
+    sent = new.attachments[0].bytes
+    events = [ev for view, ev, png in drawn if view == m.view(None) and png == sent]
+    assert events and m.view(None) not in calls
+    shown = new.attachments[0].image().convert("RGB").tobytes()
+    fresh = real(m.view(None), names=m.names(), events=events[0]).tobytes()
+    assert max(abs(a - b) for a, b in zip(shown, fresh, strict=True)) <= MAX_PALETTE_ERROR
+    w.dd.assert_clean()
