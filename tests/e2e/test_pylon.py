@@ -5,6 +5,7 @@ import dataclasses
 
 import pytest
 
+from tests.e2e.test_games import challenge, wait_drawn_ahead
 from tests.games.pylon.helpers import full_board, play_all
 
 pytestmark = pytest.mark.e2e
@@ -23,6 +24,12 @@ async def set_state(w, thread, state):
     await w.bot.game_cogs["pylon"].refresh_board(match, None)
     await w.dd.settle()
     return match
+
+
+async def between_members(w):
+    """alice challenges bob, who accepts: the match's thread and its board."""
+    thread, _first = await challenge(w, "pylon")
+    return thread, await thread.wait_for(is_board)
 
 
 async def vs_computer(w):
@@ -61,12 +68,7 @@ async def test_agree_to_end_against_the_computer_asks_first(world):
 
 async def test_agree_is_an_offer_between_members_and_confirmed_once_the_other_agreed(world):
     w = world
-    await w.alice.slash(w.chan, "pylon new", opponent=w.bob)
-    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
-    await w.bob.click(invite, "Accept")
-    await w.dd.settle()
-    thread = w.thread()
-    board = await thread.wait_for(is_board)
+    thread, board = await between_members(w)
     await set_state(w, thread, play_all(full_board(), "a1-a2", "b1-b2", "d1-d2"))
     r = await w.alice.click(board, "Agree to end")  # only an offer: played at once, on the board itself
     assert not r.ephemeral and r.response_name == "UPDATE_MESSAGE"
@@ -112,12 +114,7 @@ async def test_one_pyramid_left_is_singular(world):
 
 async def test_agree_to_end_shows_the_losing_member_their_own_score_first(world):
     w = world
-    await w.alice.slash(w.chan, "pylon new", opponent=w.bob)
-    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
-    await w.bob.click(invite, "Accept")
-    await w.dd.settle()
-    thread = w.thread()
-    board = await thread.wait_for(is_board)
+    thread, board = await between_members(w)
     await set_state(w, thread, play_all(full_board(), "a1-a2", "b1-b2", "d1-d2"))  # alice 14, bob 16
     await w.bob.click(board, "Agree to end")  # bob offers; alice, behind, decides
     await w.dd.settle()
@@ -132,15 +129,9 @@ async def test_each_direction_s_board_is_drawn_while_the_player_chooses(world, m
     """Stacking: once a stack is chosen, the board each legal direction would give is drawn while the
     player chooses; the direction's click sends that picture without drawing it again."""
     from bot.render import MAX_PALETTE_ERROR
-    from tests.e2e.test_games import wait_drawn_ahead
 
     w = world
-    await w.alice.slash(w.chan, "pylon new", opponent=w.bob)
-    invite = await w.chan.wait_for(lambda m: "Accept" in m.button_labels())
-    await w.bob.click(invite, "Accept")
-    await w.dd.settle()
-    thread = w.thread()
-    board = await thread.wait_for(is_board)
+    thread, board = await between_members(w)
     match = await set_state(w, thread, full_board())
     cog = w.bot.game_cogs["pylon"]
     (seat,) = match.to_act()
