@@ -172,9 +172,9 @@ class FireAndIce(
         view = match.view(None)
         if selected and view.to_move is not None:
             # the next click is one of the piece's destinations: each one's board is drawn while they
-            # choose (not a move that hands the opponent the win: it is confirmed first)
+            # choose (not a move the click asks to confirm first: see on_action)
             moves = [f"{selected}-{dst}" for dst in view.destinations(selected)]
-            self.draw_ahead(match, view.to_move, [m for m in moves if not view.is_losing(m)])
+            self.draw_ahead(match, view.to_move, [m for m in moves if self.confirm_text(match, m) is None])
 
     async def on_action(self, interaction: discord.Interaction, match: Match, version: int | None,
                         action: str, values: list[str]) -> None:

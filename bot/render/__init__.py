@@ -67,12 +67,12 @@ class CachedFont(ImageFont.FreeTypeFont):
         self._masks: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._pixels = 0
         self._lengths: dict[tuple[Any, ...], Any] = {}  # lengths and boxes of texts
+        self._joins: dict[tuple[str, str], bool] = {}  # letter-space pairs: drawn apart as together?
         self._lock = threading.Lock()
 
     fallback = False
     """Set by :func:`font`: texts DejaVu cannot draw whole go through the fallback chain."""
     bold = False
-    _joins: dict[tuple[str, str], bool] | None = None
 
     def words(self, text: Any, anchor: str | None) -> tuple[list[tuple[float, str]], str] | None:
         """``text`` as its words, each with where its pen starts relative to the text's anchor point, and the
@@ -91,8 +91,7 @@ class CachedFont(ImageFont.FreeTypeFont):
                 or self._runs(text) is not None):
             return None
         found = [(m.start(), m.end()) for m in _WORD.finditer(text)]
-        joins = self._joins if self._joins is not None else {}
-        self._joins = joins
+        joins = self._joins
         for (_a, end), (begin, _b) in pairwise(found):
             for pair in ((text[end - 1], " "), (" ", text[begin])):
                 ok = joins.get(pair)

@@ -169,19 +169,15 @@ class PaletteDraw(ImageDraw.ImageDraw):
         split = None if kw or lo != hi else getattr(font, "words", None)  # (bot.render.CachedFont's)
         words = split(text, anchor) if split is not None else None
         if words is None:
-            self._put(xy, text, fill, font, anchor, kw, box, key)
+            _put_patch(self.target, self.family, box, key,
+                       lambda rgb: ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, fill=fill,
+                                                            font=font, anchor=anchor, **kw))
             return
         pieces, word_anchor = words
         for dx, word in pieces:
             self.text((xy[0] + dx, xy[1]), word, fill, font, word_anchor)
         if self.family.free == free:  # (a colour the palette took meanwhile: the words key it themselves)
             patches.put((key, free), self.target.crop(box))
-
-    def _put(self, xy: tuple[float, float], text: Any, fill: Any, font: Any, anchor: str | None,
-             kw: dict[str, Any], box: tuple[int, int, int, int], key: Hashable) -> None:
-        _put_patch(self.target, self.family, box, key,
-                   lambda rgb: ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, fill=fill,
-                                                        font=font, anchor=anchor, **kw))
 
 
 def kept(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], key: Hashable,

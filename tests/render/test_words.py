@@ -77,11 +77,11 @@ def test_a_font_that_kerns_against_a_space_is_not_split(monkeypatch: pytest.Monk
         return real(self, text, *args, **kwargs) - (1.0 if text == "o " else 0.0)
 
     monkeypatch.setattr(type(fnt), "getlength", kerned)
-    fnt._joins = None
+    fnt._joins.clear()
     fnt._lengths.clear()
     assert fnt.words("Alice to move", None) is None
     assert fnt.words("Alice move", None) is not None  # no "o " in it
-    fnt._joins = None
+    fnt._joins.clear()
     fnt._lengths.clear()
 
 
