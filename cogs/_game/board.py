@@ -237,13 +237,10 @@ class BoardCog(InviteCog):
     and Ice piece with few destinations. A piece with a dozen would cost the bot more drawing than the one
     click it saves (bench/move_floor.py: a busy bot's other moves wait for it).
 
-    Measured and not kept (stop 49): every move's engine step, view and board in a worker process (idle
-    class, jobs of 2 or 8 boards), up to a Pylon pyramid's 30 squares. In ``move_floor.py --loopback`` the
-    bench's next click came 4-12 ms after the choice was answered, before the worker's first boards were
-    back (a hit in 1 of about 280 clicks), while the worker's drawing slowed the bot's moves: with the
-    computer thinking, Pylon at 2.58-2.64 times the floor and Fire and Ice at 2.42-2.67, against 1.84-1.97
-    and 2.10-2.25 without the worker in the same session. A real player's seconds would let the boards
-    arrive, but a busy bot would draw 30 boards for each one it sends."""
+    Not kept (stop 49): every move's engine step, view and board in an idle worker process, up to a Pylon
+    pyramid's 30 squares. The bench's next click came 4-12 ms after the choice, before the worker's first
+    boards were back (1 hit in about 280 clicks), and the worker slowed the bot's moves (with the computer
+    thinking, Pylon 2.6 and Fire and Ice 2.4-2.7 times the floor, against 1.8-2.3 without it)."""
 
     def draw_ahead(self, match: Match, seat: int, texts: Sequence[str]) -> None:
         """While ``seat`` chooses among the moves ``texts`` (a handful, each played by one click), draw the
