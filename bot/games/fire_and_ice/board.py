@@ -123,13 +123,42 @@ def controllers(board: Sequence[int]) -> tuple[Seat, ...]:
 
 def winning_line(board: Sequence[int]) -> tuple[Seat, int] | None:
     """``(winner, index into ISLAND_LINES)`` if a side controls three islands on a line."""
-    ctrl = controllers(board)
-    for seat in (FIRE, ICE):
-        m = sum(1 << k for k in range(N_ISLANDS) if ctrl[k] == seat)
-        line = LINE_TABLE[m]
+    return winning_line_of(*masks(board))
+
+
+def winning_line_of(fire: int, ice: int) -> tuple[Seat, int] | None:
+    """:func:`winning_line` of the board whose pieces are the masks ``fire`` and ``ice`` (:func:`masks`):
+    what :func:`winning_lines_after` needs for each move without building its board (a Fire and Ice view
+    asks it of every legal move, to warn of the moves that hand the opponent the win)."""
+    held_fire = held_ice = 0
+    for k in range(N_ISLANDS):
+        if LINE_TABLE[(fire >> (7 * k)) & 0x7F] >= 0:
+            held_fire |= 1 << k
+        elif LINE_TABLE[(ice >> (7 * k)) & 0x7F] >= 0:
+            held_ice |= 1 << k
+    for seat, held in ((FIRE, held_fire), (ICE, held_ice)):
+        line = LINE_TABLE[held]
         if line >= 0:
             return seat, line
     return None
+
+
+def winning_lines_after(s: State, moves: Sequence[Move]) -> list[tuple[Seat, int] | None]:
+    """``winning_line(play_unchecked(s, m).board)`` for each of ``moves`` by the side to move, from the
+    masks: a move puts the mover's piece on its destination and leaves the vacated point to the opponent's
+    new piece while their supply lasts, else empty (see :func:`play_unchecked`)."""
+    fire, ice = masks(s.board)
+    seat = s.to_move
+    refill = s.supply[1 - seat] > 0
+    own, opp = (fire, ice) if seat == FIRE else (ice, fire)
+    out = []
+    for m in moves:
+        src, dst = 1 << m.src, 1 << m.dst
+        own_after = (own & ~src) | dst
+        opp_after = opp | src if refill else opp
+        out.append(winning_line_of(own_after, opp_after) if seat == FIRE else
+                   winning_line_of(opp_after, own_after))
+    return out
 
 
 def moves_of(board: Sequence[int], seat: Seat) -> list[Move]:

@@ -60,6 +60,7 @@ from bot.games.fire_and_ice.board import (
     side_name,
     start_board,
     winning_line,
+    winning_lines_after,
 )
 from bot.games.fire_and_ice.geometry import (
     EMPTY,
@@ -447,8 +448,7 @@ def make_view(s: State, seat: Seat | None = None) -> FireIceView:
         if moves:
             legal = tuple(str(m) for m in moves)
             movable = tuple(sorted({point_name(m.src) for m in moves}))
-            for m in moves:
-                w = winning_line(play_unchecked(s, m).board)
+            for m, w in zip(moves, winning_lines_after(s, moves), strict=True):
                 if w is not None:
                     (winning if w[0] == to_move else handing).append(str(m))
         else:

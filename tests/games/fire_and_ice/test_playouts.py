@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import CHANCE, Chance
 from bot.games.fire_and_ice import ai
+from bot.games.fire_and_ice.board import moves_of, play_unchecked, winning_line, winning_lines_after
 from bot.games.fire_and_ice.geometry import EMPTY, FIRE, ICE, PIECES, control_mask
 from bot.games.fire_and_ice.rules import RULES, Move, State, controllers, make_view, masks
 
@@ -22,6 +25,21 @@ def _check_invariants(s: State) -> None:
     controlled = [c for c in controllers(s.board) if c != EMPTY]
     assert len(controlled) == bin(control_mask(fire) | control_mask(ice)).count("1")
     assert RULES.load(RULES.dump(s)) == s
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=20, deadline=None)
+def test_the_views_move_results_agree_with_the_boards(seed: int) -> None:
+    """The view's hand-over warning reads each move's winning line from the masks, without building the
+    board the move gives: the same lines on random boards from sparse to crowded (islands held, lines won,
+    either side to move, supplies run out or not)."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        crowd = rng.uniform(0.2, 0.7)  # from a few islands held to lines won: where one move decides
+        board = tuple(rng.choice((FIRE, ICE)) if rng.random() < crowd else EMPTY for _p in range(49))
+        s = State(board, rng.choice((FIRE, ICE)), (rng.randint(0, 1), rng.randint(0, 1)))
+        moves = moves_of(s.board, s.to_move)
+        assert winning_lines_after(s, moves) == [winning_line(play_unchecked(s, m).board) for m in moves]
 
 
 @settings(max_examples=25, deadline=None)
