@@ -25,6 +25,7 @@ always had.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Iterable
 from contextvars import ContextVar
 from typing import Any, cast
@@ -124,6 +125,35 @@ class PaletteDraw(ImageDraw.ImageDraw):
 
     def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
         return super()._getink(self._index(ink), self._index(fill))
+
+    def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        """Pillow's polygon, the same pixels; a wide outline is clipped to the polygon through a kept mask
+        the board's size (one per thread: boards are also drawn in worker threads; cleared round the
+        polygon after use), where Pillow allocates and clears a new one for every polygon (an Ice piece,
+        an island's rim: 900 KB each, a fifth of a Fire and Ice board's drawing time)."""
+        ink, fill_ink = self._getink(outline, fill)
+        if ink is None or ink == fill_ink or width <= 1:
+            super().polygon(xy, fill, outline, width)
+            return
+        if fill_ink is not None:
+            self.draw.draw_polygon(xy, fill_ink, 1)
+        points = [(float(p[0]), float(p[1])) for p in xy] if not isinstance(xy[0], (int, float)) else [
+            (float(xy[i]), float(xy[i + 1])) for i in range(0, len(xy), 2)]
+        size = self.target.size
+        masks: dict[Hashable, tuple[Image.Image, Any, Any]] = _state(self.family).setdefault("masks", {})
+        key = (size, threading.get_ident())
+        kept_mask = masks.get(key)
+        if kept_mask is None:
+            blank = Image.new("1", size)
+            on = ImageDraw.Draw(blank)
+            kept_mask = masks[key] = (blank, on.draw, on._getink(1)[0])
+        mask, on_mask, mask_ink = kept_mask
+        on_mask.draw_polygon(points, mask_ink, 1)
+        self.draw.draw_polygon(points, ink, 0, width * 2 - 1, mask.im)
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        box = (max(0, int(min(xs)) - 2), max(0, int(min(ys)) - 2), min(size[0], int(max(xs)) + 3),
+               min(size[1], int(max(ys)) + 3))
+        mask.im.paste(0, box)
 
     def text(  # type: ignore[override]  # Pillow's parameters, passed on
         self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,

@@ -2,6 +2,9 @@
 draws: every pixel within MAX_PALETTE_ERROR of the RGB drawing, the board's own colours within
 MAX_FILL_ERROR -- and the palette path must really be taken once a family has its palette."""
 
+import random
+import threading
+
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
@@ -212,3 +215,32 @@ def test_boards_with_kept_parts_are_the_boards_drawn_afresh(key):
         fresh = decoded(C.board_png(draw(view, events), family))
         assert P._families[family] is fam
         assert warm.tobytes() == fresh.tobytes(), key
+
+
+def test_wide_polygon_outlines_on_the_palette_are_pillows_own_pixels():
+    """A polygon with an outline wider than a pixel (an Ice piece, an island's rim) is clipped through one
+    kept mask instead of a new one the board's size: Pillow's own pixels, polygon after polygon, and the
+    mask is left blank for the next (also for polygons partly off the picture)."""
+    key = ("test canvas", "polygons")
+    colours = [R.PLAYER_COLOURS[0], R.PLAYER_COLOURS[1], R.INK, R.ACCENT]
+    background = Image.new("RGB", (160, 120), R.CARD)
+    R.png_bytes(background, key=key, exact=set(colours))
+    family = P._families[key]
+    rng = random.Random(4)
+    for _board in range(60):
+        ours = Image.new("P", background.size, 0)
+        ours.putpalette(family.rgb)
+        pillows = ours.copy()
+        d, plain = C.PaletteDraw(ours, family), ImageDraw.ImageDraw(pillows)
+        for _shape in range(6):
+            cx, cy, r = rng.uniform(-20, 180), rng.uniform(-20, 140), rng.uniform(4, 50)
+            corners = rng.randint(3, 7)
+            points = [(cx + r * rng.uniform(-1, 1), cy + r * rng.uniform(-1, 1)) for _p in range(corners)]
+            fill, outline = rng.choice([None, *colours]), rng.choice(colours)
+            width = rng.choice((1, 2, 3, 4, 7, 8))
+            d.polygon(points, fill=fill, outline=outline, width=width)
+            plain.polygon(points, fill=None if fill is None else d._index(fill), outline=d._index(outline),
+                          width=width)
+        assert ours.tobytes() == pillows.tobytes()
+    mask = C._state(family)["masks"][background.size, threading.get_ident()][0]
+    assert mask.getbbox() is None
