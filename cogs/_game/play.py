@@ -48,6 +48,9 @@ class PlayCog(PrivateCog):
         ``loaded``: the match as the click's handler read it (saves reading it again). The new board's
         picture is drawn (in a worker thread) while the move's transaction commits, unless the computer
         answers next (its move would change the picture)."""
+        # Boards still being drawn ahead for the choice this click makes: those drawn are kept (the move's
+        # own may be among them), the next would only keep the loop from this move (bench/move_floor.py).
+        self.stop_ahead(match_id)
         early: asyncio.Future[discord.File] | None = None
 
         def applied(provisional: Result) -> None:
