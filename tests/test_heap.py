@@ -42,3 +42,37 @@ async def test_a_collection_comes_even_if_it_is_never_quiet(monkeypatch):
         assert len(collected) >= 2
     finally:
         await heap.stop()
+
+
+async def test_each_collection_freezes_what_it_leaves_and_every_deep_one_scans_everything(monkeypatch):
+    """Survivors are frozen (the next collection scans only what came since); every ``deep``-th collection
+    unfreezes first, so cyclic garbage among frozen objects is freed too."""
+    calls = []
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(gc, "unfreeze", lambda: calls.append("unfreeze"))
+    heap = IdleCollector(every=0.01, quiet=0.0, wait=0.1, deep=3)
+    heap.start()
+    try:
+        assert calls == ["collect", "freeze"]  # the start-up heap
+        while heap.collections < 6:
+            await asyncio.sleep(0.01)
+    finally:
+        await heap.stop()
+    light, deep = ["collect", "freeze"], ["unfreeze", "collect", "freeze"]
+    assert calls[:16] == light + light + light + deep + light + light + deep
+
+
+async def test_without_a_frozen_start_nothing_is_frozen(monkeypatch):
+    calls = []
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(gc, "unfreeze", lambda: calls.append("unfreeze"))
+    heap = IdleCollector(every=0.01, quiet=0.0, wait=0.1, deep=2)
+    heap.start(freeze=False)
+    try:
+        while heap.collections < 4:
+            await asyncio.sleep(0.01)
+    finally:
+        await heap.stop()
+    assert set(calls) == {"collect"}
