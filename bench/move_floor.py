@@ -261,7 +261,9 @@ class Bench:
             )
             await guest.click(invite, custom_id=with_action(invite, lambda a: a == "accept")[0].custom_id)
         await self.settle()
-        mid = (await self.store.active_matches())[-1].id
+        # its players' (not merely the newest: with --thinking a match against the computer may be newer)
+        mid = next(r.id for r in reversed(await self.store.active_matches())
+                   if r.game == game and {host.id, guest.id} <= {s.user_id for s in r.seats})
         m = await self.service.get(mid)
         for _ in range(100):  # the loopback bot records the board's message id just after sending it
             if m.rec.message_id is not None and m.rec.message_id in self.driver.messages:
