@@ -10,7 +10,7 @@ it is ready:
 * runs a full collection itself every :data:`EVERY` seconds, at a moment with no interaction for
   :data:`QUIET` seconds -- or after :data:`WAIT` seconds regardless, so cyclic garbage is freed in any case;
 * freezes what that collection leaves too, so the next one scans only what was made since (the objects
-  that outlived a collection are the bot's lasting ones: matches, caches) -- 4-13 ms every 5 s in
+  that outlived a collection are the bot's lasting ones: matches, caches) -- 5-13 ms every 5 s in
   bench/move_floor.py with 200 matches active, where one collection of all the unfrozen objects every
   30 s took 43 ms (about 64,000 objects); a busy bot is never quiet, so the collection lands in the middle
   of a move, and a move that waited 43 ms was the bench's p99;
