@@ -33,10 +33,11 @@ Measured (``bench/vs_mcts.py``, whole games, seats alternating): ``hard`` agains
 and lost none of 40 games (98% of the points, 95% interval 87-100%; seed 5, stop 46; 0.27 s a move on
 average, 1.28 s at most); against MCTS-10,000 it won 26, drew 6 and lost 8 of 40 (72%, 95% interval 57-84%;
 62% as the first placer, 82% as the second; seed 7, stop 47, on a machine where it took 0.15 s a move on
-average, 0.64 s at most). Pylon favours the second placer, who places the last pyramid and stacks first:
-between two equal ``hard`` players (``bench/pylon_selfplay.py``, 80 games, seed 16) the second placer won
-48, drew 26 and lost 6, 76% of the points, so a level's points as the first placer say more about the seat
-than about the level.
+average, 0.64 s at most), and on seed 8 (stop 50) it won 23, drew 9 and lost 8 (69%, 95% interval 53-81%;
+55% as the first placer, 82% as the second; 0.14 s a move on average, 0.60 s at most). Pylon favours the
+second placer, who places the last pyramid and stacks first: between two equal ``hard`` players
+(``bench/pylon_selfplay.py``, 80 games, seed 16) the second placer won 48, drew 26 and lost 6, 76% of the
+points, so a level's points as the first placer say more about the seat than about the level.
 """
 
 from __future__ import annotations
