@@ -344,7 +344,7 @@ def _header(draw: ImageDraw.ImageDraw, view: FireIceView, names: Sequence[str] |
         else:
             draw.text((x_disc - 22, y), text, font=fnt, fill=INK, anchor="rm")
             draw.text((x_disc + 12, y + 36), counts, font=small, fill=MUTED, anchor="rm")
-    left = round(layout.centre[0])  # a whole pixel: its words at the same fractions on every board, so kept
+    left = layout.centre[0]
     big = font(26, bold=True)
     draw.text((left, STATUS_Y), layout.status, font=big, fill=layout.colour, anchor="lm")
     draw.text((left + big.getlength(layout.status), STATUS_Y), STATUS_GAP + layout.sub, font=small,
