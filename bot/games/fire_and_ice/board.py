@@ -20,6 +20,7 @@ from bot.games.fire_and_ice.geometry import (
     PIECES,
     SIDE_NAMES,
     START_POINT,
+    control_mask,
     island_line_name,
     island_of,
 )
@@ -130,12 +131,8 @@ def winning_line_of(fire: int, ice: int) -> tuple[Seat, int] | None:
     """:func:`winning_line` of the board whose pieces are the masks ``fire`` and ``ice`` (:func:`masks`):
     what :func:`winning_lines_after` needs for each move without building its board (a Fire and Ice view
     asks it of every legal move, to warn of the moves that hand the opponent the win)."""
-    held_fire = held_ice = 0
-    for k in range(N_ISLANDS):
-        if LINE_TABLE[(fire >> (7 * k)) & 0x7F] >= 0:
-            held_fire |= 1 << k
-        elif LINE_TABLE[(ice >> (7 * k)) & 0x7F] >= 0:
-            held_ice |= 1 << k
+    held_fire = control_mask(fire)
+    held_ice = control_mask(ice) & ~held_fire  # (an island holds one line at most: Fire's first, as above)
     for seat, held in ((FIRE, held_fire), (ICE, held_ice)):
         line = LINE_TABLE[held]
         if line >= 0:
