@@ -87,14 +87,14 @@ def map_patch(family: P._Family, rgb: Image.Image) -> Image.Image:
     found = cast(list[tuple[int, Colour]], rgb.getcolors(rgb.width * rgb.height) or [])
     colours = [c for _, c in found]
     bad: list[Colour] = []
-    for _attempt in range(3):
-        lookup, error, fills = family.lookup, family.error, family.fills
-        new = [c for c in colours if c not in error]
-        if new and family._learn(new)[0] is not error:  # extended meanwhile (a worker thread): again
-            continue
+    for _attempt in range(2):
+        # one palette's maps throughout: a worker thread may extend the palette meanwhile, and a colour
+        # checked against one palette but mapped through another could land further than checked
+        maps = family.learn(colours)
+        error, fills = maps.error, family.fills
         bad = [c for c in colours if error[c] > (P.MAX_FILL_ERROR if c in fills else P.MAX_PALETTE_ERROR)]
         if not bad:
-            return rgb.quantize(palette=lookup, dither=Image.Dither.NONE)
+            return rgb.quantize(palette=maps.lookup, dither=Image.Dither.NONE)
         if not family.extend(bad):  # the palette's free entries take them, if enough are left
             break
     raise PaletteMiss(bad)
@@ -269,9 +269,10 @@ def _background(family: P._Family, background: Image.Image) -> Image.Image:
     if kept is not None and kept[0] is background:
         return kept[1]
     found = cast(list[tuple[int, Colour]] | None, background.getcolors(P._MAX_COLOURS))
-    if found is None or not family.accepts(found, background.width * background.height):
+    maps = family.accepts(found, background.width * background.height) if found is not None else None
+    if maps is None:
         raise PaletteMiss(())  # drawn in RGB, where the palette is rebuilt for the board's colours
-    mapped = family.apply(background)
+    mapped = family.apply(background, maps)
     backgrounds[id(background)] = (background, mapped)
     return mapped
 

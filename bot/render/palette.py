@@ -18,7 +18,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Collection, Hashable, Sequence
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from PIL import GifImagePlugin, Image, ImageChops
 from zlib_ng import zlib_ng
@@ -48,24 +48,39 @@ _MAX_COLOURS = 8192
 Colour = tuple[int, ...]
 
 
+class _Maps(NamedTuple):
+    """One palette's look-up image, colours (flat RGB), and what each colour maps to (its error per channel
+    and its entry) against that palette. A family swaps in new maps as a whole when it takes free entries
+    (:meth:`_Family.extend`), so a reader that took one ``maps`` checks and maps colours against the same
+    palette throughout, whatever another thread does meanwhile."""
+
+    lookup: Image.Image
+    rgb: list[int]
+    error: dict[Colour, int]
+    entry: dict[Colour, int]
+
+
 class _Family:
     """The fixed palette of one picture family, what each colour maps to, and the colours (with pixel counts)
     of the boards the palette was built from."""
 
     def __init__(self, colours: Sequence[Colour], seen: dict[Colour, int], fills: set[Colour],
                  free: int = 0) -> None:
-        self.rgb = [v for c in colours for v in c]
+        rgb = [v for c in colours for v in c]
         # Pillow maps a colour to the palette entry nearest to the colour rounded *down* to a multiple of 4
         # (a 64-level cache), which is up to 3 levels below it. Looking up in a palette shifted down by 2
         # measures from the middle of that cell instead: the error is at most 2 levels, not 3. The picture
         # then gets the true palette.
         self.free = free  # entries at the end of the palette not used yet (see RESERVED)
-        self.lookup = self._lookup(self.rgb, 256 - free)
+        self.maps = _Maps(self._lookup(rgb, 256 - free), rgb, {}, {})
         self.seen = seen
         self.fills = fills
-        self.error: dict[Colour, int] = {}  # colour -> how far its palette entry is
-        self.index: dict[Colour, int] = {}  # colour -> its palette entry
         self.lock = threading.Lock()
+
+    @property
+    def rgb(self) -> list[int]:
+        """The palette's colours (flat RGB), with every entry taken so far."""
+        return self.maps.rgb
 
     @staticmethod
     def _lookup(rgb: Sequence[int], used: int) -> Image.Image:
@@ -80,27 +95,29 @@ class _Family:
         the family goes on with everything drawn on it so far; False when too few entries are free.
 
         Earlier entries never change, so every picture and kept part mapped before stays right; the
-        colours already worked out are worked out again (lazily) against the larger palette."""
+        colours already worked out are worked out again (lazily) against the larger palette, in new maps
+        (the old ones stay whole for whoever is reading them)."""
         with self.lock:
             new = list(dict.fromkeys(tuple(c[:3]) for c in colours))
             if not new or len(new) > self.free:
                 return False
-            rgb = list(self.rgb)
+            rgb = list(self.maps.rgb)
             at = 256 - self.free
             for i, c in enumerate(new):
                 rgb[3 * (at + i):3 * (at + i) + 3] = c
+            self.maps = _Maps(self._lookup(rgb, at + len(new)), rgb, {}, {})
             self.free -= len(new)
-            self.lookup, self.rgb = self._lookup(rgb, 256 - self.free), rgb
-            self.error, self.index = {}, {}
             for c in new:
                 self.seen.setdefault(c, 1)
             log.debug("palette extended by %d colours (%d entries free)", len(new), self.free)
             return True
 
-    def apply(self, img: Image.Image) -> Image.Image:
-        """``img`` mapped to the palette (a palette image)."""
-        indexed = img.quantize(palette=self.lookup, dither=Image.Dither.NONE)
-        indexed.putpalette(self.rgb)
+    def apply(self, img: Image.Image, maps: _Maps | None = None) -> Image.Image:
+        """``img`` mapped to the palette (a palette image): with ``maps``, those :meth:`accepts` checked it
+        against."""
+        maps = maps or self.maps
+        indexed = img.quantize(palette=maps.lookup, dither=Image.Dither.NONE)
+        indexed.putpalette(self.rgb)  # (the newest colours: a superset of the maps' own)
         return indexed
 
     @classmethod
@@ -108,36 +125,38 @@ class _Family:
         colours = _build_palette(seen, fills if exact_fills else set(), 256 - RESERVED)
         return cls(colours + [colours[0]] * RESERVED, seen, fills, free=RESERVED)
 
-    def _learn(self, colours: Sequence[Colour]) -> tuple[dict[Colour, int], dict[Colour, int]]:
-        """Work out the palette entry of each new colour (the mapping depends only on the colour); the
-        (error, index) maps it filled (:meth:`extend` in another thread may put new ones in place)."""
-        error, index, rgb, lookup = self.error, self.index, self.rgb, self.lookup  # one palette's, throughout
+    def learn(self, colours: Sequence[Colour], maps: _Maps | None = None) -> _Maps:
+        """Work out the palette entry of each new colour in ``maps`` (default: the current ones; the mapping
+        depends only on the colour and the palette) and return those maps."""
+        maps = maps or self.maps
+        error, entry, rgb = maps.error, maps.entry, maps.rgb
         new = [c for c in colours if c not in error]
         if new:
             strip = Image.frombytes("RGB", (len(new), 1), b"".join(bytes(c) for c in new))
-            mapped = strip.quantize(palette=lookup, dither=Image.Dither.NONE).tobytes()
+            mapped = strip.quantize(palette=maps.lookup, dither=Image.Dither.NONE).tobytes()
             for c, i in zip(new, mapped, strict=True):
-                index[c] = i
+                entry[c] = i
                 error[c] = max(abs(c[0] - rgb[3 * i]), abs(c[1] - rgb[3 * i + 1]), abs(c[2] - rgb[3 * i + 2]))
-        return error, index
+        return maps
 
     def mapping(self, colour: Colour) -> tuple[int, int]:
-        """(palette entry, error per channel) of one colour. Read from the maps it was learnt into, not
-        ``self.*`` again: a drawing in a worker thread may extend the palette (new empty maps) meanwhile;
-        earlier entries never change, so the answer stays right."""
-        error, index = self.error, self.index
-        if colour not in error:
-            error, index = self._learn([colour])
-        return index[colour], error[colour]
+        """(palette entry, error per channel) of one colour, from one palette's maps (a drawing in a worker
+        thread may extend the palette meanwhile; earlier entries never change, so the answer stays right)."""
+        maps = self.maps
+        if colour not in maps.error:
+            self.learn([colour], maps)
+        return maps.entry[colour], maps.error[colour]
 
-    def accepts(self, found: Sequence[tuple[int, Colour]], area: int, exact: Collection[Colour] = ()) -> bool:
-        """Whether every colour (``(count, colour)`` as ``getcolors`` gives) maps within
-        :data:`MAX_PALETTE_ERROR`, and fills -- and the colours ``exact`` -- within :data:`MAX_FILL_ERROR`.
-        Each distinct colour is worked out once."""
-        error, _ = self._learn([c for _, c in found] + list(exact))
-        fill = area // _FILL_SHARE
-        return (all(error[c] <= (MAX_FILL_ERROR if n >= fill else MAX_PALETTE_ERROR) for n, c in found)
-                and all(error[c] <= MAX_FILL_ERROR for c in exact))
+    def accepts(self, found: Sequence[tuple[int, Colour]], area: int,
+                exact: Collection[Colour] = ()) -> _Maps | None:
+        """The maps (for :meth:`apply`) if every colour (``(count, colour)`` as ``getcolors`` gives) maps
+        within :data:`MAX_PALETTE_ERROR`, and fills -- and the colours ``exact`` -- within
+        :data:`MAX_FILL_ERROR`; else None. Each distinct colour is worked out once."""
+        maps = self.learn([c for _, c in found] + list(exact))
+        error, fill = maps.error, area // _FILL_SHARE
+        ok = (all(error[c] <= (MAX_FILL_ERROR if n >= fill else MAX_PALETTE_ERROR) for n, c in found)
+              and all(error[c] <= MAX_FILL_ERROR for c in exact))
+        return maps if ok else None
 
 
 _families: OrderedDict[Hashable, _Family] = OrderedDict()
@@ -232,12 +251,12 @@ def to_palette(img: Image.Image, key: Hashable | None = None,
     key = ("size", img.size) if key is None else key
     family = _families.get(key)
     exact = {tuple(c) for c in exact}
-    if family is not None and family.accepts(found, area, exact):
-        return family.apply(img)
+    if family is not None and (maps := family.accepts(found, area, exact)):
+        return family.apply(img, maps)
     for old in earlier(key):
-        if old.accepts(found, area, exact):
+        if maps := old.accepts(found, area, exact):
             use(key, old)
-            return old.apply(img)
+            return old.apply(img, maps)
     # A new family, or a board with colours its palette does not hold: build the palette again from the
     # colours of this board and of the boards it was built from (so families with several looks settle on
     # one palette), else from this board alone.
@@ -254,9 +273,9 @@ def to_palette(img: Image.Image, key: Hashable | None = None,
     for seen, fill_set, exact_fills in attempts:
         candidate = _Family.build(seen, fill_set, exact_fills=exact_fills)
         log.debug("palette for %s built from %d colours", key, len(seen))
-        if candidate.accepts(found, area, exact):
+        if maps := candidate.accepts(found, area, exact):
             use(key, candidate)
-            return candidate.apply(img)
+            return candidate.apply(img, maps)
     return None
 
 

@@ -138,6 +138,43 @@ def test_entries_taken_while_boards_are_drawn_leave_what_was_drawn_before_unchan
     assert again.convert("RGB").tobytes() == first.convert("RGB").tobytes()
 
 
+def test_a_patch_checked_against_one_palette_is_mapped_through_it_while_another_thread_extends_it():
+    """A worker thread (the start-up warming, say) may give a colour a free entry while a label is being
+    mapped: the label is checked and mapped against one palette throughout. The grey below is 8 levels from
+    its entry before the extension and would be 10 from the entry taken after it (nearer in Pillow's
+    measure, further in the largest channel): checked against one and mapped through the other, a pixel
+    would be off by more than MAX_PALETTE_ERROR."""
+    grey, taken = (100, 100, 100), (110, 100, 100)
+
+    class Racing(P._Family):
+        raced = False
+
+        @property  # type: ignore[override]
+        def maps(self):
+            now = self._now
+            if not self.raced:  # another thread takes a free entry just after this read
+                self.raced = True
+                self.extend([taken])
+            return now
+
+        @maps.setter
+        def maps(self, value):
+            self._now = value
+
+    colours = [(0, 0, 0), (255, 255, 255), (92, 92, 92)]
+    family = Racing(colours + [colours[0]] * (256 - len(colours)), {}, set(), free=P.RESERVED)
+    patch = Image.new("RGB", (4, 2), grey)
+    mapped = C.map_patch(family, patch)
+    assert family.raced and family.free == P.RESERVED - 1
+    mapped.putpalette(family.rgb)
+    assert max_error(patch, mapped.convert("RGB")) == 8  # its entry before: (92, 92, 92)
+    # mapped now, its nearest entry is the new one, 10 levels off: checked against this palette, that is
+    # too far, so the grey takes a free entry of its own
+    again = C.map_patch(family, patch)
+    again.putpalette(family.rgb)
+    assert family.free == P.RESERVED - 2 and max_error(patch, again.convert("RGB")) == 0
+
+
 def test_text_and_sprites_on_the_palette_match_rgb_drawing_and_are_reused():
     key = ("test canvas", "text")
     background = Image.new("RGB", (200, 60), R.CARD)
