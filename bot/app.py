@@ -119,6 +119,7 @@ class ParlorBot(commands.Bot):
         freeze_heap: bool = False,
         **options: Any,
     ) -> None:
+        heap = IdleCollector()  # (told of every request: its trace goes to discord.py's session)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -126,7 +127,7 @@ class ParlorBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             application_id=config.application_id,  # type: ignore[arg-type]  # discord.py: int, default None
             activity=discord.Game("/help · board games"),  # not translated: one status for every reader
-            http_trace=metrics.trace_config(),
+            http_trace=metrics.trace_config(heap.request),
             **options,
         )
         self.config = config
@@ -150,7 +151,7 @@ class ParlorBot(commands.Bot):
         self.extensions_to_load = extensions
         self.freeze_heap = freeze_heap
         self._warmed = False
-        self.heap = IdleCollector()
+        self.heap = heap
         # with several shard processes only the one running shard 0 uploads the commands
         self.sync_commands = sync_commands and config.syncs_commands
         self.started_at = time.perf_counter()
@@ -286,7 +287,7 @@ class ParlorBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """The catch-all: a component nobody handles gets a short private refusal."""
-        self.heap.touch()
+        self.heap.touch(interaction)
         if interaction.type is not discord.InteractionType.component or self.component_is_routed(interaction):
             return
         await reply_error(interaction, BadComponent(_(NOT_OURS)))

@@ -7,8 +7,14 @@ it is ready:
 
 * freezes the start-up heap (modules, fonts, palettes): no collection scans it again;
 * lets the collector do its young collections as usual, but never a full one on its own;
-* runs a full collection itself every :data:`EVERY` seconds, at a moment with no interaction for
-  :data:`QUIET` seconds -- or after :data:`WAIT` seconds regardless, so cyclic garbage is freed in any case;
+* runs a full collection itself every :data:`EVERY` seconds, at a quiet moment -- every interaction that
+  came answered, no request to Discord under way, and nothing of either for :data:`QUIET` seconds -- or
+  after :data:`WAIT` seconds regardless, so cyclic garbage is freed in any case. A busy bot's quiet moments
+  are the gaps between moves: the collection lands just after a move's answer, not in the next move. In
+  bench/move_floor.py --loopback --thinking (a move every 25 ms or so) the 8 collections of a run each found
+  their quiet moment 9 ms to 0.9 s after their time and took 7-16 ms; with the older test (no interaction
+  for 50 ms) the 5 of a run waited 0.8-3.4 s for one and took 10-49 ms, and a move could still be under
+  way in them (its requests, its drawing);
 * freezes what that collection leaves too, so the next one scans only what was made since (the objects
   that outlived a collection are the bot's lasting ones: matches, caches) -- 5-13 ms every 5 s in
   bench/move_floor.py with 200 matches active, where one collection of all the unfrozen objects every
@@ -26,11 +32,14 @@ import contextlib
 import gc
 import logging
 import time
+from typing import Any
 
 log = logging.getLogger(__name__)
 
 EVERY = 5.0
-QUIET = 0.05
+QUIET = 0.003
+"""Seconds with no interaction arriving and no request to Discord starting or ending: a move's answer is
+sent, the next has not come (polled this often while waiting, for up to :data:`WAIT`)."""
 WAIT = 5.0
 DEEP = 120
 """Every this many collections scans the whole heap (the frozen objects too): every 10 minutes."""
@@ -46,13 +55,30 @@ class IdleCollector:
         self.every, self.quiet, self.wait, self.deep = every, quiet, wait, deep
         self.frozen = False  # the start-up heap was frozen: so are the survivors of each collection
         self.last = time.monotonic()
+        self.requests = 0  # requests to Discord under way
+        self.unanswered: list[Any] = []  # interactions that came since the last collection (their response)
         self.collections = 0
         self._task: asyncio.Task[None] | None = None
         self._threshold: tuple[int, int, int] | None = None
 
-    def touch(self) -> None:
-        """Something happened (an interaction): a collection waits for a quiet moment."""
+    def touch(self, interaction: Any = None) -> None:
+        """Something happened (an interaction; with it, a collection waits until it is answered too): a
+        collection waits for a quiet moment."""
         self.last = time.monotonic()
+        if interaction is not None:
+            self.unanswered.append(interaction.response)
+
+    def request(self, started: bool) -> None:
+        """A request to Discord ``started`` or ended (bot/metrics.py's trace of discord.py's session)."""
+        self.requests += 1 if started else -1
+        self.last = time.monotonic()
+
+    def quiet_now(self) -> bool:
+        """Every interaction answered, no request under way, and nothing of either for :attr:`quiet` s."""
+        if self.requests > 0 or time.monotonic() - self.last < self.quiet:
+            return False
+        self.unanswered = [r for r in self.unanswered if not r.is_done()]
+        return not self.unanswered
 
     def start(self, *, freeze: bool = True) -> None:
         if self._task is not None:
@@ -80,8 +106,9 @@ class IdleCollector:
         while True:
             await asyncio.sleep(self.every)
             deadline = time.monotonic() + self.wait
-            while time.monotonic() - self.last < self.quiet and time.monotonic() < deadline:
+            while not self.quiet_now() and time.monotonic() < deadline:
                 await asyncio.sleep(self.quiet)
+            self.unanswered.clear()  # (one that was never answered must not hold back the next ones)
             started = time.perf_counter()
             deep = self.frozen and (self.collections + 1) % self.deep == 0
             if deep:

@@ -126,12 +126,19 @@ def _interaction_created(url: Any) -> float | None:
         return None
 
 
-def trace_config() -> aiohttp.TraceConfig:
+def trace_config(activity: Callable[[bool], None] | None = None) -> aiohttp.TraceConfig:
     """An aiohttp trace for discord.py's HTTP session (``Client(http_trace=...)``): every try is seen,
-    including the 429s and 5xx that discord.py retries by itself, and interaction callbacks."""
+    including the 429s and 5xx that discord.py retries by itself, and interaction callbacks; each try's
+    start and end are also told to ``activity`` (``True``: started), if given (bot/heap.py)."""
     trace = aiohttp.TraceConfig()
 
+    async def on_request_start(session: Any, ctx: Any, params: aiohttp.TraceRequestStartParams) -> None:
+        if activity is not None:
+            activity(True)
+
     async def on_request_end(session: Any, ctx: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        if activity is not None:
+            activity(False)
         status = params.response.status
         if status >= 400:
             HTTP_ERRORS.labels(str(status)).inc()
@@ -148,8 +155,11 @@ def trace_config() -> aiohttp.TraceConfig:
     async def on_request_exception(
         session: Any, ctx: Any, params: aiohttp.TraceRequestExceptionParams
     ) -> None:
+        if activity is not None:
+            activity(False)
         HTTP_FAILURES.inc()
 
+    trace.on_request_start.append(on_request_start)
     trace.on_request_end.append(on_request_end)
     trace.on_request_exception.append(on_request_exception)
     return trace

@@ -76,3 +76,46 @@ async def test_without_a_frozen_start_nothing_is_frozen(monkeypatch):
     finally:
         await heap.stop()
     assert set(calls) == {"collect"}
+
+
+class Response:
+    def __init__(self):
+        self.done = False
+
+    def is_done(self):
+        return self.done
+
+
+class Interaction:
+    def __init__(self):
+        self.response = Response()
+
+
+async def test_a_collection_waits_for_the_answer_and_for_requests_under_way(monkeypatch):
+    """Quiet is more than no new interaction: the last one answered and no request to Discord under way
+    (a move's board being posted), so the collection lands between moves, not inside one."""
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda *a: collected.append(time.monotonic()) or 0)
+    heap = IdleCollector(every=0.01, quiet=0.003, wait=5.0)
+    heap.start(freeze=False)
+    try:
+        move = Interaction()
+        heap.touch(move)
+        await asyncio.sleep(0.1)
+        assert collected == []  # not answered yet
+        heap.request(True)  # the answer goes out
+        move.response.done = True
+        await asyncio.sleep(0.1)
+        assert collected == []  # still under way
+        heap.request(False)
+        answered = time.monotonic()
+        await asyncio.sleep(0.1)
+        assert collected and collected[0] >= answered + 0.003
+        heap.touch(Interaction())  # never answered: a collection comes after ``wait`` anyway, once
+        heap.wait = 0.05
+        await asyncio.sleep(0.02)
+        before = len(collected)
+        await asyncio.sleep(0.2)
+        assert len(collected) > before
+    finally:
+        await heap.stop()
