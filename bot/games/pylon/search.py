@@ -35,7 +35,11 @@ work it scored 78% and 81% of the points in two 40-game runs (seeds 5 and 6) aga
 without, but against MCTS-10,000 at full work it scored no more than without: 14 won, 3 drawn, 9 lost
 in 26 games (60%), against 60% in 40 games without. Paired on the same positions (``vs_mcts.py --fork 28``,
 20 games of seed 3 each played on from the 29th placement with and without it) it scored 60% against 55%:
-+5% of the points (95% interval -5% to +15%), +0.4 pyramids a game. So it stays off until more games decide.
++5% of the points (95% interval -5% to +15%), +0.4 pyramids a game. Since the placement playouts end judged
+by this evaluation (``ai.PLAYOUT_QDEPTH``), it also judges every playout's full board: measured so (stop 51,
+``vs_mcts.py --seed 9 --set search.STAGED=true``, 40 games) it scored 61% of the points against MCTS-10,000
+(W 22 D 5 L 13, 95% interval 46-75%; 38% as the first placer, 85% as the second), against 69-72% without on
+seeds 7 and 8. So it stays off.
 
 A position met again through another move order reuses its board scan (keyed by the zobrist key
 and the side; about a fifth of the leaves at the start of stacking). Once the board is full a stack's
