@@ -78,6 +78,7 @@ def solid(family: P._Family, colour: Any) -> int:
         index, error = family.mapping(c)
         if error > P.MAX_FILL_ERROR:
             raise PaletteMiss([c], solid=True)
+    family.hold(index, c)
     return index
 
 
@@ -273,6 +274,10 @@ def _background(family: P._Family, background: Image.Image) -> Image.Image:
     if maps is None:
         raise PaletteMiss(())  # drawn in RGB, where the palette is rebuilt for the board's colours
     mapped = family.apply(background, maps)
+    area = background.width * background.height
+    for n, c in found or ():
+        if n * P._FILL_SHARE >= area:
+            family.hold(maps.entry[c], c)  # the fills text is drawn on
     backgrounds[id(background)] = (background, mapped)
     return mapped
 
@@ -302,7 +307,9 @@ def _put_patch(target: Image.Image, family: P._Family, box: tuple[int, int, int,
     patch = patches.get(key)
     if patch is None:
         under = target.crop(box)
-        under.putpalette(family.rgb)  # entries taken since the canvas was started (see _Family.extend)
+        # with the entries taken since the canvas was started (see _Family.extend), each entry held by one
+        # colour as that colour (_Family.hold)
+        under.putpalette(family.truth_rgb())
         rgb = under.convert("RGB")
         draw(rgb)
         patch = map_patch(family, rgb)

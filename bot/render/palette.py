@@ -76,6 +76,34 @@ class _Family:
         self.seen = seen
         self.fills = fills
         self.lock = threading.Lock()
+        self.truth: dict[int, Colour | None] = {}  # entry -> the one colour drawn with it (None: several)
+        self._truth_rgb: list[int] | None = None
+
+    def hold(self, entry: int, colour: Colour) -> None:
+        """``colour`` (a shape's colour, a background's fill) is drawn as ``entry``: anti-aliased text or a
+        sprite drawn on that entry later is blended onto ``colour`` itself, as the RGB drawing blends it, not
+        onto the entry's colour (up to MAX_FILL_ERROR off, which the blend would add to the patch's own
+        error). An entry two colours are drawn with is blended onto the entry's own colour.
+
+        Patches kept already stay as they are: a colour is held the first time it is drawn, which comes
+        before the labels drawn on it (a board's ground first, then each shape before its label)."""
+        if self.truth.get(entry, ()) in (colour, None):
+            return
+        with self.lock:
+            self.truth[entry] = colour if entry not in self.truth else None
+            self._truth_rgb = None
+
+    def truth_rgb(self) -> list[int]:
+        """The palette's colours (flat RGB) with each entry held by one colour (:meth:`hold`) as that colour:
+        what lies under a patch, as the RGB drawing has it."""
+        rgb = self._truth_rgb
+        if rgb is None or len(rgb) != len(self.rgb):
+            rgb = list(self.rgb)
+            for entry, colour in list(self.truth.items()):
+                if colour is not None:
+                    rgb[3 * entry:3 * entry + 3] = colour[:3]
+            self._truth_rgb = rgb
+        return rgb
 
     @property
     def rgb(self) -> list[int]:
@@ -107,6 +135,7 @@ class _Family:
                 rgb[3 * (at + i):3 * (at + i) + 3] = c
             self.maps = _Maps(self._lookup(rgb, at + len(new)), rgb, {}, {})
             self.free -= len(new)
+            self._truth_rgb = None
             for c in new:
                 self.seen.setdefault(c, 1)
             log.debug("palette extended by %d colours (%d entries free)", len(new), self.free)

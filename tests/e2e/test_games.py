@@ -353,3 +353,52 @@ async def test_fire_and_ice_destination_boards_are_drawn_while_the_player_choose
     fresh = real(m.view(None), names=m.names(), events=events[0]).tobytes()
     assert max(abs(a - b) for a, b in zip(shown, fresh, strict=True)) <= MAX_PALETTE_ERROR
     w.dd.assert_clean()
+
+
+def draw_other_looks(seed):
+    """A process's first Fire and Ice boards, of random looks (positions along random games, a piece chosen
+    or the last move's events, clocks, names in several scripts, three languages): the family's palette is
+    built from them, and the colours they bring take its free entries."""
+    import random
+
+    from bot.games import GAMES
+    from bot.i18n import speaking
+    from bot.render.canvas import board_png
+
+    game = GAMES["fireandice"]
+    rules = game.rules
+    names = [("alice", "bob"), ("Alice", "Bob"), ("Alexandrina the Magnificent", "B"), ("Zoë", "Ω mega"),
+             ("Computer (hard)", "carol"), ("محمد", "李雷")]
+    rng = random.Random(seed)
+    for _ in range(rng.choice([1, 2, 5, 20])):
+        state, events = rules.initial({}, 2), ()
+        for _ in range(rng.randrange(0, 40)):
+            if not (acts := rules.to_act(state)):
+                break
+            (seat,) = acts
+            state, events = rules.apply(state, seat, rng.choice(rules.legal_moves(state, seat)))
+        view = rules.view(state, None)
+        kw: dict = {"names": rng.choice(names)}
+        r = rng.random()
+        if r < 0.3 and view.movable:
+            kw["selected"] = rng.choice(view.movable)
+        elif r < 0.7:
+            kw["events"] = events
+        if rng.random() < 0.3:
+            kw["clocks"] = [rng.randrange(0, 600_000), rng.randrange(0, 600_000)]
+        with speaking(rng.choice(["en", "es", "pt_BR"])):
+            board_png(lambda: game.render(view, **kw), "fireandice")  # noqa: B023  # drawn at once
+
+
+@pytest.mark.parametrize("seed", [4, 50, 67])
+async def test_boards_drawn_ahead_are_the_boards_drawn_afresh_on_a_palette_built_from_other_looks(
+        world, monkeypatch, seed):
+    """The test above, on a palette built from other boards (these seeds' looks hold the status line's
+    ground 3 levels off): its labels are blended onto the ground's own colour, as the RGB drawing blends
+    them, not onto the palette's (9-11 levels off the RGB board where they were)."""
+    from bot.render import palette as P
+
+    monkeypatch.setattr(P, "_families", type(P._families)())
+    monkeypatch.setattr(P, "_earlier", {})
+    draw_other_looks(seed)
+    await test_fire_and_ice_destination_boards_are_drawn_while_the_player_chooses(world, monkeypatch)
