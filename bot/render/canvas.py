@@ -8,8 +8,9 @@ family on a palette image instead:
 * shapes (rectangles, polygons, ellipses, lines -- Pillow never anti-aliases them) are drawn with the
   palette entry of their colour, which must hold it within :data:`~bot.render.palette.MAX_FILL_ERROR`:
   the same pixels as the RGB drawing, mapped;
-* text and pasted sprites (anti-aliased) are drawn on a small RGB patch of what lies under them, checked
-  colour by colour like a whole board and mapped; a patch is kept (keyed by the text and the pixels under
+* text and pasted sprites (anti-aliased) are drawn on a small RGB patch of what lies under them (each
+  palette entry as the one colour drawn with it, where one is: ``_Family.hold``), checked colour by colour
+  like a whole board and mapped; a patch is kept (keyed by the text and the pixels under
   it), so a label drawn again on the same background is a copy.
 
 So the picture a person sees is the one the RGB path would send, within the same bounds. A colour the palette
