@@ -271,12 +271,12 @@ def _background(family: P._Family, background: Image.Image) -> Image.Image:
     if kept is not None and kept[0] is background:
         return kept[1]
     found = cast(list[tuple[int, Colour]] | None, background.getcolors(P._MAX_COLOURS))
-    maps = family.accepts(found, background.width * background.height) if found is not None else None
-    if maps is None:
+    area = background.width * background.height
+    maps = family.accepts(found, area) if found is not None else None
+    if found is None or maps is None:
         raise PaletteMiss(())  # drawn in RGB, where the palette is rebuilt for the board's colours
     mapped = family.apply(background, maps)
-    area = background.width * background.height
-    for n, c in found or ():
+    for n, c in found:
         if n * P._FILL_SHARE >= area:
             family.hold(maps.entry[c], c)  # the fills text is drawn on
     backgrounds[id(background)] = (background, mapped)
