@@ -38,8 +38,9 @@ in 26 games (60%), against 60% in 40 games without. Paired on the same positions
 +5% of the points (95% interval -5% to +15%), +0.4 pyramids a game. Since the placement playouts end judged
 by this evaluation (``ai.PLAYOUT_QDEPTH``), it also judges every playout's full board: measured so (stop 51,
 ``vs_mcts.py --seed 9 --set search.STAGED=true``, 40 games) it scored 61% of the points against MCTS-10,000
-(W 22 D 5 L 13, 95% interval 46-75%; 38% as the first placer, 85% as the second), against 69-72% without on
-seeds 7 and 8. So it stays off.
+(W 22 D 5 L 13, 95% interval 46-75%; 38% as the first placer, 85% as the second), where the same 40 games
+without it scored 72% (W 26 D 6 L 8): -11% of the points game by game (95% interval -28% to +5%). So it stays
+off.
 
 A position met again through another move order reuses its board scan (keyed by the zobrist key
 and the side; about a fifth of the leaves at the start of stacking). Once the board is full a stack's
