@@ -126,19 +126,21 @@ def _interaction_created(url: Any) -> float | None:
         return None
 
 
-def trace_config(activity: Callable[[bool], None] | None = None) -> aiohttp.TraceConfig:
+def _no_activity(started: bool) -> None:
+    return None
+
+
+def trace_config(activity: Callable[[bool], None] = _no_activity) -> aiohttp.TraceConfig:
     """An aiohttp trace for discord.py's HTTP session (``Client(http_trace=...)``): every try is seen,
     including the 429s and 5xx that discord.py retries by itself, and interaction callbacks; each try's
-    start and end are also told to ``activity`` (``True``: started), if given (bot/heap.py)."""
+    start and end are also told to ``activity`` (``True``: started; bot/heap.py's collector)."""
     trace = aiohttp.TraceConfig()
 
     async def on_request_start(session: Any, ctx: Any, params: aiohttp.TraceRequestStartParams) -> None:
-        if activity is not None:
-            activity(True)
+        activity(True)
 
     async def on_request_end(session: Any, ctx: Any, params: aiohttp.TraceRequestEndParams) -> None:
-        if activity is not None:
-            activity(False)
+        activity(False)
         status = params.response.status
         if status >= 400:
             HTTP_ERRORS.labels(str(status)).inc()
@@ -155,8 +157,7 @@ def trace_config(activity: Callable[[bool], None] | None = None) -> aiohttp.Trac
     async def on_request_exception(
         session: Any, ctx: Any, params: aiohttp.TraceRequestExceptionParams
     ) -> None:
-        if activity is not None:
-            activity(False)
+        activity(False)
         HTTP_FAILURES.inc()
 
     trace.on_request_start.append(on_request_start)

@@ -89,15 +89,18 @@ class _Family:
         before the labels drawn on it (a board's ground first, then each shape before its label)."""
         if self.truth.get(entry, ()) in (colour, None):
             return
-        with self.lock:
-            self.truth[entry] = colour if entry not in self.truth else None
+        with self.lock:  # (again inside: two threads holding the same colour must not make it "several")
+            held = self.truth.get(entry, ())
+            if held in (colour, None):
+                return
+            self.truth[entry] = colour if held == () else None
             self._truth_rgb = None
 
     def truth_rgb(self) -> list[int]:
         """The palette's colours (flat RGB) with each entry held by one colour (:meth:`hold`) as that colour:
         what lies under a patch, as the RGB drawing has it."""
         rgb = self._truth_rgb
-        if rgb is None or len(rgb) != len(self.rgb):
+        if rgb is None:  # (made again after a hold or an extension)
             rgb = list(self.rgb)
             for entry, colour in list(self.truth.items()):
                 if colour is not None:
@@ -141,10 +144,9 @@ class _Family:
             log.debug("palette extended by %d colours (%d entries free)", len(new), self.free)
             return True
 
-    def apply(self, img: Image.Image, maps: _Maps | None = None) -> Image.Image:
-        """``img`` mapped to the palette (a palette image): with ``maps``, those :meth:`accepts` checked it
+    def apply(self, img: Image.Image, maps: _Maps) -> Image.Image:
+        """``img`` mapped to the palette (a palette image) through ``maps``, those :meth:`accepts` checked it
         against."""
-        maps = maps or self.maps
         indexed = img.quantize(palette=maps.lookup, dither=Image.Dither.NONE)
         indexed.putpalette(self.rgb)  # (the newest colours: a superset of the maps' own)
         return indexed
