@@ -122,14 +122,14 @@ class Turns:
         return channel_id
 
     async def modes(self, match: Match, seats: list[int]) -> dict[int, NotifyMode]:
-        """Seat -> how that player wants to be told."""
-        if not seats:
-            return {}
-        users = [match.seats[s].user_id for s in seats]
+        """Seat -> how that player wants to be told: as read with the match's seats, else from the store."""
+        known = {s: mode for s in seats if (mode := match.seats[s].notify) is not None}
+        users = [match.seats[s].user_id for s in seats if s not in known]
         stored = (
-            {} if match.rec.guild_id is None else await self.bot.store.notify_modes(match.rec.guild_id, users)
+            {} if match.rec.guild_id is None or not users
+            else await self.bot.store.notify_modes(match.rec.guild_id, users)
         )
-        return {s: stored.get(match.seats[s].user_id, NotifyMode.THREAD) for s in seats}
+        return {s: known.get(s) or stored.get(match.seats[s].user_id, NotifyMode.THREAD) for s in seats}
 
     async def split(self, match: Match, seats: list[int]) -> tuple[list[int], list[int]]:
         """(seats to ping in the thread, seats to DM); ``off`` seats are dropped."""

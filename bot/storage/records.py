@@ -45,6 +45,10 @@ class SeatRecord:
     name: str
     ai_level: str | None = None
     data: dict[str, JSON] = field(default_factory=dict)
+    notify: NotifyMode | None = field(default=None, compare=False, repr=False)
+    """How the member hears of their turn in the match's server (``/notify``), read with the seats so that
+    a move's turn notice needs no trip of its own to the store; ``None``: not read with them (ask the
+    store)."""
 
     @property
     def is_ai(self) -> bool:

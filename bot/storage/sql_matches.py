@@ -10,6 +10,7 @@ from bot.storage.records import (
     ACTIVE,
     MatchRecord,
     MoveRecord,
+    NotifyMode,
     RatingChange,
     RatingUpdate,
     SeatRecord,
@@ -61,16 +62,20 @@ SEAT_CHUNK = 500
 
 
 def seats_query(n: int) -> str:
-    """The seats of ``n`` matches (their ids are the parameters), in order."""
-    return (f"SELECT match_id, seat, user_id, name, ai_level, data FROM seats WHERE match_id IN ({marks(n)}) "
-            "ORDER BY match_id, seat")
+    """The seats of ``n`` matches (their ids are the parameters), in order, each with its member's ``/notify``
+    choice in the match's server (``NULL``: none stored, the default)."""
+    return ("SELECT s.match_id, s.seat, s.user_id, s.name, s.ai_level, s.data, n.mode FROM seats s "
+            "JOIN matches m ON m.id = s.match_id "
+            "LEFT JOIN notify_prefs n ON n.guild_id = m.guild_id AND n.user_id = s.user_id "
+            f"WHERE s.match_id IN ({marks(n)}) ORDER BY s.match_id, s.seat")
 
 
 def attach_seats(matches: list[MatchRecord], rows: list[Any]) -> list[MatchRecord]:
     """``matches`` with the seat rows of :func:`seats_query` added to them."""
     by_id = {m.id: m for m in matches}
     for r in rows:
-        by_id[r[0]].seats.append(SeatRecord(r[1], r[2], r[3], r[4], loads(r[5]) or {}))
+        by_id[r[0]].seats.append(SeatRecord(r[1], r[2], r[3], r[4], loads(r[5]) or {},
+                                            NotifyMode(r[6]) if r[6] else NotifyMode.THREAD))
     return matches
 
 

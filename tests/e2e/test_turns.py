@@ -571,3 +571,30 @@ async def test_a_click_that_pings_posts_the_new_board_before_answering(world):
     assert posted < answer  # what the player waits for goes first
     assert "S a1" in live_board(thread).text and "Moved on" in board.text
     w.dd.assert_clean()
+
+
+async def test_a_move_reads_the_next_players_notify_choice_with_the_match_not_in_a_trip_of_its_own(
+        world, monkeypatch):
+    """The move's turn notice follows the choice read with the match's seats (one store trip fewer on every
+    move's way to its answer), and a choice made between two moves applies to the very next one."""
+    w = world
+    asked = []
+    real = w.bot.store.notify_modes
+
+    async def notify_modes(guild_id, user_ids):
+        asked.append(list(user_ids))
+        return await real(guild_id, user_ids)
+
+    monkeypatch.setattr(w.bot.store, "notify_modes", notify_modes)
+    thread, board = await start_pylon(w)
+    await place(w, board, w.alice, "Small (5 left)", "a1")
+    await w.dd.settle()
+    assert len(pings_of(w, w.bob)) == 1 and asked == []  # pinged in the thread, the default
+    await w.bob.slash(w.chan, "notify", mode="dm")
+    await place(w, live_board(thread), w.bob, "Small (5 left)", "f5")
+    await w.dd.settle()
+    await place(w, live_board(thread), w.alice, "Small (4 left)", "a2")
+    await w.dd.settle()
+    assert len(pings_of(w, w.bob)) == 1 and len(dms_of(w.bob)) == 1  # told by DM now, not in the thread
+    assert asked == []
+    w.dd.assert_clean()

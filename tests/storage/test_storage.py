@@ -225,6 +225,26 @@ async def test_timers_boards_and_notify_choices(store):
     assert await store.notify_modes(1, [5, 6]) == {5: NotifyMode.OFF} and await store.dm_channel(5) == 1234
 
 
+async def test_seats_are_read_with_their_members_notify_choice_in_the_matchs_server(store):
+    from bot.storage import NotifyMode
+
+    here = await store.create_match(record())  # guild 1: alice (5) and bob (6)
+    elsewhere = await store.create_match(record(guild_id=2))
+    fresh = await store.load_match(here)
+    # nothing stored: the default
+    assert [s.notify for s in fresh.seats] == [NotifyMode.THREAD, NotifyMode.THREAD]
+    await store.set_notify_mode(1, 6, NotifyMode.DM, dm_channel_id=77)
+    await store.set_notify_mode(2, 5, NotifyMode.OFF)  # another server's choice is not this match's
+    m = await store.load_match(here)
+    assert [s.notify for s in m.seats] == [NotifyMode.THREAD, NotifyMode.DM]
+    other = await store.load_match(elsewhere)
+    assert [s.notify for s in other.seats] == [NotifyMode.OFF, NotifyMode.THREAD]
+    listed = {r.id: r for r in await store.active_matches()}
+    assert [s.notify for s in listed[here].seats] == [NotifyMode.THREAD, NotifyMode.DM]
+    assert m.seats == fresh.seats  # the choice is not part of what a seat is
+    assert SeatRecord(0, 5, "alice").notify is None  # a seat not read from the store: ask the store
+
+
 async def test_a_daily_puzzle_post_claimed_and_given_back_on_an_incident(store):
     await store.set_daily_puzzle(7, 70, 1000.0)
     assert await store.due_daily_puzzles(1000.0) == [(7, 70, 1000.0)]
