@@ -276,9 +276,8 @@ def _background(family: P._Family, background: Image.Image) -> Image.Image:
     if found is None or maps is None:
         raise PaletteMiss(())  # drawn in RGB, where the palette is rebuilt for the board's colours
     mapped = family.apply(background, maps)
-    for n, c in found:
-        if n * P._FILL_SHARE >= area:
-            family.hold(maps.entry[c], c)  # the fills text is drawn on
+    for c in P._fills(found, area):
+        family.hold(maps.entry[c], c)  # the fills text is drawn on
     backgrounds[id(background)] = (background, mapped)
     return mapped
 
